@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * xskf: a framework for AF_XDP packet processing.
+ *
+ * An application ("app") is a set of callbacks (struct xskf_app). The framework opens one AF_XDP
+ * socket (XSK) per (interface, queue), loads and attaches the XDP program that steers each queue's
+ * frames to its XSK, and runs one pinned worker thread per set of queues. Each worker runs
+ *
+ *     refill fill rings -> RX burst -> app->rx_burst() -> TX batch -> reap completions
+ *
+ * with no locks and no per-packet syscalls. The framework owns every frame: apps give each packet
+ * a verdict (drop, transmit, forward) and never free or allocate buffers themselves.
+ *
+ * Conventions (as in libbpf):
+ *  - objects are opaque, functions are named xskf_<object>__<verb>();
+ *  - functions returning int return 0 (or a count) on success and a negative errno on failure;
+ *    functions returning a pointer return NULL and set errno on failure;
+ *  - option structs start with `size_t sz` and are declared with XSKF_OPTS(); fields the caller
+ *    does not set are zero and mean "default";
+ *  - messages go through the print callback (xskf_set_print()), never straight to stderr.
+ *
+ * Threads: "control thread" below means any one thread that owns the engine (usually main()).
+ * "Worker" means a thread created by the framework; app callbacks say which they run on.
+ */
+#ifndef XSKF_H
+#define XSKF_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <xskf_meta.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define XSKF_API __attribute__((visibility("default")))
+
+/* Declare and zero an options struct, setting its size: XSKF_OPTS(xskf_engine_opts, o, .batch = 32); */
+#define XSKF_OPTS(TYPE, NAME, ...)                                                                 \
+	struct TYPE NAME = ({                                                                      \
+		memset(&NAME, 0, sizeof(struct TYPE));                                             \
+		(struct TYPE){ .sz = sizeof(struct TYPE), __VA_ARGS__ };                           \
+	})
+
+/* ------------------------------------------------------------------------------------------ */
+/* Messages                                                                                    */
+
+enum xskf_log_level {
+	XSKF_LOG_WARN,
+	XSKF_LOG_INFO,
+	XSKF_LOG_DEBUG,
+};
+
+typedef int (*xskf_print_fn_t)(enum xskf_log_level level, const char *fmt, va_list args);
+
+/*
+ * xskf_set_print() - route the library's messages (and libbpf's and libxdp's) through @fn.
+ * @fn: the new callback, or NULL to silence everything.
+ * Returns the previous callback. The default prints WARN and INFO to stderr.
+ * Thread: control thread, before any other xskf call.
+ */
+XSKF_API xskf_print_fn_t xskf_set_print(xskf_print_fn_t fn);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Packets: what an app sees on the per-packet path                                            */
+
+enum xskf_action {
+	XSKF_DROP = 0, /* default: the frame goes back to the fill ring */
+	XSKF_TX = 1,   /* send back out of the port and queue it came from */
+	XSKF_FWD = 2,  /* send out of port pkt->out_port (on the worker's queue of that port) */
+};
+
+/*
+ * One received frame. The framework fills data, len, port, queue and meta; the app sets action
+ * (and out_port for XSKF_FWD) and may change the bytes in place, or move data back into the
+ * headroom (xskf_pkt__push()) or forward (xskf_pkt__pull()) to add or strip headers.
+ */
+struct xskf_pkt {
+	uint8_t *data;        /* first byte of the frame (the Ethernet header) */
+	uint32_t len;         /* bytes from data */
+	uint16_t port;        /* index of the port the frame arrived on */
+	uint16_t queue;       /* queue id it arrived on */
+	uint16_t out_port;    /* for XSKF_FWD: index of the port to send it out of */
+	uint16_t headroom;    /* bytes free in front of data, for xskf_pkt__push() */
+	uint8_t action;       /* enum xskf_action; XSKF_DROP when the burst is handed over */
+	uint8_t reserved[3];
+	uint64_t addr;        /* framework-private: UMEM address of data */
+	/* where the XDP program wrote RX hints (just in front of data), or NULL with hints off;
+	 * read it through the accessors of xskf_meta.h, which check that it is valid */
+	const struct xskf_meta *meta;
+};
+
+/*
+ * xskf_pkt__push() - grow the frame at its front by @n bytes (into the headroom), e.g. to
+ * prepend a tunnel header. Returns the new data pointer, or NULL if the headroom is too small
+ * (the frame is unchanged). Thread: worker, inside rx_burst.
+ */
+static inline uint8_t *xskf_pkt__push(struct xskf_pkt *pkt, uint32_t n)
+{
+	if (n > pkt->headroom)
+		return NULL;
+	pkt->headroom -= n;
+	pkt->data -= n;
+	pkt->addr -= n;
+	pkt->len += n;
+	return pkt->data;
+}
+
+/*
+ * xskf_pkt__pull() - strip @n bytes from the front of the frame. Returns the new data pointer,
+ * or NULL if the frame is shorter than @n. Thread: worker, inside rx_burst.
+ */
+static inline uint8_t *xskf_pkt__pull(struct xskf_pkt *pkt, uint32_t n)
+{
+	if (n > pkt->len)
+		return NULL;
+	pkt->headroom += n;
+	pkt->data += n;
+	pkt->addr += n;
+	pkt->len -= n;
+	return pkt->data;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Apps                                                                                        */
+
+struct xskf_engine;
+struct xskf_worker;
+
+/* Worker-side view handed to every callback that runs on a worker. */
+struct xskf_worker_info {
+	unsigned int id;   /* 0 .. nr_workers - 1 */
+	int cpu;           /* CPU the worker is pinned to, or -1 */
+	uint32_t headroom; /* bytes available in front of each received frame for xskf_pkt__push() */
+	uint32_t frame_size;
+	unsigned int nr_ports;
+};
+
+enum xskf_app_flags {
+	/* Workers register with liburcu-qsbr; each loop iteration is a quiescent state. */
+	XSKF_APP_F_RCU_QSBR = 1u << 0,
+	/* The app sends frames it builds itself (xskf_worker__tx_alloc()); see xsk-txgen. */
+	XSKF_APP_F_TX_ONLY = 1u << 1,
+};
+
+struct xskf_app {
+	const char *name;
+	uint32_t flags; /* enum xskf_app_flags */
+
+	/* Control thread, once, after sockets are open and before workers start. Optional. */
+	int (*init)(void *app_ctx, struct xskf_engine *eng);
+	/* Worker, once at its start. *wctx is handed to the worker's other callbacks. Optional. */
+	int (*worker_init)(void *app_ctx, const struct xskf_worker_info *wi, void **wctx);
+	/*
+	 * Worker, for each burst of 1..batch frames received on one queue. Set pkts[i].action
+	 * (and out_port). Must not block. Required unless XSKF_APP_F_TX_ONLY.
+	 */
+	void (*rx_burst)(void *wctx, struct xskf_pkt *pkts, unsigned int n);
+	/*
+	 * Worker, each loop iteration when XSKF_APP_F_TX_ONLY is set: build up to @max frames
+	 * in @pkts (data points at an empty frame of frame_size - headroom bytes; set len and
+	 * out_port) and return how many to send. Optional.
+	 */
+	unsigned int (*tx_fill)(void *wctx, struct xskf_pkt *pkts, unsigned int max);
+	/* Control thread, once per stats interval (1 s) while running. Optional. */
+	void (*tick)(void *app_ctx, struct xskf_engine *eng);
+	/* Worker, once at its end. Optional. */
+	void (*worker_fini)(void *app_ctx, void *wctx);
+	/* Control thread, once after workers stopped. Optional. */
+	void (*fini)(void *app_ctx, struct xskf_engine *eng);
+	/* Control thread, at exit with --json: print the app's own members of the JSON object. */
+	void (*json)(void *app_ctx, struct xskf_engine *eng, void *out /* FILE * */);
+};
+
+/* ------------------------------------------------------------------------------------------ */
+/* Engine: ports, queues, sockets, XDP program, workers                                        */
+
+enum xskf_bind_mode {
+	XSKF_BIND_AUTO = 0,     /* zero-copy, else copy (printed) */
+	XSKF_BIND_COPY = 1,
+	XSKF_BIND_ZEROCOPY = 2, /* an error where the driver has no zero-copy */
+};
+
+enum xskf_attach_mode {
+	XSKF_ATTACH_AUTO = 0,   /* native (driver) XDP, else SKB (generic) mode (printed) */
+	XSKF_ATTACH_NATIVE = 1,
+	XSKF_ATTACH_SKB = 2,
+};
+
+enum xskf_hugepages {
+	XSKF_HUGEPAGES_AUTO = 0,    /* hugepages when reserved, else 4 KiB pages and one warning */
+	XSKF_HUGEPAGES_REQUIRE = 1, /* fail with -ENOMEM when none are reserved */
+	XSKF_HUGEPAGES_OFF = 2,
+};
+
+#define XSKF_MAX_PORTS   16
+#define XSKF_MAX_QUEUES  256 /* per port */
+#define XSKF_MAX_WORKERS 64
+#define XSKF_MAX_BATCH   256
+
+struct xskf_engine_opts {
+	size_t sz;
+	uint32_t frame_size;    /* 2048 (default) or 4096 */
+	uint32_t frames;        /* UMEM frames per worker; default: (fill + tx ring) per socket */
+	uint32_t rx_size;       /* ring sizes, powers of two; default 2048 each */
+	uint32_t tx_size;
+	uint32_t fill_size;
+	uint32_t comp_size;
+	uint32_t batch;         /* RX burst size, 1..XSKF_MAX_BATCH, default 64 */
+	uint32_t tx_drain_us;   /* flush partial TX batches after this long; default 100 */
+	enum xskf_bind_mode bind_mode;
+	enum xskf_attach_mode attach_mode;
+	int hugepages;          /* enum xskf_hugepages + 1; 0 = build default (meson option) */
+	bool no_need_wakeup;    /* need_wakeup is on unless this is set */
+	bool busy_poll;         /* SO_PREFER_BUSY_POLL + SO_BUSY_POLL + SO_BUSY_POLL_BUDGET */
+	uint32_t busy_poll_us;  /* default 20 */
+	uint32_t busy_poll_budget; /* default batch */
+	bool no_hints;          /* do not write RX hints in front of frames */
+	bool force;             /* replace a foreign XDP program on the interface */
+	const char *cpus;       /* worker CPU list "0,2-3"; default: no pinning, one worker */
+	unsigned int nr_workers; /* default: one per CPU in cpus, else 1 */
+	uint32_t tx_skb_budget; /* XDP_MAX_TX_SKB_BUDGET where the kernel has it; default tx_size */
+	const struct xskf_app *app;
+	void *app_ctx;
+};
+#define xskf_engine_opts__last_field app_ctx
+
+/*
+ * xskf_engine__new() - validate @opts and create an engine with no ports yet.
+ * Returns the engine, or NULL with errno set (EINVAL: bad option, named in a message).
+ * Thread: control thread.
+ */
+XSKF_API struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts);
+
+/*
+ * xskf_engine__add_port() - add interface @ifname with @nr_queues queue ids from @queues
+ * (nr_queues = 0: every RX queue the interface has). Sockets are opened by xskf_engine__start().
+ * Returns the port index (>= 0), or -ENODEV (no such interface), -ERANGE (queue id beyond the
+ * interface's queues), -E2BIG (too many ports or queues), -EINVAL.
+ * Thread: control thread, before xskf_engine__start().
+ */
+XSKF_API int xskf_engine__add_port(struct xskf_engine *eng, const char *ifname,
+				   const uint32_t *queues, unsigned int nr_queues);
+
+/*
+ * xskf_engine__start() - allocate UMEMs, open and bind the sockets, load and attach the XDP
+ * program, call app->init() and start the workers. On failure everything done so far is undone
+ * (no program left attached). Returns 0, or a negative errno named in a message: -EPERM (not
+ * root / missing CAP_NET_ADMIN, CAP_BPF), -EOPNOTSUPP (zero-copy or the attach mode is not
+ * supported), -EEXIST (a foreign XDP program is attached; use force), -EBUSY (queue in use),
+ * -ENOMEM (no hugepages with XSKF_HUGEPAGES_REQUIRE).
+ * Thread: control thread.
+ */
+XSKF_API int xskf_engine__start(struct xskf_engine *eng);
+
+/*
+ * xskf_engine__request_stop() - ask the workers to stop. Async-signal-safe: call it from a
+ * SIGINT/SIGTERM handler. Thread: any.
+ */
+XSKF_API void xskf_engine__request_stop(struct xskf_engine *eng);
+
+/* Returns true once a stop was requested. Thread: any. */
+XSKF_API bool xskf_engine__stopping(const struct xskf_engine *eng);
+
+/*
+ * xskf_engine__stop() - detach the XDP program, let workers drain their RX rings and TX
+ * batches, join them and call app->fini(). Safe to call more than once.
+ * Returns 0, or -EIO if the frame census at exit does not add up (a message says where).
+ * Thread: control thread.
+ */
+XSKF_API int xskf_engine__stop(struct xskf_engine *eng);
+
+/*
+ * xskf_engine__destroy() - stop if needed, close sockets, free UMEMs, free @eng. NULL is a
+ * no-op. Thread: control thread.
+ */
+XSKF_API void xskf_engine__destroy(struct xskf_engine *eng);
+
+/* Number of ports added. Thread: any. */
+XSKF_API unsigned int xskf_engine__nr_ports(const struct xskf_engine *eng);
+/* Interface name of port @port, or NULL. Thread: any. */
+XSKF_API const char *xskf_engine__port_name(const struct xskf_engine *eng, unsigned int port);
+/* Number of workers. Thread: any. */
+XSKF_API unsigned int xskf_engine__nr_workers(const struct xskf_engine *eng);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Statistics                                                                                  */
+
+struct xskf_queue_stats {
+	uint64_t rx_packets, rx_bytes;
+	uint64_t tx_packets, tx_bytes;     /* completed by the kernel */
+	uint64_t drop_app;                 /* verdict XSKF_DROP */
+	uint64_t drop_no_port;             /* XSKF_FWD to a port this worker has no queue on */
+	uint64_t drop_too_long;            /* frame longer than the frame allows */
+	uint64_t tx_ring_full;             /* times a TX batch found the ring full (back-pressure) */
+	uint64_t fill_ring_empty;          /* times the fill ring could not be topped up */
+	uint64_t kicks;                    /* wakeup syscalls made */
+	/* the kernel's XDP_STATISTICS for this socket */
+	uint64_t k_rx_dropped, k_rx_invalid_descs, k_tx_invalid_descs, k_rx_ring_full,
+		k_rx_fill_ring_empty_descs, k_tx_ring_empty_descs;
+	/* the XDP program's per-CPU counters for this queue id, summed */
+	uint64_t prog_redirected, prog_passed, prog_errors;
+	/* RX hints by source, for the hash and the packet type */
+	uint64_t hint_hash[3];  /* index: XSKF_SRC_NONE, XSKF_SRC_HW, XSKF_SRC_SW */
+};
+
+/*
+ * xskf_engine__queue_stats() - the statistics of the @idx-th socket (0 .. nr_sockets - 1),
+ * with its port index and queue id. Counters are read without stopping the workers: each is
+ * exact, their sum is a snapshot. Returns 0, -ENOENT past the last socket.
+ * Thread: control thread.
+ */
+XSKF_API int xskf_engine__queue_stats(struct xskf_engine *eng, unsigned int idx,
+				      unsigned int *port, uint32_t *queue,
+				      struct xskf_queue_stats *st);
+
+/* Frame census: where every UMEM frame of one worker is. */
+struct xskf_frame_census {
+	uint64_t total;
+	uint64_t cache;       /* free, in the worker's cache */
+	uint64_t fill_ring;   /* in fill rings */
+	uint64_t rx_ring;     /* in RX rings, not yet taken by the worker */
+	uint64_t rx_kernel;   /* taken from the fill ring, not yet in the RX ring (driver-held) */
+	uint64_t tx_pending;  /* in the worker's TX batches, not yet on a TX ring */
+	uint64_t tx_ring;     /* on TX rings */
+	uint64_t comp_ring;   /* in completion rings, not yet reaped */
+	uint64_t tx_kernel;   /* taken from the TX ring, not yet completed */
+};
+
+/*
+ * xskf_engine__census() - count where the frames of worker @worker are. With workers running
+ * it is a snapshot; after xskf_engine__stop() it is exact and the places add up to total.
+ * Returns 0 if they add up, -EIO if not, -ENOENT for no such worker. Thread: control thread.
+ */
+XSKF_API int xskf_engine__census(struct xskf_engine *eng, unsigned int worker,
+				 struct xskf_frame_census *c);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Standard command line: every binary in apps/ is a thin main() around xskf_app__main().      */
+
+struct xskf_cli_opt {
+	const char *name;    /* long option name */
+	int has_arg;         /* as in getopt_long: 0 no, 1 required */
+	const char *arg;     /* argument name shown in --help, or NULL */
+	const char *help;
+};
+
+struct xskf_app_cli {
+	size_t sz;
+	const char *summary;              /* one line under the usage line */
+	const struct xskf_cli_opt *opts;  /* the app's own long options, ended by { NULL } */
+	/* called for each of the app's options, with its index in opts; 0 or -EINVAL */
+	int (*parse)(void *app_ctx, int idx, const char *arg);
+	/* called after parsing, before the engine starts: check the app's options; 0 or -EINVAL */
+	int (*check)(void *app_ctx, struct xskf_engine_opts *eo);
+	unsigned int min_ifaces;          /* -i needed at least this many times (default 1) */
+	unsigned int max_ifaces;          /* and at most (default XSKF_MAX_PORTS) */
+};
+#define xskf_app_cli__last_field max_ifaces
+
+/*
+ * xskf_app__main() - parse the standard options (-i, -q, -z, -c, -N, -S, -B, -b, --cpus,
+ * --duration, --json, --hugepages, ...) and the app's, build the engine, run until SIGINT,
+ * SIGTERM or --duration, print stats each second and JSON at exit with --json, and tear down.
+ * Returns the process exit status (0 success, 1 runtime error, 2 usage error).
+ * Thread: main thread; installs handlers for SIGINT, SIGTERM and SIGHUP (see xskf_app__sighup()).
+ */
+XSKF_API int xskf_app__main(const struct xskf_app *app, void *app_ctx,
+			    const struct xskf_app_cli *cli, int argc, char **argv);
+
+/*
+ * xskf_app__sighup() - returns true once per SIGHUP received since the last call.
+ * Thread: control thread (e.g. from app->tick()).
+ */
+XSKF_API bool xskf_app__sighup(void);
+
+/* Verbosity given with -v (0, 1, 2). Thread: any. */
+XSKF_API int xskf_app__verbose(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* XSKF_H */
