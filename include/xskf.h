@@ -296,6 +296,7 @@ struct xskf_queue_stats {
 	uint64_t drop_app;                 /* verdict XSKF_DROP */
 	uint64_t drop_no_port;             /* XSKF_FWD to a port this worker has no queue on */
 	uint64_t drop_too_long;            /* frame longer than the frame allows */
+	uint64_t drop_tx_full;             /* TX ring and the worker's TX batch both full */
 	uint64_t tx_ring_full;             /* times a TX batch found the ring full (back-pressure) */
 	uint64_t fill_ring_empty;          /* times the fill ring could not be topped up */
 	uint64_t kicks;                    /* wakeup syscalls made */

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The standard command line of apps/: one table of options gives getopt_long's table and the
+ * --help text, so they cannot disagree. App options are appended from struct xskf_app_cli.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "internal.h"
+
+enum {
+	O_IFACE = 'i', O_QUEUE = 'q', O_ZC = 'z', O_COPY = 'c', O_NATIVE = 'N', O_SKB = 'S',
+	O_BUSY = 'B', O_BATCH = 'b', O_DURATION = 'd', O_FRAME = 'f', O_VERBOSE = 'v', O_HELP = 'h',
+	O_NOWAKE = 'm', O_FORCE = 'F',
+	O_JSON = 256, O_CPUS, O_WORKERS, O_HUGE, O_RXR, O_TXR, O_FILLR, O_COMPR, O_FRAMES,
+	O_NOHINTS, O_INTERVAL, O_QUIET, O_APP_BASE = 1000,
+};
+
+struct std_opt {
+	const char *name;
+	int val, has_arg;
+	const char *arg, *help;
+};
+
+static const struct std_opt std_opts[] = {
+	{ "interface", O_IFACE, 1, "IFACE", "interface to run on (repeat for more ports)" },
+	{ "queue", O_QUEUE, 1, "Q", "queue id, repeatable; 'all' (default) for every RX queue" },
+	{ "zero-copy", O_ZC, 0, NULL, "bind in zero-copy mode (an error where unsupported)" },
+	{ "copy", O_COPY, 0, NULL, "bind in copy mode (default: zero-copy, else copy)" },
+	{ "native", O_NATIVE, 0, NULL, "attach XDP in native mode (default: native, else SKB)" },
+	{ "skb", O_SKB, 0, NULL, "attach XDP in SKB (generic) mode" },
+	{ "busy-poll", O_BUSY, 0, NULL, "preferred busy polling (SO_PREFER_BUSY_POLL)" },
+	{ "batch", O_BATCH, 1, "N", "RX burst size, 1-256 (default 64)" },
+	{ "duration", O_DURATION, 1, "SECONDS", "stop after this long (default: until Ctrl-C)" },
+	{ "json", O_JSON, 0, NULL, "print one JSON document with all counters at exit" },
+	{ "cpus", O_CPUS, 1, "LIST", "pin workers to these CPUs, one worker each: '1' or '0,2-3'" },
+	{ "workers", O_WORKERS, 1, "N", "number of workers (default: one per CPU in --cpus, else 1)" },
+	{ "hugepages", O_HUGE, 1, "auto|require|off", "UMEM on hugepages (default auto)" },
+	{ "frame-size", O_FRAME, 1, "2048|4096", "UMEM frame size (default 2048)" },
+	{ "frames", O_FRAMES, 1, "N", "UMEM frames per worker (default: fill + TX ring per socket)" },
+	{ "rx-ring", O_RXR, 1, "N", "RX ring size, power of two (default 2048)" },
+	{ "tx-ring", O_TXR, 1, "N", "TX ring size (default 2048)" },
+	{ "fill-ring", O_FILLR, 1, "N", "fill ring size (default 2048)" },
+	{ "comp-ring", O_COMPR, 1, "N", "completion ring size (default 2048)" },
+	{ "no-need-wakeup", O_NOWAKE, 0, NULL, "turn need_wakeup off" },
+	{ "no-hints", O_NOHINTS, 0, NULL, "do not write RX hints in front of frames" },
+	{ "force", O_FORCE, 0, NULL, "replace a foreign XDP program on the interface" },
+	{ "interval", O_INTERVAL, 1, "SECONDS", "stats interval (default 1)" },
+	{ "quiet", O_QUIET, 0, NULL, "no per-interval stats lines" },
+	{ "verbose", O_VERBOSE, 0, NULL, "more messages (repeat for debug)" },
+	{ "help", O_HELP, 0, NULL, "this text" },
+};
+#define NR_STD (sizeof(std_opts) / sizeof(std_opts[0]))
+
+static void usage(FILE *f, const char *prog, const struct xskf_app_cli *cli)
+{
+	const struct xskf_cli_opt *a;
+	char left[64];
+	size_t i;
+
+	fprintf(f, "Usage: %s -i IFACE [-q QUEUE]... [OPTIONS]\n", prog);
+	if (cli && cli->summary)
+		fprintf(f, "%s\n", cli->summary);
+	fprintf(f, "\nOptions:\n");
+	for (i = 0; i < NR_STD; i++) {
+		const struct std_opt *o = &std_opts[i];
+
+		if (o->val < 128)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->val, o->name,
+				 o->arg ? " " : "", o->arg ? o->arg : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", o->name, o->arg ? " " : "",
+				 o->arg ? o->arg : "");
+		fprintf(f, "  %-32s %s\n", left, o->help);
+	}
+	if (cli && cli->opts && cli->opts[0].name) {
+		fprintf(f, "\nApp options:\n");
+		for (a = cli->opts; a->name; a++) {
+			snprintf(left, sizeof(left), "    --%s%s%s", a->name, a->arg ? " " : "",
+				 a->arg ? a->arg : "");
+			fprintf(f, "  %-32s %s\n", left, a->help);
+		}
+	}
+}
+
+static int parse_u32(const char *name, const char *s, uint32_t min, uint32_t max, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || end == s || *end || s[0] == '-' || v < min || v > max) {
+		fprintf(stderr, "invalid %s '%s': use a number from %u to %u\n", name, s, min, max);
+		return -EINVAL;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *app_ctx, int argc,
+		    char **argv)
+{
+	struct option lopts[NR_STD + 64 + 1];
+	size_t n = 0, i, nr_app = 0;
+	uint32_t v;
+	int opt, idx, err = 0;
+
+	memset(lopts, 0, sizeof(lopts));
+	for (i = 0; i < NR_STD; i++)
+		lopts[n++] = (struct option){ std_opts[i].name, std_opts[i].has_arg, NULL,
+					      std_opts[i].val };
+	if (cli && cli->opts)
+		for (; cli->opts[nr_app].name && nr_app < 64; nr_app++)
+			lopts[n++] = (struct option){ cli->opts[nr_app].name,
+						      cli->opts[nr_app].has_arg, NULL,
+						      O_APP_BASE + (int)nr_app };
+	c->interval = 1;
+	c->all_queues = true;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "i:q:zcNSBb:d:f:vhmF", lopts, &idx)) != -1) {
+		switch (opt) {
+		case O_IFACE:
+			if (c->nr_ifaces == XSKF_MAX_PORTS) {
+				fprintf(stderr, "too many interfaces: at most %d\n", XSKF_MAX_PORTS);
+				return -EINVAL;
+			}
+			c->ifaces[c->nr_ifaces++] = optarg;
+			break;
+		case O_QUEUE:
+			if (!strcmp(optarg, "all")) {
+				c->all_queues = true;
+				break;
+			}
+			if (c->nr_queues == XSKF_MAX_QUEUES)
+				return -EINVAL;
+			if (parse_u32("queue id", optarg, 0, XSKF_MAX_QUEUES - 1, &v))
+				return -EINVAL;
+			c->queues[c->nr_queues++] = v;
+			c->all_queues = false;
+			break;
+		case O_ZC:
+			c->eo.bind_mode = XSKF_BIND_ZEROCOPY;
+			break;
+		case O_COPY:
+			c->eo.bind_mode = XSKF_BIND_COPY;
+			break;
+		case O_NATIVE:
+			c->eo.attach_mode = XSKF_ATTACH_NATIVE;
+			break;
+		case O_SKB:
+			c->eo.attach_mode = XSKF_ATTACH_SKB;
+			break;
+		case O_BUSY:
+			c->eo.busy_poll = true;
+			break;
+		case O_BATCH:
+			err = parse_u32("batch size", optarg, 1, XSKF_MAX_BATCH, &c->eo.batch);
+			break;
+		case O_DURATION:
+			err = parse_u32("duration", optarg, 1, 1000000, &c->duration);
+			break;
+		case O_JSON:
+			c->json = true;
+			break;
+		case O_CPUS:
+			c->eo.cpus = optarg;
+			err = xskf_parse_cpus(optarg, c->cpus, XSKF_MAX_WORKERS, &c->nr_cpus);
+			break;
+		case O_WORKERS:
+			err = parse_u32("worker count", optarg, 1, XSKF_MAX_WORKERS, &c->eo.nr_workers);
+			break;
+		case O_HUGE:
+			if (!strcmp(optarg, "auto"))
+				c->eo.hugepages = XSKF_HUGEPAGES_AUTO + 1;
+			else if (!strcmp(optarg, "require"))
+				c->eo.hugepages = XSKF_HUGEPAGES_REQUIRE + 1;
+			else if (!strcmp(optarg, "off"))
+				c->eo.hugepages = XSKF_HUGEPAGES_OFF + 1;
+			else {
+				fprintf(stderr, "invalid --hugepages '%s': use auto, require or off\n",
+					optarg);
+				err = -EINVAL;
+			}
+			break;
+		case O_FRAME:
+			err = parse_u32("frame size", optarg, 0, UINT32_MAX, &c->eo.frame_size);
+			if (!err && c->eo.frame_size != 2048 && c->eo.frame_size != 4096) {
+				fprintf(stderr, "invalid frame size %s: use 2048 or 4096\n", optarg);
+				err = -EINVAL;
+			}
+			break;
+		case O_FRAMES:
+			err = parse_u32("frame count", optarg, 64, 1u << 24, &c->eo.frames);
+			break;
+		case O_RXR:
+			err = parse_u32("RX ring size", optarg, 0, UINT32_MAX, &c->eo.rx_size);
+			break;
+		case O_TXR:
+			err = parse_u32("TX ring size", optarg, 0, UINT32_MAX, &c->eo.tx_size);
+			break;
+		case O_FILLR:
+			err = parse_u32("fill ring size", optarg, 0, UINT32_MAX, &c->eo.fill_size);
+			break;
+		case O_COMPR:
+			err = parse_u32("completion ring size", optarg, 0, UINT32_MAX, &c->eo.comp_size);
+			break;
+		case O_NOWAKE:
+			c->eo.no_need_wakeup = true;
+			break;
+		case O_NOHINTS:
+			c->eo.no_hints = true;
+			break;
+		case O_FORCE:
+			c->eo.force = true;
+			break;
+		case O_INTERVAL:
+			err = parse_u32("interval", optarg, 1, 3600, &c->interval);
+			break;
+		case O_QUIET:
+			c->quiet = true;
+			break;
+		case O_VERBOSE:
+			c->verbose++;
+			break;
+		case O_HELP:
+			usage(stdout, argv[0], cli);
+			c->help = true;
+			return 0;
+		default:
+			if (opt >= O_APP_BASE && opt < O_APP_BASE + (int)nr_app && cli->parse) {
+				err = cli->parse(app_ctx, opt - O_APP_BASE, optarg);
+				break;
+			}
+			fprintf(stderr, "Try '%s --help' for the options.\n", argv[0]);
+			return -EINVAL;
+		}
+		if (err)
+			return err;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "unexpected argument '%s'; try '%s --help'\n", argv[optind], argv[0]);
+		return -EINVAL;
+	}
+	if (c->eo.cpus && c->eo.nr_workers > c->nr_cpus) {
+		fprintf(stderr, "--workers %u needs as many CPUs in --cpus (got %u)\n",
+			c->eo.nr_workers, c->nr_cpus);
+		return -EINVAL;
+	}
+	return 0;
+}

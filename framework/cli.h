@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#ifndef XSKF_CLI_H
+#define XSKF_CLI_H
+
+#include <stdio.h>
+
+#include "xskf.h"
+
+/* What the standard command line gives (cli.c), used by run.c. */
+struct xskf_cli {
+	struct xskf_engine_opts eo;
+	const char *ifaces[XSKF_MAX_PORTS];
+	unsigned int nr_ifaces;
+	uint32_t queues[XSKF_MAX_QUEUES];
+	unsigned int nr_queues;
+	bool all_queues;
+	int cpus[XSKF_MAX_WORKERS];
+	unsigned int nr_cpus;
+	uint32_t duration, interval;
+	bool json, quiet, help;
+	int verbose;
+};
+
+/* Parse argv into @c. Returns 0 (c->help set if --help was printed) or -EINVAL (message printed). */
+int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *app_ctx, int argc,
+		    char **argv);
+
+/* Print one stats line per socket and a total, for the last @secs seconds (report.c). */
+void xskf_report__interval(struct xskf_engine *eng, FILE *f, double elapsed, double secs);
+/* Print the closing summary (report.c). Returns 0 if the counters reconcile, else -EIO. */
+int xskf_report__summary(struct xskf_engine *eng, FILE *f, double elapsed);
+/* Print the JSON document (report.c). */
+void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int census_err);
+
+#endif

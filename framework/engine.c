@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The engine: ports, sockets, workers, and the order in which they are set up and torn down.
+ *
+ * start: UMEM per worker -> sockets (bind, fill rings primed) -> XDP program attached ->
+ *        sockets entered in the XSKMAP -> app->init() -> workers.
+ * stop:  XDP program detached (no new frames) -> workers drain RX and TX -> join ->
+ *        frame census -> app->fini(). Sockets close in destroy, so statistics stay readable.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+#include "internal.h"
+
+#define DEF_RING 2048
+
+static bool pow2(uint32_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static int check_ring(const char *what, uint32_t *v)
+{
+	if (!*v)
+		*v = DEF_RING;
+	if (!pow2(*v) || *v < 64 || *v > 65536) {
+		pr_warn("%s ring size %u is invalid: use a power of two from 64 to 65536\n", what, *v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
+{
+	struct xskf_engine *eng;
+	struct xskf_engine_opts o = {};
+	int err;
+
+	xskf_log_hook_libs();
+	if (!opts || xskf_opts_valid(opts, opts->sz, sizeof(o), "xskf_engine_opts")) {
+		errno = EINVAL;
+		return NULL;
+	}
+	memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	o.sz = sizeof(o);
+	if (!o.app || (!o.app->rx_burst && !(o.app->flags & XSKF_APP_F_TX_ONLY))) {
+		pr_warn("no app given, or the app has no rx_burst callback\n");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!o.frame_size)
+		o.frame_size = 2048;
+	if (o.frame_size != 2048 && o.frame_size != 4096) {
+		pr_warn("frame size %u is invalid: use 2048 or 4096\n", o.frame_size);
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((err = check_ring("RX", &o.rx_size)) || (err = check_ring("TX", &o.tx_size)) ||
+	    (err = check_ring("fill", &o.fill_size)) || (err = check_ring("completion", &o.comp_size))) {
+		errno = -err;
+		return NULL;
+	}
+	if (!o.batch)
+		o.batch = 64;
+	if (o.batch > XSKF_MAX_BATCH || o.batch > o.rx_size) {
+		pr_warn("batch size %u is invalid: use 1 to %u (and at most the RX ring size)\n", o.batch,
+			XSKF_MAX_BATCH);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!o.tx_drain_us)
+		o.tx_drain_us = 100;
+	if (!o.busy_poll_us)
+		o.busy_poll_us = 20;
+	if (!o.busy_poll_budget)
+		o.busy_poll_budget = o.batch;
+	if (!o.tx_skb_budget)
+		o.tx_skb_budget = o.tx_size;
+	if (o.hugepages < 0 || o.hugepages > 3) {
+		errno = EINVAL;
+		return NULL;
+	}
+
+	eng = calloc(1, sizeof(*eng));
+	if (!eng)
+		return NULL;
+	eng->o = o;
+	eng->app = *o.app;
+	eng->app_ctx = o.app_ctx;
+	eng->hugepages = o.hugepages ? (enum xskf_hugepages)(o.hugepages - 1) : XSKF_DEFAULT_HUGEPAGES;
+	/*
+	 * Copy and zero-copy RX put data at chunk + XDP_PACKET_HEADROOM (256) + our headroom. With
+	 * hints on, 32 bytes of headroom put data at 288 = 32 mod 64: the 32-byte meta in front
+	 * of it and the first 32 bytes of the frame share one cache line.
+	 */
+	eng->headroom = o.no_hints ? 0 : sizeof(struct xskf_meta);
+	eng->rx_data_off = 256 + eng->headroom;
+	if (o.cpus) {
+		err = xskf_parse_cpus(o.cpus, eng->cpus, XSKF_MAX_WORKERS, &eng->nr_cpus);
+		if (err) {
+			free(eng);
+			errno = -err;
+			return NULL;
+		}
+	}
+	return eng;
+}
+
+static int count_rx_queues(const char *ifname)
+{
+	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+	char path[128];
+	struct ifreq ifr = {};
+	struct dirent *de;
+	int n = 0, fd;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", ifname);
+	d = opendir(path);
+	if (d) {
+		while ((de = readdir(d)))
+			n += !strncmp(de->d_name, "rx-", 3);
+		closedir(d);
+		if (n)
+			return n;
+	}
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return 1;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = (void *)&ch;
+	if (!ioctl(fd, SIOCETHTOOL, &ifr))
+		n = (int)(ch.rx_count + ch.combined_count);
+	close(fd);
+	return n > 0 ? n : 1;
+}
+
+static int read_numa_node(const char *ifname)
+{
+	char path[128];
+	int node = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device/numa_node", ifname);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &node) != 1)
+		node = -1;
+	fclose(f);
+	return node;
+}
+
+int xskf_engine__add_port(struct xskf_engine *eng, const char *ifname, const uint32_t *queues,
+			  unsigned int nr_queues)
+{
+	struct xskf_port *p;
+	unsigned int i, j;
+
+	if (!eng || !ifname || eng->started)
+		return -EINVAL;
+	if (eng->nr_ports == XSKF_MAX_PORTS) {
+		pr_warn("too many interfaces: at most %d\n", XSKF_MAX_PORTS);
+		return -E2BIG;
+	}
+	if (strlen(ifname) >= IF_NAMESIZE || !if_nametoindex(ifname)) {
+		pr_warn("interface '%s' not found: check 'ip link' (in a network namespace, run under "
+			"'ip netns exec NS')\n",
+			ifname);
+		return -ENODEV;
+	}
+	p = &eng->ports[eng->nr_ports];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", ifname);
+	p->ifindex = (int)if_nametoindex(ifname);
+	p->idx = eng->nr_ports;
+	p->prog_fd = -1;
+	p->nr_hw_queues = (unsigned int)count_rx_queues(ifname);
+	p->numa_node = read_numa_node(ifname);
+	if (!nr_queues) {
+		nr_queues = p->nr_hw_queues < XSKF_MAX_QUEUES ? p->nr_hw_queues : XSKF_MAX_QUEUES;
+		for (i = 0; i < nr_queues; i++)
+			p->queues[i] = i;
+	} else {
+		if (nr_queues > XSKF_MAX_QUEUES)
+			return -E2BIG;
+		for (i = 0; i < nr_queues; i++) {
+			if (queues[i] >= p->nr_hw_queues) {
+				pr_warn("queue %u out of range: %s has %u RX queue%s (0..%u); see "
+					"'ethtool -l %s'\n",
+					queues[i], ifname, p->nr_hw_queues,
+					p->nr_hw_queues == 1 ? "" : "s", p->nr_hw_queues - 1, ifname);
+				return -ERANGE;
+			}
+			for (j = 0; j < i; j++)
+				if (queues[j] == queues[i]) {
+					pr_warn("queue %u of %s given twice\n", queues[i], ifname);
+					return -EINVAL;
+				}
+			p->queues[i] = queues[i];
+		}
+	}
+	for (i = 0; i < eng->nr_ports; i++)
+		if (eng->ports[i].ifindex == p->ifindex) {
+			pr_warn("interface %s given twice: list its queues with -q instead\n", ifname);
+			return -EINVAL;
+		}
+	p->nr_queues = nr_queues;
+	return (int)eng->nr_ports++;
+}
+
+/* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
+static int check_caps(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = {};
+	uint64_t eff;
+
+	if (syscall(SYS_capget, &h, d))
+		return 0;
+	eff = d[0].effective | ((uint64_t)d[1].effective << 32);
+#define HAS(c) (eff & (1ull << (c)))
+	if (HAS(CAP_NET_ADMIN) && HAS(CAP_NET_RAW) && (HAS(39 /* CAP_BPF */) || HAS(CAP_SYS_ADMIN)))
+		return 0;
+#undef HAS
+	pr_warn("permission denied: AF_XDP and XDP need root (or CAP_NET_ADMIN, CAP_NET_RAW and "
+		"CAP_BPF): run with sudo\n");
+	return -EPERM;
+}
+
+static int assign_workers(struct xskf_engine *eng)
+{
+	unsigned int i, j, n = 0, maxq = 0, nw;
+
+	for (i = 0; i < eng->nr_ports; i++) {
+		n += eng->ports[i].nr_queues;
+		if (eng->ports[i].nr_queues > maxq)
+			maxq = eng->ports[i].nr_queues;
+	}
+	if (!n) {
+		pr_warn("no interface given: use -i IFACE\n");
+		return -EINVAL;
+	}
+	nw = eng->o.nr_workers ? eng->o.nr_workers : (eng->nr_cpus ? eng->nr_cpus : 1);
+	if (nw > maxq)
+		nw = maxq; /* a worker with no queue would only spin */
+	if (nw > XSKF_MAX_WORKERS)
+		nw = XSKF_MAX_WORKERS;
+	eng->socks = calloc(n, sizeof(*eng->socks));
+	eng->workers = calloc(nw, sizeof(*eng->workers));
+	if (!eng->socks || !eng->workers)
+		return -ENOMEM;
+	eng->nr_workers = nw;
+	for (i = 0; i < nw; i++) {
+		struct xskf_worker *w = &eng->workers[i];
+
+		w->eng = eng;
+		w->id = i;
+		w->cpu = eng->nr_cpus ? eng->cpus[i % eng->nr_cpus] : -1;
+	}
+	/* The j-th queue of every port goes to worker j % nw: it can forward between ports. */
+	for (j = 0; j < maxq; j++) {
+		for (i = 0; i < eng->nr_ports; i++) {
+			struct xskf_port *p = &eng->ports[i];
+			struct xskf_worker *w = &eng->workers[j % nw];
+			struct xskf_sock *s;
+
+			if (j >= p->nr_queues)
+				continue;
+			if (w->nr_socks == sizeof(w->socks) / sizeof(w->socks[0]))
+				return -E2BIG;
+			s = &eng->socks[eng->nr_socks];
+			s->idx = eng->nr_socks++;
+			s->port = p;
+			s->queue = p->queues[j];
+			s->worker = w;
+			s->fd = -1;
+			w->socks[w->nr_socks++] = s;
+			if (!w->tx_sock[p->idx])
+				w->tx_sock[p->idx] = s;
+		}
+	}
+	return 0;
+}
+
+static void prime_fill(struct xskf_sock *s, struct xskf_umem *um)
+{
+	uint32_t n = s->fill.size, idx, i;
+
+	if (n > um->cache_len)
+		n = um->cache_len;
+	n = xsk_ring_prod__reserve(&s->fill, n, &idx);
+	for (i = 0; i < n; i++)
+		*xsk_ring_prod__fill_addr(&s->fill, idx + i) = um->cache[--um->cache_len];
+	xsk_ring_prod__submit(&s->fill, n);
+	s->fill_out += n;
+}
+
+static int open_worker(struct xskf_engine *eng, struct xskf_worker *w)
+{
+	const struct xskf_engine_opts *o = &eng->o;
+	bool tx_only = eng->app.flags & XSKF_APP_F_TX_ONLY;
+	uint32_t frames = o->frames;
+	unsigned int i;
+	int err;
+
+	if (!frames)
+		frames = w->nr_socks * ((tx_only ? 0 : o->fill_size) + o->tx_size);
+	err = xskf_umem__alloc(&w->umem, frames, o->frame_size, eng->hugepages,
+			       w->socks[0]->port->numa_node);
+	if (err) {
+		if (err != -ENOMEM || eng->hugepages != XSKF_HUGEPAGES_REQUIRE)
+			pr_warn("cannot allocate a %u-frame UMEM: %s\n", frames, strerror(-err));
+		return err;
+	}
+	for (i = 0; i < w->nr_socks; i++) {
+		struct xskf_sock *s = w->socks[i];
+		bool zc = o->bind_mode == XSKF_BIND_ZEROCOPY ||
+			  (o->bind_mode == XSKF_BIND_AUTO && o->attach_mode != XSKF_ATTACH_SKB);
+
+		if (i > 0)
+			zc = w->socks[0]->zerocopy; /* shared UMEM: the kernel reuses the first mode */
+		err = xskf_sock__open(s, &w->umem, o, zc);
+		if (err && zc && i == 0 && o->bind_mode == XSKF_BIND_AUTO) {
+			pr_info("%s queue %u: zero-copy not available (%s): using copy mode\n",
+				s->port->name, s->queue, strerror(-err));
+			err = xskf_sock__open(s, &w->umem, o, false);
+		}
+		if (err) {
+			if (err == -EOPNOTSUPP && zc)
+				pr_warn("%s queue %u: zero-copy is not supported by this driver: use -c "
+					"(copy mode) or leave the mode on auto\n",
+					s->port->name, s->queue);
+			else if (err == -EBUSY)
+				pr_warn("%s queue %u: busy, another AF_XDP socket is bound to it\n",
+					s->port->name, s->queue);
+			else if (err == -EPERM)
+				pr_warn("%s queue %u: permission denied: run as root\n", s->port->name,
+					s->queue);
+			else
+				pr_warn("%s queue %u: cannot open the AF_XDP socket: %s\n",
+					s->port->name, s->queue, strerror(-err));
+			return err;
+		}
+		s->txq = calloc(XSKF_TXQ_CAP, sizeof(*s->txq));
+		s->tx_len_ring = calloc(o->tx_size, sizeof(*s->tx_len_ring));
+		if (!s->txq || !s->tx_len_ring)
+			return -ENOMEM;
+		if (!tx_only)
+			prime_fill(s, &w->umem);
+	}
+	w->info.id = w->id;
+	w->info.cpu = w->cpu;
+	w->info.headroom = eng->rx_data_off;
+	w->info.frame_size = o->frame_size;
+	w->info.nr_ports = eng->nr_ports;
+	char cpu[24] = "";
+
+	if (w->cpu >= 0)
+		snprintf(cpu, sizeof(cpu), " on CPU %d", w->cpu);
+	pr_info("worker %u%s: %u socket%s, UMEM %u frames of %u bytes on %s, %s\n", w->id, cpu,
+		w->nr_socks, w->nr_socks == 1 ? "" : "s", frames, o->frame_size,
+		w->umem.hugepages ? "hugepages" : "4 KiB pages",
+		w->socks[0]->zerocopy ? "zero-copy" : "copy mode");
+	return 0;
+}
+
+static void fatal_signal(int sig)
+{
+	xskf_prog__emergency_detach();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_fatal_handlers(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+	struct sigaction sa = { .sa_handler = fatal_signal, .sa_flags = SA_RESETHAND };
+	size_t i;
+
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static void teardown(struct xskf_engine *eng)
+{
+	unsigned int i;
+
+	for (i = 0; i < eng->nr_ports; i++)
+		xskf_prog__teardown(&eng->ports[i]);
+	for (i = 0; i < eng->nr_socks; i++) {
+		xskf_sock__close(&eng->socks[i]);
+		free(eng->socks[i].txq);
+		free(eng->socks[i].tx_len_ring);
+		eng->socks[i].txq = NULL;
+		eng->socks[i].tx_len_ring = NULL;
+	}
+	for (i = 0; i < eng->nr_workers; i++)
+		xskf_umem__free(&eng->workers[i].umem);
+}
+
+int xskf_engine__start(struct xskf_engine *eng)
+{
+	unsigned int i;
+	int err;
+
+	if (!eng || eng->started)
+		return -EINVAL;
+	if (eng->o.bind_mode == XSKF_BIND_ZEROCOPY && eng->o.attach_mode == XSKF_ATTACH_SKB) {
+		pr_warn("zero-copy needs native XDP: drop -S or use -c (copy mode)\n");
+		return -EOPNOTSUPP;
+	}
+	err = check_caps();
+	if (err)
+		return err;
+	err = assign_workers(eng);
+	if (err)
+		return err;
+	eng->started = true;
+	for (i = 0; i < eng->nr_workers && !err; i++)
+		err = open_worker(eng, &eng->workers[i]);
+	for (i = 0; i < eng->nr_ports && !err; i++)
+		err = xskf_prog__setup(eng, &eng->ports[i]);
+	for (i = 0; i < eng->nr_socks && !err; i++) {
+		struct xskf_sock *s = &eng->socks[i];
+
+		err = xskf_prog__set_xsk(s->port, s->queue, s->fd);
+		if (err)
+			pr_warn("%s queue %u: cannot enter the socket in the XSKMAP: %s\n", s->port->name,
+				s->queue, strerror(-err));
+	}
+	if (!err && eng->app.init) {
+		err = eng->app.init(eng->app_ctx, eng);
+		if (err)
+			pr_warn("%s: init failed: %s\n", eng->app.name, strerror(-err));
+	}
+	if (err)
+		goto fail;
+	install_fatal_handlers();
+	for (i = 0; i < eng->nr_workers; i++) {
+		struct xskf_worker *w = &eng->workers[i];
+
+		err = -pthread_create(&w->thread, NULL, xskf_worker__run, w);
+		if (err) {
+			pr_warn("cannot start worker %u: %s\n", i, strerror(-err));
+			xskf_engine__request_stop(eng);
+			xskf_engine__stop(eng);
+			return err;
+		}
+		w->started = true;
+	}
+	return 0;
+fail:
+	teardown(eng);
+	eng->stopped = true;
+	return err;
+}
+
+void xskf_engine__request_stop(struct xskf_engine *eng)
+{
+	if (eng)
+		atomic_store(&eng->stop, true);
+}
+
+bool xskf_engine__stopping(const struct xskf_engine *eng)
+{
+	return eng && atomic_load(&((struct xskf_engine *)eng)->stop);
+}
+
+int xskf_engine__stop(struct xskf_engine *eng)
+{
+	struct xskf_frame_census c;
+	unsigned int i;
+	int err = 0;
+
+	if (!eng || !eng->started || eng->stopped)
+		return eng && eng->census_err ? eng->census_err : 0;
+	atomic_store(&eng->stop, true);
+	/* No new frames: then whatever is in the rings can be accounted for. */
+	for (i = 0; i < eng->nr_ports; i++)
+		xskf_prog__detach(&eng->ports[i]);
+	for (i = 0; i < eng->nr_workers; i++)
+		atomic_store(&eng->workers[i].draining, true);
+	for (i = 0; i < eng->nr_workers; i++)
+		if (eng->workers[i].started)
+			pthread_join(eng->workers[i].thread, NULL);
+	eng->stopped = true;
+	for (i = 0; i < eng->nr_workers; i++)
+		if (xskf_engine__census(eng, i, &c))
+			err = -EIO;
+	if (eng->app.fini)
+		eng->app.fini(eng->app_ctx, eng);
+	eng->census_err = err;
+	return err;
+}
+
+void xskf_engine__destroy(struct xskf_engine *eng)
+{
+	if (!eng)
+		return;
+	if (eng->started) {
+		xskf_engine__stop(eng);
+		teardown(eng);
+	}
+	free(eng->socks);
+	free(eng->workers);
+	free(eng);
+}
+
+unsigned int xskf_engine__nr_ports(const struct xskf_engine *eng)
+{
+	return eng ? eng->nr_ports : 0;
+}
+
+const char *xskf_engine__port_name(const struct xskf_engine *eng, unsigned int port)
+{
+	return eng && port < eng->nr_ports ? eng->ports[port].name : NULL;
+}
+
+unsigned int xskf_engine__nr_workers(const struct xskf_engine *eng)
+{
+	return eng ? eng->nr_workers : 0;
+}

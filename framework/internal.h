@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Private types of libxskf. Layering (docs/architecture.md):
+ *
+ *   engine.c   owns ports, sockets, workers; start/stop order          (control path)
+ *   prog.c     loads, probes, attaches and detaches the XDP program     (control path)
+ *   xsk.c      opens and binds one socket, reads its kernel statistics  (control path)
+ *   umem.c     UMEM memory (hugepages, NUMA) and the per-worker frame cache
+ *   worker.c   the poll loop                                            (per-packet path)
+ *   stats.c    statistics, census, JSON                                 (control path)
+ *   cli.c      the standard command line of apps/                       (control path)
+ */
+#ifndef XSKF_INTERNAL_H
+#define XSKF_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <linux/if_link.h>
+#include <linux/if_xdp.h>
+#include <net/if.h>
+#include <xdp/xsk.h>
+
+#include "xskf.h"
+#include "log.h"
+
+#define likely(x)   __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+#ifndef XDP_MAX_TX_SKB_BUDGET
+#define XDP_MAX_TX_SKB_BUDGET 9 /* SOL_XDP option, Linux 6.17 */
+#endif
+
+/* Validate an sz-versioned options struct: unknown trailing bytes must be zero. */
+int xskf_opts_valid(const void *opts, size_t user_sz, size_t known_sz, const char *type);
+
+/* ---- UMEM and frame cache (umem.c) ---- */
+
+struct xskf_umem {
+	void *area;
+	size_t size;          /* bytes mapped */
+	uint32_t frame_size;
+	uint32_t nr_frames;
+	bool hugepages;       /* backed by hugepages */
+	int numa_node;        /* node the memory was bound to, or -1 */
+	struct xsk_umem *xu;  /* libxdp's handle, created with the first socket */
+	/* frame cache: a LIFO stack of free frame addresses (chunk starts), worker-private */
+	uint64_t *cache;
+	uint32_t cache_len;
+};
+
+int xskf_umem__alloc(struct xskf_umem *um, uint32_t nr_frames, uint32_t frame_size,
+		     enum xskf_hugepages policy, int numa_node);
+void xskf_umem__free(struct xskf_umem *um);
+
+static inline uint32_t xskf_cache_get(struct xskf_umem *um, uint64_t *addrs, uint32_t n)
+{
+	uint32_t i;
+
+	if (n > um->cache_len)
+		n = um->cache_len;
+	for (i = 0; i < n; i++)
+		addrs[i] = um->cache[--um->cache_len];
+	return n;
+}
+
+static inline void xskf_cache_put(struct xskf_umem *um, uint64_t addr)
+{
+	/* aligned mode: any address inside a chunk maps back to its start */
+	um->cache[um->cache_len++] = addr & ~((uint64_t)um->frame_size - 1);
+}
+
+/* ---- sockets (xsk.c) ---- */
+
+#define XSKF_TXQ_CAP (2 * XSKF_MAX_BATCH)
+
+struct xskf_port;
+
+/* Per-socket counters, written by the owning worker only, read by the control thread. */
+struct xskf_qcounters {
+	uint64_t rx_packets, rx_bytes, tx_packets, tx_bytes;
+	uint64_t drop_app, drop_no_port, drop_too_long, drop_tx_full;
+	uint64_t tx_ring_full, fill_ring_empty, kicks;
+};
+
+struct xskf_sock {
+	struct xskf_port *port;
+	uint32_t queue;
+	unsigned int idx;          /* index among all sockets of the engine */
+	struct xskf_worker *worker;
+	struct xsk_socket *xsk;
+	int fd;
+	bool zerocopy;
+	struct xsk_ring_cons rx;
+	struct xsk_ring_prod tx;
+	struct xsk_ring_prod fill;
+	struct xsk_ring_cons comp;
+	/* frame accounting: frames we gave the kernel that have not come back yet */
+	uint64_t fill_out;         /* put on the fill ring, not yet taken from the RX ring */
+	uint64_t tx_out;           /* put on the TX ring, not yet taken from the completion ring */
+	uint32_t tx_comp_idx;      /* completions reaped so far (index into tx_len_ring) */
+	struct xskf_qcounters c;
+	/* TX staging: frames waiting for room on this socket's TX ring */
+	struct xdp_desc *txq;      /* XSKF_TXQ_CAP entries */
+	uint32_t txq_len;
+	uint64_t txq_since_ns;     /* when the oldest staged frame was staged */
+	uint32_t *tx_len_ring;     /* len per TX ring slot (tx_size), to count bytes on completion */
+};
+
+int xskf_sock__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf_engine_opts *o,
+		    bool zerocopy);
+void xskf_sock__close(struct xskf_sock *s);
+int xskf_sock__kstats(const struct xskf_sock *s, struct xdp_statistics *st);
+
+/* ---- ports and the XDP program (prog.c) ---- */
+
+enum xskf_redirect_tier {
+	XSKF_TIER_REDIRECT_XSK = 0, /* bpf_redirect_xsk(): never merged upstream */
+	XSKF_TIER_MAP_FALLBACK = 1, /* bpf_redirect_map(&xsks, q, XDP_PASS) */
+	XSKF_TIER_MAP_LOOKUP = 2,   /* lookup, then bpf_redirect_map(&xsks, q, 0) */
+};
+
+struct xskf_redirect; /* the skeleton */
+
+struct xskf_port {
+	char name[IF_NAMESIZE];
+	int ifindex;
+	unsigned int idx;
+	uint32_t queues[XSKF_MAX_QUEUES];
+	unsigned int nr_queues;
+	unsigned int nr_hw_queues;  /* RX queues the interface has */
+	int numa_node;
+	/* XDP program state */
+	struct xskf_redirect *skel;
+	int prog_fd;
+	uint32_t attach_flags;     /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE when attached */
+	bool attached;
+	enum xskf_redirect_tier tier;
+	bool hints_hw;
+};
+
+int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port);
+int xskf_prog__set_xsk(struct xskf_port *port, uint32_t queue, int xsk_fd);
+void xskf_prog__detach(struct xskf_port *port);
+void xskf_prog__teardown(struct xskf_port *port);
+int xskf_prog__counters(struct xskf_port *port, uint32_t queue, uint64_t out[3]);
+void xskf_prog__emergency_detach(void);
+
+/* ---- workers (worker.c) ---- */
+
+struct xskf_worker {
+	struct xskf_engine *eng;
+	unsigned int id;
+	int cpu;
+	pthread_t thread;
+	bool started;
+	struct xskf_umem umem;
+	struct xskf_sock *socks[XSKF_MAX_PORTS * 8];
+	unsigned int nr_socks;
+	/* the socket this worker sends on for each port (first of its sockets on that port) */
+	struct xskf_sock *tx_sock[XSKF_MAX_PORTS];
+	struct xskf_worker_info info;
+	void *wctx;
+	int init_err;
+	atomic_bool draining;      /* set by stop(): XDP is detached, empty the rings then exit */
+	atomic_bool done;
+};
+
+void *xskf_worker__run(void *arg);
+
+/* ---- engine (engine.c) ---- */
+
+struct xskf_engine {
+	struct xskf_engine_opts o;
+	struct xskf_app app;
+	void *app_ctx;
+	struct xskf_port ports[XSKF_MAX_PORTS];
+	unsigned int nr_ports;
+	struct xskf_sock *socks;
+	unsigned int nr_socks;
+	struct xskf_worker *workers;
+	unsigned int nr_workers;
+	int cpus[XSKF_MAX_WORKERS];
+	unsigned int nr_cpus;
+	enum xskf_hugepages hugepages;
+	uint32_t headroom;         /* UMEM frame headroom we ask for */
+	uint32_t rx_data_off;      /* where RX data starts in a chunk: XDP_PACKET_HEADROOM + headroom */
+	atomic_bool stop;
+	bool started, stopped;
+	int census_err;
+};
+
+uint64_t xskf_now_ns(void);
+int xskf_parse_cpus(const char *list, int *cpus, unsigned int max, unsigned int *nr);
+
+#endif /* XSKF_INTERNAL_H */

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The XDP program of one port: find what is already attached, choose the redirect tier by
+ * probing the running kernel, load, attach (native, else SKB), and detach on every exit path.
+ *
+ * One program per interface, attached by us: libxdp's multi-program dispatcher does not work
+ * on every kernel/bpffs set-up (see docs/architecture.md), and AF_XDP needs no other program.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "internal.h"
+#include "xskf_prog.h"
+#include "xskf_redirect.skel.h"
+
+/* ---- who owns a program ---- */
+
+static uint64_t proc_start_time(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start = 0;
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return 0;
+	}
+	fclose(f);
+	/* comm (field 2) may hold spaces: count fields from the last ')' */
+	p = strrchr(buf, ')');
+	for (i = 2; p && i < 22; i++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		sscanf(p + 1, "%llu", &start);
+	return start;
+}
+
+enum owner_kind { OWNER_FOREIGN, OWNER_OURS_DEAD, OWNER_OURS_ALIVE };
+
+/* Classify program @id: ours (has an "xskf_owner" map) and whether its process still runs. */
+static enum owner_kind classify(uint32_t id, char *name, size_t name_len, pid_t *pid)
+{
+	struct bpf_prog_info info = {};
+	uint32_t len = sizeof(info), map_ids[16], i, key = 0;
+	enum owner_kind kind = OWNER_FOREIGN;
+	int fd, mfd;
+
+	*pid = 0;
+	snprintf(name, name_len, "id %u", id);
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0)
+		return OWNER_FOREIGN;
+	info.nr_map_ids = 16;
+	info.map_ids = (uintptr_t)map_ids;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		goto out;
+	snprintf(name, name_len, "'%s' (id %u)", info.name, id);
+	for (i = 0; i < info.nr_map_ids && i < 16; i++) {
+		struct bpf_map_info mi = {};
+		struct xskf_prog_owner owner;
+		uint32_t mlen = sizeof(mi);
+
+		mfd = bpf_map_get_fd_by_id(map_ids[i]);
+		if (mfd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(mfd, &mi, &mlen) && !strcmp(mi.name, "xskf_owner") &&
+		    mi.value_size == sizeof(owner) && !bpf_map_lookup_elem(mfd, &key, &owner)) {
+			*pid = (pid_t)owner.pid;
+			kind = OWNER_OURS_DEAD;
+			if (owner.pid && (kill((pid_t)owner.pid, 0) == 0 || errno == EPERM) &&
+			    proc_start_time((pid_t)owner.pid) == owner.start_time)
+				kind = OWNER_OURS_ALIVE;
+		}
+		close(mfd);
+	}
+out:
+	close(fd);
+	return kind;
+}
+
+/* Deal with programs already on the interface: left by a killed run of ours, or foreign. */
+static int clear_existing(struct xskf_port *port, bool force)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	struct {
+		uint32_t id, mode;
+	} progs[2];
+	int n = 0, i, err;
+
+	err = bpf_xdp_query(port->ifindex, 0, &q);
+	if (err) {
+		pr_warn("%s: cannot query its XDP program: %s\n", port->name, strerror(-err));
+		return err;
+	}
+	if (q.drv_prog_id)
+		progs[n++] = (typeof(progs[0])){ q.drv_prog_id, XDP_FLAGS_DRV_MODE };
+	if (q.skb_prog_id)
+		progs[n++] = (typeof(progs[0])){ q.skb_prog_id, XDP_FLAGS_SKB_MODE };
+	if (q.hw_prog_id) {
+		pr_warn("%s: an offloaded XDP program (id %u) is attached; remove it with 'ip link set "
+			"dev %s xdpoffload off'\n",
+			port->name, q.hw_prog_id, port->name);
+		return -EEXIST;
+	}
+	for (i = 0; i < n; i++) {
+		char name[64];
+		pid_t pid;
+
+		switch (classify(progs[i].id, name, sizeof(name), &pid)) {
+		case OWNER_OURS_ALIVE:
+			pr_warn("%s: xskf (pid %d) is already running on this interface; stop it first\n",
+				port->name, (int)pid);
+			return -EBUSY;
+		case OWNER_OURS_DEAD:
+			pr_info("%s: replacing XDP program %s left by a killed xskf run (pid %d)\n",
+				port->name, name, (int)pid);
+			break;
+		case OWNER_FOREIGN:
+			if (!force) {
+				pr_warn("%s: another XDP program %s is attached; remove it with 'ip link "
+					"set dev %s xdp off' or pass --force to replace it\n",
+					port->name, name, port->name);
+				return -EEXIST;
+			}
+			pr_info("%s: replacing foreign XDP program %s (--force)\n", port->name, name);
+			break;
+		}
+		err = bpf_xdp_detach(port->ifindex, progs[i].mode, NULL);
+		if (err) {
+			pr_warn("%s: cannot detach XDP program %s: %s\n", port->name, name,
+				strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* ---- redirect tier ---- */
+
+/*
+ * bpf_redirect_xsk() was proposed upstream (2021) and never merged. A kernel that carries it
+ * names it in its BTF, as a helper id (enum bpf_func_id) or as a kfunc.
+ */
+static bool kernel_has_redirect_xsk(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	bool found = false;
+	int id;
+
+	if (!btf)
+		return false;
+	if (btf__find_by_name_kind(btf, "bpf_redirect_xsk", BTF_KIND_FUNC) > 0)
+		found = true;
+	id = btf__find_by_name_kind(btf, "bpf_func_id", BTF_KIND_ENUM);
+	if (id > 0) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_enum *e = btf_enum(t);
+		int i;
+
+		for (i = 0; i < btf_vlen(t); i++)
+			if (!strcmp(btf__name_by_offset(btf, e[i].name_off), "BPF_FUNC_redirect_xsk"))
+				found = true;
+	}
+	btf__free(btf);
+	return found;
+}
+
+/*
+ * Does bpf_redirect_map() take the fallback action from its flags (Linux >= 5.3)? Run the
+ * program once on an empty XSKMAP: the answer must be XDP_PASS.
+ */
+static bool redirect_map_takes_fallback(int prog_fd)
+{
+	unsigned char pkt[64] = { 0 };
+	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = pkt, .data_size_in = sizeof(pkt), .repeat = 1);
+
+	return bpf_prog_test_run_opts(prog_fd, &t) == 0 && t.retval == XDP_PASS;
+}
+
+static int reset_counters(struct xskf_port *port)
+{
+	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(port->skel->maps.counters), err = 0;
+	struct xskf_prog_counters *zero;
+	uint32_t q;
+
+	if (ncpu < 0)
+		return ncpu;
+	zero = calloc((size_t)ncpu, sizeof(*zero));
+	if (!zero)
+		return -ENOMEM;
+	for (q = 0; q < XSKF_PROG_MAX_QUEUES && !err; q++)
+		err = bpf_map_update_elem(fd, &q, zero, 0) ? -errno : 0;
+	free(zero);
+	return err;
+}
+
+static const char *tier_name(enum xskf_redirect_tier t)
+{
+	switch (t) {
+	case XSKF_TIER_REDIRECT_XSK:
+		return "bpf_redirect_xsk()";
+	case XSKF_TIER_MAP_FALLBACK:
+		return "XSKMAP bpf_redirect_map(&xsks, rx_queue_index, XDP_PASS)";
+	default:
+		return "XSKMAP lookup, then bpf_redirect_map(&xsks, rx_queue_index, 0)";
+	}
+}
+
+/* ---- emergency detach: a fatal signal must not leave our program attached ---- */
+
+static struct {
+	int ifindex;
+	uint32_t flags;
+	int prog_fd;
+} attached_list[XSKF_MAX_PORTS * 4];
+static volatile sig_atomic_t nr_attached;
+
+static void remember_attached(struct xskf_port *port)
+{
+	int i;
+
+	for (i = 0; i < nr_attached; i++)
+		if (attached_list[i].ifindex == 0)
+			break;
+	if (i >= (int)(sizeof(attached_list) / sizeof(attached_list[0])))
+		return;
+	attached_list[i].ifindex = port->ifindex;
+	attached_list[i].flags = port->attach_flags;
+	attached_list[i].prog_fd = port->prog_fd;
+	if (i == nr_attached)
+		nr_attached = i + 1;
+}
+
+static void forget_attached(struct xskf_port *port)
+{
+	int i;
+
+	for (i = 0; i < nr_attached; i++)
+		if (attached_list[i].ifindex == port->ifindex)
+			attached_list[i].ifindex = 0;
+}
+
+void xskf_prog__emergency_detach(void)
+{
+	int i;
+
+	for (i = 0; i < nr_attached; i++) {
+		LIBBPF_OPTS(bpf_xdp_attach_opts, o, .old_prog_fd = attached_list[i].prog_fd);
+
+		if (attached_list[i].ifindex)
+			bpf_xdp_detach(attached_list[i].ifindex,
+				       attached_list[i].flags | XDP_FLAGS_REPLACE, &o);
+	}
+}
+
+/* ---- set-up ---- */
+
+static int write_owner(struct xskf_port *port)
+{
+	struct xskf_prog_owner owner = {
+		.pid = (uint32_t)getpid(),
+		.start_time = proc_start_time(getpid()),
+	};
+	uint32_t key = 0;
+
+	if (bpf_map_update_elem(bpf_map__fd(port->skel->maps.xskf_owner), &key, &owner, 0))
+		return -errno;
+	return 0;
+}
+
+static int attach(struct xskf_port *port, uint32_t mode)
+{
+	port->attach_flags = mode;
+	return bpf_xdp_attach(port->ifindex, port->prog_fd, XDP_FLAGS_UPDATE_IF_NOEXIST | mode, NULL);
+}
+
+static int attach_mode(struct xskf_engine *eng, struct xskf_port *port)
+{
+	enum xskf_attach_mode m = eng->o.attach_mode;
+	int err;
+
+	if (m != XSKF_ATTACH_SKB) {
+		err = attach(port, XDP_FLAGS_DRV_MODE);
+		if (!err || m == XSKF_ATTACH_NATIVE) {
+			if (err)
+				pr_warn("%s: native XDP attach failed: %s; the driver may not support "
+					"it, try -S (SKB mode)\n",
+					port->name, strerror(-err));
+			return err;
+		}
+		if (err == -EBUSY || err == -EEXIST)
+			return err;
+		pr_info("%s: native XDP not available (%s): falling back to SKB mode\n", port->name,
+			strerror(-err));
+	}
+	err = attach(port, XDP_FLAGS_SKB_MODE);
+	if (err)
+		pr_warn("%s: SKB-mode XDP attach failed: %s\n", port->name, strerror(-err));
+	return err;
+}
+
+int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
+{
+	static int printed_tier_a;
+	struct bpf_program *chosen;
+	int err;
+
+	err = clear_existing(port, eng->o.force);
+	if (err)
+		return err;
+
+	port->skel = xskf_redirect__open();
+	if (!port->skel) {
+		err = -errno;
+		pr_warn("%s: cannot open the XDP program: %s\n", port->name, strerror(-err));
+		return err;
+	}
+	err = xskf_redirect__load(port->skel);
+	if (err) {
+		pr_warn("%s: cannot load the XDP program: %s%s\n", port->name, strerror(-err),
+			err == -EPERM ? " (run as root, or with CAP_BPF and CAP_NET_ADMIN)" : "");
+		goto fail;
+	}
+	err = write_owner(port);
+	if (err)
+		goto fail;
+
+	if (kernel_has_redirect_xsk()) {
+		if (!printed_tier_a++)
+			pr_info("redirect: the kernel names bpf_redirect_xsk() but this xskf has no "
+				"program for its unmerged signature; using the next tier\n");
+	} else if (!printed_tier_a++) {
+		pr_info("redirect: bpf_redirect_xsk() unavailable (not in this kernel's BTF)\n");
+	}
+	if (redirect_map_takes_fallback(bpf_program__fd(port->skel->progs.xskf_redirect))) {
+		port->tier = XSKF_TIER_MAP_FALLBACK;
+		chosen = port->skel->progs.xskf_redirect;
+	} else {
+		port->tier = XSKF_TIER_MAP_LOOKUP;
+		chosen = port->skel->progs.xskf_redirect_lk;
+	}
+	err = reset_counters(port);
+	if (err)
+		goto fail;
+	port->prog_fd = bpf_program__fd(chosen);
+
+	err = attach_mode(eng, port);
+	if (err) {
+		if (err == -EBUSY || err == -EEXIST)
+			pr_warn("%s: an XDP program was attached meanwhile; remove it or use --force\n",
+				port->name);
+		goto fail;
+	}
+	port->attached = true;
+	remember_attached(port);
+	pr_info("%s: XDP program attached in %s mode, redirect: %s\n", port->name,
+		port->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB", tier_name(port->tier));
+	return 0;
+fail:
+	xskf_redirect__destroy(port->skel);
+	port->skel = NULL;
+	return err;
+}
+
+int xskf_prog__set_xsk(struct xskf_port *port, uint32_t queue, int xsk_fd)
+{
+	int fd = bpf_map__fd(port->skel->maps.xsks);
+
+	if (xsk_fd < 0)
+		return bpf_map_delete_elem(fd, &queue) ? -errno : 0;
+	return bpf_map_update_elem(fd, &queue, &xsk_fd, 0) ? -errno : 0;
+}
+
+void xskf_prog__detach(struct xskf_port *port)
+{
+	LIBBPF_OPTS(bpf_xdp_attach_opts, o, .old_prog_fd = port->prog_fd);
+	int err;
+
+	if (!port->attached)
+		return;
+	/* REPLACE with our fd: never remove a program someone attached after us. */
+	err = bpf_xdp_detach(port->ifindex, port->attach_flags | XDP_FLAGS_REPLACE, &o);
+	if (err && err != -EEXIST)
+		pr_warn("%s: detaching the XDP program failed: %s\n", port->name, strerror(-err));
+	port->attached = false;
+	forget_attached(port);
+}
+
+void xskf_prog__teardown(struct xskf_port *port)
+{
+	xskf_prog__detach(port);
+	if (port->skel)
+		xskf_redirect__destroy(port->skel);
+	port->skel = NULL;
+}
+
+int xskf_prog__counters(struct xskf_port *port, uint32_t queue, uint64_t out[3])
+{
+	int ncpu = libbpf_num_possible_cpus(), i;
+	struct xskf_prog_counters *v;
+
+	out[0] = out[1] = out[2] = 0;
+	if (!port->skel || ncpu < 0 || queue >= XSKF_PROG_MAX_QUEUES)
+		return -ENOENT;
+	v = calloc((size_t)ncpu, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(port->skel->maps.counters), &queue, v)) {
+		free(v);
+		return -errno;
+	}
+	for (i = 0; i < ncpu; i++) {
+		out[0] += v[i].redirected;
+		out[1] += v[i].passed;
+		out[2] += v[i].errors;
+	}
+	free(v);
+	return 0;
+}

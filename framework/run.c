@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* xskf_app__main(): the life of an app binary, from argv to exit status. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "internal.h"
+
+static struct xskf_engine *running;
+static volatile sig_atomic_t hup_count;
+static int hup_seen;
+static int verbosity;
+static bool log_to_stderr_only;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	xskf_engine__request_stop(running);
+}
+
+static void on_hup(int sig)
+{
+	(void)sig;
+	hup_count++;
+}
+
+bool xskf_app__sighup(void)
+{
+	if (hup_count == hup_seen)
+		return false;
+	hup_seen = hup_count;
+	return true;
+}
+
+int xskf_app__verbose(void)
+{
+	return verbosity;
+}
+
+static int app_print(enum xskf_log_level level, const char *fmt, va_list args)
+{
+	if (level == XSKF_LOG_DEBUG && verbosity < 2)
+		return 0;
+	(void)log_to_stderr_only;
+	return vfprintf(stderr, fmt, args);
+}
+
+static double now_s(void)
+{
+	return (double)xskf_now_ns() / 1e9;
+}
+
+int xskf_app__main(const struct xskf_app *app, void *app_ctx, const struct xskf_app_cli *cli,
+		   int argc, char **argv)
+{
+	static struct xskf_cli c;
+	struct sigaction sa = { .sa_handler = on_stop_signal }, hup = { .sa_handler = on_hup };
+	unsigned int i, min_if = 1, max_if = XSKF_MAX_PORTS;
+	struct xskf_engine *eng;
+	double t0, last, t;
+	FILE *out;
+	int err, census_err, recon_err, status = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.eo.sz = sizeof(c.eo);
+	xskf_set_print(app_print);
+	if (cli && cli->sz && xskf_opts_valid(cli, cli->sz, sizeof(*cli), "xskf_app_cli"))
+		return 2;
+	if (cli && cli->min_ifaces)
+		min_if = cli->min_ifaces;
+	if (cli && cli->max_ifaces)
+		max_if = cli->max_ifaces;
+	if (xskf_cli__parse(&c, cli, app_ctx, argc, argv))
+		return 2;
+	if (c.help)
+		return 0;
+	verbosity = c.verbose;
+	if (c.nr_ifaces < min_if || c.nr_ifaces > max_if) {
+		if (min_if == max_if)
+			fprintf(stderr, "%s needs %u interface%s (-i IFACE); try --help\n", argv[0],
+				min_if, min_if == 1 ? "" : "s");
+		else
+			fprintf(stderr, "%s needs %u to %u interfaces (-i IFACE); try --help\n", argv[0],
+				min_if, max_if);
+		return 2;
+	}
+	c.eo.app = app;
+	c.eo.app_ctx = app_ctx;
+	if (cli && cli->check && cli->check(app_ctx, &c.eo))
+		return 2;
+	eng = xskf_engine__new(&c.eo);
+	if (!eng)
+		return 2;
+	for (i = 0; i < c.nr_ifaces; i++) {
+		err = xskf_engine__add_port(eng, c.ifaces[i], c.queues,
+					    c.all_queues ? 0 : c.nr_queues);
+		if (err < 0) {
+			xskf_engine__destroy(eng);
+			return 1;
+		}
+	}
+	/* With --json, stdout carries only the JSON document; the live lines go to stderr. */
+	out = c.json ? stderr : stdout;
+	running = eng;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &hup, NULL);
+	err = xskf_engine__start(eng);
+	if (err) {
+		xskf_engine__destroy(eng);
+		running = NULL;
+		return 1;
+	}
+	t0 = last = now_s();
+	while (!xskf_engine__stopping(eng)) {
+		struct timespec ts = { .tv_nsec = 50 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		t = now_s();
+		if (c.duration && t - t0 >= c.duration)
+			break;
+		if (t - last >= c.interval) {
+			if (!c.quiet)
+				xskf_report__interval(eng, out, t - t0, t - last);
+			if (app->tick)
+				app->tick(app_ctx, eng);
+			last = t;
+		}
+	}
+	t = now_s();
+	census_err = xskf_engine__stop(eng);
+	recon_err = xskf_report__summary(eng, out, t - t0);
+	if (c.json)
+		xskf_report__json(eng, stdout, t - t0, census_err);
+	if (census_err || recon_err)
+		status = 1;
+	for (i = 0; i < eng->nr_workers; i++)
+		if (eng->workers[i].init_err)
+			status = 1;
+	xskf_engine__destroy(eng);
+	running = NULL;
+	return status;
+}

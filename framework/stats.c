@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Statistics of sockets, the frame census, and CPU lists. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+int xskf_engine__queue_stats(struct xskf_engine *eng, unsigned int idx, unsigned int *port,
+			     uint32_t *queue, struct xskf_queue_stats *st)
+{
+	struct xdp_statistics k;
+	struct xskf_sock *s;
+	uint64_t prog[3];
+
+	if (!eng || idx >= eng->nr_socks)
+		return -ENOENT;
+	s = &eng->socks[idx];
+	memset(st, 0, sizeof(*st));
+	if (port)
+		*port = s->port->idx;
+	if (queue)
+		*queue = s->queue;
+	/* Each counter has one writer (the worker); aligned 64-bit loads are not torn on our targets. */
+	st->rx_packets = s->c.rx_packets;
+	st->rx_bytes = s->c.rx_bytes;
+	st->tx_packets = s->c.tx_packets;
+	st->tx_bytes = s->c.tx_bytes;
+	st->drop_app = s->c.drop_app;
+	st->drop_no_port = s->c.drop_no_port;
+	st->drop_too_long = s->c.drop_too_long;
+	st->drop_tx_full = s->c.drop_tx_full;
+	st->tx_ring_full = s->c.tx_ring_full;
+	st->fill_ring_empty = s->c.fill_ring_empty;
+	st->kicks = s->c.kicks;
+	if (!xskf_sock__kstats(s, &k)) {
+		st->k_rx_dropped = k.rx_dropped;
+		st->k_rx_invalid_descs = k.rx_invalid_descs;
+		st->k_tx_invalid_descs = k.tx_invalid_descs;
+		st->k_rx_ring_full = k.rx_ring_full;
+		st->k_rx_fill_ring_empty_descs = k.rx_fill_ring_empty_descs;
+		st->k_tx_ring_empty_descs = k.tx_ring_empty_descs;
+	}
+	if (!xskf_prog__counters(s->port, s->queue, prog)) {
+		st->prog_redirected = prog[0];
+		st->prog_passed = prog[1];
+		st->prog_errors = prog[2];
+	}
+	return 0;
+}
+
+int xskf_engine__census(struct xskf_engine *eng, unsigned int worker, struct xskf_frame_census *c)
+{
+	struct xskf_worker *w;
+	uint64_t ours;
+	unsigned int i;
+	bool ok = true;
+
+	if (!eng || worker >= eng->nr_workers)
+		return -ENOENT;
+	w = &eng->workers[worker];
+	memset(c, 0, sizeof(*c));
+	c->total = w->umem.nr_frames;
+	c->cache = w->umem.cache_len;
+	ours = c->cache;
+	for (i = 0; i < w->nr_socks; i++) {
+		struct xskf_sock *s = w->socks[i];
+		uint64_t fill, rx, tx, comp;
+
+		if (!s->xsk)
+			continue;
+		fill = (uint32_t)(s->fill.cached_prod - *s->fill.consumer);
+		rx = (uint32_t)(*s->rx.producer - s->rx.cached_cons);
+		tx = (uint32_t)(s->tx.cached_prod - *s->tx.consumer);
+		comp = (uint32_t)(*s->comp.producer - s->comp.cached_cons);
+		c->fill_ring += fill;
+		c->rx_ring += rx;
+		c->tx_pending += s->txq_len;
+		c->tx_ring += tx;
+		c->comp_ring += comp;
+		if (s->fill_out < fill + rx || s->tx_out < tx + comp) {
+			ok = false; /* the kernel shows more than we gave it */
+		} else {
+			c->rx_kernel += s->fill_out - fill - rx;
+			c->tx_kernel += s->tx_out - tx - comp;
+		}
+		ours += s->fill_out + s->tx_out + s->txq_len;
+	}
+	if (ours != c->total)
+		ok = false;
+	/* Once stopped, copy mode holds no frame inside the kernel: all must be visible. */
+	if (eng->stopped && !w->socks[0]->zerocopy && (c->rx_kernel || c->tx_kernel))
+		ok = false;
+	if (!ok && eng->stopped)
+		pr_warn("frame census of worker %u does not add up: total %llu, cache %llu, fill %llu, "
+			"rx %llu, rx-kernel %llu, tx-staged %llu, tx %llu, comp %llu, tx-kernel %llu\n",
+			worker, (unsigned long long)c->total, (unsigned long long)c->cache,
+			(unsigned long long)c->fill_ring, (unsigned long long)c->rx_ring,
+			(unsigned long long)c->rx_kernel, (unsigned long long)c->tx_pending,
+			(unsigned long long)c->tx_ring, (unsigned long long)c->comp_ring,
+			(unsigned long long)c->tx_kernel);
+	return ok ? 0 : -EIO;
+}
+
+int xskf_parse_cpus(const char *list, int *cpus, unsigned int max, unsigned int *nr)
+{
+	const char *p = list;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	char *end;
+
+	*nr = 0;
+	if (!list || !*list)
+		goto bad;
+	while (*p) {
+		long a = strtol(p, &end, 10), b = a;
+
+		if (end == p || a < 0)
+			goto bad;
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || b < a)
+				goto bad;
+			p = end;
+		}
+		for (; a <= b; a++) {
+			if (a >= ncpu) {
+				pr_warn("CPU %ld in '%s' does not exist: this machine has CPUs 0-%ld\n",
+					a, list, ncpu - 1);
+				return -EINVAL;
+			}
+			if (*nr == max)
+				goto bad;
+			cpus[(*nr)++] = (int)a;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	return 0;
+bad:
+	pr_warn("invalid CPU list '%s': use e.g. '1' or '0,2-3'\n", list ? list : "");
+	return -EINVAL;
+}

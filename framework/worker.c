@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The per-packet path: one worker thread, pinned, polling its sockets in turn:
+ *
+ *     refill fill ring -> RX burst -> app->rx_burst() -> stage TX -> flush TX -> reap completions
+ *
+ * No locks (every ring and the frame cache belong to this thread alone), no allocation, and no
+ * syscalls except the wakeups the kernel asks for (need_wakeup) or copy-mode TX needs.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <urcu-qsbr.h>
+
+#include "internal.h"
+
+uint64_t xskf_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Keep the fill ring topped up from the cache, a batch at a time. */
+static inline void refill(struct xskf_sock *s, struct xskf_umem *um, uint32_t batch)
+{
+	uint32_t n = xsk_prod_nb_free(&s->fill, batch), idx, i;
+
+	if (n < batch)
+		return;
+	if (n > um->cache_len) {
+		n = um->cache_len;
+		s->c.fill_ring_empty++;
+		if (!n)
+			return;
+	}
+	n = xsk_ring_prod__reserve(&s->fill, n, &idx);
+	for (i = 0; i < n; i++)
+		*xsk_ring_prod__fill_addr(&s->fill, idx + i) = um->cache[--um->cache_len];
+	xsk_ring_prod__submit(&s->fill, n);
+	s->fill_out += n;
+}
+
+static inline void kick_tx(struct xskf_sock *s)
+{
+	s->c.kicks++;
+	/* EAGAIN/EBUSY/ENOBUFS: the kernel is busy, frames stay on the ring for the next kick. */
+	sendto(s->fd, NULL, 0, MSG_DONTWAIT, NULL, 0);
+}
+
+/* Move staged frames onto the TX ring; what does not fit stays staged (back-pressure). */
+static inline void flush_tx(struct xskf_sock *s)
+{
+	uint32_t n = s->txq_len, idx, i, mask = s->tx.mask;
+
+	if (!n)
+		return;
+	n = xsk_ring_prod__reserve(&s->tx, n, &idx);
+	if (n < s->txq_len)
+		s->c.tx_ring_full++;
+	for (i = 0; i < n; i++) {
+		*xsk_ring_prod__tx_desc(&s->tx, idx + i) = s->txq[i];
+		s->tx_len_ring[(idx + i) & mask] = s->txq[i].len;
+	}
+	if (n) {
+		xsk_ring_prod__submit(&s->tx, n);
+		s->tx_out += n;
+		s->txq_len -= n;
+		for (i = 0; i < s->txq_len; i++)
+			s->txq[i] = s->txq[n + i];
+	}
+	s->txq_since_ns = s->txq_len ? xskf_now_ns() : 0;
+}
+
+/* Frames the kernel has not yet taken from our TX ring ask for a kick (copy mode always). */
+static inline void maybe_kick(struct xskf_sock *s)
+{
+	if (s->tx.cached_prod != *s->tx.consumer && xsk_ring_prod__needs_wakeup(&s->tx))
+		kick_tx(s);
+}
+
+static inline void reap_completions(struct xskf_sock *s, struct xskf_umem *um)
+{
+	uint32_t idx, n, i, mask = s->tx.mask;
+	uint64_t bytes = 0;
+
+	if (!s->tx_out)
+		return;
+	n = xsk_ring_cons__peek(&s->comp, s->comp.size, &idx);
+	if (!n)
+		return;
+	for (i = 0; i < n; i++) {
+		xskf_cache_put(um, *xsk_ring_cons__comp_addr(&s->comp, idx + i));
+		bytes += s->tx_len_ring[(s->tx_comp_idx + i) & mask];
+	}
+	xsk_ring_cons__release(&s->comp, n);
+	s->tx_comp_idx += n;
+	s->tx_out -= n;
+	s->c.tx_packets += n;
+	s->c.tx_bytes += bytes;
+}
+
+static inline void stage(struct xskf_sock *s, struct xskf_umem *um, const struct xskf_pkt *p)
+{
+	if (unlikely(s->txq_len == XSKF_TXQ_CAP)) {
+		s->c.drop_tx_full++;
+		xskf_cache_put(um, p->addr);
+		return;
+	}
+	if (!s->txq_len)
+		s->txq_since_ns = xskf_now_ns();
+	s->txq[s->txq_len].addr = p->addr;
+	s->txq[s->txq_len].len = p->len;
+	s->txq[s->txq_len].options = 0;
+	s->txq_len++;
+}
+
+/* Carry out the verdicts of one burst received on @s. */
+static inline void dispatch(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts,
+			    unsigned int n)
+{
+	struct xskf_umem *um = &w->umem;
+	uint64_t fmask = ~((uint64_t)um->frame_size - 1);
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct xskf_pkt *p = &pkts[i];
+		struct xskf_sock *out;
+
+		switch (p->action) {
+		case XSKF_TX:
+			out = s;
+			break;
+		case XSKF_FWD:
+			out = p->out_port < XSKF_MAX_PORTS ? w->tx_sock[p->out_port] : NULL;
+			if (unlikely(!out)) {
+				s->c.drop_no_port++;
+				xskf_cache_put(um, p->addr);
+				continue;
+			}
+			break;
+		default:
+			s->c.drop_app++;
+			xskf_cache_put(um, p->addr);
+			continue;
+		}
+		/* The app may have moved data: the frame must stay inside its chunk. */
+		if (unlikely(p->len == 0 || ((p->addr + p->len - 1) & fmask) != (p->addr & fmask))) {
+			s->c.drop_too_long++;
+			xskf_cache_put(um, p->addr);
+			continue;
+		}
+		stage(out, um, p);
+	}
+}
+
+static inline unsigned int rx_burst(struct xskf_worker *w, struct xskf_sock *s,
+				    struct xskf_pkt *pkts, uint32_t batch, bool hints)
+{
+	struct xskf_umem *um = &w->umem;
+	uint8_t *area = um->area;
+	uint32_t idx, n, i, fmask = um->frame_size - 1;
+	uint64_t bytes = 0;
+
+	n = xsk_ring_cons__peek(&s->rx, batch, &idx);
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++) {
+		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&s->rx, idx + i);
+		struct xskf_pkt *p = &pkts[i];
+
+		p->addr = d->addr;
+		p->len = d->len;
+		p->data = area + d->addr;
+		p->port = (uint16_t)s->port->idx;
+		p->queue = (uint16_t)s->queue;
+		p->out_port = p->port;
+		p->headroom = (uint16_t)(d->addr & fmask);
+		p->action = XSKF_DROP;
+		p->meta = hints ? (const struct xskf_meta *)(p->data - sizeof(struct xskf_meta)) : NULL;
+		bytes += d->len;
+	}
+	xsk_ring_cons__release(&s->rx, n);
+	s->fill_out -= n;
+	s->c.rx_packets += n;
+	s->c.rx_bytes += bytes;
+	return n;
+}
+
+/* TX-only apps build frames in empty chunks handed out from the cache. */
+static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_t batch)
+{
+	const struct xskf_app *app = &w->eng->app;
+	struct xskf_umem *um = &w->umem;
+	uint32_t off = w->eng->rx_data_off, n, m, i;
+
+	n = um->cache_len < batch ? um->cache_len : batch;
+	for (i = 0; i < n; i++) {
+		struct xskf_pkt *p = &pkts[i];
+
+		p->addr = um->cache[--um->cache_len] + off;
+		p->data = (uint8_t *)um->area + p->addr;
+		p->len = 0;
+		p->port = p->out_port = 0;
+		p->queue = 0;
+		p->headroom = (uint16_t)off;
+		p->action = XSKF_FWD;
+		p->meta = NULL;
+	}
+	m = n ? app->tx_fill(w->wctx, pkts, n) : 0;
+	if (m > n)
+		m = n;
+	for (i = m; i < n; i++)
+		xskf_cache_put(um, pkts[i].addr);
+	if (m && w->socks[0])
+		dispatch(w, w->socks[0], pkts, m);
+}
+
+static void pin(struct xskf_worker *w)
+{
+	cpu_set_t set;
+	int err;
+
+	if (w->cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (err)
+		pr_warn("warning: worker %u: cannot pin to CPU %d: %s\n", w->id, w->cpu,
+			strerror(err));
+}
+
+/* True when nothing of ours is left in flight on the TX side and nothing waits in RX. */
+static bool drained(struct xskf_worker *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_socks; i++) {
+		struct xskf_sock *s = w->socks[i];
+
+		if (s->txq_len || s->tx_out || xsk_cons_nb_avail(&s->rx, 1))
+			return false;
+	}
+	return true;
+}
+
+void *xskf_worker__run(void *arg)
+{
+	struct xskf_worker *w = arg;
+	struct xskf_engine *eng = w->eng;
+	const struct xskf_app *app = &eng->app;
+	struct xskf_pkt pkts[XSKF_MAX_BATCH];
+	uint32_t batch = eng->o.batch;
+	uint64_t drain_ns = (uint64_t)eng->o.tx_drain_us * 1000, now, drain_deadline = 0;
+	bool hints = !eng->o.no_hints, rcu = app->flags & XSKF_APP_F_RCU_QSBR;
+	bool tx_only = app->flags & XSKF_APP_F_TX_ONLY;
+	bool busy_poll = eng->o.busy_poll;
+	unsigned int i;
+
+	pin(w);
+	if (rcu)
+		rcu_register_thread();
+	if (app->worker_init) {
+		w->init_err = app->worker_init(eng->app_ctx, &w->info, &w->wctx);
+		if (w->init_err) {
+			pr_warn("worker %u: %s: worker_init failed: %s\n", w->id, app->name,
+				strerror(-w->init_err));
+			atomic_store(&eng->stop, true);
+			goto out;
+		}
+	}
+
+	for (;;) {
+		bool draining = atomic_load_explicit(&w->draining, memory_order_relaxed);
+
+		if (unlikely(draining)) {
+			now = xskf_now_ns();
+			if (!drain_deadline)
+				drain_deadline = now + 500ull * 1000 * 1000;
+			if (drained(w) || now > drain_deadline)
+				break;
+		}
+		if (tx_only && !draining && app->tx_fill)
+			tx_fill(w, pkts, batch);
+		now = 0;
+		for (i = 0; i < w->nr_socks; i++) {
+			struct xskf_sock *s = w->socks[i];
+			unsigned int n;
+
+			if (!tx_only)
+				refill(s, &w->umem, batch);
+			n = rx_burst(w, s, pkts, batch, hints);
+			if (n) {
+				app->rx_burst(w->wctx, pkts, n);
+				dispatch(w, s, pkts, n);
+			} else if (busy_poll || xsk_ring_prod__needs_wakeup(&s->fill)) {
+				/* drive NAPI (busy poll) or wake the driver for the fill ring */
+				s->c.kicks++;
+				recvfrom(s->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
+			}
+		}
+		for (i = 0; i < w->nr_socks; i++) {
+			struct xskf_sock *s = w->socks[i];
+
+			if (s->txq_len) {
+				if (s->txq_len >= batch || draining) {
+					flush_tx(s);
+				} else {
+					if (!now)
+						now = xskf_now_ns();
+					if (now - s->txq_since_ns >= drain_ns)
+						flush_tx(s);
+				}
+			}
+			if (s->tx_out) {
+				maybe_kick(s);
+				reap_completions(s, &w->umem);
+			}
+		}
+		if (rcu)
+			rcu_quiescent_state();
+	}
+	if (app->worker_fini)
+		app->worker_fini(eng->app_ctx, w->wctx);
+out:
+	if (rcu)
+		rcu_unregister_thread();
+	atomic_store(&w->done, true);
+	return NULL;
+}
