@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The template frame of xskf-trafficgen: Ethernet + IPv4/IPv6 + UDP/TCP + payload, with every
+ * checksum computed here once. The XDP program later changes only the source port and the
+ * sequence number, and patches the L4 checksum for them (see xskf_trafficgen.bpf.c).
+ */
+#include <errno.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+
+#include "trafficgen.h"
+
+uint32_t tg_csum_add(uint32_t sum, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	size_t i;
+
+	/* big-endian 16-bit words; the sum is stored with htons() at the end */
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)p[i] << 8 | p[i + 1];
+	if (len & 1)
+		sum += (uint32_t)p[len - 1] << 8;
+	return sum;
+}
+
+uint16_t tg_csum_finish(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return htons((uint16_t)~sum);
+}
+
+uint16_t tg_pkt_hdr_len(bool ipv6, bool tcp)
+{
+	return ETH_HLEN + (ipv6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr)) +
+	       (tcp ? sizeof(struct tcphdr) : sizeof(struct udphdr));
+}
+
+/* Sum of the pseudo-header that the L4 checksum covers (RFC 768, RFC 8200 section 8.1). */
+static uint32_t pseudo_sum(const struct tg_pkt_cfg *cfg, uint32_t l4_len, uint8_t proto)
+{
+	uint32_t sum = 0;
+
+	if (cfg->ipv6) {
+		sum = tg_csum_add(sum, &cfg->src_ip.v6, 16);
+		sum = tg_csum_add(sum, &cfg->dst_ip.v6, 16);
+	} else {
+		sum = tg_csum_add(sum, &cfg->src_ip.v4, 4);
+		sum = tg_csum_add(sum, &cfg->dst_ip.v4, 4);
+	}
+	return sum + (l4_len >> 16) + (l4_len & 0xffff) + proto;
+}
+
+int tg_pkt_build(const struct tg_pkt_cfg *cfg, uint8_t *buf, size_t buflen,
+		 struct tg_layout *lay)
+{
+	uint16_t hdr_len = tg_pkt_hdr_len(cfg->ipv6, cfg->tcp);
+	uint8_t proto = cfg->tcp ? IPPROTO_TCP : IPPROTO_UDP;
+	struct ethhdr *eth = (struct ethhdr *)buf;
+	uint32_t ip_off = ETH_HLEN, l4_off, l4_len, i;
+	uint16_t *csum;
+
+	if (cfg->size < TG_MIN_SIZE || cfg->size < hdr_len || cfg->size > TG_MAX_SIZE ||
+	    cfg->size > buflen)
+		return -EINVAL;
+
+	memset(buf, 0, cfg->size);
+	memset(lay, 0, sizeof(*lay));
+	memcpy(eth->h_dest, cfg->dst_mac, ETH_ALEN);
+	memcpy(eth->h_source, cfg->src_mac, ETH_ALEN);
+
+	if (cfg->ipv6) {
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)(buf + ip_off);
+
+		eth->h_proto = htons(ETH_P_IPV6);
+		l4_off = ip_off + sizeof(*ip6);
+		l4_len = cfg->size - l4_off;
+		ip6->version = 6;
+		ip6->payload_len = htons(l4_len);
+		ip6->nexthdr = proto;
+		ip6->hop_limit = 64;
+		ip6->saddr = cfg->src_ip.v6;
+		ip6->daddr = cfg->dst_ip.v6;
+	} else {
+		struct iphdr *ip = (struct iphdr *)(buf + ip_off);
+
+		eth->h_proto = htons(ETH_P_IP);
+		l4_off = ip_off + sizeof(*ip);
+		l4_len = cfg->size - l4_off;
+		ip->version = 4;
+		ip->ihl = sizeof(*ip) / 4;
+		/* the frame is never shorter than the IP packet: no Ethernet padding to confuse */
+		ip->tot_len = htons(cfg->size - ip_off);
+		ip->frag_off = htons(0x4000); /* DF */
+		ip->ttl = 64;
+		ip->protocol = proto;
+		ip->saddr = cfg->src_ip.v4.s_addr;
+		ip->daddr = cfg->dst_ip.v4.s_addr;
+		ip->check = tg_csum_finish(tg_csum_add(0, ip, sizeof(*ip)));
+	}
+
+	if (cfg->tcp) {
+		struct tcphdr *th = (struct tcphdr *)(buf + l4_off);
+
+		th->source = htons(cfg->sport);
+		th->dest = htons(cfg->dport);
+		th->seq = htonl(1);
+		th->ack_seq = htonl(1);
+		th->doff = sizeof(*th) / 4;
+		/* a bare ACK: stateless traffic that no receiver takes for a connection attempt */
+		th->ack = 1;
+		th->window = htons(0xffff);
+		csum = &th->check;
+		lay->sport_off = l4_off + offsetof(struct tcphdr, source);
+		lay->csum_off = l4_off + offsetof(struct tcphdr, check);
+	} else {
+		struct udphdr *uh = (struct udphdr *)(buf + l4_off);
+
+		uh->source = htons(cfg->sport);
+		uh->dest = htons(cfg->dport);
+		uh->len = htons(l4_len);
+		csum = &uh->check;
+		lay->sport_off = l4_off + offsetof(struct udphdr, source);
+		lay->csum_off = l4_off + offsetof(struct udphdr, check);
+		lay->csum_is_udp = true;
+	}
+
+	/* payload: a sequence number (stamped by the program), then a byte pattern */
+	if (cfg->size - hdr_len >= 4)
+		lay->seq_off = hdr_len;
+	for (i = hdr_len + (lay->seq_off ? 4 : 0); i < cfg->size; i++)
+		buf[i] = (uint8_t)i;
+
+	*csum = tg_csum_finish(tg_csum_add(pseudo_sum(cfg, l4_len, proto), buf + l4_off, l4_len));
+	/* RFC 768: a computed 0 is sent as all ones, 0 means "no checksum" */
+	if (!cfg->tcp && *csum == 0)
+		*csum = 0xffff;
+	lay->hdr_len = hdr_len;
+	return 0;
+}

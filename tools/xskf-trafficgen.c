@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * xskf-trafficgen - line-rate test traffic from an XDP program, for the xskf test bed.
+ *
+ * It builds one template frame, loads xskf_trafficgen.bpf.c and runs it with BPF_PROG_RUN in
+ * "live frames" mode (BPF_F_TEST_XDP_LIVE_FRAMES): the kernel copies the template into pages of
+ * a page pool, runs the program on each, and turns XDP_TX into a redirect out of the interface
+ * given in ctx.ingress_ifindex. On veth that puts frames straight into the peer's RX ring
+ * (queue = sending CPU % number of queues), which is why --cpu picks the queue.
+ *
+ * How many frames reached the peer is read from veth's per-queue XDP transmit counters before
+ * and after, not assumed: a test can assert that its receiver saw exactly `sent` frames.
+ * See docs/trafficgen.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <net/if.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "trafficgen.h"
+#include "xskf_trafficgen.skel.h"
+
+#define PROG "xskf-trafficgen"
+
+#ifndef BPF_F_TEST_XDP_LIVE_FRAMES
+#define BPF_F_TEST_XDP_LIVE_FRAMES (1U << 1)
+#endif
+#define TG_MAX_BATCH 256 /* kernel limit of bpf_test_run_opts.batch_size (live frames) */
+
+struct tg_opts {
+	const char *ifname;
+	uint64_t count;   /* 0: not given */
+	double duration;  /* seconds, 0: not given */
+	struct tg_pkt_cfg pkt;
+	const char *src_mac, *dst_mac, *src_ip, *dst_ip;
+	uint32_t flows;
+	int cpu;          /* -1: not pinned */
+	uint64_t rate;    /* frames per second, 0: as fast as possible */
+	uint32_t batch;   /* frames per flush inside the kernel, 0: kernel default (64) */
+	bool json;
+	bool verbose;
+};
+
+/* Frames handed out by the program and what the counters say happened to them. */
+struct tg_result {
+	uint64_t frames, sent, tx_errors, lost;
+	double seconds;
+	bool exact;
+	struct tg_xmit_stats delta;
+};
+
+static volatile sig_atomic_t stop_requested;
+static bool verbose;
+
+static void __attribute__((noreturn, format(printf, 2, 3))) die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	/* the verifier log is long: only with --verbose */
+	if (level == LIBBPF_DEBUG || !verbose)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " PROG " -i IFACE [options]\n"
+		"Send test frames out of IFACE (in the current network namespace) from an XDP\n"
+		"program run in BPF_PROG_RUN live-frames mode. Needs root.\n"
+		"\n"
+		"  -i, --iface IFACE     interface to send on (required)\n"
+		"  -n, --count N         send N frames (wins over --duration)\n"
+		"  -d, --duration SEC    send for SEC seconds (fractions allowed);\n"
+		"                        without -n and -d: until Ctrl-C\n"
+		"  -s, --size BYTES      frame size without FCS, %d..%d (default %d, or the\n"
+		"                        headers' size when larger: 62 IPv6/UDP, 74 IPv6/TCP)\n"
+		"  -f, --flows N         N flows: source port = sport + (frame number %% N)\n"
+		"  -6, --ipv6            IPv6 instead of IPv4\n"
+		"  -t, --tcp             TCP (bare ACK segments) instead of UDP\n"
+		"      --src-mac MAC     default: IFACE's MAC\n"
+		"      --dst-mac MAC     default: from the neighbour entry of the destination IP,\n"
+		"                        else ff:ff:ff:ff:ff:ff (with a warning)\n"
+		"      --src-ip IP       default: IFACE's first (non link-local) address\n"
+		"      --dst-ip IP       default: the first neighbour entry on IFACE\n"
+		"      --sport PORT      base source port (default 1024)\n"
+		"      --dport PORT      destination port (default 9)\n"
+		"      --cpu N           pin the sending thread to CPU N (veth: peer RX queue =\n"
+		"                        N %% queues)\n"
+		"      --rate PPS        pace to PPS frames per second (batches every ~1 ms)\n"
+		"      --batch N         frames per kernel flush, 1..%d (default 64)\n"
+		"      --json            print one JSON object at the end instead of text\n"
+		"  -v, --verbose         show libbpf warnings\n"
+		"  -h, --help            this text\n",
+		TG_MIN_SIZE, TG_MAX_SIZE, TG_MIN_SIZE, TG_MAX_BATCH);
+}
+
+static uint64_t parse_u64(const char *s, const char *what, uint64_t min, uint64_t max)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *s == '-' || v < min || v > max)
+		die(2, "bad %s '%s' (expected %llu..%llu)", what, s, (unsigned long long)min,
+		    (unsigned long long)max);
+	return v;
+}
+
+static void parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned int b[6];
+	int i, used = 0;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%n", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &used) !=
+		    6 ||
+	    s[used])
+		die(2, "bad MAC address '%s'", s);
+	for (i = 0; i < 6; i++) {
+		if (b[i] > 0xff)
+			die(2, "bad MAC address '%s'", s);
+		mac[i] = b[i];
+	}
+}
+
+static void parse_opts(int argc, char **argv, struct tg_opts *o)
+{
+	enum { O_SRC_MAC = 256, O_DST_MAC, O_SRC_IP, O_DST_IP, O_SPORT, O_DPORT, O_CPU, O_RATE,
+	       O_BATCH, O_JSON };
+	static const struct option longopts[] = {
+		{ "iface", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "size", required_argument, NULL, 's' },
+		{ "flows", required_argument, NULL, 'f' },
+		{ "ipv6", no_argument, NULL, '6' },
+		{ "tcp", no_argument, NULL, 't' },
+		{ "src-mac", required_argument, NULL, O_SRC_MAC },
+		{ "dst-mac", required_argument, NULL, O_DST_MAC },
+		{ "src-ip", required_argument, NULL, O_SRC_IP },
+		{ "dst-ip", required_argument, NULL, O_DST_IP },
+		{ "sport", required_argument, NULL, O_SPORT },
+		{ "dport", required_argument, NULL, O_DPORT },
+		{ "cpu", required_argument, NULL, O_CPU },
+		{ "rate", required_argument, NULL, O_RATE },
+		{ "batch", required_argument, NULL, O_BATCH },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	bool size_given = false;
+	uint16_t hdr;
+	char *end;
+	int c;
+
+	*o = (struct tg_opts){ .flows = 1, .cpu = -1 };
+	o->pkt.sport = 1024;
+	o->pkt.dport = 9;
+	while ((c = getopt_long(argc, argv, "i:n:d:s:f:6tvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i': o->ifname = optarg; break;
+		case 'n': o->count = parse_u64(optarg, "count", 1, UINT64_MAX); break;
+		case 'd':
+			errno = 0;
+			o->duration = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(o->duration > 0) ||
+			    !isfinite(o->duration))
+				die(2, "bad duration '%s' (expected seconds > 0)", optarg);
+			break;
+		case 's':
+			o->pkt.size = parse_u64(optarg, "size", TG_MIN_SIZE, TG_MAX_SIZE);
+			size_given = true;
+			break;
+		case 'f': o->flows = parse_u64(optarg, "flows", 1, 65536); break;
+		case '6': o->pkt.ipv6 = true; break;
+		case 't': o->pkt.tcp = true; break;
+		case O_SRC_MAC: o->src_mac = optarg; break;
+		case O_DST_MAC: o->dst_mac = optarg; break;
+		case O_SRC_IP: o->src_ip = optarg; break;
+		case O_DST_IP: o->dst_ip = optarg; break;
+		case O_SPORT: o->pkt.sport = parse_u64(optarg, "sport", 0, 65535); break;
+		case O_DPORT: o->pkt.dport = parse_u64(optarg, "dport", 0, 65535); break;
+		case O_CPU: o->cpu = parse_u64(optarg, "cpu", 0, CPU_SETSIZE - 1); break;
+		case O_RATE: o->rate = parse_u64(optarg, "rate", 1, 1000000000); break;
+		case O_BATCH: o->batch = parse_u64(optarg, "batch", 1, TG_MAX_BATCH); break;
+		case O_JSON: o->json = true; break;
+		case 'v': o->verbose = true; break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); exit(2);
+		}
+	}
+	if (optind < argc)
+		die(2, "unexpected argument '%s' (see --help)", argv[optind]);
+	if (!o->ifname)
+		die(2, "missing -i IFACE (see --help)");
+
+	hdr = tg_pkt_hdr_len(o->pkt.ipv6, o->pkt.tcp);
+	if (!size_given)
+		o->pkt.size = hdr > TG_MIN_SIZE ? hdr : TG_MIN_SIZE;
+	else if (o->pkt.size < hdr)
+		die(2, "bad size %u: %s/%s headers need %u bytes", o->pkt.size,
+		    o->pkt.ipv6 ? "IPv6" : "IPv4", o->pkt.tcp ? "TCP" : "UDP", hdr);
+	if ((uint32_t)o->pkt.sport + o->flows - 1 > 65535)
+		die(2, "sport %u + %u flows goes past port 65535", o->pkt.sport, o->flows);
+}
+
+static const char *ip_str(const struct tg_opts *o, const union tg_ip *ip, char *buf, size_t len)
+{
+	return inet_ntop(o->pkt.ipv6 ? AF_INET6 : AF_INET, ip, buf, len);
+}
+
+/* Fill in the addresses the user left out, from the interface and its neighbour table. */
+static void resolve_addresses(struct tg_opts *o, int ifindex)
+{
+	int family = o->pkt.ipv6 ? AF_INET6 : AF_INET;
+	const char *fam = o->pkt.ipv6 ? "IPv6" : "IPv4";
+	struct tg_pkt_cfg *p = &o->pkt;
+	char buf[INET6_ADDRSTRLEN];
+	bool have_dst_mac = false;
+	int err;
+
+	if (o->src_mac) {
+		parse_mac(o->src_mac, p->src_mac);
+	} else {
+		err = tg_if_mac(o->ifname, p->src_mac);
+		if (err)
+			die(1, "cannot read the MAC of %s: %s", o->ifname, strerror(-err));
+	}
+	if (o->dst_mac) {
+		parse_mac(o->dst_mac, p->dst_mac);
+		have_dst_mac = true;
+	}
+
+	if (o->src_ip) {
+		if (inet_pton(family, o->src_ip, &p->src_ip) != 1)
+			die(2, "bad %s source address '%s'", fam, o->src_ip);
+	} else if (tg_if_addr(o->ifname, family, &p->src_ip)) {
+		die(1, "%s has no %s address: give --src-ip", o->ifname, fam);
+	}
+
+	if (o->dst_ip) {
+		if (inet_pton(family, o->dst_ip, &p->dst_ip) != 1)
+			die(2, "bad %s destination address '%s'", fam, o->dst_ip);
+		if (!have_dst_mac) {
+			err = tg_neigh_find(ifindex, family, &p->dst_ip, NULL, p->dst_mac);
+			have_dst_mac = !err;
+		}
+	} else {
+		/* Without --dst-ip: the first neighbour on the link (the test bed installs one). */
+		uint8_t mac[6];
+
+		err = tg_neigh_find(ifindex, family, NULL, &p->dst_ip, mac);
+		if (err)
+			die(1, "no %s neighbour on %s: give --dst-ip", fam, o->ifname);
+		if (!have_dst_mac)
+			memcpy(p->dst_mac, mac, 6);
+		have_dst_mac = true;
+	}
+	if (!have_dst_mac) {
+		memset(p->dst_mac, 0xff, 6);
+		fprintf(stderr, PROG ": warning: no neighbour entry for %s on %s, sending to "
+				"ff:ff:ff:ff:ff:ff (give --dst-mac)\n",
+			ip_str(o, &p->dst_ip, buf, sizeof(buf)), o->ifname);
+	}
+}
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void sleep_until(double t)
+{
+	struct timespec ts = { .tv_sec = (time_t)t };
+
+	ts.tv_nsec = (long)((t - ts.tv_sec) * 1e9);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR &&
+	       !stop_requested)
+		;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/*
+ * Run the program until --count frames, --duration or a signal. BPF_PROG_RUN returns -EINTR
+ * when a signal arrives in the middle of a repeat; the program's own counter (tg_frames) then
+ * still says exactly how many frames were made, so we never have to guess.
+ */
+static int send_frames(const struct tg_opts *o, struct xskf_trafficgen *skel, const uint8_t *frame,
+		       int ifindex, double *seconds)
+{
+	/* the kernel wants ctx to describe data_in exactly: data 0, data_end its size */
+	struct xdp_md ctx = { .data_end = o->pkt.size, .ingress_ifindex = ifindex };
+	LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = frame, .data_size_in = o->pkt.size,
+		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx),
+		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = o->batch);
+	int prog_fd = bpf_program__fd(skel->progs.xskf_trafficgen);
+	/* with --rate: one batch per millisecond; else start small and size chunks to ~10 ms */
+	uint64_t pace = o->rate ? (o->rate / 1000 ? o->rate / 1000 : 1) : 0;
+	uint64_t chunk = pace ? pace : 4096, done = 0;
+	double t0, t, end;
+	int err = 0;
+
+	t0 = now_sec();
+	end = t0 + o->duration;
+	while (!stop_requested) {
+		uint64_t n = chunk;
+
+		if (o->count) {
+			if (done >= o->count)
+				break;
+			if (n > o->count - done)
+				n = o->count - done;
+		}
+		if (pace) {
+			if (n > pace)
+				n = pace;
+			sleep_until(t0 + (double)done / o->rate);
+			if (stop_requested)
+				break;
+		}
+		run.repeat = n;
+		err = bpf_prog_test_run_opts(prog_fd, &run);
+		done = skel->bss->tg_frames;
+		if (err && err != -EINTR)
+			break;
+		err = 0;
+		t = now_sec();
+		if (!o->count && o->duration && t >= end)
+			break;
+		if (!pace && t > t0) {
+			/* about 10 ms per syscall: quick to stop, cheap in syscalls */
+			chunk = (uint64_t)(done / (t - t0) / 100);
+			chunk = chunk < 1024 ? 1024 : chunk > (1 << 22) ? (1 << 22) : chunk;
+		}
+	}
+	*seconds = now_sec() - t0;
+	return err;
+}
+
+/* Turn the counters read before and after into the result. */
+static void account(struct tg_result *r, const struct tg_xmit_stats *before,
+		    const struct tg_xmit_stats *after)
+{
+	unsigned int q;
+
+	r->exact = after->nr_queues > 0;
+	r->delta.nr_queues = after->nr_queues;
+	for (q = 0; q < after->nr_queues; q++) {
+		r->delta.xmit[q] = after->xmit[q] - before->xmit[q];
+		r->delta.errors[q] = after->errors[q] - before->errors[q];
+		r->sent += r->delta.xmit[q];
+		r->tx_errors += r->delta.errors[q];
+	}
+	if (!r->exact) {
+		/* not a veth: nothing tells us what the driver did, take the program's word */
+		r->sent = r->frames;
+		return;
+	}
+	/*
+	 * Frames the program made that the device neither sent nor counted as errors were
+	 * dropped on the way (veth refuses XDP frames when its peer runs no NAPI: no XDP
+	 * program and no GRO there). More counted than made means someone else was sending
+	 * through this interface at the same time.
+	 */
+	if (r->sent + r->tx_errors <= r->frames)
+		r->lost = r->frames - r->sent - r->tx_errors;
+	else
+		fprintf(stderr, PROG ": warning: the counters moved by %llu more frames than were "
+				"generated: other XDP traffic on this interface?\n",
+			(unsigned long long)(r->sent + r->tx_errors - r->frames));
+}
+
+static void report(const struct tg_opts *o, const struct tg_result *r)
+{
+	double mpps = r->seconds > 0 ? r->sent / r->seconds / 1e6 : 0;
+	double gbps = r->seconds > 0 ? r->sent * (double)o->pkt.size * 8 / r->seconds / 1e9 : 0;
+	const char *l3 = o->pkt.ipv6 ? "ipv6" : "ipv4", *l4 = o->pkt.tcp ? "tcp" : "udp";
+	unsigned int q;
+
+	if (o->json) {
+		printf("{\"iface\":\"%s\",\"l3\":\"%s\",\"l4\":\"%s\",\"size\":%u,\"flows\":%u,"
+		       "\"cpu\":%d,\"frames\":%llu,\"sent\":%llu,\"tx_errors\":%llu,\"lost\":%llu,"
+		       "\"bytes\":%llu,\"seconds\":%.6f,\"mpps\":%.4f,\"gbps\":%.4f,\"exact\":%s,"
+		       "\"queues\":[",
+		       o->ifname, l3, l4, o->pkt.size, o->flows, o->cpu,
+		       (unsigned long long)r->frames, (unsigned long long)r->sent,
+		       (unsigned long long)r->tx_errors, (unsigned long long)r->lost,
+		       (unsigned long long)(r->sent * o->pkt.size), r->seconds, mpps, gbps,
+		       r->exact ? "true" : "false");
+		for (q = 0; q < r->delta.nr_queues; q++)
+			printf("%s{\"queue\":%u,\"sent\":%llu,\"tx_errors\":%llu}", q ? "," : "", q,
+			       (unsigned long long)r->delta.xmit[q],
+			       (unsigned long long)r->delta.errors[q]);
+		printf("]}\n");
+		return;
+	}
+	printf("%s: %s/%s, %u-byte frames, %u flow%s, ", o->ifname, l3, l4, o->pkt.size, o->flows,
+	       o->flows > 1 ? "s" : "");
+	if (o->cpu < 0)
+		printf("cpu not pinned\n");
+	else
+		printf("cpu %d\n", o->cpu);
+	printf("frames     %llu\t(made by the program)\n", (unsigned long long)r->frames);
+	printf("sent       %llu\t(%s)\n", (unsigned long long)r->sent,
+	       r->exact ? "put into the peer's RX rings, veth counters" : "not counted by the device");
+	printf("tx_errors  %llu\t(peer RX ring full)\n", (unsigned long long)r->tx_errors);
+	printf("lost       %llu\t(dropped before the peer)\n", (unsigned long long)r->lost);
+	printf("bytes      %llu\n", (unsigned long long)(r->sent * o->pkt.size));
+	printf("seconds    %.6f\n", r->seconds);
+	printf("Mpps       %.3f\n", mpps);
+	printf("Gbit/s     %.3f\t(frame bytes, without FCS)\n", gbps);
+	for (q = 0; q < r->delta.nr_queues; q++)
+		printf("queue %-4u sent %llu tx_errors %llu\n", q,
+		       (unsigned long long)r->delta.xmit[q], (unsigned long long)r->delta.errors[q]);
+}
+
+static struct xskf_trafficgen *load_prog(const struct tg_opts *o, const struct tg_layout *lay)
+{
+	struct xskf_trafficgen *skel;
+	int err;
+
+	skel = xskf_trafficgen__open();
+	if (!skel)
+		die(1, "cannot open the BPF program: %s", strerror(errno));
+	skel->rodata->cfg_flows = o->flows;
+	skel->rodata->cfg_sport_base = o->pkt.sport;
+	skel->rodata->cfg_sport_off = lay->sport_off;
+	skel->rodata->cfg_csum_off = lay->csum_off;
+	skel->rodata->cfg_seq_off = lay->seq_off;
+	skel->rodata->cfg_csum_is_udp = lay->csum_is_udp;
+	err = xskf_trafficgen__load(skel);
+	if (err)
+		die(1, "cannot load the BPF program: %s%s", strerror(-err),
+		    verbose ? "" : " (run with -v for details)");
+	return skel;
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct tg_xmit_stats before, after;
+	struct xskf_trafficgen *skel;
+	uint8_t frame[TG_MAX_SIZE];
+	struct tg_result res = {};
+	struct tg_ethtool *et;
+	struct tg_layout lay;
+	struct tg_opts o;
+	int ifindex, err;
+
+	parse_opts(argc, argv, &o);
+	verbose = o.verbose;
+	if (geteuid() != 0)
+		die(1, "must be run as root (BPF_PROG_RUN of XDP needs CAP_BPF and CAP_NET_ADMIN)");
+	ifindex = if_nametoindex(o.ifname);
+	if (!ifindex)
+		die(1, "unknown interface '%s'", o.ifname);
+	resolve_addresses(&o, ifindex);
+	if (tg_pkt_build(&o.pkt, frame, sizeof(frame), &lay))
+		die(1, "cannot build a %u-byte frame", o.pkt.size);
+
+	if (o.cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(o.cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			die(1, "cannot pin to CPU %d: %s", o.cpu, strerror(errno));
+	}
+
+	libbpf_set_print(libbpf_print);
+	skel = load_prog(&o, &lay);
+
+	et = tg_ethtool__open(o.ifname);
+	if (!et)
+		die(1, "cannot read the counters of %s: %s", o.ifname, strerror(errno));
+	if (tg_ethtool__read(et, &before))
+		die(1, "cannot read the counters of %s: %s", o.ifname, strerror(errno));
+
+	/* no SA_RESTART: a signal must interrupt BPF_PROG_RUN so that Ctrl-C stops at once */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	err = send_frames(&o, skel, frame, ifindex, &res.seconds);
+	res.frames = skel->bss->tg_frames;
+
+	if (tg_ethtool__read(et, &after))
+		die(1, "cannot read the counters of %s: %s", o.ifname, strerror(errno));
+	account(&res, &before, &after);
+	report(&o, &res);
+	if (res.lost)
+		fprintf(stderr, PROG ": warning: %llu frames dropped before reaching the peer "
+				"(does the peer have an XDP program or GRO on?)\n",
+			(unsigned long long)res.lost);
+
+	tg_ethtool__close(et);
+	xskf_trafficgen__destroy(skel);
+	if (err)
+		die(1, "BPF_PROG_RUN failed: %s", strerror(-err));
+	return 0;
+}
