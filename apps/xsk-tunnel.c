@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * xsk-tunnel: a VXLAN tunnel endpoint (VTEP) between an access port and an underlay port.
+ *
+ *   access  --(Ethernet)-->  encap: outer Ethernet/IPv4|IPv6/UDP 4789/VXLAN  --> underlay
+ *   access  <--(Ethernet)--  decap: VXLAN to our address with a known VNI    <-- underlay
+ *
+ *   sudo xsk-tunnel -i ACCESS -i UNDERLAY --config tunnels.conf
+ *
+ * The tunnel table (tunnel_config.c) is read by the workers under liburcu-qsbr and replaced on
+ * SIGHUP with no pause: the control thread builds the new table, publishes it with one pointer
+ * store and frees the old one after a grace period. Everything on the underlay that is not
+ * VXLAN for us is dropped and counted by reason (see docs/tunnel.md for why not "passed").
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <urcu-qsbr.h>
+
+#include <xskf.h>
+
+#include "tunnel_config.h"
+#include "tunnel_vxlan.h"
+
+#define PORT_ACCESS   0
+#define PORT_UNDERLAY 1
+
+struct tunnel {
+	const char *config;
+	bool forward_only;        /* baseline for benchmarks: forward both ways, unchanged */
+	struct tun_table *table;  /* RCU-protected: rcu_dereference() on workers */
+	struct tun_underlay ul;   /* set in init(), read-only afterwards */
+	pthread_mutex_t lock;     /* guards totals, which workers add to when they end */
+	uint64_t totals[TUN_CTR_MAX];
+	uint64_t reloads, reload_errors;
+};
+
+struct tunnel_worker {
+	struct tunnel *tun;
+	uint16_t ip_id;
+	uint64_t ctr[TUN_CTR_MAX];
+};
+
+static void tunnel_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
+{
+	struct tunnel_worker *w = wctx;
+	struct tunnel *tun = w->tun;
+	const struct tun_table *t;
+	unsigned int i;
+
+	if (tun->forward_only) {
+		for (i = 0; i < n; i++) {
+			pkts[i].action = XSKF_FWD;
+			pkts[i].out_port = pkts[i].port ^ 1;
+		}
+		return;
+	}
+	/*
+	 * One read-side dereference per burst: the worker loop reports a quiescent state only
+	 * between iterations, so the table stays valid until this burst is done.
+	 */
+	t = rcu_dereference(tun->table);
+	for (i = 0; i < n; i++) {
+		struct xskf_pkt *p = &pkts[i];
+		enum tun_ctr c;
+
+		if (p->port == PORT_ACCESS) {
+			c = tun_vxlan__encap(t, &tun->ul, p, &w->ip_id);
+			p->out_port = PORT_UNDERLAY;
+		} else {
+			c = tun_vxlan__decap(t, p);
+			p->out_port = PORT_ACCESS;
+		}
+		w->ctr[c]++;
+		if (c == TUN_ENCAP || c == TUN_DECAP)
+			p->action = XSKF_FWD;
+	}
+}
+
+static int tunnel_worker_init(void *app_ctx, const struct xskf_worker_info *wi, void **wctx)
+{
+	struct tunnel_worker *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	w->tun = app_ctx;
+	w->ip_id = (uint16_t)(wi->id << 12); /* workers start their IPv4 ids apart */
+	*wctx = w;
+	return 0;
+}
+
+static void tunnel_worker_fini(void *app_ctx, void *wctx)
+{
+	struct tunnel *tun = app_ctx;
+	struct tunnel_worker *w = wctx;
+	unsigned int i;
+
+	pthread_mutex_lock(&tun->lock);
+	for (i = 0; i < TUN_CTR_MAX; i++)
+		tun->totals[i] += w->ctr[i];
+	pthread_mutex_unlock(&tun->lock);
+	free(w);
+}
+
+/* The underlay's MAC (outer source) and MTU (largest outer packet), from the kernel. */
+static int read_underlay(const char *ifname, struct tun_underlay *ul)
+{
+	struct ifreq ifr = { 0 };
+	int fd, err = 0;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0) {
+		err = -errno;
+		goto out;
+	}
+	memcpy(ul->mac, ifr.ifr_hwaddr.sa_data, 6);
+	if (ioctl(fd, SIOCGIFMTU, &ifr) < 0) {
+		err = -errno;
+		goto out;
+	}
+	ul->mtu = (uint32_t)ifr.ifr_mtu;
+out:
+	close(fd);
+	return err;
+}
+
+static int tunnel_init(void *app_ctx, struct xskf_engine *eng)
+{
+	struct tunnel *tun = app_ctx;
+	const char *ifname = xskf_engine__port_name(eng, PORT_UNDERLAY);
+	int err = read_underlay(ifname, &tun->ul);
+
+	if (err)
+		fprintf(stderr, "xsk-tunnel: %s: cannot read MAC/MTU: %s\n", ifname,
+			strerror(-err));
+	return err;
+}
+
+/* Control thread: SIGHUP reloads the config; a bad file keeps the running table. */
+static void tunnel_tick(void *app_ctx, struct xskf_engine *eng)
+{
+	struct tunnel *tun = app_ctx;
+	struct tun_table *nt, *old;
+	char err[512];
+
+	(void)eng;
+	if (!xskf_app__sighup() || tun->forward_only)
+		return;
+	nt = tun_config__load(tun->config, err, sizeof(err));
+	if (!nt) {
+		tun->reload_errors++;
+		fprintf(stderr, "xsk-tunnel: reload rejected, table unchanged: %s\n", err);
+		return;
+	}
+	old = tun->table;
+	/* the store orders the new table's contents before the pointer (release) */
+	rcu_assign_pointer(tun->table, nt);
+	/* every worker passes a quiescent state between bursts: then nobody sees @old */
+	synchronize_rcu();
+	tun_table__free(old);
+	tun->reloads++;
+	fprintf(stderr, "xsk-tunnel: reloaded %s: %u entries, %s default, %u VNIs\n", tun->config,
+		nt->nr_entries, nt->has_default ? "with" : "no", nt->nr_vnis);
+}
+
+static void tunnel_json(void *app_ctx, struct xskf_engine *eng, void *out)
+{
+	struct tunnel *tun = app_ctx;
+	FILE *f = out;
+	unsigned int i;
+
+	(void)eng;
+	fprintf(f, "{\"mode\": \"%s\", \"sport_hash\": \"%s\", \"reloads\": %llu, "
+		   "\"reload_errors\": %llu",
+		tun->forward_only ? "forward" : "vxlan",
+#if __has_include(<xskf_hints.h>)
+		"rx_hint_else_sw",
+#else
+		"sw",
+#endif
+		(unsigned long long)tun->reloads, (unsigned long long)tun->reload_errors);
+	for (i = 0; i < TUN_CTR_MAX; i++)
+		fprintf(f, ", \"%s\": %llu", tun_ctr_names[i], (unsigned long long)tun->totals[i]);
+	fprintf(f, "}");
+}
+
+static const struct xskf_cli_opt tunnel_opts[] = {
+	{ "config", 1, "FILE", "tunnel table (docs/tunnel.md); re-read on SIGHUP" },
+	{ "forward", 0, NULL, "no tunnel: forward frames unchanged between the ports (baseline)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static int tunnel_parse(void *app_ctx, int idx, const char *arg)
+{
+	struct tunnel *tun = app_ctx;
+
+	if (idx == 0)
+		tun->config = arg;
+	else if (idx == 1)
+		tun->forward_only = true;
+	return 0;
+}
+
+static int tunnel_check(void *app_ctx, struct xskf_engine_opts *eo)
+{
+	struct tunnel *tun = app_ctx;
+	char err[512];
+
+	(void)eo;
+	if (tun->forward_only)
+		return 0;
+	if (!tun->config) {
+		fprintf(stderr, "xsk-tunnel: --config FILE is required (or --forward)\n");
+		return -EINVAL;
+	}
+	tun->table = tun_config__load(tun->config, err, sizeof(err));
+	if (!tun->table) {
+		fprintf(stderr, "xsk-tunnel: %s\n", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct xskf_app app = {
+		.name = "xsk-tunnel",
+		.flags = XSKF_APP_F_RCU_QSBR,
+		.init = tunnel_init,
+		.worker_init = tunnel_worker_init,
+		.rx_burst = tunnel_burst,
+		.tick = tunnel_tick,
+		.worker_fini = tunnel_worker_fini,
+		.json = tunnel_json,
+	};
+	static struct tunnel tun = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct xskf_app_cli cli = {
+		.sz = sizeof(cli),
+		.summary = "VXLAN tunnel endpoint: encapsulate frames from the first interface "
+			   "(access) into the second (underlay), decapsulate the other way.",
+		.opts = tunnel_opts,
+		.parse = tunnel_parse,
+		.check = tunnel_check,
+		.min_ifaces = 2,
+		.max_ifaces = 2,
+	};
+	int ret = xskf_app__main(&app, &tun, &cli, argc, argv);
+
+	tun_table__free(tun.table);
+	return ret;
+}
