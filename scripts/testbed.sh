@@ -87,9 +87,20 @@ do_up() {
 	fi
 	# Half a test bed is worse than none: undo everything if a step fails.
 	trap 'do_down' ERR
+	local ns
 
 	ip netns add "$NS_GEN"
 	ip netns add "$NS_DUT"
+	# Keep the two stacks quiet, so that counters at the dut count what a test sent: no
+	# router solicitations (accept_ra 0), no DAD probes for link-local addresses, and the
+	# unsolicited MLD reports (which cannot be turned off) sent at once on link up instead
+	# of spread over the next second.
+	for ns in "$NS_GEN" "$NS_DUT"; do
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.accept_ra=0 \
+			net.ipv6.conf.default.dad_transmits=0 \
+			net.ipv6.conf.default.mldv1_unsolicited_report_interval=0 \
+			net.ipv6.conf.default.mldv2_unsolicited_report_interval=0
+	done
 	# Create both ends inside the gen namespace, then move the dut end, so nothing named
 	# after the prefix ever appears in the caller's namespace (where it could clash).
 	ip -n "$NS_GEN" link add "$IF_GEN" numtxqueues "$QUEUES" numrxqueues "$QUEUES" \
@@ -97,7 +108,7 @@ do_up() {
 		numtxqueues "$QUEUES" numrxqueues "$QUEUES" address "$MAC_DUT"
 	ip -n "$NS_GEN" link set "$IF_DUT" netns "$NS_DUT"
 
-	local ns ifc ip4 ip6 pip4 pip6 pmac
+	local ifc ip4 ip6 pip4 pip6 pmac
 	for ns in "$NS_GEN" "$NS_DUT"; do
 		if [[ $ns == "$NS_GEN" ]]; then
 			ifc=$IF_GEN ip4=$IP4_GEN ip6=$IP6_GEN
@@ -135,13 +146,50 @@ do_status() {
 	return 0
 }
 
+# What the dut end runs so that veth hands it XDP frames (see the header of xskf_tb_sink.bpf.c).
+do_sink() {
+	local mode=${1:-} obj
+	local build=${XSKF_BUILD:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build}
+
+	ns_exists "$NS_DUT" || die "no test bed with prefix '$P'"
+	case "$mode" in
+	drop | pass)
+		obj="$build/tools/xskf_tb_$mode.bpf.o"
+		[[ -f $obj ]] || die "$obj not found (build first, or set XSKF_BUILD)"
+		ip -n "$NS_DUT" -force link set dev "$IF_DUT" xdpdrv obj "$obj" sec xdp
+		;;
+	gro)
+		ip -n "$NS_DUT" link set dev "$IF_DUT" xdp off
+		ip netns exec "$NS_DUT" ethtool -K "$IF_DUT" gro on >/dev/null
+		;;
+	off)
+		ip -n "$NS_DUT" link set dev "$IF_DUT" xdp off
+		ip netns exec "$NS_DUT" ethtool -K "$IF_DUT" gro off >/dev/null
+		;;
+	*) die "sink: expected drop|pass|gro|off" ;;
+	esac
+}
+
+usage() {
+	cat >&2 <<EOU
+usage: [XSKF_TB=prefix] [XSKF_TB_QUEUES=n] $0 COMMAND
+  up                 create the test bed, print KEY=VALUE lines
+  down               remove it (no error when absent)
+  status             show it
+  env                print the KEY=VALUE lines without touching anything
+  sink drop|pass     attach a trivial XDP program to the dut end (\$XSKF_BUILD/tools/*.bpf.o)
+  sink gro|off       detach it and turn GRO on / off
+The generator (xskf-trafficgen) needs "sink" drop, pass or gro, or any XDP program on the
+dut end: veth drops XDP frames for a peer that runs no NAPI.
+EOU
+	exit 2
+}
+
 case "${1:-}" in
 up) do_up ;;
 down) do_down ;;
 status) do_status ;;
 env) print_env ;;
-*)
-	echo "usage: [XSKF_TB=prefix] [XSKF_TB_QUEUES=n] $0 up|down|status|env" >&2
-	exit 2
-	;;
+sink) do_sink "${2:-}" ;;
+*) usage ;;
 esac

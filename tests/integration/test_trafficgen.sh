@@ -1,0 +1,213 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# xskf-trafficgen on the test bed:
+#  - N frames out: `frames` == N, sent + tx_errors + lost == N, and the dut's own counters moved
+#    by exactly `sent` (veth per-queue XDP counters with an XDP_DROP program; the interface's
+#    rx_packets with GRO instead); sent == N when there were no errors;
+#  - with no NAPI at the dut (no XDP, no GRO) veth refuses the frames: they must show as `lost`;
+#  - --cpu C lands on the dut's RX queue C (2 queues);
+#  - captured frames (XDP_PASS + tcpdump, decoded by scapy): --flows 16 gives 16 distinct
+#    5-tuples, sequence numbers run 0..N-1, IPv4 header and UDP/TCP checksums are valid for
+#    IPv4/IPv6 x UDP/TCP, size is as asked;
+#  - bad input (unknown interface, size 20, not root) fails with one line and exit != 0.
+# Root; exit 77 to skip.
+set -euo pipefail
+
+SRC=${XSKF_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+BUILD=${XSKF_BUILD:-$SRC/build}
+TB="$SRC/scripts/testbed.sh"
+GEN="$BUILD/tools/xskf-trafficgen"
+PY=/usr/bin/python3
+P=tgt$$
+TMP=$(mktemp -d)
+
+[[ $EUID -eq 0 ]] || { echo "SKIP: needs root"; exit 77; }
+ip netns list >/dev/null 2>&1 || { echo "SKIP: ip netns unavailable"; exit 77; }
+
+cleanup() {
+	XSKF_TB=$P "$TB" down || true
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+[[ -x $GEN ]] || fail "$GEN not built"
+eval "$(XSKF_TB=$P "$TB" up)"
+
+sink() { XSKF_TB=$P XSKF_BUILD=$BUILD "$TB" sink "$1"; }
+gen() { ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" --json "$@"; }
+jget() { "$PY" -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
+
+# Sum of the dut's veth counters whose name matches the regex $1 (e.g. rx_queue_[0-9]+_xdp_packets).
+dut_stat() {
+	ip netns exec "$TB_NS_DUT" ethtool -S "$TB_IF_DUT" |
+		awk -v re="^$1:\$" '$1 ~ re { s += $2 } END { print s + 0 }'
+}
+dut_xdp_packets() { dut_stat 'rx_queue_[0-9]+_xdp_packets'; }
+dut_rx_packets() { ip netns exec "$TB_NS_DUT" cat "/sys/class/net/$TB_IF_DUT/statistics/rx_packets"; }
+
+# Read counter function $1 until it stops moving: the dut's NAPI may still be draining its ring
+# when the generator returns, and the stacks send a few MLD reports right after link up.
+settle() {
+	local a b i
+	a=$("$@")
+	for i in $(seq 1 40); do
+		sleep 0.1
+		b=$("$@")
+		[[ $a == "$b" ]] && [[ $i -ge 3 ]] && break
+		a=$b
+	done
+	echo "$b"
+}
+
+# Send $1 frames with the rest as options and check them against counter function $COUNTER.
+check_count() {
+	local n=$1 before after out frames sent errs lost
+	shift
+	before=$(settle "$COUNTER")
+	out=$(gen -n "$n" "$@") || fail "generator failed: $out"
+	frames=$(jget "$out" frames) sent=$(jget "$out" sent)
+	errs=$(jget "$out" tx_errors) lost=$(jget "$out" lost)
+	after=$(settle "$COUNTER")
+	[[ $frames -eq $n ]] || fail "-n $n made $frames frames"
+	[[ $((sent + errs + lost)) -eq $n ]] || fail "-n $n: sent $sent + errors $errs + lost $lost"
+	[[ $((after - before)) -eq $sent ]] ||
+		fail "-n $n $*: generator says sent $sent, dut counted $((after - before))"
+	if [[ $errs -eq 0 && $lost -eq 0 ]]; then
+		[[ $sent -eq $n ]] || fail "-n $n: no errors but sent $sent"
+	fi
+	[[ $lost -eq 0 ]] || fail "-n $n: $lost frames lost with a sink on the dut"
+	echo "ok: -n $n $*: sent $sent tx_errors $errs, dut +$((after - before))"
+}
+
+# --- exact counts, XDP_DROP at the dut: veth's per-queue XDP counters
+sink drop
+COUNTER=dut_xdp_packets
+check_count 1000
+check_count 10000
+check_count 10000 --flows 16 -6 -t -s 1514
+check_count 5000 --rate 100000
+
+# --- the same with GRO instead of an XDP program: the frames go up the stack
+sink gro
+COUNTER=dut_rx_packets
+check_count 1000
+check_count 10000 -t
+
+# --- no NAPI at the dut: veth refuses XDP frames, the generator must not call them sent
+sink off
+out=$(gen -n 1000 2>/dev/null) || fail "generator failed: $out"
+[[ $(jget "$out" sent) -eq 0 && $(jget "$out" lost) -eq 1000 ]] ||
+	fail "with no XDP/GRO at the dut expected sent 0 lost 1000: $out"
+echo "ok: no NAPI at the dut: lost 1000"
+
+# --- --cpu C lands on the dut's RX queue C
+sink drop
+if [[ $(nproc) -ge 2 ]]; then
+	for cpu in 0 1; do
+		other=$((1 - cpu))
+		b_me=$(settle dut_stat "rx_queue_${cpu}_xdp_packets")
+		b_other=$(dut_stat "rx_queue_${other}_xdp_packets")
+		out=$(gen -n 2000 --cpu "$cpu") || fail "generator failed: $out"
+		a_me=$(settle dut_stat "rx_queue_${cpu}_xdp_packets")
+		a_other=$(dut_stat "rx_queue_${other}_xdp_packets")
+		[[ $((a_me - b_me)) -eq $(jget "$out" sent) && $((a_me - b_me)) -gt 0 ]] ||
+			fail "--cpu $cpu: queue $cpu got $((a_me - b_me)) of $(jget "$out" sent)"
+		[[ $a_other -eq $b_other ]] || fail "--cpu $cpu: queue $other got frames too"
+		echo "ok: --cpu $cpu -> dut RX queue $cpu"
+	done
+else
+	echo "skip: --cpu test needs 2 CPUs"
+fi
+
+# --- what the frames look like: capture at the dut and decode
+if ! "$PY" -c 'import scapy.all' 2>/dev/null; then
+	echo "skip: capture checks need python3-scapy (/usr/bin/python3)"
+else
+	sink pass
+	for variant in "" "-6" "-t" "-6 -t"; do
+		cap="$TMP/cap.pcap"
+		# only the generator's frames: the dut answers with ICMP errors / TCP resets
+		ip netns exec "$TB_NS_DUT" timeout 20 tcpdump -i "$TB_IF_DUT" -U -w "$cap" -c 64 \
+			"ether src $TB_MAC_GEN and (udp or tcp)" 2>"$TMP/tcpdump.err" &
+		pid=$!
+		for i in $(seq 1 50); do
+			grep -q "listening on" "$TMP/tcpdump.err" && break
+			sleep 0.1
+		done
+		# shellcheck disable=SC2086
+		out=$(gen -n 64 --flows 16 -s 128 --sport 2000 --dport 7777 --cpu 0 $variant) ||
+			fail "generator failed: $out"
+		wait "$pid" || fail "tcpdump did not see 64 frames ($variant)"
+		"$PY" - "$cap" "$variant" "$TB_MAC_GEN" "$TB_MAC_DUT" <<'EOPY' || fail "capture ($variant)"
+import sys
+from scapy.all import rdpcap, Ether, IP, IPv6, UDP, TCP
+cap, variant, mac_src, mac_dst = sys.argv[1:5]
+v6, tcp = '-6' in variant, '-t' in variant
+pkts = rdpcap(cap)
+errors, flows, seqs = [], set(), []
+
+def recomputed(pkt, layer):
+    """the checksum scapy computes for layer after clearing it in a copy of pkt"""
+    c = Ether(bytes(pkt))
+    del c[layer].chksum
+    return Ether(bytes(c))[layer].chksum
+
+for p in pkts:
+    l3 = p[IPv6] if v6 else p[IP]
+    l4 = p[TCP] if tcp else p[UDP]
+    if len(p) != 128:
+        errors.append('length %d' % len(p))
+    if p[Ether].src != mac_src or p[Ether].dst != mac_dst:
+        errors.append('MACs %s > %s' % (p[Ether].src, p[Ether].dst))
+    if not v6 and recomputed(p, IP) != l3.chksum:
+        errors.append('IPv4 header checksum %#x' % l3.chksum)
+    layer = TCP if tcp else UDP
+    if l4.chksum == 0 or recomputed(p, layer) != l4.chksum:
+        errors.append('L4 checksum %#x, expected %#x' % (l4.chksum, recomputed(p, layer)))
+    flows.add((l3.src, l3.dst, 6 if tcp else 17, l4.sport, l4.dport))
+    seqs.append(int.from_bytes(bytes(l4.payload)[:4], 'big'))
+
+ports = sorted(f[3] for f in flows)
+if len(pkts) != 64:
+    errors.append('%d frames captured' % len(pkts))
+if len(flows) != 16 or ports != list(range(2000, 2016)):
+    errors.append('%d flows, source ports %s' % (len(flows), ports))
+if {f[4] for f in flows} != {7777}:
+    errors.append('destination ports %s' % {f[4] for f in flows})
+if sorted(seqs) != list(range(64)):
+    errors.append('sequence numbers %s' % seqs[:8])
+for e in errors[:5]:
+    print('capture:', e, file=sys.stderr)
+sys.exit(1 if errors else 0)
+EOPY
+		echo "ok: capture ${variant:-ipv4/udp}: 64 frames, 16 flows, checksums valid"
+	done
+fi
+
+# --- bad input: one line on stderr, exit != 0
+expect_error() {
+	local what=$1 pattern=$2 rc=0
+	shift 2
+	"$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	[[ $rc -ne 0 ]] || fail "$what: exit 0"
+	[[ $(wc -l <"$TMP/err") -eq 1 ]] || fail "$what: stderr is not one line: $(cat "$TMP/err")"
+	grep -q "$pattern" "$TMP/err" || fail "$what: unexpected message: $(cat "$TMP/err")"
+	echo "ok: $what -> exit $rc: $(cat "$TMP/err")"
+}
+expect_error "unknown interface" "unknown interface" \
+	ip netns exec "$TB_NS_GEN" "$GEN" -i nosuch0 -n 1
+expect_error "size 20" "size" ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" -n 1 -s 20
+expect_error "size 1515" "size" ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" -n 1 -s 1515
+expect_error "size 60 for IPv6/TCP" "size" \
+	ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" -n 1 -6 -t -s 60
+if command -v setpriv >/dev/null; then
+	expect_error "not root" "root" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all "$GEN" -i lo -n 1
+fi
+echo "PASS"
