@@ -75,10 +75,14 @@ static inline void flush_tx(struct xskf_sock *s)
 	s->txq_since_ns = s->txq_len ? xskf_now_ns() : 0;
 }
 
-/* Frames the kernel has not yet taken from our TX ring ask for a kick (copy mode always). */
-static inline void maybe_kick(struct xskf_sock *s)
+/*
+ * Frames the kernel has not yet taken from our TX ring ask for a kick when the kernel sets
+ * need_wakeup (copy mode always does). Without need_wakeup the flag is never set, so every
+ * pending ring must be kicked, or nothing would ever be sent.
+ */
+static inline void maybe_kick(struct xskf_sock *s, bool always)
 {
-	if (s->tx.cached_prod != *s->tx.consumer && xsk_ring_prod__needs_wakeup(&s->tx))
+	if (s->tx.cached_prod != *s->tx.consumer && (always || xsk_ring_prod__needs_wakeup(&s->tx)))
 		kick_tx(s);
 }
 
@@ -190,14 +194,34 @@ static inline unsigned int rx_burst(struct xskf_worker *w, struct xskf_sock *s,
 	return n;
 }
 
+/*
+ * Room left in the fullest TX staging area of the worker's output sockets. A generator must
+ * not build more frames than can be staged: they would be dropped (drop_tx_full) instead of
+ * waiting, and a --count would no longer be exact. So a full TX ring throttles tx_fill().
+ */
+static inline uint32_t tx_room(const struct xskf_worker *w)
+{
+	uint32_t room = XSKF_TXQ_CAP, i;
+
+	for (i = 0; i < w->info.nr_ports; i++) {
+		const struct xskf_sock *s = w->tx_sock[i];
+
+		if (s && XSKF_TXQ_CAP - s->txq_len < room)
+			room = XSKF_TXQ_CAP - s->txq_len;
+	}
+	return room;
+}
+
 /* TX-only apps build frames in empty chunks handed out from the cache. */
 static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_t batch)
 {
 	const struct xskf_app *app = &w->eng->app;
 	struct xskf_umem *um = &w->umem;
-	uint32_t off = w->eng->rx_data_off, n, m, i;
+	uint32_t off = w->eng->rx_data_off, n, m, i, room = tx_room(w);
 
 	n = um->cache_len < batch ? um->cache_len : batch;
+	if (n > room)
+		n = room;
 	for (i = 0; i < n; i++) {
 		struct xskf_pkt *p = &pkts[i];
 
@@ -258,8 +282,8 @@ void *xskf_worker__run(void *arg)
 	uint64_t drain_ns = (uint64_t)eng->o.tx_drain_us * 1000, now, drain_deadline = 0;
 	bool hints = !eng->o.no_hints, rcu = app->flags & XSKF_APP_F_RCU_QSBR;
 	bool tx_only = app->flags & XSKF_APP_F_TX_ONLY;
-	bool busy_poll = eng->o.busy_poll;
-	unsigned int i;
+	bool busy_poll = eng->o.busy_poll, kick_always = eng->o.no_need_wakeup;
+	unsigned int i, got;
 
 	pin(w);
 	if (rcu)
@@ -287,13 +311,18 @@ void *xskf_worker__run(void *arg)
 		if (tx_only && !draining && app->tx_fill)
 			tx_fill(w, pkts, batch);
 		now = 0;
-		for (i = 0; i < w->nr_socks; i++) {
+		got = 0;
+		/*
+		 * TX-only apps never prime their fill rings, so their sockets receive nothing:
+		 * skip RX altogether (no rx_burst callback to call, no wakeup syscalls).
+		 */
+		for (i = 0; i < w->nr_socks && !tx_only; i++) {
 			struct xskf_sock *s = w->socks[i];
 			unsigned int n;
 
-			if (!tx_only)
-				refill(s, &w->umem, batch);
+			refill(s, &w->umem, batch);
 			n = rx_burst(w, s, pkts, batch, hints);
+			got += n;
 			if (n) {
 				app->rx_burst(w->wctx, pkts, n);
 				dispatch(w, s, pkts, n);
@@ -306,8 +335,13 @@ void *xskf_worker__run(void *arg)
 		for (i = 0; i < w->nr_socks; i++) {
 			struct xskf_sock *s = w->socks[i];
 
+			/*
+			 * Full batches go out at once; a partial one waits up to tx_drain_us for
+			 * more, unless this round received nothing: then no more is coming soon
+			 * and waiting would only add latency (TX-only apps: every round).
+			 */
 			if (s->txq_len) {
-				if (s->txq_len >= batch || draining) {
+				if (s->txq_len >= batch || draining || !got) {
 					flush_tx(s);
 				} else {
 					if (!now)
@@ -317,7 +351,7 @@ void *xskf_worker__run(void *arg)
 				}
 			}
 			if (s->tx_out) {
-				maybe_kick(s);
+				maybe_kick(s, kick_always);
 				reap_completions(s, &w->umem);
 			}
 		}

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * xsk-l2fwd: layer-2 forwarding with AF_XDP.
+ *
+ *   --mode macswap (default)  swap source and destination MAC, send the frame back out of the
+ *                             port and queue it came from (as xdpsock's l2fwd does)
+ *   --mode fwd                exactly two ports: frames from port 0 leave by port 1 and back;
+ *                             --dst-mac-0/--dst-mac-1 rewrite the destination MAC of frames
+ *                             leaving port 0/1, and then the source MAC becomes that port's own
+ *
+ *   xsk-l2fwd -i veth0 --cpus 1
+ *   xsk-l2fwd -i a0 -i b0 --mode fwd --dst-mac-1 02:00:00:00:00:02 --dst-mac-0 02:00:00:00:00:01
+ *
+ * Frames are never copied: forwarding from one port to the other moves the UMEM address from
+ * one socket's RX ring to another's TX ring (both sockets share the worker's UMEM).
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#include <xskf.h>
+
+#define ETH_ALEN 6
+#define ETH_HLEN 14
+
+enum l2fwd_mode { MODE_MACSWAP, MODE_FWD };
+
+/* Per-worker counters, each in its own cache line: one writer, read once at exit. */
+struct l2fwd_worker {
+	uint64_t runts; /* frames shorter than an Ethernet header: dropped */
+	uint64_t frames;
+} __attribute__((aligned(64)));
+
+struct l2fwd {
+	enum l2fwd_mode mode;
+	bool rewrite[2];                /* fwd: rewrite MACs of frames leaving port i */
+	uint8_t dst_mac[2][ETH_ALEN];   /* fwd: new destination per output port */
+	uint8_t src_mac[2][ETH_ALEN];   /* fwd: that port's own MAC, read at init */
+	struct l2fwd_worker workers[XSKF_MAX_WORKERS];
+};
+
+static int parse_mac(const char *s, uint8_t *mac)
+{
+	unsigned int b[ETH_ALEN];
+	char extra;
+	int i;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &extra) != 6)
+		return -EINVAL;
+	for (i = 0; i < ETH_ALEN; i++) {
+		if (b[i] > 255)
+			return -EINVAL;
+		mac[i] = (uint8_t)b[i];
+	}
+	return 0;
+}
+
+/* MAC, MTU and flags of @ifname through the classic ioctls (one socket, control path only). */
+static int if_info(const char *ifname, uint8_t *mac, int *mtu, short *flags)
+{
+	struct ifreq ifr = {};
+	int fd, err = 0;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr)) {
+		err = -errno;
+		goto out;
+	}
+	memcpy(mac, ifr.ifr_hwaddr.sa_data, ETH_ALEN);
+	if (ioctl(fd, SIOCGIFMTU, &ifr)) {
+		err = -errno;
+		goto out;
+	}
+	*mtu = ifr.ifr_mtu;
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr)) {
+		err = -errno;
+		goto out;
+	}
+	*flags = ifr.ifr_flags;
+out:
+	close(fd);
+	return err;
+}
+
+/*
+ * Check the ports before any frame flows: a port that is down or has no carrier would swallow
+ * what we send to it, and in fwd mode a larger MTU on the input side than on the output side
+ * would make the output drop frames silently. Frames larger than a UMEM frame never reach us:
+ * the kernel drops them and counts them in the socket's rx_dropped.
+ */
+static int l2fwd_init(void *app_ctx, struct xskf_engine *eng)
+{
+	struct l2fwd *l = app_ctx;
+	unsigned int i, nr = xskf_engine__nr_ports(eng);
+	int mtu[XSKF_MAX_PORTS], err;
+
+	if (l->mode == MODE_FWD && nr != 2) {
+		fprintf(stderr, "xsk-l2fwd: --mode fwd needs exactly two interfaces (-i A -i B)\n");
+		return -EINVAL;
+	}
+	for (i = 0; i < nr; i++) {
+		const char *name = xskf_engine__port_name(eng, i);
+		uint8_t mac[ETH_ALEN];
+		short flags = 0;
+
+		err = if_info(name, mac, &mtu[i], &flags);
+		if (err) {
+			fprintf(stderr, "xsk-l2fwd: cannot read %s: %s\n", name, strerror(-err));
+			return err;
+		}
+		if (!(flags & IFF_UP) || !(flags & IFF_RUNNING)) {
+			fprintf(stderr, "xsk-l2fwd: interface %s is %s: bring it (and its peer) up\n",
+				name, !(flags & IFF_UP) ? "down" : "up but has no carrier");
+			return -ENETDOWN;
+		}
+		if (i < 2)
+			memcpy(l->src_mac[i], mac, ETH_ALEN);
+	}
+	if (l->mode == MODE_FWD && mtu[0] != mtu[1]) {
+		fprintf(stderr, "xsk-l2fwd: MTU mismatch: %s has %d, %s has %d; set both the same\n",
+			xskf_engine__port_name(eng, 0), mtu[0], xskf_engine__port_name(eng, 1),
+			mtu[1]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int l2fwd_worker_init(void *app_ctx, const struct xskf_worker_info *wi, void **wctx)
+{
+	struct l2fwd *l = app_ctx;
+
+	*wctx = &l->workers[wi->id];
+	return 0;
+}
+
+static inline void mac_swap(uint8_t *eth)
+{
+	uint8_t tmp[ETH_ALEN];
+
+	memcpy(tmp, eth, ETH_ALEN);
+	memcpy(eth, eth + ETH_ALEN, ETH_ALEN);
+	memcpy(eth + ETH_ALEN, tmp, ETH_ALEN);
+}
+
+static void macswap_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
+{
+	struct l2fwd_worker *w = wctx;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (__builtin_expect(pkts[i].len < ETH_HLEN, 0)) {
+			w->runts++; /* verdict stays XSKF_DROP */
+			continue;
+		}
+		mac_swap(pkts[i].data);
+		pkts[i].action = XSKF_TX;
+	}
+	w->frames += n;
+}
+
+static struct l2fwd fwd;
+
+static void fwd_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
+{
+	struct l2fwd_worker *w = wctx;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct xskf_pkt *p = &pkts[i];
+		unsigned int out = p->port ^ 1u;
+
+		if (__builtin_expect(p->len < ETH_HLEN, 0)) {
+			w->runts++;
+			continue;
+		}
+		if (fwd.rewrite[out]) {
+			memcpy(p->data, fwd.dst_mac[out], ETH_ALEN);
+			memcpy(p->data + ETH_ALEN, fwd.src_mac[out], ETH_ALEN);
+		}
+		p->out_port = (uint16_t)out;
+		p->action = XSKF_FWD;
+	}
+	w->frames += n;
+}
+
+static void l2fwd_json(void *app_ctx, struct xskf_engine *eng, void *out)
+{
+	struct l2fwd *l = app_ctx;
+	uint64_t runts = 0, frames = 0;
+	unsigned int i;
+
+	for (i = 0; i < xskf_engine__nr_workers(eng); i++) {
+		runts += l->workers[i].runts;
+		frames += l->workers[i].frames;
+	}
+	fprintf(out, "{\"mode\": \"%s\", \"frames\": %llu, \"drop_runt\": %llu}",
+		l->mode == MODE_FWD ? "fwd" : "macswap", (unsigned long long)frames,
+		(unsigned long long)runts);
+}
+
+static const struct xskf_cli_opt l2fwd_opts[] = {
+	{ "mode", 1, "macswap|fwd", "macswap (default): back out of the same port; fwd: A <-> B" },
+	{ "dst-mac-0", 1, "MAC", "fwd: destination MAC of frames leaving port 0 (first -i)" },
+	{ "dst-mac-1", 1, "MAC", "fwd: destination MAC of frames leaving port 1 (second -i)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static int l2fwd_parse(void *ctx, int idx, const char *arg)
+{
+	struct l2fwd *l = ctx;
+
+	switch (idx) {
+	case 0:
+		if (!strcmp(arg, "macswap"))
+			l->mode = MODE_MACSWAP;
+		else if (!strcmp(arg, "fwd"))
+			l->mode = MODE_FWD;
+		else {
+			fprintf(stderr, "invalid --mode '%s': use macswap or fwd\n", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case 1:
+	case 2:
+		if (parse_mac(arg, l->dst_mac[idx - 1])) {
+			fprintf(stderr, "invalid MAC address '%s': use e.g. 02:00:00:00:00:01\n", arg);
+			return -EINVAL;
+		}
+		l->rewrite[idx - 1] = true;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int l2fwd_check(void *ctx, struct xskf_engine_opts *eo)
+{
+	struct l2fwd *l = ctx;
+	static struct xskf_app app;
+
+	if (l->mode == MODE_MACSWAP && (l->rewrite[0] || l->rewrite[1])) {
+		fprintf(stderr, "--dst-mac-0/--dst-mac-1 need --mode fwd\n");
+		return -EINVAL;
+	}
+	/* the burst callback depends on the mode: pick it once, not per frame */
+	app = *eo->app;
+	app.rx_burst = l->mode == MODE_FWD ? fwd_burst : macswap_burst;
+	eo->app = &app;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct xskf_app app = {
+		.name = "xsk-l2fwd",
+		.init = l2fwd_init,
+		.worker_init = l2fwd_worker_init,
+		.rx_burst = macswap_burst,
+		.json = l2fwd_json,
+	};
+	struct xskf_app_cli cli = {
+		.sz = sizeof(cli),
+		.summary = "Forward frames with AF_XDP: MAC swap back out of the same port, or A <-> B.",
+		.opts = l2fwd_opts,
+		.parse = l2fwd_parse,
+		.check = l2fwd_check,
+	};
+
+	return xskf_app__main(&app, &fwd, &cli, argc, argv);
+}

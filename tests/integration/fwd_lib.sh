@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Helpers for the forwarding / txgen tests (sourced). Each test gets its own namespace prefix
+# from its name and PID, and everything it creates is removed by the EXIT trap.
+
+[[ $EUID -eq 0 ]] || { echo "SKIP: needs root"; exit 77; }
+SRC=${XSKF_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+BUILD=${XSKF_BUILD:-$SRC/build}
+PY=/usr/bin/python3 # the one that has scapy
+L2FWD=$BUILD/apps/xsk-l2fwd
+TXGEN=$BUILD/apps/xsk-txgen
+P=${P:-f$$}
+TMP=$(mktemp -d)
+PIDS=()
+NSES=()
+
+cleanup() {
+	local p ns
+	for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
+	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+	for ns in "${NSES[@]}"; do ip netns del "$ns" 2>/dev/null; done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+ok() {
+	echo "ok: $*"
+}
+
+# mkns NAME: a namespace with lo up, added to the cleanup list.
+mkns() {
+	ip netns add "$1"
+	NSES+=("$1")
+	ip -n "$1" link set lo up
+}
+
+# vpair NS1 IF1 MAC1 NS2 IF2 MAC2 [QUEUES]: a veth pair across two namespaces, both ends up,
+# TX checksum offload off, IPv6 off so that no router solicitation or MLD report spoils an exact count.
+vpair() {
+	local q=${7:-2}
+	ip link add "$P-t1" numtxqueues "$q" numrxqueues "$q" address "$3" type veth peer name \
+		"$P-t2" numtxqueues "$q" numrxqueues "$q" address "$6"
+	ip link set "$P-t1" netns "$1"
+	ip link set "$P-t2" netns "$4"
+	ip -n "$1" link set "$P-t1" name "$2"
+	ip -n "$4" link set "$P-t2" name "$5"
+	ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1"
+	ip netns exec "$4" sysctl -qw "net.ipv6.conf.$5.disable_ipv6=1"
+	# A veth hands its peer's XDP program TCP/UDP frames whose checksum is left to an
+	# offload that never happens once AF_XDP copies them out: compute checksums in software.
+	ip netns exec "$1" ethtool -K "$2" tx off >/dev/null
+	ip netns exec "$4" ethtool -K "$5" tx off >/dev/null
+	ip -n "$1" link set "$2" up
+	ip -n "$4" link set "$5" up
+}
+
+# start NS OUTFILE CMD...: run an xskf app in NS in the background, JSON to OUTFILE, and wait
+# until its XDP program is attached (it prints its worker line first).
+start_app() {
+	local ns=$1 out=$2 i
+	shift 2
+	ip netns exec "$ns" "$@" --json >"$out" 2>"$out.err" &
+	PIDS+=($!)
+	APP_PID=$!
+	for i in $(seq 1 100); do
+		grep -q "worker [0-9]" "$out.err" 2>/dev/null && { sleep 0.5; return 0; }
+		kill -0 $APP_PID 2>/dev/null || { cat "$out.err" >&2; fail "$* did not start"; }
+		sleep 0.1
+	done
+	cat "$out.err" >&2
+	fail "$* did not start in 10 s"
+}
+
+# stop_app: SIGINT the last app started, wait for it, check it exited 0 and detached.
+stop_app() {
+	local rc=0
+	kill -INT "$APP_PID"
+	wait "$APP_PID" || rc=$?
+	PIDS=("${PIDS[@]/$APP_PID/}")
+	return $rc
+}
+
+# jq-like lookups in an app's JSON with python: jget FILE EXPR (EXPR over `j`).
+jget() {
+	$PY -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+# no_xdp NS IF: fail if an XDP program is still attached.
+no_xdp() {
+	if ip -n "$1" -d link show "$2" | grep -q "prog/xdp"; then
+		fail "XDP program left attached on $1/$2"
+	fi
+}
+
+# rx_count NS IF: frames the interface received (kernel counter).
+rx_count() {
+	ip netns exec "$1" cat "/sys/class/net/$2/statistics/rx_packets"
+}
