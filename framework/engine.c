@@ -332,7 +332,7 @@ static int open_worker(struct xskf_engine *eng, struct xskf_worker *w)
 		if (i > 0)
 			zc = w->socks[0]->zerocopy; /* shared UMEM: the kernel reuses the first mode */
 		err = xskf_sock__open(s, &w->umem, o, zc);
-		if (err && zc && i == 0 && o->bind_mode == XSKF_BIND_AUTO) {
+		if (err && err != -EBUSY && zc && i == 0 && o->bind_mode == XSKF_BIND_AUTO) {
 			pr_info("%s queue %u: zero-copy not available (%s): using copy mode\n",
 				s->port->name, s->queue, strerror(-err));
 			err = xskf_sock__open(s, &w->umem, o, false);
@@ -424,6 +424,12 @@ int xskf_engine__start(struct xskf_engine *eng)
 	err = check_caps();
 	if (err)
 		return err;
+	/* refuse early (program of a live xskf, foreign program) before touching anything */
+	for (i = 0; i < eng->nr_ports; i++) {
+		err = xskf_prog__preflight(eng, &eng->ports[i]);
+		if (err)
+			return err;
+	}
 	err = assign_workers(eng);
 	if (err)
 		return err;

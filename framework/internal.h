@@ -138,6 +138,7 @@ struct xskf_port {
 	bool hints_hw;
 };
 
+int xskf_prog__preflight(struct xskf_engine *eng, struct xskf_port *port);
 int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port);
 int xskf_prog__set_xsk(struct xskf_port *port, uint32_t queue, int xsk_fd);
 void xskf_prog__detach(struct xskf_port *port);

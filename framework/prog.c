@@ -90,8 +90,12 @@ out:
 	return kind;
 }
 
-/* Deal with programs already on the interface: left by a killed run of ours, or foreign. */
-static int clear_existing(struct xskf_port *port, bool force)
+/*
+ * Deal with programs already on the interface: left by a killed run of ours (replace), used by
+ * a live xskf process (refuse), or foreign (refuse unless forced). With @detach false it only
+ * checks, so that start-up can fail before it touches anything.
+ */
+static int clear_existing(struct xskf_port *port, bool force, bool detach)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	struct {
@@ -101,7 +105,8 @@ static int clear_existing(struct xskf_port *port, bool force)
 
 	err = bpf_xdp_query(port->ifindex, 0, &q);
 	if (err) {
-		pr_warn("%s: cannot query its XDP program: %s\n", port->name, strerror(-err));
+		pr_warn("%s: cannot query its XDP program: %s%s\n", port->name, strerror(-err),
+			err == -EPERM ? " (run as root)" : "");
 		return err;
 	}
 	if (q.drv_prog_id)
@@ -124,8 +129,9 @@ static int clear_existing(struct xskf_port *port, bool force)
 				port->name, (int)pid);
 			return -EBUSY;
 		case OWNER_OURS_DEAD:
-			pr_info("%s: replacing XDP program %s left by a killed xskf run (pid %d)\n",
-				port->name, name, (int)pid);
+			if (detach)
+				pr_info("%s: replacing XDP program %s left by a killed xskf run (pid %d)\n",
+					port->name, name, (int)pid);
 			break;
 		case OWNER_FOREIGN:
 			if (!force) {
@@ -134,9 +140,13 @@ static int clear_existing(struct xskf_port *port, bool force)
 					port->name, name, port->name);
 				return -EEXIST;
 			}
-			pr_info("%s: replacing foreign XDP program %s (--force)\n", port->name, name);
+			if (detach)
+				pr_info("%s: replacing foreign XDP program %s (--force)\n", port->name,
+					name);
 			break;
 		}
+		if (!detach)
+			continue;
 		err = bpf_xdp_detach(port->ifindex, progs[i].mode, NULL);
 		if (err) {
 			pr_warn("%s: cannot detach XDP program %s: %s\n", port->name, name,
@@ -145,6 +155,11 @@ static int clear_existing(struct xskf_port *port, bool force)
 		}
 	}
 	return 0;
+}
+
+int xskf_prog__preflight(struct xskf_engine *eng, struct xskf_port *port)
+{
+	return clear_existing(port, eng->o.force, false);
 }
 
 /* ---- redirect tier ---- */
@@ -267,16 +282,26 @@ void xskf_prog__emergency_detach(void)
 
 /* ---- set-up ---- */
 
+/*
+ * Record who we are in the owner map and bind that map to every loaded program: the programs
+ * do not use it, and only maps bound to a program show in its info (BPF_PROG_BIND_MAP).
+ */
 static int write_owner(struct xskf_port *port)
 {
 	struct xskf_prog_owner owner = {
 		.pid = (uint32_t)getpid(),
 		.start_time = proc_start_time(getpid()),
 	};
+	int fd = bpf_map__fd(port->skel->maps.xskf_owner);
+	struct bpf_program *prog;
 	uint32_t key = 0;
 
-	if (bpf_map_update_elem(bpf_map__fd(port->skel->maps.xskf_owner), &key, &owner, 0))
+	if (bpf_map_update_elem(fd, &key, &owner, 0))
 		return -errno;
+	bpf_object__for_each_program(prog, port->skel->obj) {
+		if (bpf_program__fd(prog) >= 0 && bpf_prog_bind_map(bpf_program__fd(prog), fd, NULL))
+			return -errno;
+	}
 	return 0;
 }
 
@@ -317,7 +342,7 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	struct bpf_program *chosen;
 	int err;
 
-	err = clear_existing(port, eng->o.force);
+	err = clear_existing(port, eng->o.force, true);
 	if (err)
 		return err;
 
