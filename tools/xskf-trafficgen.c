@@ -40,14 +40,14 @@
 
 struct tg_opts {
 	const char *ifname;
-	uint64_t count;   /* 0: not given */
-	double duration;  /* seconds, 0: not given */
+	uint64_t count;		/* 0: not given */
+	double duration;	/* seconds, 0: not given */
 	struct tg_pkt_cfg pkt;
 	const char *src_mac, *dst_mac, *src_ip, *dst_ip;
 	uint32_t flows;
-	int cpu;          /* -1: not pinned */
-	uint64_t rate;    /* frames per second, 0: as fast as possible */
-	uint32_t batch;   /* frames per flush inside the kernel, 0: kernel default (64) */
+	int cpu;		/* -1: not pinned */
+	uint64_t rate;		/* frames per second, 0: as fast as possible */
+	uint32_t batch;		/* frames per flush inside the kernel, 0: kernel default (64) */
 	bool json;
 	bool verbose;
 };
@@ -134,9 +134,8 @@ static void parse_mac(const char *s, uint8_t mac[6])
 	unsigned int b[6];
 	int i, used = 0;
 
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x%n", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &used) !=
-		    6 ||
-	    s[used])
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%n", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+		   &used) != 6 || s[used])
 		die(2, "bad MAC address '%s'", s);
 	for (i = 0; i < 6; i++) {
 		if (b[i] > 0xff)
@@ -147,8 +146,10 @@ static void parse_mac(const char *s, uint8_t mac[6])
 
 static void parse_opts(int argc, char **argv, struct tg_opts *o)
 {
-	enum { O_SRC_MAC = 256, O_DST_MAC, O_SRC_IP, O_DST_IP, O_SPORT, O_DPORT, O_CPU, O_RATE,
-	       O_BATCH, O_JSON };
+	enum {
+		O_SRC_MAC = 256, O_DST_MAC, O_SRC_IP, O_DST_IP, O_SPORT, O_DPORT, O_CPU, O_RATE,
+		O_BATCH, O_JSON,
+	};
 	static const struct option longopts[] = {
 		{ "iface", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'n' },
@@ -179,10 +180,14 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 	*o = (struct tg_opts){ .flows = 1, .cpu = -1 };
 	o->pkt.sport = 1024;
 	o->pkt.dport = 9;
-	while ((c = getopt_long(argc, argv, "i:n:d:s:f:6tvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:n:d:s:f:6tvh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'i': o->ifname = optarg; break;
-		case 'n': o->count = parse_u64(optarg, "count", 1, UINT64_MAX); break;
+		case 'i':
+			o->ifname = optarg;
+			break;
+		case 'n':
+			o->count = parse_u64(optarg, "count", 1, UINT64_MAX);
+			break;
 		case 'd':
 			errno = 0;
 			o->duration = strtod(optarg, &end);
@@ -194,22 +199,55 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 			o->pkt.size = parse_u64(optarg, "size", TG_MIN_SIZE, TG_MAX_SIZE);
 			size_given = true;
 			break;
-		case 'f': o->flows = parse_u64(optarg, "flows", 1, 65536); break;
-		case '6': o->pkt.ipv6 = true; break;
-		case 't': o->pkt.tcp = true; break;
-		case O_SRC_MAC: o->src_mac = optarg; break;
-		case O_DST_MAC: o->dst_mac = optarg; break;
-		case O_SRC_IP: o->src_ip = optarg; break;
-		case O_DST_IP: o->dst_ip = optarg; break;
-		case O_SPORT: o->pkt.sport = parse_u64(optarg, "sport", 0, 65535); break;
-		case O_DPORT: o->pkt.dport = parse_u64(optarg, "dport", 0, 65535); break;
-		case O_CPU: o->cpu = parse_u64(optarg, "cpu", 0, CPU_SETSIZE - 1); break;
-		case O_RATE: o->rate = parse_u64(optarg, "rate", 1, 1000000000); break;
-		case O_BATCH: o->batch = parse_u64(optarg, "batch", 1, TG_MAX_BATCH); break;
-		case O_JSON: o->json = true; break;
-		case 'v': o->verbose = true; break;
-		case 'h': usage(stdout); exit(0);
-		default: usage(stderr); exit(2);
+		case 'f':
+			o->flows = parse_u64(optarg, "flows", 1, 65536);
+			break;
+		case '6':
+			o->pkt.ipv6 = true;
+			break;
+		case 't':
+			o->pkt.tcp = true;
+			break;
+		case O_SRC_MAC:
+			o->src_mac = optarg;
+			break;
+		case O_DST_MAC:
+			o->dst_mac = optarg;
+			break;
+		case O_SRC_IP:
+			o->src_ip = optarg;
+			break;
+		case O_DST_IP:
+			o->dst_ip = optarg;
+			break;
+		case O_SPORT:
+			o->pkt.sport = parse_u64(optarg, "sport", 0, 65535);
+			break;
+		case O_DPORT:
+			o->pkt.dport = parse_u64(optarg, "dport", 0, 65535);
+			break;
+		case O_CPU:
+			o->cpu = parse_u64(optarg, "cpu", 0, CPU_SETSIZE - 1);
+			break;
+		case O_RATE:
+			o->rate = parse_u64(optarg, "rate", 1, 1000000000);
+			break;
+		case O_BATCH:
+			o->batch = parse_u64(optarg, "batch", 1, TG_MAX_BATCH);
+			break;
+		case O_JSON:
+			o->json = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case ':':
+			die(2, "option '%s' needs a value (see --help)", argv[optind - 1]);
+		default:
+			die(2, "unknown option '%s' (see --help)", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
@@ -327,7 +365,7 @@ static int send_frames(const struct tg_opts *o, struct xskf_trafficgen *skel, co
 	int prog_fd = bpf_program__fd(skel->progs.xskf_trafficgen);
 	/* with --rate: one batch per millisecond; else start small and size chunks to ~10 ms */
 	uint64_t pace = o->rate ? (o->rate / 1000 ? o->rate / 1000 : 1) : 0;
-	uint64_t chunk = pace ? pace : 4096, done = 0;
+	uint64_t burst = pace * 10, chunk = pace ? burst : 4096, done = 0;
 	double t0, t, end;
 	int err = 0;
 
@@ -336,6 +374,9 @@ static int send_frames(const struct tg_opts *o, struct xskf_trafficgen *skel, co
 	while (!stop_requested) {
 		uint64_t n = chunk;
 
+		t = now_sec();
+		if (!o->count && o->duration && t >= end)
+			break;
 		if (o->count) {
 			if (done >= o->count)
 				break;
@@ -343,11 +384,20 @@ static int send_frames(const struct tg_opts *o, struct xskf_trafficgen *skel, co
 				n = o->count - done;
 		}
 		if (pace) {
-			if (n > pace)
-				n = pace;
-			sleep_until(t0 + (double)done / o->rate);
-			if (stop_requested)
-				break;
+			/*
+			 * Send what is due by now. A late wake-up (busy CPU) is made up for
+			 * by a bigger batch, up to 10 ms worth, so the average holds.
+			 */
+			uint64_t due = (uint64_t)((t - t0) * o->rate);
+
+			if (due < done + pace) {
+				sleep_until(t0 + (double)(done + pace) / o->rate);
+				continue;
+			}
+			if (n > due - done)
+				n = due - done;
+			if (n > burst)
+				n = burst;
 		}
 		run.repeat = n;
 		err = bpf_prog_test_run_opts(prog_fd, &run);
@@ -356,8 +406,6 @@ static int send_frames(const struct tg_opts *o, struct xskf_trafficgen *skel, co
 			break;
 		err = 0;
 		t = now_sec();
-		if (!o->count && o->duration && t >= end)
-			break;
 		if (!pace && t > t0) {
 			/* about 10 ms per syscall: quick to stop, cheap in syscalls */
 			chunk = (uint64_t)(done / (t - t0) / 100);
