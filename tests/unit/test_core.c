@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Unit tests of the framework's control path, no root needed: option checking, the command
+ * line, CPU lists, and the frame cache that frame accounting rests on. TAP output.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "internal.h"
+
+static int nr_test, nr_fail;
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		nr_test++;                                                                         \
+		if (cond) {                                                                        \
+			printf("ok %d - ", nr_test);                                               \
+		} else {                                                                           \
+			nr_fail++;                                                                 \
+			printf("not ok %d - ", nr_test);                                           \
+		}                                                                                  \
+		printf(__VA_ARGS__);                                                               \
+		printf("\n");                                                                      \
+	} while (0)
+
+static void nop_burst(void *w, struct xskf_pkt *p, unsigned int n)
+{
+	(void)w;
+	(void)p;
+	(void)n;
+}
+
+static const struct xskf_app app = { .name = "unit", .rx_burst = nop_burst };
+
+static int quiet(enum xskf_log_level l, const char *f, va_list a)
+{
+	(void)l;
+	(void)f;
+	(void)a;
+	return 0;
+}
+
+static void test_engine_opts(void)
+{
+	struct xskf_engine *e;
+	struct {
+		struct xskf_engine_opts o;
+		char future[8];
+	} big;
+
+	XSKF_OPTS(xskf_engine_opts, o, .app = &app);
+	e = xskf_engine__new(&o);
+	CHECK(e != NULL, "defaults accepted");
+	xskf_engine__destroy(e);
+
+	o.rx_size = 1000;
+	errno = 0;
+	CHECK(!xskf_engine__new(&o) && errno == EINVAL, "ring size 1000 rejected with EINVAL");
+	o.rx_size = 0;
+	o.frame_size = 3000;
+	CHECK(!xskf_engine__new(&o) && errno == EINVAL, "frame size 3000 rejected");
+	o.frame_size = 4096;
+	o.batch = XSKF_MAX_BATCH + 1;
+	CHECK(!xskf_engine__new(&o) && errno == EINVAL, "batch 257 rejected");
+	o.batch = 0;
+	o.cpus = "0-";
+	CHECK(!xskf_engine__new(&o) && errno == EINVAL, "CPU list '0-' rejected");
+	o.cpus = NULL;
+	o.app = NULL;
+	CHECK(!xskf_engine__new(&o), "no app rejected");
+
+	/* a newer caller's struct: unknown trailing bytes must be zero */
+	memset(&big, 0, sizeof(big));
+	big.o.sz = sizeof(big);
+	big.o.app = &app;
+	e = xskf_engine__new(&big.o);
+	CHECK(e != NULL, "larger struct with zero tail accepted");
+	xskf_engine__destroy(e);
+	big.future[3] = 1;
+	CHECK(!xskf_engine__new(&big.o) && errno == EINVAL, "larger struct with unknown option rejected");
+	big.o.sz = 4;
+	CHECK(!xskf_engine__new(&big.o), "sz smaller than size_t rejected");
+}
+
+static void test_cpus(void)
+{
+	int cpus[8];
+	unsigned int n;
+
+	CHECK(xskf_parse_cpus("0", cpus, 8, &n) == 0 && n == 1 && cpus[0] == 0, "'0'");
+	CHECK(xskf_parse_cpus("0-1", cpus, 8, &n) == 0 && n == 2 && cpus[1] == 1, "'0-1'");
+	CHECK(xskf_parse_cpus("1,0", cpus, 8, &n) == 0 && n == 2 && cpus[0] == 1, "'1,0'");
+	CHECK(xskf_parse_cpus("", cpus, 8, &n) == -EINVAL, "empty list");
+	CHECK(xskf_parse_cpus("1-0", cpus, 8, &n) == -EINVAL, "reversed range");
+	CHECK(xskf_parse_cpus("a", cpus, 8, &n) == -EINVAL, "letters");
+	CHECK(xskf_parse_cpus("0,,1", cpus, 8, &n) == -EINVAL, "empty element");
+	CHECK(xskf_parse_cpus("100000", cpus, 8, &n) == -EINVAL, "CPU beyond the machine");
+}
+
+static void test_cli(void)
+{
+	struct xskf_cli c;
+	char *ok_argv[] = { "t", "-i", "veth0", "-q", "0", "-q", "1", "-N", "-c", "-b", "32",
+			    "--json", "--hugepages", "off", "-f", "4096", "--duration", "3", NULL };
+	char *bad_batch[] = { "t", "-i", "x", "-b", "0", NULL };
+	char *bad_huge[] = { "t", "-i", "x", "--hugepages", "maybe", NULL };
+	char *extra[] = { "t", "-i", "x", "stray", NULL };
+
+	memset(&c, 0, sizeof(c));
+	CHECK(xskf_cli__parse(&c, NULL, NULL, 18, ok_argv) == 0, "full command line parses");
+	CHECK(c.nr_ifaces == 1 && !strcmp(c.ifaces[0], "veth0"), "interface");
+	CHECK(c.nr_queues == 2 && c.queues[1] == 1 && !c.all_queues, "two queues");
+	CHECK(c.eo.attach_mode == XSKF_ATTACH_NATIVE && c.eo.bind_mode == XSKF_BIND_COPY, "modes");
+	CHECK(c.eo.batch == 32 && c.json && c.duration == 3, "batch, json, duration");
+	CHECK(c.eo.hugepages == XSKF_HUGEPAGES_OFF + 1 && c.eo.frame_size == 4096,
+	      "hugepages, frame size");
+	memset(&c, 0, sizeof(c));
+	CHECK(xskf_cli__parse(&c, NULL, NULL, 5, bad_batch) == -EINVAL, "batch 0 rejected");
+	memset(&c, 0, sizeof(c));
+	CHECK(xskf_cli__parse(&c, NULL, NULL, 5, bad_huge) == -EINVAL, "--hugepages maybe rejected");
+	memset(&c, 0, sizeof(c));
+	CHECK(xskf_cli__parse(&c, NULL, NULL, 4, extra) == -EINVAL, "stray argument rejected");
+}
+
+static void test_cache(void)
+{
+	struct xskf_umem um;
+	uint64_t addrs[64];
+	uint32_t n, i;
+	bool aligned = true;
+
+	CHECK(xskf_umem__alloc(&um, 256, 2048, XSKF_HUGEPAGES_OFF, -1) == 0, "UMEM of 256 frames");
+	CHECK(um.cache_len == 256 && !um.hugepages, "all frames start in the cache");
+	n = xskf_cache_get(&um, addrs, 64);
+	CHECK(n == 64 && um.cache_len == 192, "get 64: 192 left");
+	for (i = 0; i < n; i++)
+		aligned &= addrs[i] % 2048 == 0 && addrs[i] < 256 * 2048;
+	CHECK(aligned, "frames are chunk-aligned and inside the UMEM");
+	/* frames come back with any offset inside their chunk (RX headroom, pushed headers) */
+	for (i = 0; i < n; i++)
+		xskf_cache_put(&um, addrs[i] + 256 + 32 + i);
+	CHECK(um.cache_len == 256, "all 64 returned");
+	n = xskf_cache_get(&um, addrs, 64);
+	aligned = true;
+	for (i = 0; i < n; i++)
+		aligned &= addrs[i] % 2048 == 0;
+	CHECK(aligned, "returned frames are normalised to their chunk start");
+	n = xskf_cache_get(&um, addrs, 64) + xskf_cache_get(&um, addrs, 64) +
+	    xskf_cache_get(&um, addrs, 64) + xskf_cache_get(&um, addrs, 64);
+	CHECK(n == 192 && um.cache_len == 0, "the cache empties exactly");
+	CHECK(xskf_cache_get(&um, addrs, 64) == 0, "an empty cache gives nothing");
+	xskf_umem__free(&um);
+}
+
+int main(void)
+{
+	xskf_set_print(quiet);
+	test_engine_opts();
+	test_cpus();
+	test_cli();
+	test_cache();
+	printf("1..%d\n", nr_test);
+	return nr_fail ? 1 : 0;
+}
