@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Receive benchmark on the veth test bed (not part of `meson test`): 64-byte UDP from the XDP
+# live-frames generator on CPU 0, the receiver pinned to CPU 1. Cases run interleaved, PASSES
+# times each, and medians are reported, because this machine's rates move between runs:
+#   xdp-drop      native XDP_DROP on the receiving veth (the ceiling of the set-up)
+#   rxdrop        xsk-rxdrop, copy mode, frames not touched
+#   rxdrop-touch  xsk-rxdrop --touch: reads each frame's Ethernet type
+# Mpps = frames received by the case / generator seconds; ns/packet = 1e3 / Mpps;
+# CPU = the receiver process's CPU time / wall time (veth does the copy in the sender's softirq).
+#
+#   sudo scripts/bench-rxdrop.sh [SECONDS] [PASSES] [extra xsk-rxdrop options]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-3}
+passes=${2:-3}
+shift 2 2>/dev/null || shift $# 2>/dev/null || true
+extra=("$@")
+B=${XSKF_BUILD:-build}
+export XSKF_TB=${XSKF_TB:-xbrx} XSKF_BUILD=$B
+trap 'scripts/testbed.sh down >/dev/null' EXIT
+eval "$(scripts/testbed.sh up)"
+res=$(mktemp)
+
+gen() {
+	ip netns exec "$TB_NS_GEN" "$B/tools/xskf-trafficgen" -i "$TB_IF_GEN" --cpu 0 -d "$secs" --json
+}
+
+one() {
+	local name=$1 g rx mpps cpu
+	shift
+	if [ "$name" = xdp-drop ]; then
+		scripts/testbed.sh sink drop >/dev/null
+		g=$(gen)
+		rx=$($PYTHON -c 'import json,sys; print(json.loads(sys.argv[1])["sent"])' "$g")
+		cpu=0
+		scripts/testbed.sh sink off >/dev/null
+	else
+		ip netns exec "$TB_NS_DUT" "$B/apps/xsk-rxdrop" -i "$TB_IF_DUT" -q 0 --cpus 1 -c -N \
+			--quiet --json "$@" "${extra[@]}" >"$res.json" 2>/dev/null &
+		local pid=$!
+		sleep 1
+		local t0 c0
+		t0=$(date +%s.%N)
+		c0=$(awk '{print $14+$15}' /proc/$pid/stat 2>/dev/null || echo 0)
+		g=$(gen)
+		local c1 t1
+		c1=$(awk '{print $14+$15}' /proc/$pid/stat 2>/dev/null || echo 0)
+		t1=$(date +%s.%N)
+		kill -INT $pid
+		wait $pid || true
+		rx=$($PYTHON -c 'import json,sys; print(sum(q["rx_packets"] for q in json.load(open(sys.argv[1]))["queues"]))' "$res.json")
+		cpu=$($PYTHON -c "print(round(100*($c1-$c0)/$(getconf CLK_TCK)/($t1-$t0)))")
+	fi
+	mpps=$($PYTHON -c 'import json,sys; g=json.loads(sys.argv[1]); print(round(int(sys.argv[2])/g["seconds"]/1e6,3))' "$g" "$rx")
+	echo "$name $mpps $cpu" >>"$res"
+	echo "  $name: $mpps Mpps, receiver CPU $cpu%"
+}
+
+PYTHON=/usr/bin/python3
+for p in $(seq 1 "$passes"); do
+	echo "pass $p"
+	one xdp-drop
+	one rxdrop
+	one rxdrop-touch --touch
+done
+echo
+echo "case           median Mpps   ns/packet   receiver CPU %"
+for c in xdp-drop rxdrop rxdrop-touch; do
+	grep "^$c " "$res" | $PYTHON -c '
+import sys, statistics
+rows = [l.split() for l in sys.stdin]
+m = statistics.median(float(r[1]) for r in rows)
+cpu = statistics.median(float(r[2]) for r in rows)
+print(f"{rows[0][0]:<14} {m:>10.2f}   {1e3/m if m else 0:>9.1f}   {cpu:>6.0f}")'
+done
+rm -f "$res" "$res.json"
