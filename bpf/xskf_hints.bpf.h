@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
+/*
+ * RX hints, BPF side: xskf_hints_write() puts a struct xskf_meta (xskf_meta.h) in front of the
+ * frame. Header-only; include it from an XDP program after <linux/bpf.h> and
+ * <bpf/bpf_helpers.h>, and call it before redirecting the frame:
+ *
+ *	SEC("xdp") int prog_hw(struct xdp_md *ctx) { xskf_hints_write(ctx, true); ... }
+ *	SEC("xdp") int prog_sw(struct xdp_md *ctx) { xskf_hints_write(ctx, false); ... }
+ *
+ * @hw must be a compile-time constant. With true, the XDP metadata kfuncs are called: the
+ * program must then be loaded device-bound (bpf_program__set_ifindex() and
+ * BPF_F_XDP_DEV_BOUND_ONLY), which also means it can only attach in native mode. With false
+ * the calls are dead code that clang removes, so the program has no kfunc call at all and loads
+ * anywhere (SKB mode, kernels without the kfuncs).
+ *
+ * The kfuncs are declared __weak: an object holding both variants then still loads (the false
+ * variant) on a kernel without them; libbpf 1.1 leaves an unresolved weak kfunc call for the
+ * verifier, which rejects it only in a program that really calls it.
+ */
+#ifndef XSKF_HINTS_BPF_H
+#define XSKF_HINTS_BPF_H
+
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#include "xskf_meta.h"
+#include "xskf_hints_parse.h"
+
+#ifndef EOPNOTSUPP
+#define EOPNOTSUPP 95
+#endif
+#ifndef ENODATA
+#define ENODATA 61
+#endif
+
+/* Kernel prototypes (net/core/xdp.c, Linux 6.3+; the VLAN one 6.8+). */
+extern int bpf_xdp_metadata_rx_hash(const struct xdp_md *ctx, __u32 *hash,
+				    enum xdp_rss_hash_type *rss_type) __ksym __weak;
+extern int bpf_xdp_metadata_rx_timestamp(const struct xdp_md *ctx, __u64 *timestamp) __ksym __weak;
+extern int bpf_xdp_metadata_rx_vlan_tag(const struct xdp_md *ctx, __be16 *vlan_proto,
+					__u16 *vlan_tci) __ksym __weak;
+
+/*
+ * The meta in front of the frame of @ctx, or NULL. Each stage below derives its pointers again
+ * from ctx rather than keeping them: fresh pointers carry no packet range from the stage before,
+ * so the verifier's states from all paths of that stage compare equal and are pruned.
+ */
+static __always_inline struct xskf_meta *xskf_hints_meta(struct xdp_md *ctx)
+{
+	struct xskf_meta *m = (void *)(long)ctx->data_meta;
+
+	if ((void *)(m + 1) > (void *)(long)ctx->data)
+		return 0;
+	return m;
+}
+
+/* Stage 1: the outer frame, and everything but the tunnel and the driver's values. */
+static __always_inline int xskf_hints_outer(struct xdp_md *ctx)
+{
+	struct xskf_meta *m = xskf_hints_meta(ctx);
+	struct xskf_parse p;
+
+	if (!m)
+		return -1;
+	xskf_parse_outer((void *)(long)ctx->data, (void *)(long)ctx->data_end, &p);
+	m->rx_timestamp = 0;
+	m->rx_hash = 0;
+	m->ptype = p.ptype;
+	m->hash_type = 0;
+	m->vlan_tci = p.vlan_tci;
+	m->l4_off = p.l4_off;
+	m->inner_off = 0;
+	m->inner_l3_off = 0;
+	m->inner_l4_off = 0;
+	m->l3_off = (__u8)p.l3_off;
+	m->src = p.vlan ? XSKF_SRC_SW << (2 * XSKF_F_VLAN) |
+				  (p.vlan == 2 ? XSKF_META_VLAN_STAG : 0) : 0;
+	m->magic = 0;
+	return 0;
+}
+
+/*
+ * Stage 2: a tunnel's header and inner frame, from the ptype and l4_off that stage 1 stored.
+ * Values loaded back from packet memory are unknown to the verifier, so the dozens of outer
+ * paths (VLANs, IPv4/IPv6, extension chains, L4 types) reach this stage as one state instead
+ * of each walking the inner parse again.
+ */
+static __always_inline void xskf_hints_tunnel(struct xdp_md *ctx)
+{
+	struct xskf_meta *m = xskf_hints_meta(ctx);
+	struct xskf_parse p;
+
+	if (!m || !(m->ptype & XSKF_PTYPE_TUNNEL_MASK))
+		return;
+	p.ptype = m->ptype;
+	p.l4_off = m->l4_off;
+	p.inner_off = p.inner_l3_off = p.inner_l4_off = 0;
+	xskf_parse_inner((void *)(long)ctx->data, (void *)(long)ctx->data_end, &p);
+	m->ptype = p.ptype;
+	m->inner_off = p.inner_off;
+	m->inner_l3_off = p.inner_l3_off;
+	m->inner_l4_off = p.inner_l4_off;
+}
+
+/*
+ * Stage 3: ask the driver for the hash, timestamp and VLAN tag. Every kfunc returns 0 (value
+ * given), -ENODATA (none for this frame: veth for frames that were redirected by XDP, mlx5/ice
+ * without RX timestamping), -EOPNOTSUPP (the driver does not implement it) or another error:
+ * all but 0 mean "absent", and the meta keeps what the software parse found (VLAN) or nothing.
+ */
+static __always_inline void xskf_hints_hw(struct xdp_md *ctx)
+{
+	enum xdp_rss_hash_type type = XDP_RSS_TYPE_NONE;
+	struct xskf_meta *m;
+	__u32 hash = 0;
+	__u64 ts = 0;
+	__be16 vproto = 0;
+	__u16 tci = 0;
+	int hash_err, ts_err, vlan_err;
+
+	hash_err = bpf_xdp_metadata_rx_hash(ctx, &hash, &type);
+	ts_err = bpf_xdp_metadata_rx_timestamp(ctx, &ts);
+	vlan_err = bpf_xdp_metadata_rx_vlan_tag(ctx, &vproto, &tci);
+	m = xskf_hints_meta(ctx);
+	if (!m)
+		return;
+	/*
+	 * A hash with no type and value 0 is "nothing computed" (veth for neighbour discovery):
+	 * leave it absent so that the software hash can stand in with a real L3 hash.
+	 */
+	if (!hash_err && (hash || type)) {
+		m->rx_hash = hash;
+		m->hash_type = (__u16)type;
+		m->src |= XSKF_SRC_HW << (2 * XSKF_F_HASH);
+	}
+	/* veth answers 0 with a zero stamp when the skb had no hardware stamp */
+	if (!ts_err && ts) {
+		m->rx_timestamp = ts;
+		m->src |= XSKF_SRC_HW << (2 * XSKF_F_TIMESTAMP);
+	}
+	/* a stripped tag is the outermost one: it wins over a tag still in the frame */
+	if (!vlan_err) {
+		m->vlan_tci = tci;
+		m->src = (m->src & ~(3 << (2 * XSKF_F_VLAN) | XSKF_META_VLAN_STAG)) |
+			 XSKF_SRC_HW << (2 * XSKF_F_VLAN) |
+			 (vproto == __builtin_bswap16(XSKF_ETH_P_8021AD) ? XSKF_META_VLAN_STAG : 0);
+	}
+}
+
+/*
+ * xskf_hints_write() - write struct xskf_meta in front of the frame of @ctx.
+ * @hw: call the XDP metadata kfuncs (a device-bound program only); a compile-time constant.
+ *
+ * Returns 0 when the meta was written, -1 when bpf_xdp_adjust_meta() failed (driver without
+ * data_meta support): there is then no meta, and the frame is to be delivered as usual. Packet
+ * pointers the caller derived before the call are invalid afterwards (the adjust moves them):
+ * read ctx->data again. Cost: one helper call, the parse (tens of instructions for common
+ * frames), and with @hw three kfunc calls.
+ */
+static __always_inline int xskf_hints_write(struct xdp_md *ctx, const bool hw)
+{
+	struct xskf_meta *m;
+
+	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(struct xskf_meta)))
+		return -1;
+	if (xskf_hints_outer(ctx))
+		return -1;
+	/* make clang load the stage 1 results back from the meta (see xskf_hints_tunnel()) */
+	asm volatile("" ::: "memory");
+	xskf_hints_tunnel(ctx);
+	if (hw)
+		xskf_hints_hw(ctx);
+	m = xskf_hints_meta(ctx);
+	if (!m)
+		return -1;
+	m->magic = XSKF_META_MAGIC; /* last: the meta is complete */
+	return 0;
+}
+
+#endif /* XSKF_HINTS_BPF_H */
