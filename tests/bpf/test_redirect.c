@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * BPF_PROG_TEST_RUN on the embedded XDP program (the skeleton libxskf uses): redirect and pass
+ * decisions per queue, for both tiers, and the per-queue counters. A real AF_XDP socket is
+ * bound in a private network namespace so the XSKMAP entry is real. Root; 77 = skip.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <xdp/xsk.h>
+
+#include "xskf_prog.h"
+#include "xskf_redirect.skel.h"
+
+static int nr_test, nr_fail;
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		nr_test++;                                                                         \
+		printf("%s %d - ", (cond) ? "ok" : "not ok", nr_test);                             \
+		nr_fail += !(cond);                                                                \
+		printf(__VA_ARGS__);                                                               \
+		printf("\n");                                                                      \
+	} while (0)
+
+static int run(int prog_fd, int ifindex, unsigned int queue, unsigned int repeat)
+{
+	unsigned char pkt[64] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0, 0, 1, 0x08, 0x00 };
+	struct xdp_md ctx = { .data_end = sizeof(pkt), .ingress_ifindex = (uint32_t)ifindex,
+			      .rx_queue_index = queue };
+	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = pkt, .data_size_in = sizeof(pkt),
+		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .repeat = repeat);
+	int err = bpf_prog_test_run_opts(prog_fd, &t);
+
+	return err ? err : (int)t.retval;
+}
+
+static void counters(struct xskf_redirect *skel, uint32_t q, struct xskf_prog_counters *sum)
+{
+	int ncpu = libbpf_num_possible_cpus(), i;
+	struct xskf_prog_counters v[ncpu];
+
+	memset(sum, 0, sizeof(*sum));
+	if (bpf_map_lookup_elem(bpf_map__fd(skel->maps.counters), &q, v))
+		return;
+	for (i = 0; i < ncpu; i++) {
+		sum->redirected += v[i].redirected;
+		sum->passed += v[i].passed;
+		sum->errors += v[i].errors;
+	}
+}
+
+int main(void)
+{
+	struct xsk_umem_config ucfg = { .fill_size = 64, .comp_size = 64, .frame_size = 2048 };
+	struct xsk_socket_config scfg = { .rx_size = 64, .tx_size = 64,
+					  .libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
+					  .bind_flags = XDP_COPY };
+	struct xsk_ring_prod fill, tx;
+	struct xsk_ring_cons comp, rx;
+	struct xskf_prog_counters c;
+	struct xskf_redirect *skel;
+	struct xsk_socket *xsk = NULL;
+	struct xsk_umem *umem = NULL;
+	uint32_t q1 = 1;
+	int ifindex, fd, ret, progs[2], i;
+	void *area;
+
+	if (geteuid() != 0) {
+		printf("1..0 # SKIP needs root\n");
+		return 77;
+	}
+	/* a private network namespace with a 2-queue veth, gone when the process exits */
+	if (unshare(CLONE_NEWNET) ||
+	    system("ip link add tr0 numrxqueues 2 numtxqueues 2 type veth peer name tr1 "
+		   "numrxqueues 2 numtxqueues 2 && ip link set tr0 up && ip link set tr1 up")) {
+		printf("1..0 # SKIP no network namespace / veth\n");
+		return 77;
+	}
+	ifindex = (int)if_nametoindex("tr0");
+	skel = xskf_redirect__open_and_load();
+	CHECK(skel != NULL, "skeleton loads");
+	if (!skel)
+		return 1;
+	progs[0] = bpf_program__fd(skel->progs.xskf_redirect);
+	progs[1] = bpf_program__fd(skel->progs.xskf_redirect_lk);
+
+	for (i = 0; i < 2; i++) {
+		const char *name = i ? "lookup tier" : "redirect_map tier";
+
+		ret = run(progs[i], ifindex, 0, 10);
+		CHECK(ret == XDP_PASS, "%s, empty map: XDP_PASS (got %d)", name, ret);
+	}
+	counters(skel, 0, &c);
+	CHECK(c.passed == 20 && c.redirected == 0 && c.errors == 0,
+	      "queue 0 counted 20 passed (got %llu/%llu/%llu)", (unsigned long long)c.passed,
+	      (unsigned long long)c.redirected, (unsigned long long)c.errors);
+
+	/* a real socket on queue 1, entered in the XSKMAP */
+	area = aligned_alloc(4096, 64 * 2048);
+	ret = area ? xsk_umem__create(&umem, area, 64 * 2048, &fill, &comp, &ucfg) : -ENOMEM;
+	if (!ret)
+		ret = xsk_socket__create(&xsk, "tr0", 1, umem, &rx, &tx, &scfg);
+	CHECK(ret == 0, "AF_XDP socket bound to tr0 queue 1 (%d)", ret);
+	if (ret)
+		return 1;
+	fd = xsk_socket__fd(xsk);
+	CHECK(bpf_map_update_elem(bpf_map__fd(skel->maps.xsks), &q1, &fd, 0) == 0,
+	      "socket entered in the XSKMAP at 1");
+
+	for (i = 0; i < 2; i++) {
+		const char *name = i ? "lookup tier" : "redirect_map tier";
+
+		ret = run(progs[i], ifindex, 1, 5);
+		CHECK(ret == XDP_REDIRECT, "%s, queue 1 (socket): XDP_REDIRECT (got %d)", name, ret);
+		ret = run(progs[i], ifindex, 0, 5);
+		CHECK(ret == XDP_PASS, "%s, queue 0 (no socket): XDP_PASS (got %d)", name, ret);
+	}
+	counters(skel, 1, &c);
+	CHECK(c.redirected == 10 && c.passed == 0, "queue 1 counted 10 redirected (got %llu)",
+	      (unsigned long long)c.redirected);
+	counters(skel, 0, &c);
+	CHECK(c.passed == 30 && c.redirected == 0, "queue 0 counted 30 passed in all (got %llu)",
+	      (unsigned long long)c.passed);
+
+	xsk_socket__delete(xsk);
+	xsk_umem__delete(umem);
+	free(area);
+	xskf_redirect__destroy(skel);
+	printf("1..%d\n", nr_test);
+	return nr_fail ? 1 : 0;
+}
