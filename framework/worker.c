@@ -54,13 +54,23 @@ static inline void kick_tx(struct xskf_sock *s)
 /* Move staged frames onto the TX ring; what does not fit stays staged (back-pressure). */
 static inline void flush_tx(struct xskf_sock *s)
 {
-	uint32_t n = s->txq_len, idx, i, mask = s->tx.mask;
+	uint32_t n = s->txq_len, idx, i, mask = s->tx.mask, room;
 
 	if (!n)
 		return;
-	n = xsk_ring_prod__reserve(&s->tx, n, &idx);
-	if (n < s->txq_len)
+	/*
+	 * libxdp's reserve is all or nothing: asking for more than the free slots gets none, and
+	 * with more staged frames than the ring holds (TX ring < XSKF_TXQ_CAP) TX would stall
+	 * for good. Take what fits now.
+	 */
+	room = xsk_prod_nb_free(&s->tx, n);
+	if (room < n) {
 		s->c.tx_ring_full++;
+		n = room;
+		if (!n)
+			return;
+	}
+	n = xsk_ring_prod__reserve(&s->tx, n, &idx);
 	for (i = 0; i < n; i++) {
 		*xsk_ring_prod__tx_desc(&s->tx, idx + i) = s->txq[i];
 		s->tx_len_ring[(idx + i) & mask] = s->txq[i].len;
@@ -69,20 +79,22 @@ static inline void flush_tx(struct xskf_sock *s)
 		xsk_ring_prod__submit(&s->tx, n);
 		s->tx_out += n;
 		s->txq_len -= n;
-		for (i = 0; i < s->txq_len; i++)
-			s->txq[i] = s->txq[n + i];
+		memmove(s->txq, s->txq + n, s->txq_len * sizeof(*s->txq));
 	}
 	s->txq_since_ns = s->txq_len ? xskf_now_ns() : 0;
 }
 
 /*
- * Frames the kernel has not yet taken from our TX ring ask for a kick when the kernel sets
- * need_wakeup (copy mode always does). Without need_wakeup the flag is never set, so every
- * pending ring must be kicked, or nothing would ever be sent.
+ * Frames the kernel has not yet taken from our TX ring need a kick. In zero-copy mode only
+ * when the driver sets need_wakeup. In copy mode the kernel sends only inside sendto(), yet
+ * it does not keep need_wakeup set (seen on 6.18: a full TX ring with the flag clear, and TX
+ * stalled at 12 kpps under load), so copy mode kicks whenever frames wait. Without
+ * need_wakeup the flag is never set at all: kick every time too.
  */
 static inline void maybe_kick(struct xskf_sock *s, bool always)
 {
-	if (s->tx.cached_prod != *s->tx.consumer && (always || xsk_ring_prod__needs_wakeup(&s->tx)))
+	if (s->tx.cached_prod != *s->tx.consumer &&
+	    (always || !s->zerocopy || xsk_ring_prod__needs_wakeup(&s->tx)))
 		kick_tx(s);
 }
 
