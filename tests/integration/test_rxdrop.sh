@@ -116,10 +116,39 @@ run_busy() {
 	ok "second instance refused: $(head -c 200 "$out/e" | grep already)"
 }
 
+# Both queues on one worker (one UMEM shared by two sockets), UMEM on reserved hugepages.
+run_multiqueue_huge() {
+	HP_SAVED=$(cat /proc/sys/vm/nr_hugepages)
+	trap 'echo "$HP_SAVED" >/proc/sys/vm/nr_hugepages; tb_cleanup; rm -rf "$out"' EXIT
+	echo 64 >/proc/sys/vm/nr_hugepages
+	[ "$(cat /proc/sys/vm/nr_hugepages)" -ge 8 ] || skip "cannot reserve hugepages"
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 -q 1 --hugepages=require \
+		--duration 4 --json >"$out/rx.json" 2>"$out/rx.err" &
+	local pid=$!
+	wait_attached
+	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --cpu 0 --rate 100000 --json >"$out/g0.json" || fail gen0
+	gen "$GEN" -i "$TB_IF_GEN" -n 2000 --cpu 1 --rate 100000 --json >"$out/g1.json" || fail gen1
+	wait $pid || { cat "$out/rx.err"; fail "xsk-rxdrop failed"; }
+	local r0 r1
+	r0=$(json_get "$out/rx.json" "[q for q in d['queues'] if q['queue']==0][0]['program']['redirected']")
+	r1=$(json_get "$out/rx.json" "[q for q in d['queues'] if q['queue']==1][0]['program']['redirected']")
+	[ "$r0" -ge 3000 ] && [ "$r0" -le 3010 ] || fail "queue 0 redirected $r0 of 3000"
+	[ "$r1" -ge 2000 ] && [ "$r1" -le 2010 ] || fail "queue 1 redirected $r1 of 2000"
+	[ "$(json_get "$out/rx.json" "all(q['reconciled'] for q in d['queues'])")" = True ] || fail reconcile
+	[ "$(json_get "$out/rx.json" "d['census'][0]['hugepages']")" = True ] || fail "not on hugepages"
+	[ "$(json_get "$out/rx.json" "len(d['census'])")" = 1 ] || fail "expected one worker"
+	[ "$(json_get "$out/rx.json" "d['census_ok']")" = True ] || fail census
+	grep -q "worker 0: 2 sockets, UMEM 8192 frames of 2048 bytes on hugepages" "$out/rx.err" ||
+		{ cat "$out/rx.err"; fail "start-up line"; }
+	assert_no_xdp "after the run"
+	ok "queues 0 and 1 on one shared hugepage UMEM: $r0 + $r1 frames, reconciled"
+}
+
 case $case_name in
 count) run_count "$2" "$3" ;;
 signal) run_signal "$2" ;;
 sigkill) run_sigkill ;;
 busy) run_busy ;;
+multiqueue-huge) run_multiqueue_huge ;;
 *) fail "unknown case $case_name" ;;
 esac
