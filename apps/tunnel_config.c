@@ -59,8 +59,9 @@ static int parse_mac(const char *s, uint8_t mac[6])
 	unsigned int b[6], i;
 	char tail;
 
-	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-		   &tail) != 6 || strlen(s) != 17)
+	/* exactly six two-digit groups: "2:0:0:0:0:1" is more likely a typo than meant */
+	if (strlen(s) != 17 || sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3],
+				      &b[4], &b[5], &tail) != 6)
 		return -EINVAL;
 	for (i = 0; i < 6; i++)
 		mac[i] = (uint8_t)b[i];
@@ -94,7 +95,7 @@ static int parse_addr(struct parser *p, const char *s, struct tun_addr *a)
 	if (inet_pton(AF_INET, s, a->a) == 1) {
 		a->family = AF_INET;
 		if (a->a[0] == 0 || a->a[0] == 127 || a->a[0] >= 224)
-			return fail(p, p->line, "address %s out of range (not a unicast address)", s);
+			return fail(p, p->line, "address %s out of range (not unicast)", s);
 		return 0;
 	}
 	if (inet_pton(AF_INET6, s, a->a) == 1) {
@@ -102,7 +103,7 @@ static int parse_addr(struct parser *p, const char *s, struct tun_addr *a)
 
 		a->family = AF_INET6;
 		if (!memcmp(a->a, zero, 16) || !memcmp(a->a, one, 16) || a->a[0] == 0xff)
-			return fail(p, p->line, "address %s out of range (not a unicast address)", s);
+			return fail(p, p->line, "address %s out of range (not unicast)", s);
 		return 0;
 	}
 	return fail(p, p->line, "'%s' is not an IPv4 or IPv6 address", s);

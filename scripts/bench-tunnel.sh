@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# bench-tunnel.sh [BUILD_DIR] - VXLAN encap and decap rates of xsk-tunnel next to a plain
+# forward (xsk-l2fwd --mode fwd) on the same veth test bed, in the same run, interleaved.
+#
+#   ns btg: g0 ==== ta [ DUT ns btd: app on CPU 1 ] tu ==== s0 :ns bts
+#
+# Encap: xskf-trafficgen (XDP live frames, CPU 0) sends 60-byte UDP frames of 64 flows into
+# ta; the app wraps them and sends them out of tu. Decap: bench-tunnel-vxgen.py (AF_PACKET,
+# CPU 0) sends VXLAN frames into tu; the app strips them and sends the inner frames out of ta.
+# The rate of a case is the frames the app *sent* (completed TX on its out port) divided by
+# its run time, from the app's --json. ROUNDS rounds (default 5) of DURATION s (default 3) per
+# case; the table shows medians. Not part of the test suite: needs root and ~2 minutes.
+set -euo pipefail
+
+BUILD=${1:-build-tun}
+ROUNDS=${ROUNDS:-5}
+D=${DURATION:-3}
+HERE=$(cd "$(dirname "$0")" && pwd)
+TUNNEL=$BUILD/apps/xsk-tunnel
+L2FWD=$BUILD/apps/xsk-l2fwd
+GEN=$BUILD/tools/xskf-trafficgen
+VXGEN=$HERE/bench-tunnel-vxgen.py
+PY=/usr/bin/python3
+MAC_G=02:54:00:00:01:01
+MAC_TA=02:54:00:00:01:10
+MAC_TU=02:54:00:00:01:11
+MAC_S0=02:54:00:00:01:20
+W=$(mktemp -d /tmp/bench-tunnel.XXXXXX)
+GEN_PID=
+
+[[ $(id -u) -eq 0 ]] || { echo "needs root" >&2; exit 1; }
+for b in "$TUNNEL" "$L2FWD" "$GEN"; do
+	[[ -x $b ]] || { echo "$b not built" >&2; exit 1; }
+done
+
+cleanup() {
+	set +e
+	[[ -n $GEN_PID ]] && kill "$GEN_PID" 2>/dev/null && wait "$GEN_PID" 2>/dev/null
+	for ns in btg btd bts; do
+		ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null
+		ip netns del $ns 2>/dev/null
+	done
+	rm -rf "$W"
+}
+trap cleanup EXIT
+
+for ns in btg btd bts; do
+	ip netns add $ns
+	ip netns exec $ns sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+done
+ip -n btg link add g0 address $MAC_G type veth peer name ta address $MAC_TA netns btd
+ip -n btd link add tu address $MAC_TU type veth peer name s0 address $MAC_S0 netns bts
+ip -n btg link set g0 up
+ip -n btd link set ta up
+ip -n btd link set tu up
+ip -n bts link set s0 up
+
+for fam in 4 6; do
+	remote=198.51.100.2
+	[[ $fam == 6 ]] && remote=2001:db8::2
+	printf 'local 198.51.100.1\nlocal 2001:db8::1\nnexthop-mac %s\ndefault vni 100 remote %s\n' \
+		$MAC_S0 $remote >"$W/v$fam.conf"
+done
+
+# run_case NAME OUT_PORT APP ARGS...: one run of the app on CPU 1; appends "NAME MPPS".
+run_case() {
+	local name=$1 out=$2
+	shift 2
+	local st=0
+	ip netns exec btd "$@" --cpus 1 --duration "$D" --json --quiet >"$W/out.json" 2>"$W/err" || st=$?
+	# status 1 with a JSON document: a run-time complaint (e.g. the census at exit); the
+	# counters are still what the app did, so keep the number and show the complaint
+	if [[ $st -ne 0 ]]; then
+		[[ -s $W/out.json ]] || { cat "$W/err" >&2; exit 1; }
+		echo "$name: exit status $st: $(grep -m1 'does not add up\|error' "$W/err")" >&2
+	fi
+	$PY - "$W/out.json" "$name" "$out" >>"$W/results" <<'EOP'
+import json, sys
+j = json.load(open(sys.argv[1]))
+tx = sum(q["tx_packets"] for q in j["queues"] if q["port"] == sys.argv[3])
+print(sys.argv[2], tx / j["duration_s"] / 1e6)
+EOP
+	tail -1 "$W/results"
+}
+
+FWD=("$L2FWD" -i ta -i tu --mode fwd --dst-mac-0 $MAC_G --dst-mac-1 $MAC_S0)
+for r in $(seq "$ROUNDS"); do
+	echo "--- round $r"
+	ip netns exec btg "$GEN" -i g0 --cpu 0 -d 100000 -f 64 --src-ip 192.0.2.1 --dst-ip 192.0.2.2 \
+		--dst-mac 02:54:00:00:00:30 >/dev/null 2>&1 &
+	GEN_PID=$!
+	sleep 1
+	run_case fwd_a2u tu "${FWD[@]}"
+	run_case encap4 tu "$TUNNEL" -i ta -i tu --config "$W/v4.conf"
+	run_case encap6 tu "$TUNNEL" -i ta -i tu --config "$W/v6.conf"
+	kill $GEN_PID 2>/dev/null || true
+	wait $GEN_PID 2>/dev/null || true
+	for fam in 4 6; do
+		ip netns exec bts taskset -c 0 $PY "$VXGEN" s0 $MAC_TU $MAC_S0 100000 $fam >/dev/null &
+		GEN_PID=$!
+		sleep 1
+		[[ $fam == 4 ]] && run_case fwd_u2a ta "${FWD[@]}"
+		run_case decap$fam ta "$TUNNEL" -i ta -i tu --config "$W/v4.conf"
+		kill $GEN_PID 2>/dev/null || true
+		wait $GEN_PID 2>/dev/null || true
+	done
+	GEN_PID=
+done
+
+echo
+echo "| case | Mpps (median of $ROUNDS x ${D} s) | min | max |"
+echo "| --- | --- | --- | --- |"
+$PY - "$W/results" <<'EOP'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    k, v = line.split()
+    rows.setdefault(k, []).append(float(v))
+for k in ("fwd_a2u", "encap4", "encap6", "fwd_u2a", "decap4", "decap6"):
+    v = rows.get(k, [])
+    if v:
+        print("| %s | %.3f | %.3f | %.3f |" % (k, statistics.median(v), min(v), max(v)))
+EOP
