@@ -183,7 +183,7 @@ static void tunnel_json(void *app_ctx, struct xskf_engine *eng, void *out)
 		   "\"reload_errors\": %llu",
 		tun->forward_only ? "forward" : "vxlan",
 #if __has_include(<xskf_hints.h>)
-		"rx_hint_else_sw",
+		"hw_hint_else_sw",
 #else
 		"sw",
 #endif
