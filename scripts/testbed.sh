@@ -124,8 +124,32 @@ do_up() {
 		ip -n "$ns" neigh replace "$pip4" lladdr "$pmac" dev "$ifc" nud permanent
 		ip -n "$ns" neigh replace "$pip6" lladdr "$pmac" dev "$ifc" nud permanent
 	done
+	wait_quiet
 	trap - ERR
 	print_env
+}
+
+# The link-local address of each end comes with the carrier event, which the kernel may deliver
+# up to a second late (linkwatch), and brings a last pair of MLD reports. Wait for it, so that
+# the test bed is quiet when `up` returns.
+wait_quiet() {
+	local i ns ifc ready
+	for i in $(seq 1 60); do
+		ready=1
+		for ns in "$NS_GEN:$IF_GEN" "$NS_DUT:$IF_DUT"; do
+			ifc=${ns#*:}
+			ns=${ns%%:*}
+			if ! ip -n "$ns" -6 addr show dev "$ifc" scope link -tentative |
+				grep -q inet6; then
+				ready=0
+			fi
+		done
+		[[ $ready -eq 1 ]] && break
+		sleep 0.05
+	done
+	[[ $ready -eq 1 ]] || die "link-local addresses did not come up"
+	# the reports go out within a jiffy of the join (report interval 0)
+	sleep 0.1
 }
 
 do_status() {
