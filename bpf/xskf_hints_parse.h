@@ -70,6 +70,12 @@ struct xskf_parse_level {
 #define XSKF_LV_TRUNC (XSKF_PTYPE_TRUNC >> 24)
 
 #ifdef __bpf__
+#define XSKF_UNROLL _Pragma("unroll")
+#else
+#define XSKF_UNROLL
+#endif
+
+#ifdef __bpf__
 #define XSKF_PARSE_CLAMP(v) asm volatile("%0 &= 0xfff" : "+r"(v))
 #else
 #define XSKF_PARSE_CLAMP(v) ((v) &= XSKF_PARSE_OFF_MAX)
@@ -242,7 +248,7 @@ static __always_inline void xskf_parse_ipv6(const __u8 *data, const __u8 *end, _
 	off += 40;
 	if (xskf_ipv6_is_ext(nh))
 		lv->ptype ^= XSKF_PTYPE_L3_IPV6 ^ XSKF_PTYPE_L3_IPV6_EXT;
-#pragma unroll
+	XSKF_UNROLL
 	for (i = 0; i < XSKF_PARSE_MAX_EXTHDR; i++) {
 		if (!xskf_ipv6_is_ext(nh))
 			break;
@@ -301,7 +307,7 @@ static __always_inline void xskf_parse_level(const __u8 *data, const __u8 *end, 
 		lv->ptype = XSKF_PTYPE_L2_ETHER;
 		proto = xskf_rd16(h + 12);
 		off += 14;
-#pragma unroll
+		XSKF_UNROLL
 		for (i = 0; i < 2; i++) {
 			if (proto != XSKF_ETH_P_8021Q && proto != XSKF_ETH_P_8021AD)
 				break;
