@@ -21,6 +21,8 @@ run_count() {
 	native-copy) flags="-N -c" ;;
 	skb-copy) flags="-S -c" ;;
 	auto) flags="" ;;
+	busy-poll) flags="-N -c -B -b 32" ;;
+	no-wakeup) flags="-N -c --no-need-wakeup" ;;
 	*) fail "mode $mode" ;;
 	esac
 	# veth: the peer's RX queue is the sending CPU modulo the queue count
