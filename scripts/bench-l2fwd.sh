@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# bench-l2fwd.sh [PASSES] [SECONDS]: xsk-l2fwd --mode macswap next to dpdk-testpmd
+# --forward-mode=macswap (net_af_xdp) on the same 1-queue veth test bed, in interleaved passes.
+# xskf-trafficgen sends 64-byte UDP frames (60 without FCS) from CPU 0 as fast as it can; the
+# forwarder runs on CPU 1; the rate is the frames that come back at the generator's interface
+# (its rx_packets counter) over the pass. Prints each pass and the medians (Mpps, ns/packet on
+# the forwarding core). Not part of the test suite: root, ~1 minute, needs package dpdk-dev.
+set -euo pipefail
+
+PASSES=${1:-5}
+SECS=${2:-3}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${XSKF_BUILD:-$SRC/build}
+L2FWD=$BUILD/apps/xsk-l2fwd
+TGEN=$BUILD/tools/xskf-trafficgen
+TESTPMD=$(command -v dpdk-testpmd || true)
+export XSKF_TB=bl2f$$ XSKF_TB_QUEUES=1
+
+[[ $EUID -eq 0 ]] || { echo "needs root" >&2; exit 1; }
+[[ -x $L2FWD && -x $TGEN ]] || { echo "build first (XSKF_BUILD=$BUILD)" >&2; exit 1; }
+[[ -n $TESTPMD ]] || echo "dpdk-testpmd not found (apt-get install dpdk-dev): xskf only" >&2
+
+TMP=$(mktemp -d)
+FIFO=$TMP/stdin LOG=$TMP/testpmd.log
+mkfifo "$FIFO"
+cleanup() {
+	"$SRC/scripts/testbed.sh" down
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+eval "$("$SRC/scripts/testbed.sh" up)"
+# software checksums: see tests/integration/fwd_lib.sh
+ip netns exec "$TB_NS_GEN" ethtool -K "$TB_IF_GEN" tx off >/dev/null
+
+rx_back() { ip netns exec "$TB_NS_GEN" cat "/sys/class/net/$TB_IF_GEN/statistics/rx_packets"; }
+
+# one pass: start the forwarder, let it settle, generate for SECS, count what came back
+pass() {
+	local who=$1 pid b a
+	case $who in
+	xskf)
+		ip netns exec "$TB_NS_DUT" taskset -c 1 "$L2FWD" -i "$TB_IF_DUT" -q 0 --cpus 1 -c \
+			--quiet >/dev/null 2>&1 &
+		pid=$!
+		;;
+	dpdk)
+		# testpmd runs until a byte arrives on stdin: a FIFO opened read-write never ends.
+		# lcore 0 is its idle main thread, lcore 1 forwards; no hugepages (as xsk-l2fwd
+		# here), so the mbuf pool is kept small.
+		ip netns exec "$TB_NS_DUT" "$TESTPMD" -l 0,1 --main-lcore 0 --no-pci --no-huge \
+			-m 512 --file-prefix "$XSKF_TB" \
+			--vdev "net_af_xdp0,iface=$TB_IF_DUT,start_queue=0,queue_count=1" \
+			-- --forward-mode=macswap --nb-cores=1 --total-num-mbufs=16384 --auto-start \
+			<>"$FIFO" >"$LOG" 2>&1 &
+		pid=$!
+		;;
+	esac
+	sleep 2
+	b=$(rx_back)
+	ip netns exec "$TB_NS_GEN" "$TGEN" -i "$TB_IF_GEN" --cpu 0 -d "$SECS" >/dev/null 2>&1
+	sleep 0.2
+	a=$(rx_back)
+	kill -INT $pid 2>/dev/null || true
+	wait $pid 2>/dev/null || true
+	sleep 0.5 # let the queue be released before the next forwarder binds it
+	echo "scale=3; ($a - $b) / $SECS / 1000000" | bc
+}
+
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
+
+declare -a X D
+for i in $(seq 1 "$PASSES"); do
+	x=$(pass xskf)
+	X+=("$x")
+	d=-
+	if [[ -n $TESTPMD ]]; then
+		d=$(pass dpdk)
+		D+=("$d")
+	fi
+	echo "pass $i: xsk-l2fwd $x Mpps, dpdk-testpmd $d Mpps"
+done
+mx=$(median "${X[@]}")
+echo "median xsk-l2fwd:    $mx Mpps, $(echo "scale=0; 1000 / $mx" | bc) ns/packet"
+if [[ -n $TESTPMD ]]; then
+	md=$(median "${D[@]}")
+	echo "median dpdk-testpmd: $md Mpps, $(echo "scale=0; 1000 / $md" | bc) ns/packet"
+	echo "ratio xsk-l2fwd / dpdk-testpmd: $(echo "scale=2; $mx / $md" | bc)"
+fi
