@@ -133,8 +133,8 @@ do_up() {
 # up to a second late (linkwatch), and brings a last pair of MLD reports. Wait for it, so that
 # the test bed is quiet when `up` returns.
 wait_quiet() {
-	local i ns ifc ready
-	for i in $(seq 1 60); do
+	local tries ns ifc ready
+	for ((tries = 0; tries < 60; tries++)); do
 		ready=1
 		for ns in "$NS_GEN:$IF_GEN" "$NS_DUT:$IF_DUT"; do
 			ifc=${ns#*:}

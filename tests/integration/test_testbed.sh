@@ -81,14 +81,14 @@ mac_of() { ip netns exec "$1" cat "/sys/class/net/$2/address"; }
 [[ $(mac_of "$TB_NS_DUT" "$TB_IF_DUT") == "$TB_MAC_DUT" ]] || fail "dut MAC is not $TB_MAC_DUT"
 [[ $TB_MAC_GEN != "$TB_MAC_DUT" ]] || fail "both ends have MAC $TB_MAC_GEN"
 
-for end in "$TB_NS_GEN $TB_IF_GEN" "$TB_NS_DUT $TB_IF_DUT"; do
-	set -- $end
+for end in "$TB_NS_GEN:$TB_IF_GEN" "$TB_NS_DUT:$TB_IF_DUT"; do
+	ns=${end%%:*} ifc=${end#*:}
 	for dir in rx tx; do
-		n=$(ip netns exec "$1" sh -c "ls -d /sys/class/net/$2/queues/$dir-* | wc -l")
-		[[ $n -eq 2 ]] || fail "$2 has $n $dir queues, expected 2"
+		n=$(ip netns exec "$ns" sh -c "ls -d /sys/class/net/$ifc/queues/$dir-* | wc -l")
+		[[ $n -eq 2 ]] || fail "$ifc has $n $dir queues, expected 2"
 	done
-	ip -n "$1" -br link show "$2" | grep -q ' UP ' || fail "$2 is not up"
-	ip -n "$1" -br link show lo | grep -q 'UP' || fail "lo in $1 is not up"
+	ip -n "$ns" -br link show "$ifc" | grep -q ' UP ' || fail "$ifc is not up"
+	ip -n "$ns" -br link show lo | grep -q 'UP' || fail "lo in $ns is not up"
 done
 
 # static neighbours, so that no ARP/ND is needed

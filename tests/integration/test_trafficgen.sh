@@ -82,7 +82,7 @@ check_count() {
 		[[ $sent -eq $n ]] || fail "-n $n: no errors but sent $sent"
 	fi
 	[[ $lost -eq 0 ]] || fail "-n $n: $lost frames lost with a sink on the dut"
-	echo "ok: -n $n $*: sent $sent tx_errors $errs, dut +$((after - before))"
+	echo "ok: -n $n${*:+ $*}: sent $sent tx_errors $errs, dut +$((after - before))"
 }
 
 # --- exact counts, XDP_DROP at the dut: veth's per-queue XDP counters
