@@ -91,6 +91,18 @@ EOP
 	tail -1 "$W/results"
 }
 
+# CPU cost of encap/decap alone, no I/O (a tunnel to ourselves, so that decap takes the frame)
+SRC=$(cd "$HERE/.." && pwd)
+for fam in 4 6; do
+	self=198.51.100.1
+	[[ $fam == 6 ]] && self=2001:db8::1
+	printf 'local 198.51.100.1\nlocal 2001:db8::1\nnexthop-mac %s\ndefault vni 100 remote %s\n' \
+		$MAC_S0 $self >"$W/self$fam.conf"
+done
+cc -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$SRC/include" -I"$SRC/apps" "$HERE/bench-tunnel-micro.c" \
+	"$SRC/apps/tunnel_vxlan.c" "$SRC/apps/tunnel_config.c" -o "$W/micro"
+taskset -c 1 "$W/micro" "$W/self4.conf" "$W/self6.conf" | tee "$W/micro.txt"
+
 FWD=("$L2FWD" -i ta -i tu --mode fwd --dst-mac-0 $MAC_G --dst-mac-1 $MAC_S0)
 for r in $(seq "$ROUNDS"); do
 	echo "--- round $r"
@@ -129,3 +141,5 @@ for k in ("fwd_a2u", "encap4", "encap6", "fwd_u2a", "decap4", "decap6"):
     if v:
         print("| %s | %.3f | %.3f | %.3f |" % (k, statistics.median(v), min(v), max(v)))
 EOP
+echo
+cat "$W/micro.txt"
