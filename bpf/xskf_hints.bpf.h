@@ -14,8 +14,11 @@
  * anywhere (SKB mode, kernels without the kfuncs).
  *
  * The kfuncs are declared __weak: an object holding both variants then still loads (the false
- * variant) on a kernel without them; libbpf 1.1 leaves an unresolved weak kfunc call for the
- * verifier, which rejects it only in a program that really calls it.
+ * variant) on a kernel without them. libbpf 1.1 resolves a missing weak kfunc to 0; the
+ * verifier rejects a program that can reach such a call ("R0 !read_ok"), and accepts one where
+ * the call is dead code, also when it is dead because of xskf_hints_kfuncs below. Without
+ * __weak, libbpf refuses the whole object when one kfunc is missing, even if the program that
+ * calls it is not loaded.
  */
 #ifndef XSKF_HINTS_BPF_H
 #define XSKF_HINTS_BPF_H
@@ -39,6 +42,15 @@ extern int bpf_xdp_metadata_rx_hash(const struct xdp_md *ctx, __u32 *hash,
 extern int bpf_xdp_metadata_rx_timestamp(const struct xdp_md *ctx, __u64 *timestamp) __ksym __weak;
 extern int bpf_xdp_metadata_rx_vlan_tag(const struct xdp_md *ctx, __be16 *vlan_proto,
 					__u16 *vlan_tci) __ksym __weak;
+
+/*
+ * Which kfuncs the hw = true variant calls (XSKF_HINTS_KF_* of xskf_meta.h). Set it in the
+ * skeleton's rodata before load to what both the kernel (xskf_hints__probe_kfuncs()) and the
+ * driver (xskf_hints__probe_dev()) have: a call that is off is dead code once rodata is frozen,
+ * so the verifier drops it. Then a kernel without the VLAN kfunc (6.3-6.7) still loads the
+ * rest, and a driver that implements none costs no call at all (use hw = false there).
+ */
+const volatile __u32 xskf_hints_kfuncs = XSKF_HINTS_KF_ALL;
 
 /*
  * The meta in front of the frame of @ctx, or NULL. Each stage below derives its pointers again
@@ -116,11 +128,14 @@ static __always_inline void xskf_hints_hw(struct xdp_md *ctx)
 	__u64 ts = 0;
 	__be16 vproto = 0;
 	__u16 tci = 0;
-	int hash_err, ts_err, vlan_err;
+	int hash_err = -EOPNOTSUPP, ts_err = -EOPNOTSUPP, vlan_err = -EOPNOTSUPP;
 
-	hash_err = bpf_xdp_metadata_rx_hash(ctx, &hash, &type);
-	ts_err = bpf_xdp_metadata_rx_timestamp(ctx, &ts);
-	vlan_err = bpf_xdp_metadata_rx_vlan_tag(ctx, &vproto, &tci);
+	if (xskf_hints_kfuncs & XSKF_HINTS_KF_HASH)
+		hash_err = bpf_xdp_metadata_rx_hash(ctx, &hash, &type);
+	if (xskf_hints_kfuncs & XSKF_HINTS_KF_TIMESTAMP)
+		ts_err = bpf_xdp_metadata_rx_timestamp(ctx, &ts);
+	if (xskf_hints_kfuncs & XSKF_HINTS_KF_VLAN_TAG)
+		vlan_err = bpf_xdp_metadata_rx_vlan_tag(ctx, &vproto, &tci);
 	m = xskf_hints_meta(ctx);
 	if (!m)
 		return;

@@ -38,6 +38,16 @@ enum xskf_meta_field {
 	XSKF_F_VLAN = 2,
 };
 
+/*
+ * The XDP metadata kfuncs, as bits in the order of the kernel's NETDEV_XDP_RX_METADATA_*
+ * (netdev netlink family): which ones the kernel has, a driver implements, and the XDP
+ * program calls (xskf_hints_kfuncs in bpf/xskf_hints.bpf.h).
+ */
+#define XSKF_HINTS_KF_TIMESTAMP 0x1u
+#define XSKF_HINTS_KF_HASH	0x2u
+#define XSKF_HINTS_KF_VLAN_TAG	0x4u
+#define XSKF_HINTS_KF_ALL	0x7u
+
 #define XSKF_META_SRC(src, field) (((src) >> (2 * (field))) & 3)
 /* xskf_meta.src: the VLAN tag in vlan_tci is an 802.1ad S-tag (else an 802.1Q C-tag) */
 #define XSKF_META_VLAN_STAG 0x40

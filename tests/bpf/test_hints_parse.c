@@ -10,7 +10,8 @@
  *    EINVAL, checked), attached in native mode, fed by ordinary sockets in a peer namespace:
  *    what veth's kfuncs give (hash and type per flow, timestamp, stripped VLAN tag). The
  *    receiver is this process's private namespace; the sender is `xskf-hints-<pid>`, deleted
- *    at exit and on SIGINT/SIGTERM.
+ *    at exit and on SIGINT/SIGTERM. Also: the probes (kernel BTF, the veth's netlink features)
+ *    and a program asking for the hash kfunc only (xskf_hints_kfuncs).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -29,6 +30,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "hints_probe.h"
 #include "xskf_hints_parse.h"
 #include "hints_test.skel.h"
 #include "hints_vectors.h"
@@ -268,6 +270,51 @@ static int send_and_wait(struct hints_test *skel, int fd, int family, const char
 	return 0;
 }
 
+/* The probes, and hw = true asking for the hash only: the other kfuncs are not called. */
+static void test_kfunc_subset(struct hints_test *skel, int ifindex, int sock)
+{
+	unsigned int kernel = 0, dev = 0, lo = 7;
+	struct hints_test *sub;
+	struct xskf_meta m;
+	int err;
+
+	err = xskf_hints__probe_kfuncs(&kernel);
+	CHECK(!err && (kernel & (XSKF_HINTS_KF_HASH | XSKF_HINTS_KF_TIMESTAMP)) ==
+			      (XSKF_HINTS_KF_HASH | XSKF_HINTS_KF_TIMESTAMP),
+	      "kernel BTF has the kfuncs: mask %#x (err %d)", kernel, err);
+	err = xskf_hints__probe_dev(ifindex, &dev);
+	CHECK(!err && dev == XSKF_HINTS_KF_ALL, "veth implements all three: mask %#x (err %d)", dev,
+	      err);
+	err = xskf_hints__probe_dev((int)if_nametoindex("lo"), &lo);
+	CHECK(!err && lo == 0, "lo implements none: mask %#x (err %d)", lo, err);
+
+	sub = hints_test__open();
+	if (!sub) {
+		CHECK(0, "open a second skeleton");
+		return;
+	}
+	sub->rodata->match_port = TEST_PORT;
+	sub->rodata->xskf_hints_kfuncs = XSKF_HINTS_KF_HASH;
+	bpf_program__set_autoload(sub->progs.hints_sw, false);
+	bpf_program__set_autoload(sub->progs.vlan_push, false);
+	bpf_program__set_ifindex(sub->progs.hints_hw, (__u32)ifindex);
+	bpf_program__set_flags(sub->progs.hints_hw, BPF_F_XDP_DEV_BOUND_ONLY_);
+	err = hints_test__load(sub);
+	if (!err)
+		print_size("hints_hw, hash kfunc only", bpf_program__fd(sub->progs.hints_hw));
+	err = err ? err : bpf_xdp_attach(ifindex, bpf_program__fd(sub->progs.hints_hw),
+					 XDP_FLAGS_DRV_MODE, NULL);
+	CHECK(!err, "hw = true with xskf_hints_kfuncs = hash: loads and attaches (err %d)", err);
+	skel->bss->push_tags = 1; /* the sender's tc program (first skeleton) */
+	err = err ? err : send_and_wait(sub, sock, AF_INET, "192.0.2.2", &m);
+	skel->bss->push_tags = 0;
+	CHECK(!err && XSKF_META_SRC(m.src, XSKF_F_HASH) == XSKF_SRC_HW &&
+		      XSKF_META_SRC(m.src, XSKF_F_VLAN) == XSKF_SRC_NONE,
+	      "hash from the driver, stripped tag not asked for (src %#x)", m.src);
+	bpf_xdp_detach(ifindex, XDP_FLAGS_DRV_MODE, NULL);
+	hints_test__destroy(sub);
+}
+
 static void test_hw_veth(void)
 {
 	struct xskf_meta m1, m2, m3, v6, vl, vq;
@@ -366,6 +413,8 @@ static void test_hw_veth(void)
 		      m1.l4_off == 34 && !m1.src && !m1.rx_hash,
 	      "SKB mode: meta written, no hardware values (src %#x)", m1.src);
 	bpf_xdp_detach(ifindex, XDP_FLAGS_SKB_MODE, NULL);
+
+	test_kfunc_subset(skel, ifindex, s1);
 	if (s1 >= 0)
 		close(s1);
 	if (s2 >= 0)
