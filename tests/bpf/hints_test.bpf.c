@@ -59,6 +59,41 @@ int hints_hw(struct xdp_md *ctx)
 	return record(ctx, xskf_hints_write(ctx, true));
 }
 
+/*
+ * For bench_hints. A repeated test run reuses one xdp_buff, so each program gives the meta
+ * area back at the end (else it would grow by 32 bytes per run until the adjust fails).
+ */
+SEC("xdp")
+int pass_only(struct xdp_md *ctx)
+{
+	return XDP_PASS;
+}
+
+/* the adjust pair alone, and the magic written */
+SEC("xdp")
+int meta_only(struct xdp_md *ctx)
+{
+	struct xskf_meta *m;
+
+	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(*m)))
+		return XDP_ABORTED;
+	m = xskf_hints_meta(ctx);
+	if (m)
+		m->magic = XSKF_META_MAGIC;
+	bpf_xdp_adjust_meta(ctx, sizeof(*m));
+	return XDP_PASS;
+}
+
+/* xskf_hints_write(ctx, false), then the adjust back */
+SEC("xdp")
+int hints_only(struct xdp_md *ctx)
+{
+	if (xskf_hints_write(ctx, false))
+		return XDP_ABORTED;
+	bpf_xdp_adjust_meta(ctx, sizeof(struct xskf_meta));
+	return XDP_PASS;
+}
+
 /* 0: no tag; 1: C-tag 100; 2: and an S-tag 200 outside it (100 then goes into the frame) */
 __u32 push_tags;
 
