@@ -86,10 +86,9 @@ static inline void flush_tx(struct xskf_sock *s)
 
 /*
  * Frames the kernel has not yet taken from our TX ring need a kick. In zero-copy mode only
- * when the driver sets need_wakeup. In copy mode the kernel sends only inside sendto(), yet
- * it does not keep need_wakeup set (seen on 6.18: a full TX ring with the flag clear, and TX
- * stalled at 12 kpps under load), so copy mode kicks whenever frames wait. Without
- * need_wakeup the flag is never set at all: kick every time too.
+ * when the driver sets need_wakeup. In copy mode the kernel sends only inside sendto(), so
+ * kick whenever frames wait rather than trust the flag. Without need_wakeup the flag is
+ * never set at all: kick every time too, or nothing would be sent.
  */
 static inline void maybe_kick(struct xskf_sock *s, bool always)
 {

@@ -9,6 +9,9 @@
 # the forwarding core). Not part of the test suite: root, ~1 minute, needs package dpdk-dev.
 set -euo pipefail
 
+# L2FWD_ARGS: extra xsk-l2fwd options (default --no-hints: macswap reads no RX hints, and the
+# XDP program that writes them runs on the generator's CPU, see docs/forwarding.md)
+L2FWD_ARGS=${L2FWD_ARGS---no-hints}
 PASSES=${1:-5}
 SECS=${2:-3}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,14 +38,16 @@ eval "$("$SRC/scripts/testbed.sh" up)"
 ip netns exec "$TB_NS_GEN" ethtool -K "$TB_IF_GEN" tx off >/dev/null
 
 rx_back() { ip netns exec "$TB_NS_GEN" cat "/sys/class/net/$TB_IF_GEN/statistics/rx_packets"; }
+tx_out() { ip netns exec "$TB_NS_GEN" cat "/sys/class/net/$TB_IF_GEN/statistics/tx_packets"; }
 
 # one pass: start the forwarder, let it settle, generate for SECS, count what came back
 pass() {
-	local who=$1 pid b a
+	local who=$1 pid b a tb ta
 	case $who in
 	xskf)
+		# shellcheck disable=SC2086 # L2FWD_ARGS is a list of options
 		ip netns exec "$TB_NS_DUT" taskset -c 1 "$L2FWD" -i "$TB_IF_DUT" -q 0 --cpus 1 -c \
-			--quiet >/dev/null 2>&1 &
+			--quiet $L2FWD_ARGS >/dev/null 2>&1 &
 		pid=$!
 		;;
 	dpdk)
@@ -58,28 +63,29 @@ pass() {
 		;;
 	esac
 	sleep 2
-	b=$(rx_back)
+	b=$(rx_back) tb=$(tx_out)
 	ip netns exec "$TB_NS_GEN" "$TGEN" -i "$TB_IF_GEN" --cpu 0 -d "$SECS" >/dev/null 2>&1
 	sleep 0.2
-	a=$(rx_back)
+	a=$(rx_back) ta=$(tx_out)
 	kill -INT $pid 2>/dev/null || true
 	wait $pid 2>/dev/null || true
 	sleep 0.5 # let the queue be released before the next forwarder binds it
-	echo "scale=3; ($a - $b) / $SECS / 1000000" | bc
+	# "back offered": frames back at the generator and frames it sent, in Mpps
+	echo "$(echo "scale=3; ($a - $b) / $SECS / 1000000" | bc) $(echo "scale=3; ($ta - $tb) / $SECS / 1000000" | bc)"
 }
 
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 
 declare -a X D
 for i in $(seq 1 "$PASSES"); do
-	x=$(pass xskf)
+	read -r x xo < <(pass xskf)
 	X+=("$x")
-	d=-
+	d=- do=-
 	if [[ -n $TESTPMD ]]; then
-		d=$(pass dpdk)
+		read -r d do < <(pass dpdk)
 		D+=("$d")
 	fi
-	echo "pass $i: xsk-l2fwd $x Mpps, dpdk-testpmd $d Mpps"
+	echo "pass $i: xsk-l2fwd $x Mpps back (offered $xo), dpdk-testpmd $d Mpps back (offered $do)"
 done
 mx=$(median "${X[@]}")
 echo "median xsk-l2fwd:    $mx Mpps, $(echo "scale=0; 1000 / $mx" | bc) ns/packet"
