@@ -140,6 +140,13 @@ for k in ("fwd_a2u", "encap4", "encap6", "fwd_u2a", "decap4", "decap6"):
     v = rows.get(k, [])
     if v:
         print("| %s | %.3f | %.3f | %.3f |" % (k, statistics.median(v), min(v), max(v)))
+# the same round's baseline is the fairest comparison on a machine whose load moves
+for k, b in (("encap4", "fwd_a2u"), ("encap6", "fwd_a2u"), ("decap4", "fwd_u2a"),
+             ("decap6", "fwd_u2a")):
+    r = [x / y for x, y in zip(rows.get(k, []), rows.get(b, [])) if y]
+    if r:
+        print("%s / %s in the same round: median %.2f (%s)" %
+              (k, b, statistics.median(r), " ".join("%.2f" % v for v in r)))
 EOP
 echo
 cat "$W/micro.txt"
