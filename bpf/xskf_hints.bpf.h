@@ -32,9 +32,6 @@
 #ifndef EOPNOTSUPP
 #define EOPNOTSUPP 95
 #endif
-#ifndef ENODATA
-#define ENODATA 61
-#endif
 
 /* Kernel prototypes (net/core/xdp.c, Linux 6.3+; the VLAN one 6.8+). */
 extern int bpf_xdp_metadata_rx_hash(const struct xdp_md *ctx, __u32 *hash,
@@ -47,8 +44,9 @@ extern int bpf_xdp_metadata_rx_vlan_tag(const struct xdp_md *ctx, __be16 *vlan_p
  * Which kfuncs the hw = true variant calls (XSKF_HINTS_KF_* of xskf_meta.h). Set it in the
  * skeleton's rodata before load to what both the kernel (xskf_hints__probe_kfuncs()) and the
  * driver (xskf_hints__probe_dev()) have: a call that is off is dead code once rodata is frozen,
- * so the verifier drops it. Then a kernel without the VLAN kfunc (6.3-6.7) still loads the
- * rest, and a driver that implements none costs no call at all (use hw = false there).
+ * so the verifier drops it (checked on 6.18 with a kfunc that does not exist). Then a kernel
+ * without the VLAN kfunc (6.3-6.7) can still load the rest, and a driver that implements none
+ * costs no call at all (better: use hw = false there).
  */
 const volatile __u32 xskf_hints_kfuncs = XSKF_HINTS_KF_ALL;
 
@@ -140,8 +138,8 @@ static __always_inline void xskf_hints_hw(struct xdp_md *ctx)
 	if (!m)
 		return;
 	/*
-	 * A hash with no type and value 0 is "nothing computed" (veth for neighbour discovery):
-	 * leave it absent so that the software hash can stand in with a real L3 hash.
+	 * A hash with no type and value 0 is "nothing computed" (ENVIRONMENT.md saw veth answer 0
+	 * for neighbour discovery): leave it absent so that the software hash can stand in.
 	 */
 	if (!hash_err && (hash || type)) {
 		m->rx_hash = hash;
@@ -169,8 +167,9 @@ static __always_inline void xskf_hints_hw(struct xdp_md *ctx)
  * Returns 0 when the meta was written, -1 when bpf_xdp_adjust_meta() failed (driver without
  * data_meta support): there is then no meta, and the frame is to be delivered as usual. Packet
  * pointers the caller derived before the call are invalid afterwards (the adjust moves them):
- * read ctx->data again. Cost: one helper call, the parse (tens of instructions for common
- * frames), and with @hw three kfunc calls.
+ * read ctx->data again. Cost (docs/hints.md): one helper call and the parse, about 8 ns for
+ * plain IPv4/IPv6 frames and 15-25 ns for tunnels and extension chains, and with @hw up to
+ * three kfunc calls.
  */
 static __always_inline int xskf_hints_write(struct xdp_md *ctx, const bool hw)
 {

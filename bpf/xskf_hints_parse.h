@@ -9,9 +9,11 @@
  * a frame has no meta, and the unit tests). No helpers, no maps, no globals.
  *
  * Verifier notes: every header is reached as data + off with off a scalar clamped to
- * [0, XSKF_PARSE_OFF_MAX], then checked against data_end for the bytes about to be read. The
- * clamp is an asm statement in BPF so that clang cannot drop it: the verifier then sees the
- * same bounded range at every step, which keeps pointer arithmetic legal and lets states prune.
+ * [0, XSKF_PARSE_OFF_MAX], then checked against data_end for the bytes about to be read, with a
+ * constant length. The clamp is an asm statement in BPF so that clang cannot drop it; offsets
+ * carried from one header to the next are "forgotten" (XSKF_PARSE_FORGET) so that all paths
+ * reach the next header in one verifier state. Both keep the verifier's work small (see
+ * docs/hints.md); neither changes a value.
  */
 #ifndef XSKF_HINTS_PARSE_H
 #define XSKF_HINTS_PARSE_H
@@ -71,14 +73,10 @@ struct xskf_parse_level {
 
 #ifdef __bpf__
 #define XSKF_UNROLL _Pragma("unroll")
-#else
-#define XSKF_UNROLL
-#endif
-
-#ifdef __bpf__
+/* an AND that clang cannot drop as redundant: the verifier must see the bound */
 #define XSKF_PARSE_CLAMP(v) asm volatile("%0 &= 0xfff" : "+r"(v))
 #else
-#define XSKF_PARSE_CLAMP(v) ((v) &= XSKF_PARSE_OFF_MAX)
+#define XSKF_UNROLL
 #endif
 
 /*

@@ -24,9 +24,14 @@ static struct xskf_rss default_rss __attribute__((aligned(64)));
 static pthread_once_t default_once = PTHREAD_ONCE_INIT;
 static int default_ready; /* set (release) once default_rss is built: skips pthread_once() */
 
-/* The worker's per-port keys (xskf_hints__set_thread_rss()). */
-static __thread const struct xskf_rss *const *tls_rss;
-static __thread unsigned int tls_nr_rss;
+/*
+ * The worker's per-port keys (xskf_hints__set_thread_rss()): per thread, because port indices
+ * are per engine and a worker belongs to one engine (no process-wide table by port index).
+ * initial-exec: a plain %fs-relative load, no __tls_get_addr() call on each hash.
+ */
+#define XSKF_TLS __thread __attribute__((tls_model("initial-exec")))
+static XSKF_TLS const struct xskf_rss *const *tls_rss;
+static XSKF_TLS unsigned int tls_nr_rss;
 
 static void rss_init(struct xskf_rss *rss, const uint8_t *key, size_t key_len)
 {
@@ -102,9 +107,10 @@ uint32_t xskf_rss__hash(const struct xskf_rss *rss, const void *in, size_t len)
 
 /*
  * Hash what a NIC hashes: source and destination address in packet order, then source and
- * destination port for TCP and UDP unless the frame is a fragment (mlx5, i40e and ice all hash
- * fragments, first ones included, on addresses only, so that all of a datagram's fragments
- * land together). The outer headers of a tunnel: what i40e and ice hash by default.
+ * destination port for TCP and UDP unless the frame is a fragment (first ones included, so that
+ * all of a datagram's fragments land together: i40e and ice give fragments packet types of
+ * their own, hashed on addresses). The outer headers of a tunnel (a NIC doing inner-header RSS
+ * for tunnels hashes the inner ones: not reproduced).
  * The lengths are constants in each branch, so that the table loops unroll.
  */
 static int hash_frame(const struct xskf_rss *rss, const uint8_t *frame, size_t flen,
