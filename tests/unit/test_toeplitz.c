@@ -3,7 +3,8 @@
  * The software RSS hash, no root: the Toeplitz tables against every vector of the Microsoft RSS
  * verification suite (IPv4 and IPv6, addresses only and with ports), against the bit-serial
  * reference for other keys and lengths, and xskf_pkt__rx_hash() on frames with and without a
- * meta (hardware hash kept, software hash of the right fields and type, nothing to hash).
+ * meta (hardware hash kept, software hash of the right fields and type, nothing to hash), and
+ * the ethtool key read's refusals and fallback.
  * TAP output.
  */
 #include <arpa/inet.h>
@@ -291,12 +292,34 @@ static void test_rss_objects(void)
 	xskf_rss__free(NULL);
 }
 
+/* The ethtool read: no device here has an RSS key, so only its refusals and the fallback. */
+static void test_read_key(void)
+{
+	uint8_t key[XSKF_TOEPLITZ_MAX_KEY];
+	size_t len = sizeof(key);
+	struct xskf_rss *rss;
+	uint8_t in[12];
+	int err = 1;
+
+	CHECK(xskf_rss__read_key(NULL, key, &len) == -EINVAL, "no name: EINVAL");
+	CHECK(xskf_rss__read_key("an-interface-name-too-long", key, &len) == -EINVAL,
+	      "name too long: EINVAL");
+	CHECK(xskf_rss__read_key("xskf-nodev0", key, &len) == -ENODEV, "no such device: ENODEV");
+	CHECK(xskf_rss__read_key("lo", key, &len) == -EOPNOTSUPP, "lo has no RSS key: EOPNOTSUPP");
+	rss = xskf_rss__for_ifname("lo", &err);
+	ms_input(&ms_vectors[3], in, 1);
+	CHECK(rss && err == -EOPNOTSUPP && xskf_rss__hash(rss, in, 12) == ms_vectors[3].l4,
+	      "for_ifname(lo): the default key, and why (err %d)", err);
+	xskf_rss__free(rss);
+}
+
 int main(void)
 {
 	test_ms_vectors();
 	test_tables_vs_bits();
 	test_pkt_hash();
 	test_rss_objects();
+	test_read_key();
 	printf("1..%d\n", nr_test);
 	return nr_fail ? 1 : 0;
 }
