@@ -130,6 +130,12 @@ static uint32_t accessor(unsigned int i)
 	return h;
 }
 
+static void row(const char *what, uint32_t (*fn)(unsigned int i), unsigned int iters,
+		unsigned int mask)
+{
+	printf("%-44s %8.2f ns\n", what, measure(fn, iters, mask));
+}
+
 int main(void)
 {
 	unsigned int i, k, iters = 2000000;
@@ -144,20 +150,19 @@ int main(void)
 		xskf_toeplitz__init(&tbl, xskf_toeplitz_ms_key, 40);
 	build = (now_ns() - t0) / 100;
 
-	printf("toeplitz table build (per key, 36 KiB)     %8.0f ns\n", build);
-	printf("toeplitz tables, IPv4 + ports (12 bytes)   %8.2f ns/hash\n", measure(tbl_v4, iters, NR_TUPLES - 1));
-	printf("toeplitz tables, IPv6 + ports (36 bytes)   %8.2f ns/hash\n", measure(tbl_v6, iters, NR_TUPLES - 1));
-	printf("toeplitz bit by bit, IPv4 + ports          %8.2f ns/hash\n",
-	       measure(bits_v4, iters / 20, NR_TUPLES - 1));
+	printf("%-44s %8.0f ns\n", "toeplitz table build (per key, 36 KiB)", build);
+	row("toeplitz tables, IPv4 + ports (12 bytes)", tbl_v4, iters, NR_TUPLES - 1);
+	row("toeplitz tables, IPv6 + ports (36 bytes)", tbl_v6, iters, NR_TUPLES - 1);
+	row("toeplitz bit by bit, IPv4 + ports", bits_v4, iters / 20, NR_TUPLES - 1);
 	make_frames(0, 1, 1);
-	printf("xskf_pkt__rx_hash, hardware hash in meta   %8.2f ns/pkt\n", measure(accessor, iters, NR_FRAMES - 1));
+	row("xskf_pkt__rx_hash, hardware hash in meta", accessor, iters, NR_FRAMES - 1);
 	make_frames(0, 1, 0);
-	printf("xskf_pkt__rx_hash, IPv4 TCP, SW, meta      %8.2f ns/pkt\n", measure(accessor, iters, NR_FRAMES - 1));
+	row("xskf_pkt__rx_hash, IPv4 TCP, SW, meta", accessor, iters, NR_FRAMES - 1);
 	make_frames(1, 1, 0);
-	printf("xskf_pkt__rx_hash, IPv6 TCP, SW, meta      %8.2f ns/pkt\n", measure(accessor, iters, NR_FRAMES - 1));
+	row("xskf_pkt__rx_hash, IPv6 TCP, SW, meta", accessor, iters, NR_FRAMES - 1);
 	make_frames(0, 0, 0);
-	printf("xskf_pkt__rx_hash, IPv4 TCP, SW, no meta   %8.2f ns/pkt\n", measure(accessor, iters, NR_FRAMES - 1));
+	row("xskf_pkt__rx_hash, IPv4 TCP, SW, no meta", accessor, iters, NR_FRAMES - 1);
 	make_frames(1, 0, 0);
-	printf("xskf_pkt__rx_hash, IPv6 TCP, SW, no meta   %8.2f ns/pkt\n", measure(accessor, iters, NR_FRAMES - 1));
+	row("xskf_pkt__rx_hash, IPv6 TCP, SW, no meta", accessor, iters, NR_FRAMES - 1);
 	return 0;
 }
