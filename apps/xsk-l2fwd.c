@@ -41,6 +41,8 @@ struct l2fwd {
 	bool rewrite[2];                /* fwd: rewrite MACs of frames leaving port i */
 	uint8_t dst_mac[2][ETH_ALEN];   /* fwd: new destination per output port */
 	uint8_t src_mac[2][ETH_ALEN];   /* fwd: that port's own MAC, read at init */
+	int max_mtu;                    /* largest MTU of the ports */
+	unsigned int max_mtu_port;
 	struct l2fwd_worker workers[XSKF_MAX_WORKERS];
 };
 
@@ -123,6 +125,10 @@ static int l2fwd_init(void *app_ctx, struct xskf_engine *eng)
 		}
 		if (i < 2)
 			memcpy(l->src_mac[i], mac, ETH_ALEN);
+		if (mtu[i] > l->max_mtu) {
+			l->max_mtu = mtu[i];
+			l->max_mtu_port = i;
+		}
 	}
 	if (l->mode == MODE_FWD && mtu[0] != mtu[1]) {
 		fprintf(stderr, "xsk-l2fwd: MTU mismatch: %s has %d, %s has %d; set both the same\n",
@@ -136,7 +142,16 @@ static int l2fwd_init(void *app_ctx, struct xskf_engine *eng)
 static int l2fwd_worker_init(void *app_ctx, const struct xskf_worker_info *wi, void **wctx)
 {
 	struct l2fwd *l = app_ctx;
+	uint32_t room = wi->frame_size - wi->headroom;
 
+	/* the frame room is only known here; say it once, from the first worker */
+	if (wi->id == 0 && (uint32_t)l->max_mtu + ETH_HLEN > room)
+		fprintf(stderr, "xsk-l2fwd: warning: the MTU (%d) of port %u allows frames larger than "
+			"a UMEM frame holds (%u bytes): the kernel drops them (rx_dropped); %s %u\n",
+			l->max_mtu, l->max_mtu_port, room,
+			wi->frame_size < 4096 ? "use --frame-size 4096 or an MTU of at most" :
+						"use an MTU of at most",
+			room - ETH_HLEN);
 	*wctx = &l->workers[wi->id];
 	return 0;
 }
