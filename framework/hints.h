@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "xskf_hints.h"
 
@@ -38,5 +39,17 @@ struct xskf_rss *xskf_rss__for_ifname(const char *ifname, int *key_err);
  * The array and objects must outlive the thread's hashing. Thread: each worker, at its start.
  */
 void xskf_hints__set_thread_rss(const struct xskf_rss *const *by_port, unsigned int nr_ports);
+
+/*
+ * xskf_hints__forget() - zero the magic of the meta slot in front of @data, the address where
+ * a frame will start (UMEM area + chunk + XDP_PACKET_HEADROOM + UMEM headroom), before the chunk
+ * goes back to a fill ring. Then a frame the XDP program could not give a meta (it returns -1
+ * from xskf_hints_write()) cannot show the hints of the chunk's previous frame. One 2-byte
+ * store. Thread: the worker that owns the frame.
+ */
+static inline void xskf_hints__forget(uint8_t *data)
+{
+	memset(data - 2, 0, 2);
+}
 
 #endif /* XSKF_FW_HINTS_H */

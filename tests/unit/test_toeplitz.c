@@ -230,6 +230,12 @@ static void test_pkt_hash(void)
 		      type == XDP_RSS_TYPE_L4_ANY,
 	      "hardware hash kept");
 
+	/* a chunk going back to the fill ring forgets its hints */
+	xskf_hints__forget(b.frame);
+	CHECK(!xskf_pkt__meta_valid(&pkt) && xskf_pkt__rx_hash(&pkt, &hash, &type) == XSKF_SRC_SW &&
+		      hash == ms_vectors[0].l4,
+	      "xskf_hints__forget(): meta invalid, software hash from the frame");
+
 	/* nothing to hash: ARP, a truncated IPv4 header */
 	f.len = 0;
 	c_arp(&f);
