@@ -55,7 +55,7 @@ print(n)
 PYEOF
 	local rpid=$!
 	sleep 0.5
-	ip netns exec $1 $PY - "$3" "$4" "$5" <<'PYEOF'
+	ip netns exec $1 taskset -c "${PIN:-0-1}" $PY - "$3" "$4" "$5" <<'PYEOF'
 import socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for i in range(int(sys.argv[2])):
@@ -122,4 +122,23 @@ ok "JSON: la rx = lb tx = $exp_ab, lb rx = la tx = $exp_ba"
 [[ $(jget $J "all(q['reconciled'] for q in j['queues'])") == True ]] || fail "not reconciled"
 [[ $(jget $J "j['census_ok']") == True ]] || fail "census does not add up"
 ok "reconciled with XDP_STATISTICS, census ok"
+
+# Two workers, one per queue: senders on CPU 0 and CPU 1 use both veth queues (veth picks
+# the peer's RX queue from the sending CPU), so each worker forwards its own share.
+start_app $NL $J $L2FWD -i la -i lb --mode fwd --dst-mac-0 $MAC_A --dst-mac-1 $MAC_B \
+	--quiet --workers 2 --cpus 0,1
+got=$(PIN=0 udp $NA $NB 192.0.2.2 400 5003)
+[[ $got == 400 ]] || fail "2 workers, CPU 0: $got of 400 datagrams arrived"
+got=$(PIN=1 udp $NA $NB 192.0.2.2 400 5004)
+[[ $got == 400 ]] || fail "2 workers, CPU 1: $got of 400 datagrams arrived"
+stop_app || fail "xsk-l2fwd (2 workers) exited with an error"
+[[ $(sum la rx_packets) == 800 && $(sum lb tx_packets) == 800 ]] ||
+	fail "2 workers: la rx $(sum la rx_packets), lb tx $(sum lb tx_packets), expected 800"
+[[ $(jget $J "sorted(q['worker'] for q in j['queues'] if q['port'] == 'la' and q['rx_packets'] == 400)") == "[0, 1]" ]] ||
+	fail "2 workers: the two queues did not get 400 each"
+[[ $(jget $J "len(j['census']) == 2 and j['census_ok'] and all(q['reconciled'] for q in j['queues'])") == True ]] ||
+	fail "2 workers: census or reconciliation"
+no_xdp $NL la
+no_xdp $NL lb
+ok "2 workers: 400 + 400 datagrams through both queues and workers, census ok"
 echo PASS
