@@ -38,10 +38,10 @@ struct l2fwd_worker {
 
 struct l2fwd {
 	enum l2fwd_mode mode;
-	bool rewrite[2];                /* fwd: rewrite MACs of frames leaving port i */
-	uint8_t dst_mac[2][ETH_ALEN];   /* fwd: new destination per output port */
-	uint8_t src_mac[2][ETH_ALEN];   /* fwd: that port's own MAC, read at init */
-	int max_mtu;                    /* largest MTU of the ports */
+	bool rewrite[2];	      /* fwd: rewrite MACs of frames leaving port i */
+	uint8_t dst_mac[2][ETH_ALEN]; /* fwd: new destination per output port */
+	uint8_t src_mac[2][ETH_ALEN]; /* fwd: that port's own MAC, read at init */
+	int max_mtu;		      /* largest MTU of the ports */
 	unsigned int max_mtu_port;
 	struct l2fwd_worker workers[XSKF_MAX_WORKERS];
 };
@@ -119,8 +119,9 @@ static int l2fwd_init(void *app_ctx, struct xskf_engine *eng)
 			return err;
 		}
 		if (!(flags & IFF_UP) || !(flags & IFF_RUNNING)) {
-			fprintf(stderr, "xsk-l2fwd: interface %s is %s: bring it (and its peer) up\n",
-				name, !(flags & IFF_UP) ? "down" : "up but has no carrier");
+			fprintf(stderr,
+				"xsk-l2fwd: interface %s is %s: bring it (and its peer) up\n", name,
+				!(flags & IFF_UP) ? "down" : "up but has no carrier");
 			return -ENETDOWN;
 		}
 		if (i < 2)
@@ -131,9 +132,9 @@ static int l2fwd_init(void *app_ctx, struct xskf_engine *eng)
 		}
 	}
 	if (l->mode == MODE_FWD && mtu[0] != mtu[1]) {
-		fprintf(stderr, "xsk-l2fwd: MTU mismatch: %s has %d, %s has %d; set both the same\n",
-			xskf_engine__port_name(eng, 0), mtu[0], xskf_engine__port_name(eng, 1),
-			mtu[1]);
+		fprintf(
+		    stderr, "xsk-l2fwd: MTU mismatch: %s has %d, %s has %d; set both the same\n",
+		    xskf_engine__port_name(eng, 0), mtu[0], xskf_engine__port_name(eng, 1), mtu[1]);
 		return -EINVAL;
 	}
 	return 0;
@@ -146,12 +147,14 @@ static int l2fwd_worker_init(void *app_ctx, const struct xskf_worker_info *wi, v
 
 	/* the frame room is only known here; say it once, from the first worker */
 	if (wi->id == 0 && (uint32_t)l->max_mtu + ETH_HLEN > room)
-		fprintf(stderr, "xsk-l2fwd: warning: the MTU (%d) of port %u allows frames larger than "
-			"a UMEM frame holds (%u bytes): the kernel drops them (rx_dropped); %s %u\n",
-			l->max_mtu, l->max_mtu_port, room,
-			wi->frame_size < 4096 ? "use --frame-size 4096 or an MTU of at most" :
-						"use an MTU of at most",
-			room - ETH_HLEN);
+		fprintf(
+		    stderr,
+		    "xsk-l2fwd: warning: the MTU (%d) of port %u allows frames larger than "
+		    "a UMEM frame holds (%u bytes): the kernel drops them (rx_dropped); %s %u\n",
+		    l->max_mtu, l->max_mtu_port, room,
+		    wi->frame_size < 4096 ? "use --frame-size 4096 or an MTU of at most"
+					  : "use an MTU of at most",
+		    room - ETH_HLEN);
 	*wctx = &l->workers[wi->id];
 	return 0;
 }
@@ -222,10 +225,10 @@ static void l2fwd_json(void *app_ctx, struct xskf_engine *eng, void *out)
 }
 
 static const struct xskf_cli_opt l2fwd_opts[] = {
-	{ "mode", 1, "macswap|fwd", "macswap (default): back out of the same port; fwd: A <-> B" },
-	{ "dst-mac-0", 1, "MAC", "fwd: destination MAC of frames leaving port 0 (first -i)" },
-	{ "dst-mac-1", 1, "MAC", "fwd: destination MAC of frames leaving port 1 (second -i)" },
-	{ NULL, 0, NULL, NULL },
+    {"mode", 1, "macswap|fwd", "macswap (default): back out of the same port; fwd: A <-> B"},
+    {"dst-mac-0", 1, "MAC", "fwd: destination MAC of frames leaving port 0 (first -i)"},
+    {"dst-mac-1", 1, "MAC", "fwd: destination MAC of frames leaving port 1 (second -i)"},
+    {NULL, 0, NULL, NULL},
 };
 
 static int l2fwd_parse(void *ctx, int idx, const char *arg)
@@ -246,7 +249,8 @@ static int l2fwd_parse(void *ctx, int idx, const char *arg)
 	case 1:
 	case 2:
 		if (parse_mac(arg, l->dst_mac[idx - 1])) {
-			fprintf(stderr, "invalid MAC address '%s': use e.g. 02:00:00:00:00:01\n", arg);
+			fprintf(stderr, "invalid MAC address '%s': use e.g. 02:00:00:00:00:01\n",
+				arg);
 			return -EINVAL;
 		}
 		l->rewrite[idx - 1] = true;
@@ -274,18 +278,19 @@ static int l2fwd_check(void *ctx, struct xskf_engine_opts *eo)
 int main(int argc, char **argv)
 {
 	static const struct xskf_app app = {
-		.name = "xsk-l2fwd",
-		.init = l2fwd_init,
-		.worker_init = l2fwd_worker_init,
-		.rx_burst = macswap_burst,
-		.json = l2fwd_json,
+	    .name = "xsk-l2fwd",
+	    .init = l2fwd_init,
+	    .worker_init = l2fwd_worker_init,
+	    .rx_burst = macswap_burst,
+	    .json = l2fwd_json,
 	};
 	struct xskf_app_cli cli = {
-		.sz = sizeof(cli),
-		.summary = "Forward frames with AF_XDP: MAC swap back out of the same port, or A <-> B.",
-		.opts = l2fwd_opts,
-		.parse = l2fwd_parse,
-		.check = l2fwd_check,
+	    .sz = sizeof(cli),
+	    .summary =
+		"Forward frames with AF_XDP: MAC swap back out of the same port, or A <-> B.",
+	    .opts = l2fwd_opts,
+	    .parse = l2fwd_parse,
+	    .check = l2fwd_check,
 	};
 
 	return xskf_app__main(&app, &fwd, &cli, argc, argv);

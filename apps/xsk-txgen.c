@@ -31,17 +31,18 @@
 #include <xskf.h>
 
 #define ETH_ALEN   6
-#define HDR_LEN    42 /* Ethernet + IPv4 + UDP */
+#define HDR_LEN	   42 /* Ethernet + IPv4 + UDP */
 #define MAX_FRAME  4096
 #define IMIX_CYCLE 12
 
-static const uint32_t imix_sizes[IMIX_CYCLE] = { 60, 60, 60, 590, 60, 60, 590, 60, 60, 590, 590, 1514 };
+static const uint32_t imix_sizes[IMIX_CYCLE] = {60,  60, 60, 590, 60,  60,
+						590, 60, 60, 590, 590, 1514};
 
 struct txgen_worker {
-	uint64_t seq;       /* frames built so far */
-	uint64_t limit;     /* frames this worker sends, 0 = no limit */
-	double tokens;      /* token bucket, when rate-limited */
-	double rate;        /* frames per ns for this worker, 0 = unlimited */
+	uint64_t seq;	/* frames built so far */
+	uint64_t limit; /* frames this worker sends, 0 = no limit */
+	double tokens;	/* token bucket, when rate-limited */
+	double rate;	/* frames per ns for this worker, 0 = unlimited */
 	uint64_t last_ns;
 	uint64_t bytes;
 	bool done;
@@ -61,8 +62,8 @@ struct txgen {
 	/* state */
 	struct xskf_engine *eng;
 	unsigned int nr_workers, nr_ports;
-	uint8_t tmpl[MAX_FRAME];        /* the largest UDP frame; smaller ones are its prefix */
-	uint8_t **frames;               /* pcap frames */
+	uint8_t tmpl[MAX_FRAME]; /* the largest UDP frame; smaller ones are its prefix */
+	uint8_t **frames;	 /* pcap frames */
 	uint32_t *frame_len, nr_frames;
 	uint64_t t_start;
 	atomic_uint workers_done;
@@ -119,8 +120,8 @@ static void build_template(struct txgen *t)
 	memcpy(f + 6, t->src_mac, ETH_ALEN);
 	f[12] = 0x08; /* IPv4 */
 	f[14] = 0x45;
-	f[22] = 64;   /* TTL */
-	f[23] = 17;   /* UDP */
+	f[22] = 64; /* TTL */
+	f[23] = 17; /* UDP */
 	memcpy(f + 26, &t->src_ip, 4);
 	memcpy(f + 30, &t->dst_ip, 4);
 	f[36] = (uint8_t)(t->dport >> 8);
@@ -174,8 +175,10 @@ static int load_pcap(struct txgen *t, uint32_t room)
 	}
 	pcap_close(pc);
 	if (skipped)
-		fprintf(stderr, "xsk-txgen: %s: %u frames skipped (truncated, shorter than 14 or longer "
-			"than %u bytes)\n", t->pcap, skipped, room);
+		fprintf(stderr,
+			"xsk-txgen: %s: %u frames skipped (truncated, shorter than 14 or longer "
+			"than %u bytes)\n",
+			t->pcap, skipped, room);
 	if (!t->nr_frames) {
 		fprintf(stderr, "xsk-txgen: %s has no frame to send\n", t->pcap);
 		return -EINVAL;
@@ -226,8 +229,10 @@ static int txgen_init(void *app_ctx, struct xskf_engine *eng)
 	if (!t->have_src_mac)
 		memcpy(t->src_mac, mac, ETH_ALEN);
 	if (!t->pcap && max > (uint32_t)mtu + 14)
-		fprintf(stderr, "xsk-txgen: warning: %u-byte frames exceed the MTU of %s (%d): the "
-			"interface will drop them\n", max, name, mtu);
+		fprintf(stderr,
+			"xsk-txgen: warning: %u-byte frames exceed the MTU of %s (%d): the "
+			"interface will drop them\n",
+			max, name, mtu);
 	build_template(t);
 	if (t->pcap && !t->count && !t->loop)
 		t->count = t->nr_frames; /* one pass over the file */
@@ -251,8 +256,10 @@ static int txgen_worker_init(void *app_ctx, const struct xskf_worker_info *wi, v
 	struct txgen_worker *w = &t->workers[wi->id];
 
 	if (!t->pcap && max > room) {
-		fprintf(stderr, "xsk-txgen: %u-byte frames do not fit in a UMEM frame (%u bytes free): "
-			"use --frame-size 4096 or a smaller --size\n", max, room);
+		fprintf(stderr,
+			"xsk-txgen: %u-byte frames do not fit in a UMEM frame (%u bytes free): "
+			"use --frame-size 4096 or a smaller --size\n",
+			max, room);
 		return -EINVAL;
 	}
 	w->last_ns = now_ns();
@@ -348,10 +355,11 @@ static void txgen_fini(void *app_ctx, struct xskf_engine *eng)
 
 	totals(eng, &pkts, &bytes);
 	/* on the wire each frame also takes FCS (4), preamble (8) and the inter-frame gap (12) */
-	fprintf(stderr, "xsk-txgen: sent %llu frames, %llu bytes in %.3f s: %.0f pps, %.0f bps "
-		"(%.0f bps on the wire)\n", (unsigned long long)pkts, (unsigned long long)bytes,
-		secs, (double)pkts / secs, 8.0 * (double)bytes / secs,
-		8.0 * (double)(bytes + 24 * pkts) / secs);
+	fprintf(stderr,
+		"xsk-txgen: sent %llu frames, %llu bytes in %.3f s: %.0f pps, %.0f bps "
+		"(%.0f bps on the wire)\n",
+		(unsigned long long)pkts, (unsigned long long)bytes, secs, (double)pkts / secs,
+		8.0 * (double)bytes / secs, 8.0 * (double)(bytes + 24 * pkts) / secs);
 }
 
 static void txgen_json(void *app_ctx, struct xskf_engine *eng, void *out)
@@ -365,24 +373,26 @@ static void txgen_json(void *app_ctx, struct xskf_engine *eng, void *out)
 		built += t->workers[i].seq;
 	fprintf(out, "{\"built\": %llu, \"sent\": %llu, \"bytes\": %llu, \"mode\": \"%s\"}",
 		(unsigned long long)built, (unsigned long long)pkts, (unsigned long long)bytes,
-		t->pcap ? "pcap" : t->imix ? "imix" : "fixed");
+		t->pcap	  ? "pcap"
+		: t->imix ? "imix"
+			  : "fixed");
 }
 
 static const struct xskf_cli_opt txgen_opts[] = {
-	{ "size", 1, "BYTES", "frame size without FCS, 60..frame room (default 60)" },
-	{ "imix", 0, NULL, "7:4:1 of 60/590/1514-byte frames (IP packets of 46/576/1500)" },
-	{ "flows", 1, "N", "N flows: UDP source port = sport + frame number % N (default 1)" },
-	{ "rate", 1, "PPS", "send at most PPS frames per second in all (default: no limit)" },
-	{ "count", 1, "N", "send N frames in all, then stop (default: until stopped)" },
-	{ "src-mac", 1, "MAC", "source MAC (default: the interface's)" },
-	{ "dst-mac", 1, "MAC", "destination MAC (default ff:ff:ff:ff:ff:ff)" },
-	{ "src-ip", 1, "IPv4", "source address (default 198.51.100.1)" },
-	{ "dst-ip", 1, "IPv4", "destination address (default 198.51.100.2)" },
-	{ "sport", 1, "PORT", "base UDP source port (default 1024)" },
-	{ "dport", 1, "PORT", "UDP destination port (default 9)" },
-	{ "pcap", 1, "FILE", "replay the Ethernet frames of FILE (default: once; see --loop)" },
-	{ "loop", 0, NULL, "with --pcap: replay the file until stopped or --count" },
-	{ NULL, 0, NULL, NULL },
+    {"size", 1, "BYTES", "frame size without FCS, 60..frame room (default 60)"},
+    {"imix", 0, NULL, "7:4:1 of 60/590/1514-byte frames (IP packets of 46/576/1500)"},
+    {"flows", 1, "N", "N flows: UDP source port = sport + frame number % N (default 1)"},
+    {"rate", 1, "PPS", "send at most PPS frames per second in all (default: no limit)"},
+    {"count", 1, "N", "send N frames in all, then stop (default: until stopped)"},
+    {"src-mac", 1, "MAC", "source MAC (default: the interface's)"},
+    {"dst-mac", 1, "MAC", "destination MAC (default ff:ff:ff:ff:ff:ff)"},
+    {"src-ip", 1, "IPv4", "source address (default 198.51.100.1)"},
+    {"dst-ip", 1, "IPv4", "destination address (default 198.51.100.2)"},
+    {"sport", 1, "PORT", "base UDP source port (default 1024)"},
+    {"dport", 1, "PORT", "UDP destination port (default 9)"},
+    {"pcap", 1, "FILE", "replay the Ethernet frames of FILE (default: once; see --loop)"},
+    {"loop", 0, NULL, "with --pcap: replay the file until stopped or --count"},
+    {NULL, 0, NULL, NULL},
 };
 
 static int parse_mac(const char *s, uint8_t *mac)
@@ -443,7 +453,8 @@ static int txgen_parse(void *ctx, int idx, const char *arg)
 	case 5:
 	case 6:
 		if (parse_mac(arg, idx == 5 ? t->src_mac : t->dst_mac)) {
-			fprintf(stderr, "invalid --%s '%s': use e.g. 02:00:00:00:00:01\n", name, arg);
+			fprintf(stderr, "invalid --%s '%s': use e.g. 02:00:00:00:00:01\n", name,
+				arg);
 			return -EINVAL;
 		}
 		t->have_src_mac |= idx == 5;
@@ -477,7 +488,8 @@ static int txgen_check(void *ctx, struct xskf_engine_opts *eo)
 	struct txgen *t = ctx;
 
 	if (t->pcap && (t->imix || t->size != 60 || t->flows != 1)) {
-		fprintf(stderr, "--pcap replays the file as it is: drop --size, --imix and --flows\n");
+		fprintf(stderr,
+			"--pcap replays the file as it is: drop --size, --imix and --flows\n");
 		return -EINVAL;
 	}
 	if (t->loop && !t->pcap) {
@@ -502,20 +514,20 @@ static int txgen_check(void *ctx, struct xskf_engine_opts *eo)
 int main(int argc, char **argv)
 {
 	static const struct xskf_app app = {
-		.name = "xsk-txgen",
-		.flags = XSKF_APP_F_TX_ONLY,
-		.init = txgen_init,
-		.worker_init = txgen_worker_init,
-		.tx_fill = txgen_fill,
-		.fini = txgen_fini,
-		.json = txgen_json,
+	    .name = "xsk-txgen",
+	    .flags = XSKF_APP_F_TX_ONLY,
+	    .init = txgen_init,
+	    .worker_init = txgen_worker_init,
+	    .tx_fill = txgen_fill,
+	    .fini = txgen_fini,
+	    .json = txgen_json,
 	};
 	struct xskf_app_cli cli = {
-		.sz = sizeof(cli),
-		.summary = "Send UDP frames (or replay a pcap file) with AF_XDP TX; print pps and bps.",
-		.opts = txgen_opts,
-		.parse = txgen_parse,
-		.check = txgen_check,
+	    .sz = sizeof(cli),
+	    .summary = "Send UDP frames (or replay a pcap file) with AF_XDP TX; print pps and bps.",
+	    .opts = txgen_opts,
+	    .parse = txgen_parse,
+	    .check = txgen_check,
 	};
 	uint32_t i;
 	int rc;

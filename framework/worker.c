@@ -163,7 +163,8 @@ static inline void dispatch(struct xskf_worker *w, struct xskf_sock *s, struct x
 			continue;
 		}
 		/* The app may have moved data: the frame must stay inside its chunk. */
-		if (unlikely(p->len == 0 || ((p->addr + p->len - 1) & fmask) != (p->addr & fmask))) {
+		if (unlikely(p->len == 0 ||
+			     ((p->addr + p->len - 1) & fmask) != (p->addr & fmask))) {
 			s->c.drop_too_long++;
 			xskf_cache_put(um, p->addr);
 			continue;
@@ -195,7 +196,8 @@ static inline unsigned int rx_burst(struct xskf_worker *w, struct xskf_sock *s,
 		p->out_port = p->port;
 		p->headroom = (uint16_t)(d->addr & fmask);
 		p->action = XSKF_DROP;
-		p->meta = hints ? (const struct xskf_meta *)(p->data - sizeof(struct xskf_meta)) : NULL;
+		p->meta =
+		    hints ? (const struct xskf_meta *)(p->data - sizeof(struct xskf_meta)) : NULL;
 		bytes += d->len;
 	}
 	xsk_ring_cons__release(&s->rx, n);
