@@ -263,8 +263,9 @@ static int txgen_worker_init(void *app_ctx, const struct xskf_worker_info *wi, v
 		return -EINVAL;
 	}
 	w->last_ns = now_ns();
-	if (w->done)
-		atomic_fetch_add(&t->workers_done, 1);
+	/* a worker with no share of --count is done at once; it may even be the last one */
+	if (w->done && atomic_fetch_add(&t->workers_done, 1) + 1 == t->nr_workers)
+		xskf_engine__request_stop(t->eng);
 	*wctx = w;
 	return 0;
 }
