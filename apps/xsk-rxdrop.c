@@ -3,32 +3,81 @@
  * xsk-rxdrop: receive on every given queue and drop. The framework does the rest: the frames go
  * straight back to the fill ring, and the counters say where every frame went.
  *
+ * With hints on (the default) it also counts, per source, the RX hints each packet carried:
+ * the rx hash (hardware, software-computable, none) and the packet type; -v prints a sample
+ * packet's hints each second.
+ *
  *   sudo xsk-rxdrop -i eth0 -q 0
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <xskf.h>
+#include <xskf_hints.h>
 
-struct rxdrop {
-	bool touch; /* read the Ethernet header of each frame, as a real app would */
+enum { H_HW, H_SW, H_NONE, H_PTYPE, H_NOMETA, H_MAX };
+static const char *const h_names[H_MAX] = { "hash_hw", "hash_sw", "hash_none", "ptype",
+					    "no_meta" };
+
+struct sample {
+	uint32_t seq; /* odd while the worker writes it */
+	struct xskf_meta meta;
+	uint16_t port, queue;
+	uint32_t len;
+	bool valid;
 };
 
 struct rxdrop_worker {
 	uint64_t sum;
+	uint64_t h[H_MAX];
+	uint64_t pkts;
+	struct sample sample;
+	char pad[64];
 };
+
+struct rxdrop {
+	bool touch;       /* read each frame's Ethernet type, as a real app would */
+	bool no_hint_stats; /* leave the hints unread (measures their cost in the XDP program) */
+	struct rxdrop_worker *workers[XSKF_MAX_WORKERS];
+	uint64_t last[H_MAX];
+};
+
+static struct rxdrop rx;
 
 static int rxdrop_worker_init(void *app_ctx, const struct xskf_worker_info *wi, void **wctx)
 {
 	struct rxdrop *r = app_ctx;
+	struct rxdrop_worker *w;
 
-	(void)wi;
-	/* no worker state unless frames are to be read: rx_burst then touches nothing */
-	*wctx = NULL;
-	if (r->touch && !(*wctx = calloc(1, sizeof(struct rxdrop_worker))))
+	if (posix_memalign((void **)&w, 64, sizeof(*w)))
 		return -ENOMEM;
+	memset(w, 0, sizeof(*w));
+	r->workers[wi->id] = w;
+	*wctx = w;
 	return 0;
+}
+
+/* Where did this packet's hash come from? Only the meta is read: no software hash is computed. */
+static inline void count_hints(struct rxdrop_worker *w, const struct xskf_pkt *p)
+{
+	const struct xskf_meta *m = xskf_pkt__meta(p);
+	uint32_t l3;
+
+	if (!m) {
+		w->h[H_NOMETA]++;
+		return;
+	}
+	w->h[H_PTYPE]++;
+	l3 = m->ptype & XSKF_PTYPE_L3_MASK;
+	if (XSKF_META_SRC(m->src, XSKF_F_HASH) == XSKF_SRC_HW)
+		w->h[H_HW]++;
+	else if (l3 == XSKF_PTYPE_L3_IPV4 || l3 == XSKF_PTYPE_L3_IPV4_OPT ||
+		 l3 == XSKF_PTYPE_L3_IPV6 || l3 == XSKF_PTYPE_L3_IPV6_EXT)
+		w->h[H_SW]++;
+	else
+		w->h[H_NONE]++;
 }
 
 static void rxdrop_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
@@ -36,23 +85,117 @@ static void rxdrop_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 	struct rxdrop_worker *w = wctx;
 	unsigned int i;
 
-	/* verdicts start as XSKF_DROP: nothing to do unless asked to read the frames */
-	if (!w)
+	/* verdicts start as XSKF_DROP: only reading is left to do, if asked */
+	if (rx.touch)
+		for (i = 0; i < n; i++)
+			w->sum += pkts[i].data[12];
+	if (!pkts[0].meta || rx.no_hint_stats)
 		return;
 	for (i = 0; i < n; i++)
-		w->sum += pkts[i].data[12];
+		count_hints(w, &pkts[i]);
+	/* one sample per burst for -v, published seqlock-style for the control thread */
+	if (xskf_app__verbose() && xskf_pkt__meta(&pkts[0])) {
+		__atomic_store_n(&w->sample.seq, w->sample.seq + 1, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		w->sample.meta = *xskf_pkt__meta(&pkts[0]);
+		w->sample.port = pkts[0].port;
+		w->sample.queue = pkts[0].queue;
+		w->sample.len = pkts[0].len;
+		w->sample.valid = true;
+		__atomic_store_n(&w->sample.seq, w->sample.seq + 1, __ATOMIC_RELEASE);
+	}
+}
+
+static void totals(const struct rxdrop *r, uint64_t *t)
+{
+	unsigned int i, j;
+
+	memset(t, 0, sizeof(uint64_t) * H_MAX);
+	for (i = 0; i < XSKF_MAX_WORKERS; i++)
+		for (j = 0; r->workers[i] && j < H_MAX; j++)
+			t[j] += __atomic_load_n(&r->workers[i]->h[j], __ATOMIC_RELAXED);
+}
+
+static const char *src_name(unsigned int s)
+{
+	return s == XSKF_SRC_HW ? "hw" : s == XSKF_SRC_SW ? "sw" : "none";
+}
+
+static void print_sample(FILE *f, struct rxdrop_worker *w, unsigned int id)
+{
+	struct sample s;
+	uint32_t seq;
+
+	do {
+		seq = __atomic_load_n(&w->sample.seq, __ATOMIC_ACQUIRE);
+		s = w->sample;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while ((seq & 1) || seq != __atomic_load_n(&w->sample.seq, __ATOMIC_RELAXED));
+	if (!s.valid)
+		return;
+	fprintf(f, "  sample (worker %u, port %u queue %u, %u bytes): ptype 0x%08x l3 %u l4 %u "
+	       "rx_hash 0x%08x type 0x%x (%s) timestamp %llu (%s) vlan %u (%s)\n",
+	       id, s.port, s.queue, s.len, s.meta.ptype, s.meta.l3_off, s.meta.l4_off,
+	       s.meta.rx_hash, s.meta.hash_type, src_name(XSKF_META_SRC(s.meta.src, XSKF_F_HASH)),
+	       (unsigned long long)s.meta.rx_timestamp,
+	       src_name(XSKF_META_SRC(s.meta.src, XSKF_F_TIMESTAMP)), s.meta.vlan_tci,
+	       src_name(XSKF_META_SRC(s.meta.src, XSKF_F_VLAN)));
+}
+
+/* Control thread, each second: hint sources of the packets of the last interval. */
+static void rxdrop_tick(void *app_ctx, struct xskf_engine *eng)
+{
+	struct rxdrop *r = app_ctx;
+	FILE *f = xskf_app__out();
+	uint64_t t[H_MAX];
+	unsigned int i;
+
+	(void)eng;
+	if (r->no_hint_stats)
+		return;
+	totals(r, t);
+	fprintf(f, "           hints  rx_hash hw %llu  sw %llu  none %llu  no_meta %llu\n",
+	       (unsigned long long)(t[H_HW] - r->last[H_HW]),
+	       (unsigned long long)(t[H_SW] - r->last[H_SW]),
+	       (unsigned long long)(t[H_NONE] - r->last[H_NONE]),
+	       (unsigned long long)(t[H_NOMETA] - r->last[H_NOMETA]));
+	memcpy(r->last, t, sizeof(t));
+	if (xskf_app__verbose())
+		for (i = 0; i < XSKF_MAX_WORKERS; i++)
+			if (r->workers[i])
+				print_sample(f, r->workers[i], i);
+	fflush(f);
+}
+
+static void rxdrop_json(void *app_ctx, struct xskf_engine *eng, void *out)
+{
+	struct rxdrop *r = app_ctx;
+	uint64_t t[H_MAX];
+	unsigned int j;
+
+	(void)eng;
+	totals(r, t);
+	fprintf(out, "{\"hints_read\": %s", r->no_hint_stats ? "false" : "true");
+	for (j = 0; j < H_MAX; j++)
+		fprintf(out, ", \"%s\": %llu", h_names[j], (unsigned long long)t[j]);
+	fprintf(out, "}");
+}
+
+static void rxdrop_fini(void *app_ctx, struct xskf_engine *eng)
+{
+	(void)app_ctx;
+	(void)eng;
 }
 
 static void rxdrop_worker_fini(void *app_ctx, void *wctx)
 {
 	(void)app_ctx;
-	free(wctx);
+	(void)wctx; /* freed at exit: the JSON report still reads the counters */
 }
 
-static struct rxdrop rx;
-
 static const struct xskf_cli_opt rxdrop_opts[] = {
-	{ "touch", 0, NULL, "read each frame's Ethernet type (measures a first cache miss)" },
+	{ "touch", 0, NULL, "read each frame's Ethernet type (a first cache miss)" },
+	{ "no-hint-stats", 0, NULL, "do not read the RX hints (they are still written)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -63,6 +206,8 @@ static int rxdrop_parse(void *ctx, int idx, const char *arg)
 	(void)arg;
 	if (idx == 0)
 		r->touch = true;
+	else
+		r->no_hint_stats = true;
 	return 0;
 }
 
@@ -72,14 +217,22 @@ int main(int argc, char **argv)
 		.name = "xsk-rxdrop",
 		.worker_init = rxdrop_worker_init,
 		.rx_burst = rxdrop_burst,
+		.tick = rxdrop_tick,
 		.worker_fini = rxdrop_worker_fini,
+		.fini = rxdrop_fini,
+		.json = rxdrop_json,
 	};
 	struct xskf_app_cli cli = {
 		.sz = sizeof(cli),
-		.summary = "Receive frames with AF_XDP and drop them; print rates and counters.",
+		.summary = "Receive frames with AF_XDP and drop them; print rates, counters and the "
+			   "RX hints' sources.",
 		.opts = rxdrop_opts,
 		.parse = rxdrop_parse,
 	};
+	int status = xskf_app__main(&app, &rx, &cli, argc, argv);
+	unsigned int i;
 
-	return xskf_app__main(&app, &rx, &cli, argc, argv);
+	for (i = 0; i < XSKF_MAX_WORKERS; i++)
+		free(rx.workers[i]);
+	return status;
 }

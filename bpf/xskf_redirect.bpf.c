@@ -7,12 +7,16 @@
  *                       of queues with no socket fall back to the stack (kernel >= 5.3).
  *  - xskf_redirect_lk:  lookup first, then redirect: for kernels whose redirect_map does not
  *                       take a fallback action in its flags.
- * With hints on, each variant first writes struct xskf_meta in front of the frame.
+ *  - xskf_redirect_hw: the first, but the hints come from the driver too (metadata kfuncs):
+ *                       loaded device-bound, so native mode only.
+ * With hints on (rodata hints_on), each variant first writes struct xskf_meta in front of the
+ * frame (bpf/xskf_hints.bpf.h); a frame whose meta cannot be written is still delivered.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
 #include "xskf_prog.h"
+#include "xskf_hints.bpf.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_XSKMAP);
@@ -52,27 +56,61 @@ static __always_inline void count(__u32 queue, int ret)
 		c->errors++;
 }
 
-SEC("xdp")
-int xskf_redirect(struct xdp_md *ctx)
+static __always_inline void count_error(__u32 queue)
+{
+	struct xskf_prog_counters *c = bpf_map_lookup_elem(&counters, &queue);
+
+	if (c)
+		c->errors++;
+}
+
+/*
+ * The hints as subprograms (bpf-to-bpf calls): the parser is then compiled and verified the
+ * same way in every program, whatever the redirect code around it makes of the registers
+ * (inlined into the hw program, clang 14 reused a spilled NULL as a packet pointer).
+ */
+static __noinline int hints_sw(struct xdp_md *ctx)
+{
+	return xskf_hints_write(ctx, false);
+}
+
+static __noinline int hints_hw(struct xdp_md *ctx)
+{
+	return xskf_hints_write(ctx, true);
+}
+
+static __always_inline int redirect(struct xdp_md *ctx, const bool hw, const bool lookup)
 {
 	__u32 queue = ctx->rx_queue_index;
-	int ret;
+	int ret = XDP_PASS;
 
-	ret = bpf_redirect_map(&xsks, queue, XDP_PASS);
+	/* frames that go to the stack get the meta too: cheaper than a lookup, and harmless */
+	if (hints_on && (hw ? hints_hw(ctx) : hints_sw(ctx)) < 0)
+		count_error(queue);
+	if (!lookup)
+		ret = bpf_redirect_map(&xsks, queue, XDP_PASS);
+	else if (bpf_map_lookup_elem(&xsks, &queue))
+		ret = bpf_redirect_map(&xsks, queue, 0);
 	count(queue, ret);
 	return ret;
 }
 
 SEC("xdp")
+int xskf_redirect(struct xdp_md *ctx)
+{
+	return redirect(ctx, false, false);
+}
+
+SEC("xdp")
+int xskf_redirect_hw(struct xdp_md *ctx)
+{
+	return redirect(ctx, true, false);
+}
+
+SEC("xdp")
 int xskf_redirect_lk(struct xdp_md *ctx)
 {
-	__u32 queue = ctx->rx_queue_index;
-	int ret = XDP_PASS;
-
-	if (bpf_map_lookup_elem(&xsks, &queue))
-		ret = bpf_redirect_map(&xsks, queue, 0);
-	count(queue, ret);
-	return ret;
+	return redirect(ctx, false, true);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

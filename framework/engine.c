@@ -21,6 +21,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
+#include "hints.h"
 #include "internal.h"
 
 #define DEF_RING 2048
@@ -376,6 +377,38 @@ static int open_worker(struct xskf_engine *eng, struct xskf_worker *w)
 	return 0;
 }
 
+/* The worker thread: per-thread state of the layers above the poll loop, then the loop. */
+static void *worker_main(void *arg)
+{
+	struct xskf_worker *w = arg;
+
+	xskf_hints__set_thread_rss(w->eng->rss, w->eng->nr_ports);
+	return xskf_worker__run(w);
+}
+
+/* The RSS key of each port, so that software hashes equal what its NIC would compute. */
+static int load_rss_keys(struct xskf_engine *eng)
+{
+	unsigned int i;
+	int key_err;
+
+	if (eng->o.no_hints)
+		return 0;
+	for (i = 0; i < eng->nr_ports; i++) {
+		struct xskf_port *p = &eng->ports[i];
+
+		p->rss = xskf_rss__for_ifname(p->name, &key_err);
+		if (!p->rss)
+			return -ENOMEM;
+		eng->rss[i] = p->rss;
+		if (key_err)
+			pr_debug("%s: RSS key not readable (%s): software hashes use the default "
+				 "Microsoft key\n",
+				 p->name, strerror(-key_err));
+	}
+	return 0;
+}
+
 static void fatal_signal(int sig)
 {
 	xskf_prog__emergency_detach();
@@ -408,6 +441,11 @@ static void teardown(struct xskf_engine *eng)
 	}
 	for (i = 0; i < eng->nr_workers; i++)
 		xskf_umem__free(&eng->workers[i].umem);
+	for (i = 0; i < eng->nr_ports; i++) {
+		xskf_rss__free(eng->ports[i].rss);
+		eng->ports[i].rss = NULL;
+		eng->rss[i] = NULL;
+	}
 }
 
 int xskf_engine__start(struct xskf_engine *eng)
@@ -434,6 +472,7 @@ int xskf_engine__start(struct xskf_engine *eng)
 	if (err)
 		return err;
 	eng->started = true;
+	err = load_rss_keys(eng);
 	for (i = 0; i < eng->nr_workers && !err; i++)
 		err = open_worker(eng, &eng->workers[i]);
 	for (i = 0; i < eng->nr_ports && !err; i++)
@@ -457,7 +496,7 @@ int xskf_engine__start(struct xskf_engine *eng)
 	for (i = 0; i < eng->nr_workers; i++) {
 		struct xskf_worker *w = &eng->workers[i];
 
-		err = -pthread_create(&w->thread, NULL, xskf_worker__run, w);
+		err = -pthread_create(&w->thread, NULL, worker_main, w);
 		if (err) {
 			pr_warn("cannot start worker %u: %s\n", i, strerror(-err));
 			xskf_engine__request_stop(eng);

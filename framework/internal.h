@@ -135,7 +135,8 @@ struct xskf_port {
 	uint32_t attach_flags;     /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE when attached */
 	bool attached;
 	enum xskf_redirect_tier tier;
-	bool hints_hw;
+	unsigned int hints_hw;     /* XSKF_HINTS_KF_* the attached program reads from the driver */
+	struct xskf_rss *rss;      /* the port's RSS key, for software hashes */
 };
 
 int xskf_prog__preflight(struct xskf_engine *eng, struct xskf_port *port);
@@ -188,6 +189,7 @@ struct xskf_engine {
 	atomic_bool stop;
 	bool started, stopped;
 	int census_err;
+	const struct xskf_rss *rss[XSKF_MAX_PORTS]; /* by port index, for worker threads */
 };
 
 uint64_t xskf_now_ns(void);

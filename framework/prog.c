@@ -16,9 +16,14 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "hints_probe.h"
 #include "internal.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
+
+#ifndef BPF_F_XDP_DEV_BOUND_ONLY
+#define BPF_F_XDP_DEV_BOUND_ONLY (1U << 6) /* Linux 6.3 */
+#endif
 
 /* ---- who owns a program ---- */
 
@@ -305,19 +310,26 @@ static int write_owner(struct xskf_port *port)
 	return 0;
 }
 
-static int attach(struct xskf_port *port, uint32_t mode)
+static int attach(struct xskf_port *port, int prog_fd, uint32_t mode)
 {
-	port->attach_flags = mode;
-	return bpf_xdp_attach(port->ifindex, port->prog_fd, XDP_FLAGS_UPDATE_IF_NOEXIST | mode, NULL);
+	int err;
+
+	err = bpf_xdp_attach(port->ifindex, prog_fd, XDP_FLAGS_UPDATE_IF_NOEXIST | mode, NULL);
+	if (!err) {
+		port->attach_flags = mode;
+		port->prog_fd = prog_fd;
+	}
+	return err;
 }
 
-static int attach_mode(struct xskf_engine *eng, struct xskf_port *port)
+/* @native_fd: the program for native mode (device-bound with hardware hints, or not). */
+static int attach_mode(struct xskf_engine *eng, struct xskf_port *port, int native_fd, int skb_fd)
 {
 	enum xskf_attach_mode m = eng->o.attach_mode;
 	int err;
 
 	if (m != XSKF_ATTACH_SKB) {
-		err = attach(port, XDP_FLAGS_DRV_MODE);
+		err = attach(port, native_fd, XDP_FLAGS_DRV_MODE);
 		if (!err || m == XSKF_ATTACH_NATIVE) {
 			if (err)
 				pr_warn("%s: native XDP attach failed: %s; the driver may not support "
@@ -329,34 +341,101 @@ static int attach_mode(struct xskf_engine *eng, struct xskf_port *port)
 			return err;
 		pr_info("%s: native XDP not available (%s): falling back to SKB mode\n", port->name,
 			strerror(-err));
+		port->hints_hw = 0; /* the SKB-mode program has no kfuncs */
 	}
-	err = attach(port, XDP_FLAGS_SKB_MODE);
+	err = attach(port, skb_fd, XDP_FLAGS_SKB_MODE);
 	if (err)
 		pr_warn("%s: SKB-mode XDP attach failed: %s\n", port->name, strerror(-err));
 	return err;
 }
 
+/*
+ * Which driver hints can the native-mode program read? The kfunc must be in the kernel and
+ * the device must implement it; a device-bound program cannot run in SKB mode at all.
+ */
+static unsigned int hw_hints_mask(struct xskf_engine *eng, struct xskf_port *port)
+{
+	unsigned int k = 0, d = 0;
+
+	if (eng->o.no_hints || eng->o.attach_mode == XSKF_ATTACH_SKB)
+		return 0;
+	if (xskf_hints__probe_kfuncs(&k) || !k)
+		return 0;
+	if (xskf_hints__probe_dev(port->ifindex, &d))
+		return 0;
+	return k & d;
+}
+
+static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
+{
+	if (eng->o.no_hints) {
+		pr_info("%s: RX hints off (--no-hints)\n", port->name);
+		return;
+	}
+	if (!port->hints_hw) {
+		pr_info("%s: RX hints: packet type and offsets parsed in XDP, rx hash in software "
+			"(%s)\n",
+			port->name,
+			port->attach_flags == XDP_FLAGS_SKB_MODE ? "SKB mode cannot read driver hints"
+								  : "the driver offers no hint kfunc");
+		return;
+	}
+	pr_info("%s: RX hints from the driver:%s%s%s; packet type and offsets parsed in XDP\n",
+		port->name, port->hints_hw & XSKF_HINTS_KF_HASH ? " rx_hash" : "",
+		port->hints_hw & XSKF_HINTS_KF_TIMESTAMP ? " rx_timestamp" : "",
+		port->hints_hw & XSKF_HINTS_KF_VLAN_TAG ? " rx_vlan_tag" : "");
+}
+
+static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port *port)
+{
+	struct xskf_redirect *skel = xskf_redirect__open();
+	struct bpf_program *hw;
+	int err;
+
+	if (!skel)
+		return NULL;
+	skel->rodata->hints_on = !eng->o.no_hints;
+	hw = skel->progs.xskf_redirect_hw;
+	if (port->hints_hw) {
+		skel->rodata->xskf_hints_kfuncs = port->hints_hw;
+		bpf_program__set_ifindex(hw, (unsigned int)port->ifindex);
+		bpf_program__set_flags(hw, BPF_F_XDP_DEV_BOUND_ONLY);
+	} else {
+		skel->rodata->xskf_hints_kfuncs = 0;
+		bpf_program__set_autoload(hw, false);
+	}
+	err = xskf_redirect__load(skel);
+	if (err) {
+		xskf_redirect__destroy(skel);
+		errno = -err;
+		return NULL;
+	}
+	return skel;
+}
+
 int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 {
 	static int printed_tier_a;
-	struct bpf_program *chosen;
+	struct bpf_program *native, *skb;
 	int err;
 
 	err = clear_existing(port, eng->o.force, true);
 	if (err)
 		return err;
 
-	port->skel = xskf_redirect__open();
+	port->hints_hw = hw_hints_mask(eng, port);
+	port->skel = open_load(eng, port);
+	if (!port->skel && port->hints_hw) {
+		pr_info("%s: cannot load the device-bound hints program (%s): software hints only\n",
+			port->name, strerror(errno));
+		port->hints_hw = 0;
+		port->skel = open_load(eng, port);
+	}
 	if (!port->skel) {
 		err = -errno;
-		pr_warn("%s: cannot open the XDP program: %s\n", port->name, strerror(-err));
-		return err;
-	}
-	err = xskf_redirect__load(port->skel);
-	if (err) {
 		pr_warn("%s: cannot load the XDP program: %s%s\n", port->name, strerror(-err),
 			err == -EPERM ? " (run as root, or with CAP_BPF and CAP_NET_ADMIN)" : "");
-		goto fail;
+		return err;
 	}
 	err = write_owner(port);
 	if (err)
@@ -371,17 +450,18 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	}
 	if (redirect_map_takes_fallback(bpf_program__fd(port->skel->progs.xskf_redirect))) {
 		port->tier = XSKF_TIER_MAP_FALLBACK;
-		chosen = port->skel->progs.xskf_redirect;
+		skb = port->skel->progs.xskf_redirect;
+		native = port->hints_hw ? port->skel->progs.xskf_redirect_hw : skb;
 	} else {
 		port->tier = XSKF_TIER_MAP_LOOKUP;
-		chosen = port->skel->progs.xskf_redirect_lk;
+		skb = native = port->skel->progs.xskf_redirect_lk;
+		port->hints_hw = 0;
 	}
 	err = reset_counters(port);
 	if (err)
 		goto fail;
-	port->prog_fd = bpf_program__fd(chosen);
 
-	err = attach_mode(eng, port);
+	err = attach_mode(eng, port, bpf_program__fd(native), bpf_program__fd(skb));
 	if (err) {
 		if (err == -EBUSY || err == -EEXIST)
 			pr_warn("%s: an XDP program was attached meanwhile; remove it or use --force\n",
@@ -392,6 +472,7 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	remember_attached(port);
 	pr_info("%s: XDP program attached in %s mode, redirect: %s\n", port->name,
 		port->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB", tier_name(port->tier));
+	print_hints(eng, port);
 	return 0;
 fail:
 	xskf_redirect__destroy(port->skel);

@@ -13,7 +13,7 @@ static struct xskf_engine *running;
 static volatile sig_atomic_t hup_count;
 static int hup_seen;
 static int verbosity;
-static bool log_to_stderr_only;
+static FILE *live_out;
 
 static void on_stop_signal(int sig)
 {
@@ -40,11 +40,15 @@ int xskf_app__verbose(void)
 	return verbosity;
 }
 
+void *xskf_app__out(void)
+{
+	return live_out ? live_out : stdout;
+}
+
 static int app_print(enum xskf_log_level level, const char *fmt, va_list args)
 {
 	if (level == XSKF_LOG_DEBUG && verbosity < 2)
 		return 0;
-	(void)log_to_stderr_only;
 	return vfprintf(stderr, fmt, args);
 }
 
@@ -104,6 +108,7 @@ int xskf_app__main(const struct xskf_app *app, void *app_ctx, const struct xskf_
 	}
 	/* With --json, stdout carries only the JSON document; the live lines go to stderr. */
 	out = c.json ? stderr : stdout;
+	live_out = out;
 	running = eng;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -90,7 +90,7 @@ struct xskf_pkt {
 	uint8_t reserved[3];
 	uint64_t addr;        /* framework-private: UMEM address of data */
 	/* where the XDP program wrote RX hints (just in front of data), or NULL with hints off;
-	 * read it through the accessors of xskf_meta.h, which check that it is valid */
+	 * read it through the accessors of xskf_hints.h, which check that it is valid */
 	const struct xskf_meta *meta;
 };
 
@@ -381,6 +381,12 @@ XSKF_API bool xskf_app__sighup(void);
 
 /* Verbosity given with -v (0, 1, 2). Thread: any. */
 XSKF_API int xskf_app__verbose(void);
+
+/*
+ * xskf_app__out() - the stream (a FILE *) for the app's own live lines from tick(): stdout,
+ * or stderr with --json so that stdout carries only the JSON document. Thread: control thread.
+ */
+XSKF_API void *xskf_app__out(void);
 
 #ifdef __cplusplus
 }
