@@ -5,6 +5,7 @@
  * bound in a private network namespace so the XSKMAP entry is real. Root; 77 = skip.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,23 +23,40 @@ static int nr_test, nr_fail;
 
 #define CHECK(cond, ...)                                                                           \
 	do {                                                                                       \
+		bool ok_ = (cond);                                                                 \
 		nr_test++;                                                                         \
-		printf("%s %d - ", (cond) ? "ok" : "not ok", nr_test);                             \
-		nr_fail += !(cond);                                                                \
+		printf("%s %d - ", ok_ ? "ok" : "not ok", nr_test);                                \
+		nr_fail += !ok_;                                                                   \
 		printf(__VA_ARGS__);                                                               \
 		printf("\n");                                                                      \
 	} while (0)
 
-static int run(int prog_fd, int ifindex, unsigned int queue, unsigned int repeat)
+static int run1(int prog_fd, int ifindex, unsigned int queue)
 {
 	unsigned char pkt[64] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0, 0, 1, 0x08, 0x00 };
 	struct xdp_md ctx = { .data_end = sizeof(pkt), .ingress_ifindex = (uint32_t)ifindex,
 			      .rx_queue_index = queue };
 	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = pkt, .data_size_in = sizeof(pkt),
-		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .repeat = repeat);
+		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .repeat = 1);
 	int err = bpf_prog_test_run_opts(prog_fd, &t);
 
 	return err ? err : (int)t.retval;
+}
+
+/*
+ * Run @n times, one frame each: with .repeat the kernel reuses one xdp_buff without resetting
+ * data_meta, so the hints' bpf_xdp_adjust_meta() would run out of room after a few rounds.
+ */
+static int run(int prog_fd, int ifindex, unsigned int queue, unsigned int n)
+{
+	int ret = -1;
+
+	while (n--) {
+		ret = run1(prog_fd, ifindex, queue);
+		if (ret < 0)
+			break;
+	}
+	return ret;
 }
 
 static void counters(struct xskf_redirect *skel, uint32_t q, struct xskf_prog_counters *sum)
@@ -84,8 +102,24 @@ int main(void)
 		return 77;
 	}
 	ifindex = (int)if_nametoindex("tr0");
-	skel = xskf_redirect__open_and_load();
-	CHECK(skel != NULL, "skeleton loads");
+
+	/* the hardware-hints variant loads device-bound on veth (test runs refuse such programs) */
+	skel = xskf_redirect__open();
+	if (skel) {
+		skel->rodata->hints_on = 1;
+		bpf_program__set_ifindex(skel->progs.xskf_redirect_hw, (unsigned int)ifindex);
+		bpf_program__set_flags(skel->progs.xskf_redirect_hw, 1U << 6 /* DEV_BOUND_ONLY */);
+	}
+	CHECK(skel && xskf_redirect__load(skel) == 0, "device-bound hints variant loads on veth");
+	xskf_redirect__destroy(skel);
+
+	/* the others are tested with BPF_PROG_TEST_RUN, hints on as by default */
+	skel = xskf_redirect__open();
+	if (skel) {
+		skel->rodata->hints_on = 1;
+		bpf_program__set_autoload(skel->progs.xskf_redirect_hw, false);
+	}
+	CHECK(skel && xskf_redirect__load(skel) == 0, "skeleton loads");
 	if (!skel)
 		return 1;
 	progs[0] = bpf_program__fd(skel->progs.xskf_redirect);
