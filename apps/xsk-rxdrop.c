@@ -89,8 +89,12 @@ static void rxdrop_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 	if (rx.touch)
 		for (i = 0; i < n; i++)
 			w->sum += pkts[i].data[12];
-	if (!pkts[0].meta || rx.no_hint_stats)
+	if (rx.no_hint_stats)
 		return;
+	if (!pkts[0].meta) { /* hints off: no frame of the burst has one */
+		w->h[H_NOMETA] += n;
+		return;
+	}
 	for (i = 0; i < n; i++)
 		count_hints(w, &pkts[i]);
 	/* one sample per burst for -v, published seqlock-style for the control thread */

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# RX hints end to end on veth, counted by source in xsk-rxdrop's JSON (app_stats):
+#   native: frames from sockets in the peer namespace carry the driver's (veth's) rx hash
+#           (hash_hw); frames from the XDP live-frames generator get -ENODATA from the kfunc and
+#           fall back to software (hash_sw). Exact counts for both.
+#   skb:    the SKB-mode variant has no kfuncs: every IP frame is hash_sw, ptype everywhere.
+#   off:    --no-hints: no meta at all.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+require_root
+mode=${1:?native|skb|off}
+tb_up "xh$$"
+out=$(mktemp -d)
+trap 'tb_cleanup; rm -rf "$out"' EXIT
+NGEN=3000
+NUDP=200
+
+flags="-N"
+[ "$mode" = skb ] && { flags="-S"; dut ethtool -K "$TB_IF_DUT" gro on >/dev/null; }
+[ "$mode" = off ] && flags="-N --no-hints"
+# both queues: socket traffic spreads over them (SKB mode on veth puts all on queue 0)
+ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -c $flags --cpus 1 --duration 5 --json \
+	>"$out/rx.json" 2>"$out/rx.err" &
+pid=$!
+wait_attached
+gen "$GEN" -i "$TB_IF_GEN" -n $NGEN --cpu 0 --rate 100000 --flows 4 --json >"$out/gen.json" ||
+	fail "generator"
+gen taskset -c 0 $PY -c "
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range($NUDP):
+    s.sendto(b'hint' * 8, ('$TB_IP4_DUT', 7000 + i % 5))
+" || fail "UDP sender"
+wait $pid || { cat "$out/rx.err"; fail "xsk-rxdrop failed"; }
+cat "$out/rx.err" | grep hints
+hw=$(json_get "$out/rx.json" "d['app_stats']['hash_hw']")
+sw=$(json_get "$out/rx.json" "d['app_stats']['hash_sw']")
+none=$(json_get "$out/rx.json" "d['app_stats']['hash_none']")
+nometa=$(json_get "$out/rx.json" "d['app_stats']['no_meta']")
+rx=$(json_get "$out/rx.json" "sum(q['rx_packets'] for q in d['queues'])")
+echo "rx $rx: hash_hw $hw hash_sw $sw hash_none $none no_meta $nometa"
+[ "$(json_get "$out/rx.json" "sum(q['program']['errors'] for q in d['queues'])")" = 0 ] ||
+	fail "program errors"
+[ "$(json_get "$out/rx.json" "all(q['reconciled'] for q in d['queues'])")" = True ] || fail "reconcile"
+[ "$(sent_of "$out/gen.json")" = $NGEN ] || fail "generator did not send $NGEN"
+# the stacks' own frames (IPv6 MLD/ND) may add a few to the totals
+total=$((NGEN + NUDP))
+[ "$rx" -ge $total ] && [ "$rx" -le $((total + 10)) ] || fail "received $rx, sent $total"
+case $mode in
+native)
+	grep -q "RX hints from the driver: rx_hash" "$out/rx.err" || fail "hw variant not chosen"
+	[ "$hw" -ge $NUDP ] && [ "$hw" -le $((NUDP + 10)) ] || fail "hash_hw $hw, expected $NUDP (socket traffic)"
+	[ "$sw" = $NGEN ] || fail "hash_sw $sw, expected $NGEN (generator traffic: -ENODATA)"
+	[ "$nometa" = 0 ] || fail "frames without meta"
+	;;
+skb)
+	grep -q "SKB mode cannot read driver hints" "$out/rx.err" || fail "sw variant not said"
+	[ "$hw" = 0 ] || fail "hash_hw $hw in SKB mode"
+	[ "$sw" -ge $total ] || fail "hash_sw $sw, expected >= $total"
+	[ "$nometa" = 0 ] || fail "frames without meta"
+	;;
+off)
+	grep -q "RX hints off" "$out/rx.err" || fail "hints off not said"
+	[ "$hw" = 0 ] && [ "$sw" = 0 ] || fail "hints counted with --no-hints"
+	[ "$nometa" = "$rx" ] || fail "no_meta $nometa != rx $rx"
+	;;
+esac
+assert_no_xdp "after the run"
+ok "hints $mode: hw $hw, sw $sw, none $none, no meta $nometa of $rx"
