@@ -4,9 +4,11 @@
 # Receive benchmark on the veth test bed (not part of `meson test`): 64-byte UDP from the XDP
 # live-frames generator on CPU 0, the receiver pinned to CPU 1. Cases run interleaved, PASSES
 # times each, and medians are reported, because this machine's rates move between runs:
-#   xdp-drop      native XDP_DROP on the receiving veth (the ceiling of the set-up)
-#   rxdrop        xsk-rxdrop, copy mode, frames not touched
-#   rxdrop-touch  xsk-rxdrop --touch: reads each frame's Ethernet type
+#   xdp-drop        native XDP_DROP on the receiving veth (the ceiling of the set-up)
+#   hints-off       xsk-rxdrop --no-hints, frames not touched
+#   hints-unread    hints written by the XDP program, not read
+#   hints-read      hints written and read (each packet's meta: hash source, packet type)
+#   header-only     --no-hints --touch: reads each frame's Ethernet type, no hints
 # Mpps = frames received by the case / generator seconds; ns/packet = 1e3 / Mpps;
 # CPU = the receiver process's CPU time / wall time (veth does the copy in the sender's softirq).
 #
@@ -62,12 +64,14 @@ PYTHON=/usr/bin/python3
 for p in $(seq 1 "$passes"); do
 	echo "pass $p"
 	one xdp-drop
-	one rxdrop
-	one rxdrop-touch --touch
+	one hints-off --no-hints
+	one hints-unread --no-hint-stats
+	one hints-read
+	one header-only --no-hints --touch
 done
 echo
 echo "case           median Mpps   ns/packet   receiver CPU %"
-for c in xdp-drop rxdrop rxdrop-touch; do
+for c in xdp-drop hints-off hints-unread hints-read header-only; do
 	grep "^$c " "$res" | $PYTHON -c '
 import sys, statistics
 rows = [l.split() for l in sys.stdin]
