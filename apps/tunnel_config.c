@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include <xskf.h>
+
 #include "tunnel_config.h"
 
 #define MAX_TOKENS 8
@@ -52,20 +54,6 @@ void tun_table__free(struct tun_table *t)
 	free(t->entries);
 	free(t->vnis);
 	free(t);
-}
-
-static int parse_mac(const char *s, uint8_t mac[6])
-{
-	unsigned int b[6], i;
-	char tail;
-
-	/* exactly six two-digit groups: "2:0:0:0:0:1" is more likely a typo than meant */
-	if (strlen(s) != 17 || sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3],
-				      &b[4], &b[5], &tail) != 6)
-		return -EINVAL;
-	for (i = 0; i < 6; i++)
-		mac[i] = (uint8_t)b[i];
-	return 0;
 }
 
 static int parse_vni(struct parser *p, const char *s, uint32_t *vni)
@@ -156,7 +144,7 @@ static int parse_line(struct parser *p, char **tok, unsigned int n)
 		return 0;
 	}
 	if (!strcmp(tok[0], "nexthop-mac")) {
-		if (n != 2 || parse_mac(tok[1], t->nexthop_mac))
+		if (n != 2 || xskf_mac__parse(tok[1], t->nexthop_mac))
 			return fail(p, p->line, "expected 'nexthop-mac XX:XX:XX:XX:XX:XX'");
 		p->has_nexthop = true;
 		return 0;
@@ -166,7 +154,7 @@ static int parse_line(struct parser *p, char **tok, unsigned int n)
 			return fail(p, p->line, "expected 'vni N remote ADDRESS mac MAC'");
 		if (parse_vni(p, tok[1], &e.vni) || parse_addr(p, tok[3], &e.remote))
 			return -EINVAL;
-		if (parse_mac(tok[5], mac))
+		if (xskf_mac__parse(tok[5], mac))
 			return fail(p, p->line, "'%s' is not a MAC address", tok[5]);
 		e.mac = tun_mac_key(mac);
 		return add_entry(p, &e);

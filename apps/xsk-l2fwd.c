@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include <xskf.h>
@@ -46,52 +45,6 @@ struct l2fwd {
 	struct l2fwd_worker workers[XSKF_MAX_WORKERS];
 };
 
-static int parse_mac(const char *s, uint8_t *mac)
-{
-	unsigned int b[ETH_ALEN];
-	char extra;
-	int i;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &extra) != 6)
-		return -EINVAL;
-	for (i = 0; i < ETH_ALEN; i++) {
-		if (b[i] > 255)
-			return -EINVAL;
-		mac[i] = (uint8_t)b[i];
-	}
-	return 0;
-}
-
-/* MAC, MTU and flags of @ifname through the classic ioctls (one socket, control path only). */
-static int if_info(const char *ifname, uint8_t *mac, int *mtu, short *flags)
-{
-	struct ifreq ifr = {};
-	int fd, err = 0;
-
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	if (ioctl(fd, SIOCGIFHWADDR, &ifr)) {
-		err = -errno;
-		goto out;
-	}
-	memcpy(mac, ifr.ifr_hwaddr.sa_data, ETH_ALEN);
-	if (ioctl(fd, SIOCGIFMTU, &ifr)) {
-		err = -errno;
-		goto out;
-	}
-	*mtu = ifr.ifr_mtu;
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr)) {
-		err = -errno;
-		goto out;
-	}
-	*flags = ifr.ifr_flags;
-out:
-	close(fd);
-	return err;
-}
-
 /*
  * Check the ports before any frame flows: a port that is down or has no carrier would swallow
  * what we send to it, and in fwd mode a larger MTU on the input side than on the output side
@@ -110,22 +63,22 @@ static int l2fwd_init(void *app_ctx, struct xskf_engine *eng)
 	}
 	for (i = 0; i < nr; i++) {
 		const char *name = xskf_engine__port_name(eng, i);
-		uint8_t mac[ETH_ALEN];
-		short flags = 0;
+		struct xskf_port_info pi = { .sz = sizeof(pi) };
 
-		err = if_info(name, mac, &mtu[i], &flags);
+		err = xskf_engine__port_info(eng, i, &pi);
 		if (err) {
 			fprintf(stderr, "xsk-l2fwd: cannot read %s: %s\n", name, strerror(-err));
 			return err;
 		}
-		if (!(flags & IFF_UP) || !(flags & IFF_RUNNING)) {
+		if (!pi.up || !pi.running) {
 			fprintf(stderr,
 				"xsk-l2fwd: interface %s is %s: bring it (and its peer) up\n", name,
-				!(flags & IFF_UP) ? "down" : "up but has no carrier");
+				!pi.up ? "down" : "up but has no carrier");
 			return -ENETDOWN;
 		}
+		mtu[i] = (int)pi.mtu;
 		if (i < 2)
-			memcpy(l->src_mac[i], mac, ETH_ALEN);
+			memcpy(l->src_mac[i], pi.mac, ETH_ALEN);
 		if (mtu[i] > l->max_mtu) {
 			l->max_mtu = mtu[i];
 			l->max_mtu_port = i;
@@ -248,7 +201,7 @@ static int l2fwd_parse(void *ctx, int idx, const char *arg)
 		return 0;
 	case 1:
 	case 2:
-		if (parse_mac(arg, l->dst_mac[idx - 1])) {
+		if (xskf_mac__parse(arg, l->dst_mac[idx - 1])) {
 			fprintf(stderr, "invalid MAC address '%s': use e.g. 02:00:00:00:00:01\n",
 				arg);
 			return -EINVAL;

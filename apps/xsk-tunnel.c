@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <urcu-qsbr.h>
@@ -109,35 +108,23 @@ static void tunnel_worker_fini(void *app_ctx, void *wctx)
 }
 
 /* The underlay's MAC (outer source) and MTU (largest outer packet), from the kernel. */
-static int read_underlay(const char *ifname, struct tun_underlay *ul)
+static int read_underlay(struct xskf_engine *eng, struct tun_underlay *ul)
 {
-	struct ifreq ifr = { 0 };
-	int fd, err = 0;
+	struct xskf_port_info pi = { .sz = sizeof(pi) };
+	int err = xskf_engine__port_info(eng, PORT_UNDERLAY, &pi);
 
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0) {
-		err = -errno;
-		goto out;
-	}
-	memcpy(ul->mac, ifr.ifr_hwaddr.sa_data, 6);
-	if (ioctl(fd, SIOCGIFMTU, &ifr) < 0) {
-		err = -errno;
-		goto out;
-	}
-	ul->mtu = (uint32_t)ifr.ifr_mtu;
-out:
-	close(fd);
-	return err;
+	if (err)
+		return err;
+	memcpy(ul->mac, pi.mac, 6);
+	ul->mtu = pi.mtu;
+	return 0;
 }
 
 static int tunnel_init(void *app_ctx, struct xskf_engine *eng)
 {
 	struct tunnel *tun = app_ctx;
 	const char *ifname = xskf_engine__port_name(eng, PORT_UNDERLAY);
-	int err = read_underlay(ifname, &tun->ul);
+	int err = read_underlay(eng, &tun->ul);
 
 	if (err)
 		fprintf(stderr, "xsk-tunnel: %s: cannot read MAC/MTU: %s\n", ifname,

@@ -22,7 +22,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #ifdef XSKF_HAVE_PCAP
 #include <pcap/pcap.h>
@@ -187,52 +186,30 @@ static int load_pcap(struct txgen *t, uint32_t room)
 }
 #endif
 
-static int if_mac_mtu(const char *ifname, uint8_t *mac, int *mtu)
-{
-	struct ifreq ifr = {};
-	int fd, err = 0;
-
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	if (ioctl(fd, SIOCGIFHWADDR, &ifr)) {
-		err = -errno;
-	} else {
-		memcpy(mac, ifr.ifr_hwaddr.sa_data, ETH_ALEN);
-		if (ioctl(fd, SIOCGIFMTU, &ifr))
-			err = -errno;
-		else
-			*mtu = ifr.ifr_mtu;
-	}
-	close(fd);
-	return err;
-}
-
 static int txgen_init(void *app_ctx, struct xskf_engine *eng)
 {
 	struct txgen *t = app_ctx;
 	const char *name = xskf_engine__port_name(eng, 0);
 	uint32_t max = t->imix ? 1514 : t->size;
-	uint8_t mac[ETH_ALEN];
+	struct xskf_port_info pi = { .sz = sizeof(pi) };
 	unsigned int i;
-	int mtu = 1500, err;
+	int err;
 
 	t->eng = eng;
 	t->nr_workers = xskf_engine__nr_workers(eng);
 	t->nr_ports = xskf_engine__nr_ports(eng);
-	err = if_mac_mtu(name, mac, &mtu);
+	err = xskf_engine__port_info(eng, 0, &pi);
 	if (err) {
 		fprintf(stderr, "xsk-txgen: cannot read %s: %s\n", name, strerror(-err));
 		return err;
 	}
 	if (!t->have_src_mac)
-		memcpy(t->src_mac, mac, ETH_ALEN);
-	if (!t->pcap && max > (uint32_t)mtu + 14)
+		memcpy(t->src_mac, pi.mac, ETH_ALEN);
+	if (!t->pcap && max > pi.mtu + 14)
 		fprintf(stderr,
-			"xsk-txgen: warning: %u-byte frames exceed the MTU of %s (%d): the "
+			"xsk-txgen: warning: %u-byte frames exceed the MTU of %s (%u): the "
 			"interface will drop them\n",
-			max, name, mtu);
+			max, name, pi.mtu);
 	build_template(t);
 	if (t->pcap && !t->count && !t->loop)
 		t->count = t->nr_frames; /* one pass over the file */
@@ -396,22 +373,6 @@ static const struct xskf_cli_opt txgen_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-static int parse_mac(const char *s, uint8_t *mac)
-{
-	unsigned int b[ETH_ALEN];
-	char extra;
-	int i;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &extra) != 6)
-		return -EINVAL;
-	for (i = 0; i < ETH_ALEN; i++) {
-		if (b[i] > 255)
-			return -EINVAL;
-		mac[i] = (uint8_t)b[i];
-	}
-	return 0;
-}
-
 static int parse_num(const char *name, const char *s, uint64_t min, uint64_t max, uint64_t *v)
 {
 	char *end;
@@ -453,7 +414,7 @@ static int txgen_parse(void *ctx, int idx, const char *arg)
 		break;
 	case 5:
 	case 6:
-		if (parse_mac(arg, idx == 5 ? t->src_mac : t->dst_mac)) {
+		if (xskf_mac__parse(arg, idx == 5 ? t->src_mac : t->dst_mac)) {
 			fprintf(stderr, "invalid --%s '%s': use e.g. 02:00:00:00:00:01\n", name,
 				arg);
 			return -EINVAL;

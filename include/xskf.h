@@ -287,6 +287,32 @@ XSKF_API const char *xskf_engine__port_name(const struct xskf_engine *eng, unsig
 /* Number of workers. Thread: any. */
 XSKF_API unsigned int xskf_engine__nr_workers(const struct xskf_engine *eng);
 
+/* What the kernel says of a port's interface, read when asked. */
+struct xskf_port_info {
+	size_t sz;            /* set by the caller: sizeof(struct xskf_port_info) */
+	int ifindex;
+	uint8_t mac[6];
+	bool up;              /* administratively up (IFF_UP) */
+	bool running;         /* has carrier (IFF_RUNNING) */
+	uint32_t mtu;
+	unsigned int rx_queues;
+};
+#define xskf_port_info__last_field rx_queues
+
+/*
+ * xskf_engine__port_info() - MAC address, MTU, link state and RX queue count of port @port,
+ * read from the kernel now. Returns 0, -ENOENT (no such port), -EINVAL (bad sz), or the
+ * negative errno of the failed ioctl. Thread: control thread (e.g. from app->init()).
+ */
+XSKF_API int xskf_engine__port_info(const struct xskf_engine *eng, unsigned int port,
+				    struct xskf_port_info *info);
+
+/*
+ * xskf_mac__parse() - "02:00:00:00:00:01" (six two-digit hex groups) into 6 bytes.
+ * Returns 0 or -EINVAL. Thread: any.
+ */
+XSKF_API int xskf_mac__parse(const char *s, uint8_t mac[6]);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Statistics                                                                                  */
 

@@ -100,7 +100,8 @@ for fam in 4 6; do
 		$MAC_S0 $self >"$W/self$fam.conf"
 done
 cc -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$SRC/include" -I"$SRC/apps" "$HERE/bench-tunnel-micro.c" \
-	"$SRC/apps/tunnel_vxlan.c" "$SRC/apps/tunnel_config.c" -o "$W/micro"
+	"$SRC/apps/tunnel_vxlan.c" "$SRC/apps/tunnel_config.c" -o "$W/micro" \
+	"$BUILD/framework/libxskf.a" $(pkg-config --libs libbpf libxdp liburcu-qsbr) -lnuma -lpthread
 taskset -c 1 "$W/micro" "$W/self4.conf" "$W/self6.conf" | tee "$W/micro.txt"
 
 FWD=("$L2FWD" -i ta -i tu --mode fwd --dst-mac-0 $MAC_G --dst-mac-1 $MAC_S0)

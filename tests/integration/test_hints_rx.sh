@@ -20,21 +20,28 @@ NUDP=200
 flags="-N"
 [ "$mode" = skb ] && { flags="-S"; dut ethtool -K "$TB_IF_DUT" gro on >/dev/null; }
 [ "$mode" = off ] && flags="-N --no-hints"
-# both queues: socket traffic spreads over them (SKB mode on veth puts all on queue 0)
-ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -c $flags --cpus 1 --duration 5 --json \
-	>"$out/rx.json" 2>"$out/rx.err" &
-pid=$!
-wait_attached
-gen "$GEN" -i "$TB_IF_GEN" -n $NGEN --cpu 0 --rate 100000 --flows 4 --json >"$out/gen.json" ||
-	fail "generator"
-gen taskset -c 0 $PY -c "
+
+# one run; returns 1 if the kernel dropped frames (a starved worker): counts by source are
+# then not comparable with what was sent, and the run is repeated once
+run_once() {
+	# both queues: socket traffic spreads over them (SKB mode on veth puts all on queue 0)
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -c $flags --cpus 1 --duration 5 \
+		--json >"$out/rx.json" 2>"$out/rx.err" &
+	local pid=$!
+	wait_attached
+	gen "$GEN" -i "$TB_IF_GEN" -n $NGEN --cpu 0 --rate 100000 --flows 4 --json \
+		>"$out/gen.json" || fail "generator"
+	gen taskset -c 0 $PY -c "
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for i in range($NUDP):
     s.sendto(b'hint' * 8, ('$TB_IP4_DUT', 7000 + i % 5))
 " || fail "UDP sender"
-wait $pid || { cat "$out/rx.err"; fail "xsk-rxdrop failed"; }
-cat "$out/rx.err" | grep hints
+	wait $pid || { cat "$out/rx.err"; fail "xsk-rxdrop failed"; }
+	[ "$(json_get "$out/rx.json" "sum(q['kernel']['rx_dropped'] + q['kernel']['rx_ring_full'] for q in d['queues'])")" = 0 ]
+}
+run_once || { echo "kernel drops (starved worker): running again"; run_once; } ||
+	fail "kernel drops in two runs: the machine is too loaded for exact counts"
 hw=$(json_get "$out/rx.json" "d['app_stats']['hash_hw']")
 sw=$(json_get "$out/rx.json" "d['app_stats']['hash_sw']")
 none=$(json_get "$out/rx.json" "d['app_stats']['hash_none']")

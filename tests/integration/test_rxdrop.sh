@@ -78,10 +78,15 @@ run_signal() {
 	local rc=$?
 	[ $rc = 0 ] || { cat "$out/rx.err"; fail "exit status $rc after SIG$sig"; }
 	assert_no_xdp "after SIG$sig"
-	local rx
+	# every frame accounted for: received, or dropped and counted by the kernel
+	local rx redir
 	rx=$(json_get "$out/rx.json" "sum(q['rx_packets'] for q in d['queues'])")
-	[ "$rx" -ge 5000 ] || fail "received $rx of 5000"
-	ok "SIG$sig: exit 0, program detached, $rx frames counted"
+	redir=$(json_get "$out/rx.json" "sum(q['program']['redirected'] for q in d['queues'])")
+	[ "$redir" -ge 5000 ] || fail "redirected $redir of 5000"
+	[ "$(json_get "$out/rx.json" "all(q['reconciled'] for q in d['queues'])")" = True ] ||
+		fail "counters do not reconcile"
+	[ "$(json_get "$out/rx.json" "d['census_ok']")" = True ] || fail "frame census"
+	ok "SIG$sig: exit 0, program detached, $redir frames redirected, $rx received, reconciled"
 }
 
 run_sigkill() {
@@ -98,8 +103,10 @@ run_sigkill() {
 	wait $pid || { cat "$out/rx.err"; fail "restart after SIGKILL failed"; }
 	grep -q "left by a killed xskf run" "$out/rx.err" || fail "stale program not recognised"
 	local rx
-	rx=$(json_get "$out/rx.json" "sum(q['rx_packets'] for q in d['queues'])")
-	[ "$rx" -ge 1000 ] || fail "after restart received $rx of 1000"
+	rx=$(json_get "$out/rx.json" "sum(q['program']['redirected'] for q in d['queues'])")
+	[ "$rx" -ge 1000 ] || fail "after restart redirected $rx of 1000"
+	[ "$(json_get "$out/rx.json" "all(q['reconciled'] for q in d['queues'])")" = True ] ||
+		fail "counters do not reconcile"
 	assert_no_xdp "after restart"
 	ok "SIGKILL: stale program recognised and replaced; restart received $rx"
 }

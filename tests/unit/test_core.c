@@ -155,6 +155,33 @@ static void test_cache(void)
 	xskf_umem__free(&um);
 }
 
+static void test_mac_and_port_info(void)
+{
+	struct xskf_port_info pi = { .sz = sizeof(pi) };
+	struct xskf_engine *e;
+	uint8_t mac[6];
+	int port;
+
+	CHECK(xskf_mac__parse("02:00:0a:ff:00:01", mac) == 0 && mac[2] == 0x0a && mac[3] == 0xff,
+	      "MAC parsed");
+	CHECK(xskf_mac__parse("2:0:0:0:0:1", mac) == -EINVAL, "short groups rejected");
+	CHECK(xskf_mac__parse("02:00:00:00:00:01:02", mac) == -EINVAL, "seven groups rejected");
+	CHECK(xskf_mac__parse("02:00:00:00:00:zz", mac) == -EINVAL, "not hex rejected");
+	CHECK(xskf_mac__parse(NULL, mac) == -EINVAL, "NULL rejected");
+
+	XSKF_OPTS(xskf_engine_opts, o, .app = &app);
+	e = xskf_engine__new(&o);
+	port = xskf_engine__add_port(e, "lo", NULL, 0);
+	CHECK(port == 0, "lo added as port 0 (no root needed before start)");
+	CHECK(xskf_engine__add_port(e, "nosuchif0", NULL, 0) == -ENODEV, "unknown interface: ENODEV");
+	CHECK(xskf_engine__port_info(e, 0, &pi) == 0 && pi.up && pi.mtu >= 1500 && pi.rx_queues >= 1,
+	      "port info of lo: up, MTU %u, %u RX queue(s)", pi.mtu, pi.rx_queues);
+	CHECK(xskf_engine__port_info(e, 1, &pi) == -ENOENT, "no port 1");
+	pi.sz = 2;
+	CHECK(xskf_engine__port_info(e, 0, &pi) == -EINVAL, "sz too small rejected");
+	xskf_engine__destroy(e);
+}
+
 int main(void)
 {
 	xskf_set_print(quiet);
@@ -162,6 +189,7 @@ int main(void)
 	test_cpus();
 	test_cli();
 	test_cache();
+	test_mac_and_port_info();
 	printf("1..%d\n", nr_test);
 	return nr_fail ? 1 : 0;
 }
