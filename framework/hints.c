@@ -65,8 +65,8 @@ struct xskf_rss *xskf_rss__new(const uint8_t *key, size_t key_len)
 		errno = EINVAL;
 		return NULL;
 	}
-	rss = aligned_alloc(64, sizeof(*rss));
-	if (!rss) {
+	/* posix_memalign: aligned_alloc() wants a size that is a multiple of the alignment */
+	if (posix_memalign((void **)&rss, 64, sizeof(*rss))) {
 		errno = ENOMEM;
 		return NULL;
 	}

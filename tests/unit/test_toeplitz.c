@@ -136,7 +136,7 @@ static void test_tables_vs_bits(void)
 /* A frame of the MS vector @v, with ports, L4 @proto (6 or 17), IPv4 fragment field @frag. */
 static void ms_frame(struct hv_frame *f, const struct ms_vector *v, uint8_t proto, uint16_t frag)
 {
-	uint8_t a[32];
+	uint8_t a[36]; /* ms_input() writes the ports after the two addresses */
 
 	ms_input(v, a, 0);
 	f->len = 0;
