@@ -2,8 +2,8 @@
 /*
  * The engine: ports, sockets, workers, and the order in which they are set up and torn down.
  *
- * start: UMEM per worker -> sockets (bind, fill rings primed) -> XDP program attached ->
- *        sockets entered in the XSKMAP -> app->init() -> workers.
+ * start: UMEM per worker -> sockets (bind, fill rings primed) -> XDP program loaded ->
+ *        sockets entered in the XSKMAP -> program attached -> app->init() -> workers.
  * stop:  XDP program detached (no new frames) -> workers drain RX and TX -> join ->
  *        frame census -> app->fini(). Sockets close in destroy, so statistics stay readable.
  */
@@ -485,6 +485,8 @@ int xskf_engine__start(struct xskf_engine *eng)
 			pr_warn("%s queue %u: cannot enter the socket in the XSKMAP: %s\n", s->port->name,
 				s->queue, strerror(-err));
 	}
+	for (i = 0; i < eng->nr_ports && !err; i++)
+		err = xskf_prog__attach(eng, &eng->ports[i]);
 	if (!err && eng->app.init) {
 		err = eng->app.init(eng->app_ctx, eng);
 		if (err)

@@ -131,7 +131,8 @@ struct xskf_port {
 	int numa_node;
 	/* XDP program state */
 	struct xskf_redirect *skel;
-	int prog_fd;
+	int prog_fd;               /* the attached program */
+	int native_fd, skb_fd;     /* the loaded candidates for native and SKB mode */
 	uint32_t attach_flags;     /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE when attached */
 	bool attached;
 	enum xskf_redirect_tier tier;
@@ -141,6 +142,7 @@ struct xskf_port {
 
 int xskf_prog__preflight(struct xskf_engine *eng, struct xskf_port *port);
 int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port);
+int xskf_prog__attach(struct xskf_engine *eng, struct xskf_port *port);
 int xskf_prog__set_xsk(struct xskf_port *port, uint32_t queue, int xsk_fd);
 void xskf_prog__detach(struct xskf_port *port);
 void xskf_prog__teardown(struct xskf_port *port);

@@ -460,13 +460,29 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	err = reset_counters(port);
 	if (err)
 		goto fail;
+	port->native_fd = bpf_program__fd(native);
+	port->skb_fd = bpf_program__fd(skb);
+	return 0;
+fail:
+	xskf_redirect__destroy(port->skel);
+	port->skel = NULL;
+	return err;
+}
 
-	err = attach_mode(eng, port, bpf_program__fd(native), bpf_program__fd(skb));
+/*
+ * Attach the loaded program. Called once the sockets are in the XSKMAP, so that a program seen
+ * attached (by a user, or a test waiting for it) already steers every queue to its socket.
+ */
+int xskf_prog__attach(struct xskf_engine *eng, struct xskf_port *port)
+{
+	int err;
+
+	err = attach_mode(eng, port, port->native_fd, port->skb_fd);
 	if (err) {
 		if (err == -EBUSY || err == -EEXIST)
 			pr_warn("%s: an XDP program was attached meanwhile; remove it or use --force\n",
 				port->name);
-		goto fail;
+		return err;
 	}
 	port->attached = true;
 	remember_attached(port);
@@ -474,10 +490,6 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 		port->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB", tier_name(port->tier));
 	print_hints(eng, port);
 	return 0;
-fail:
-	xskf_redirect__destroy(port->skel);
-	port->skel = NULL;
-	return err;
 }
 
 int xskf_prog__set_xsk(struct xskf_port *port, uint32_t queue, int xsk_fd)
