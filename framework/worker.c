@@ -15,6 +15,7 @@
 #include <urcu-qsbr.h>
 
 #include "internal.h"
+#include "ring_ops.h"
 
 uint64_t xskf_now_ns(void)
 {
@@ -24,64 +25,11 @@ uint64_t xskf_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Keep the fill ring topped up from the cache, a batch at a time. */
-static inline void refill(struct xskf_sock *s, struct xskf_umem *um, uint32_t batch)
-{
-	uint32_t n = xsk_prod_nb_free(&s->fill, batch), idx, i;
-
-	if (n < batch)
-		return;
-	if (n > um->cache_len) {
-		n = um->cache_len;
-		s->c.fill_ring_empty++;
-		if (!n)
-			return;
-	}
-	n = xsk_ring_prod__reserve(&s->fill, n, &idx);
-	for (i = 0; i < n; i++)
-		*xsk_ring_prod__fill_addr(&s->fill, idx + i) = um->cache[--um->cache_len];
-	xsk_ring_prod__submit(&s->fill, n);
-	s->fill_out += n;
-}
-
 static inline void kick_tx(struct xskf_sock *s)
 {
 	s->c.kicks++;
 	/* EAGAIN/EBUSY/ENOBUFS: the kernel is busy, frames stay on the ring for the next kick. */
 	sendto(s->fd, NULL, 0, MSG_DONTWAIT, NULL, 0);
-}
-
-/* Move staged frames onto the TX ring; what does not fit stays staged (back-pressure). */
-static inline void flush_tx(struct xskf_sock *s)
-{
-	uint32_t n = s->txq_len, idx, i, mask = s->tx.mask, room;
-
-	if (!n)
-		return;
-	/*
-	 * libxdp's reserve is all or nothing: asking for more than the free slots gets none, and
-	 * with more staged frames than the ring holds (TX ring < XSKF_TXQ_CAP) TX would stall
-	 * for good. Take what fits now.
-	 */
-	room = xsk_prod_nb_free(&s->tx, n);
-	if (room < n) {
-		s->c.tx_ring_full++;
-		n = room;
-		if (!n)
-			return;
-	}
-	n = xsk_ring_prod__reserve(&s->tx, n, &idx);
-	for (i = 0; i < n; i++) {
-		*xsk_ring_prod__tx_desc(&s->tx, idx + i) = s->txq[i];
-		s->tx_len_ring[(idx + i) & mask] = s->txq[i].len;
-	}
-	if (n) {
-		xsk_ring_prod__submit(&s->tx, n);
-		s->tx_out += n;
-		s->txq_len -= n;
-		memmove(s->txq, s->txq + n, s->txq_len * sizeof(*s->txq));
-	}
-	s->txq_since_ns = s->txq_len ? xskf_now_ns() : 0;
 }
 
 /*
@@ -95,116 +43,6 @@ static inline void maybe_kick(struct xskf_sock *s, bool always)
 	if (s->tx.cached_prod != *s->tx.consumer &&
 	    (always || !s->zerocopy || xsk_ring_prod__needs_wakeup(&s->tx)))
 		kick_tx(s);
-}
-
-static inline void reap_completions(struct xskf_sock *s, struct xskf_umem *um)
-{
-	uint32_t idx, n, i, mask = s->tx.mask;
-	uint64_t bytes = 0;
-
-	if (!s->tx_out)
-		return;
-	n = xsk_ring_cons__peek(&s->comp, s->comp.size, &idx);
-	if (!n)
-		return;
-	for (i = 0; i < n; i++) {
-		xskf_cache_put(um, *xsk_ring_cons__comp_addr(&s->comp, idx + i));
-		bytes += s->tx_len_ring[(s->tx_comp_idx + i) & mask];
-	}
-	xsk_ring_cons__release(&s->comp, n);
-	s->tx_comp_idx += n;
-	s->tx_out -= n;
-	s->c.tx_packets += n;
-	s->c.tx_bytes += bytes;
-}
-
-static inline void stage(struct xskf_sock *s, struct xskf_umem *um, const struct xskf_pkt *p)
-{
-	if (unlikely(s->txq_len == XSKF_TXQ_CAP)) {
-		s->c.drop_tx_full++;
-		xskf_cache_put(um, p->addr);
-		return;
-	}
-	if (!s->txq_len)
-		s->txq_since_ns = xskf_now_ns();
-	s->txq[s->txq_len].addr = p->addr;
-	s->txq[s->txq_len].len = p->len;
-	s->txq[s->txq_len].options = 0;
-	s->txq_len++;
-}
-
-/* Carry out the verdicts of one burst received on @s. */
-static inline void dispatch(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts,
-			    unsigned int n)
-{
-	struct xskf_umem *um = &w->umem;
-	uint64_t fmask = ~((uint64_t)um->frame_size - 1);
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		struct xskf_pkt *p = &pkts[i];
-		struct xskf_sock *out;
-
-		switch (p->action) {
-		case XSKF_TX:
-			out = s;
-			break;
-		case XSKF_FWD:
-			out = p->out_port < XSKF_MAX_PORTS ? w->tx_sock[p->out_port] : NULL;
-			if (unlikely(!out)) {
-				s->c.drop_no_port++;
-				xskf_cache_put(um, p->addr);
-				continue;
-			}
-			break;
-		default:
-			s->c.drop_app++;
-			xskf_cache_put(um, p->addr);
-			continue;
-		}
-		/* The app may have moved data: the frame must stay inside its chunk. */
-		if (unlikely(p->len == 0 ||
-			     ((p->addr + p->len - 1) & fmask) != (p->addr & fmask))) {
-			s->c.drop_too_long++;
-			xskf_cache_put(um, p->addr);
-			continue;
-		}
-		stage(out, um, p);
-	}
-}
-
-static inline unsigned int rx_burst(struct xskf_worker *w, struct xskf_sock *s,
-				    struct xskf_pkt *pkts, uint32_t batch, bool hints)
-{
-	struct xskf_umem *um = &w->umem;
-	uint8_t *area = um->area;
-	uint32_t idx, n, i, fmask = um->frame_size - 1;
-	uint64_t bytes = 0;
-
-	n = xsk_ring_cons__peek(&s->rx, batch, &idx);
-	if (!n)
-		return 0;
-	for (i = 0; i < n; i++) {
-		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&s->rx, idx + i);
-		struct xskf_pkt *p = &pkts[i];
-
-		p->addr = d->addr;
-		p->len = d->len;
-		p->data = area + d->addr;
-		p->port = (uint16_t)s->port->idx;
-		p->queue = (uint16_t)s->queue;
-		p->out_port = p->port;
-		p->headroom = (uint16_t)(d->addr & fmask);
-		p->action = XSKF_DROP;
-		p->meta =
-		    hints ? (const struct xskf_meta *)(p->data - sizeof(struct xskf_meta)) : NULL;
-		bytes += d->len;
-	}
-	xsk_ring_cons__release(&s->rx, n);
-	s->fill_out -= n;
-	s->c.rx_packets += n;
-	s->c.rx_bytes += bytes;
-	return n;
 }
 
 /*
