@@ -19,17 +19,7 @@
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
 
-static int nr_test, nr_fail;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		bool ok_ = (cond);                                                                 \
-		nr_test++;                                                                         \
-		printf("%s %d - ", ok_ ? "ok" : "not ok", nr_test);                                \
-		nr_fail += !ok_;                                                                   \
-		printf(__VA_ARGS__);                                                               \
-		printf("\n");                                                                      \
-	} while (0)
+#include "tap.h"
 
 static int run1(int prog_fd, int ifindex, unsigned int queue)
 {
@@ -167,6 +157,5 @@ int main(void)
 	xsk_umem__delete(umem);
 	free(area);
 	xskf_redirect__destroy(skel);
-	printf("1..%d\n", nr_test);
-	return nr_fail ? 1 : 0;
+	return tap_done();
 }

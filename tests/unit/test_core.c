@@ -11,20 +11,7 @@
 #include "cli.h"
 #include "internal.h"
 
-static int nr_test, nr_fail;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		nr_test++;                                                                         \
-		if (cond) {                                                                        \
-			printf("ok %d - ", nr_test);                                               \
-		} else {                                                                           \
-			nr_fail++;                                                                 \
-			printf("not ok %d - ", nr_test);                                           \
-		}                                                                                  \
-		printf(__VA_ARGS__);                                                               \
-		printf("\n");                                                                      \
-	} while (0)
+#include "tap.h"
 
 static void nop_burst(void *w, struct xskf_pkt *p, unsigned int n)
 {
@@ -190,6 +177,5 @@ int main(void)
 	test_cli();
 	test_cache();
 	test_mac_and_port_info();
-	printf("1..%d\n", nr_test);
-	return nr_fail ? 1 : 0;
+	return tap_done();
 }

@@ -13,20 +13,7 @@
 #include "../../bpf/xskf_hints_parse.h"
 #include "hints_vectors.h"
 
-static int nr_test, nr_fail;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		nr_test++;                                                                         \
-		if (cond) {                                                                        \
-			printf("ok %d - ", nr_test);                                               \
-		} else {                                                                           \
-			nr_fail++;                                                                 \
-			printf("not ok %d - ", nr_test);                                           \
-		}                                                                                  \
-		printf(__VA_ARGS__);                                                               \
-		printf("\n");                                                                      \
-	} while (0)
+#include "tap.h"
 
 static void test_parse_vectors(void)
 {
@@ -164,6 +151,5 @@ int main(void)
 	test_layout();
 	test_parse_vectors();
 	test_accessors();
-	printf("1..%d\n", nr_test);
-	return nr_fail ? 1 : 0;
+	return tap_done();
 }

@@ -12,17 +12,7 @@
 
 #include "ring_ops.h"
 
-static int nr_test, nr_fail;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		bool ok_ = (cond);                                                                 \
-		nr_test++;                                                                         \
-		printf("%s %d - ", ok_ ? "ok" : "not ok", nr_test);                                \
-		nr_fail += !ok_;                                                                   \
-		printf(__VA_ARGS__);                                                               \
-		printf("\n");                                                                      \
-	} while (0)
+#include "tap.h"
 
 #define FRAMES	 1024
 #define FSIZE	 2048
@@ -228,6 +218,5 @@ int main(void)
 	CHECK(census_sum() == FRAMES, "census adds up after staging overflow");
 
 	xskf_umem__free(&worker.umem);
-	printf("1..%d\n", nr_test);
-	return nr_fail ? 1 : 0;
+	return tap_done();
 }

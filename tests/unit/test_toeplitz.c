@@ -20,20 +20,7 @@
 #include "../../bpf/xskf_hints_parse.h"
 #include "hints_vectors.h"
 
-static int nr_test, nr_fail;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		nr_test++;                                                                         \
-		if (cond) {                                                                        \
-			printf("ok %d - ", nr_test);                                               \
-		} else {                                                                           \
-			nr_fail++;                                                                 \
-			printf("not ok %d - ", nr_test);                                           \
-		}                                                                                  \
-		printf(__VA_ARGS__);                                                               \
-		printf("\n");                                                                      \
-	} while (0)
+#include "tap.h"
 
 /* The suite's table: source, source port, destination, destination port, hashes. */
 struct ms_vector {
@@ -326,6 +313,5 @@ int main(void)
 	test_pkt_hash();
 	test_rss_objects();
 	test_read_key();
-	printf("1..%d\n", nr_test);
-	return nr_fail ? 1 : 0;
+	return tap_done();
 }
