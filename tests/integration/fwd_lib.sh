@@ -66,8 +66,13 @@ start_app() {
 	ip netns exec "$ns" "$@" --json >"$out" 2>"$out.err" &
 	PIDS+=($!)
 	APP_PID=$!
+	# ready when every port's program is attached (it is attached after its sockets are in
+	# the XSKMAP); the workers start right after
+	local nports=0 a
+	for a in "$@"; do [ "$a" = -i ] && nports=$((nports + 1)); done
 	for i in $(seq 1 100); do
-		grep -q "worker [0-9]" "$out.err" 2>/dev/null && { sleep 0.5; return 0; }
+		[ "$(grep -c "XDP program attached" "$out.err" 2>/dev/null)" -ge "$nports" ] &&
+			{ sleep 0.2; return 0; }
 		kill -0 $APP_PID 2>/dev/null || { cat "$out.err" >&2; fail "$* did not start"; }
 		sleep 0.1
 	done
