@@ -477,7 +477,15 @@ int xskf_engine__start(struct xskf_engine *eng)
 		err = open_worker(eng, &eng->workers[i]);
 	for (i = 0; i < eng->nr_ports && !err; i++)
 		err = xskf_prog__setup(eng, &eng->ports[i]);
-	for (i = 0; i < eng->nr_socks && !err; i++) {
+	/*
+	 * A TX-only app receives nothing: its sockets stay out of the XSKMAP, so the program
+	 * passes every frame to the stack and the interface keeps working for the host. The
+	 * program is still attached: zero-copy drivers set up their XDP TX rings only with one.
+	 */
+	if (eng->app.flags & XSKF_APP_F_TX_ONLY)
+		pr_info("TX-only app: its sockets receive nothing, the XDP program passes every "
+			"frame to the stack\n");
+	for (i = 0; i < eng->nr_socks && !err && !(eng->app.flags & XSKF_APP_F_TX_ONLY); i++) {
 		struct xskf_sock *s = &eng->socks[i];
 
 		err = xskf_prog__set_xsk(s->port, s->queue, s->fd);

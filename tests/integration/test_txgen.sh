@@ -92,4 +92,44 @@ assert a == b, f"sent {len(a)} frames, captured {len(b)}; equal: {[x == y for x,
 PYEOF
 ok "pcap replay: 7 frames captured at the peer byte for byte, in order"
 run_txgen pcaploop 70 --pcap $TMP/in.pcap --loop --count 70
+
+# A generator does not steal the interface's RX: frames arriving while it sends go to the
+# stack (the program passes them; nothing is redirected or dropped), here UDP to a socket.
+ip -n $NG addr add 198.51.100.1/24 dev g0
+ip -n $NP neigh replace 198.51.100.1 lladdr $MAC_G dev p0 nud permanent
+ip netns exec $NG $PY - >$TMP/rxside.out <<'PYEOF' &
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("198.51.100.1", 9100))
+s.settimeout(4.0)
+n = 0
+try:
+    while n < 300:
+        s.recv(2048)
+        n += 1
+except socket.timeout:
+    pass
+print(n)
+PYEOF
+RPID=$!
+ip netns exec $NG timeout 30 $TXGEN -i g0 --dst-mac $MAC_P --rate 2000 --duration 3 --quiet \
+	--json >$TMP/rxside.json 2>$TMP/rxside.err &
+GPID=$!
+sleep 1.2
+ip netns exec $NP $PY -c "
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(300):
+    s.sendto(b'to-the-host', ('198.51.100.1', 9100))
+    time.sleep(0.001)
+"
+wait $GPID || { cat $TMP/rxside.err >&2; fail "xsk-txgen (rx side) failed"; }
+wait $RPID
+[[ $(cat $TMP/rxside.out) == 300 ]] || fail "host socket got $(cat $TMP/rxside.out) of 300 while txgen ran"
+[[ $(jget $TMP/rxside.json "sum(q['program']['redirected'] for q in j['queues'])") == 0 ]] ||
+	fail "frames redirected to a TX-only app"
+[[ $(jget $TMP/rxside.json "sum(q['program']['passed'] for q in j['queues'])") -ge 300 ]] ||
+	fail "program did not pass the frames to the stack"
+no_xdp $NG g0
+ok "TX-only: 300 of 300 datagrams reached a host socket on the generator's interface"
 echo PASS
