@@ -33,6 +33,7 @@
 struct tunnel {
 	const char *config;
 	bool forward_only;        /* baseline for benchmarks: forward both ways, unchanged */
+	bool policy_pass;         /* underlay frames that are not VXLAN go to the kernel */
 	struct tun_table *table;  /* RCU-protected: rcu_dereference() on workers */
 	struct tun_underlay ul;   /* set in init(), read-only afterwards */
 	pthread_mutex_t lock;     /* guards totals, which workers add to when they end */
@@ -183,6 +184,9 @@ static void tunnel_json(void *app_ctx, struct xskf_engine *eng, void *out)
 static const struct xskf_cli_opt tunnel_opts[] = {
 	{ "config", 1, "FILE", "tunnel table (docs/tunnel.md); re-read on SIGHUP" },
 	{ "forward", 0, NULL, "no tunnel: forward frames unchanged between the ports (baseline)" },
+	{ "policy", 1, "drop|pass",
+	  "underlay frames that are not VXLAN: dropped and counted (default), or passed to the "
+	  "kernel (it then answers ARP/ND and ping for the VTEP address)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -194,7 +198,27 @@ static int tunnel_parse(void *app_ctx, int idx, const char *arg)
 		tun->config = arg;
 	else if (idx == 1)
 		tun->forward_only = true;
+	else if (idx == 2 && !strcmp(arg, "pass"))
+		tun->policy_pass = true;
+	else if (idx == 2 && strcmp(arg, "drop")) {
+		fprintf(stderr, "xsk-tunnel: invalid --policy '%s': use drop or pass\n", arg);
+		return -EINVAL;
+	}
 	return 0;
+}
+
+/*
+ * --policy pass: the underlay's XDP program sends only UDP to the VXLAN port to our sockets;
+ * the kernel gets the rest. VXLAN frames that are not ours (address, VNI, flags) still reach
+ * the app and are dropped and counted by reason.
+ */
+static int tunnel_configure(void *app_ctx, struct xskf_engine *eng)
+{
+	struct tunnel *tun = app_ctx;
+
+	if (!tun->policy_pass || tun->forward_only)
+		return 0;
+	return xskf_engine__steer_udp(eng, PORT_UNDERLAY, TUN_VXLAN_PORT);
 }
 
 static int tunnel_check(void *app_ctx, struct xskf_engine_opts *eo)
@@ -222,6 +246,7 @@ int main(int argc, char **argv)
 	static const struct xskf_app app = {
 		.name = "xsk-tunnel",
 		.flags = XSKF_APP_F_RCU_QSBR,
+		.configure = tunnel_configure,
 		.init = tunnel_init,
 		.worker_init = tunnel_worker_init,
 		.rx_burst = tunnel_burst,

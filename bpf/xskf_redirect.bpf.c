@@ -13,6 +13,12 @@
  * frame (bpf/xskf_hints.bpf.h); a frame whose meta cannot be written is still delivered.
  */
 #include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
 
 #include "xskf_prog.h"
@@ -41,6 +47,55 @@ struct {
 
 /* Set before load from the framework (skeleton rodata). */
 const volatile __u32 hints_on = 0;
+/* Steering: when non-zero (network byte order), only UDP to this port goes to the sockets. */
+const volatile __u16 steer_udp_dport = 0;
+
+struct vlan_tag {
+	__be16 tci;
+	__be16 proto;
+};
+
+/* Is this frame UDP (over IPv4 or IPv6, one optional VLAN tag) to steer_udp_dport? */
+static __always_inline bool steer_match(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
+	struct ethhdr *eth = data;
+	struct udphdr *udp;
+	void *l3;
+	__be16 proto;
+
+	if ((void *)(eth + 1) > end)
+		return false;
+	proto = eth->h_proto;
+	l3 = eth + 1;
+	if (proto == bpf_htons(ETH_P_8021Q) || proto == bpf_htons(ETH_P_8021AD)) {
+		struct vlan_tag *v = l3;
+
+		if ((void *)(v + 1) > end)
+			return false;
+		proto = v->proto;
+		l3 = v + 1;
+	}
+	if (proto == bpf_htons(ETH_P_IP)) {
+		struct iphdr *ip = l3;
+
+		if ((void *)(ip + 1) > end || ip->protocol != IPPROTO_UDP || ip->ihl < 5 ||
+		    (ip->frag_off & bpf_htons(0x1fff)))
+			return false;
+		udp = l3 + ip->ihl * 4;
+	} else if (proto == bpf_htons(ETH_P_IPV6)) {
+		struct ipv6hdr *ip6 = l3;
+
+		if ((void *)(ip6 + 1) > end || ip6->nexthdr != IPPROTO_UDP)
+			return false;
+		udp = (void *)(ip6 + 1);
+	} else {
+		return false;
+	}
+	if ((void *)(udp + 1) > end)
+		return false;
+	return udp->dest == steer_udp_dport;
+}
 
 static __always_inline void count(__u32 queue, int ret)
 {
@@ -84,6 +139,10 @@ static __always_inline int redirect(struct xdp_md *ctx, const bool hw, const boo
 	__u32 queue = ctx->rx_queue_index;
 	int ret = XDP_PASS;
 
+	if (steer_udp_dport && !steer_match(ctx)) {
+		count(queue, XDP_PASS);
+		return XDP_PASS;
+	}
 	/* frames that go to the stack get the meta too: cheaper than a lookup, and harmless */
 	if (hints_on && (hw ? hints_hw(ctx) : hints_sw(ctx)) < 0)
 		count_error(queue);

@@ -221,6 +221,16 @@ int xskf_engine__add_port(struct xskf_engine *eng, const char *ifname, const uin
 	return (int)eng->nr_ports++;
 }
 
+int xskf_engine__steer_udp(struct xskf_engine *eng, unsigned int port, uint16_t dport)
+{
+	if (!eng || port >= eng->nr_ports)
+		return -ENOENT;
+	if (eng->started)
+		return -EBUSY;
+	eng->ports[port].steer_udp_dport = dport;
+	return 0;
+}
+
 /* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
 static int check_caps(void)
 {

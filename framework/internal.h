@@ -137,6 +137,7 @@ struct xskf_port {
 	bool attached;
 	enum xskf_redirect_tier tier;
 	unsigned int hints_hw;     /* XSKF_HINTS_KF_* the attached program reads from the driver */
+	uint16_t steer_udp_dport;  /* host order; 0: every frame of a bound queue to its socket */
 	struct xskf_rss *rss;      /* the port's RSS key, for software hashes */
 };
 

@@ -6,6 +6,7 @@
  * One program per interface, attached by us: libxdp's multi-program dispatcher does not work
  * on every kernel/bpffs set-up (see docs/architecture.md), and AF_XDP needs no other program.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -395,6 +396,7 @@ static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port
 	if (!skel)
 		return NULL;
 	skel->rodata->hints_on = !eng->o.no_hints;
+	skel->rodata->steer_udp_dport = htons(port->steer_udp_dport);
 	hw = skel->progs.xskf_redirect_hw;
 	if (port->hints_hw) {
 		skel->rodata->xskf_hints_kfuncs = port->hints_hw;
@@ -489,6 +491,10 @@ int xskf_prog__attach(struct xskf_engine *eng, struct xskf_port *port)
 	pr_info("%s: XDP program attached in %s mode, redirect: %s\n", port->name,
 		port->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB", tier_name(port->tier));
 	print_hints(eng, port);
+	if (port->steer_udp_dport)
+		pr_info("%s: steering: only UDP to port %u goes to the sockets, every other frame to "
+			"the stack\n",
+			port->name, port->steer_udp_dport);
 	return 0;
 }
 

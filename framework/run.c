@@ -106,6 +106,13 @@ int xskf_app__main(const struct xskf_app *app, void *app_ctx, const struct xskf_
 			return 1;
 		}
 	}
+	if (app->configure) {
+		err = app->configure(app_ctx, eng);
+		if (err) {
+			xskf_engine__destroy(eng);
+			return 1;
+		}
+	}
 	/* With --json, stdout carries only the JSON document; the live lines go to stderr. */
 	out = c.json ? stderr : stdout;
 	live_out = out;

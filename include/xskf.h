@@ -151,6 +151,11 @@ struct xskf_app {
 	const char *name;
 	uint32_t flags; /* enum xskf_app_flags */
 
+	/*
+	 * Control thread, once, after xskf_app__main() added the ports and before it starts the
+	 * engine: the place for per-port settings such as xskf_engine__steer_udp(). Optional.
+	 */
+	int (*configure)(void *app_ctx, struct xskf_engine *eng);
 	/* Control thread, once, after sockets are open and before workers start. Optional. */
 	int (*init)(void *app_ctx, struct xskf_engine *eng);
 	/* Worker, once at its start. *wctx is handed to the worker's other callbacks. Optional. */
@@ -286,6 +291,15 @@ XSKF_API unsigned int xskf_engine__nr_ports(const struct xskf_engine *eng);
 XSKF_API const char *xskf_engine__port_name(const struct xskf_engine *eng, unsigned int port);
 /* Number of workers. Thread: any. */
 XSKF_API unsigned int xskf_engine__nr_workers(const struct xskf_engine *eng);
+
+/*
+ * xskf_engine__steer_udp() - send only UDP datagrams to port @dport (over IPv4 or IPv6, one
+ * optional VLAN tag, first fragments) of @port's queues to the sockets; every other frame goes
+ * on to the kernel's stack (ARP, ICMP, management traffic keep working). @dport 0: every frame
+ * (the default). Returns 0, -ENOENT (no such port), -EBUSY (already started).
+ * Thread: control thread, before xskf_engine__start() (e.g. from app->configure()).
+ */
+XSKF_API int xskf_engine__steer_udp(struct xskf_engine *eng, unsigned int port, uint16_t dport);
 
 /* What the kernel says of a port's interface, read when asked. */
 struct xskf_port_info {

@@ -4,6 +4,7 @@
  * decisions per queue, for both tiers, and the per-queue counters. A real AF_XDP socket is
  * bound in a private network namespace so the XSKMAP entry is real. Root; 77 = skip.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <sched.h>
@@ -47,6 +48,74 @@ static int run(int prog_fd, int ifindex, unsigned int queue, unsigned int n)
 			break;
 	}
 	return ret;
+}
+
+/* An Ethernet frame carrying UDP to @dport over IPv4 (@v6 false) or IPv6, in @pkt. */
+static unsigned int udp_frame(unsigned char *pkt, bool v6, uint16_t dport)
+{
+	unsigned int l4;
+
+	memset(pkt, 0, 128);
+	pkt[12] = v6 ? 0x86 : 0x08;
+	pkt[13] = v6 ? 0xdd : 0x00;
+	if (v6) {
+		pkt[14] = 0x60;
+		pkt[20] = 17; /* next header: UDP */
+		l4 = 14 + 40;
+	} else {
+		pkt[14] = 0x45;
+		pkt[23] = 17; /* protocol: UDP */
+		l4 = 14 + 20;
+	}
+	pkt[l4 + 2] = dport >> 8;
+	pkt[l4 + 3] = dport & 0xff;
+	return l4 + 8 + 16;
+}
+
+static int run_frame(int prog_fd, int ifindex, unsigned int queue, unsigned char *pkt,
+		     unsigned int len)
+{
+	struct xdp_md ctx = { .data_end = len, .ingress_ifindex = (uint32_t)ifindex,
+			      .rx_queue_index = queue };
+	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = pkt, .data_size_in = len, .ctx_in = &ctx,
+		    .ctx_size_in = sizeof(ctx), .repeat = 1);
+	int err = bpf_prog_test_run_opts(prog_fd, &t);
+
+	return err ? err : (int)t.retval;
+}
+
+/* xskf_engine__steer_udp(): only UDP to the port goes to the socket, the rest to the stack. */
+static void test_steering(int ifindex, int xsk_fd)
+{
+	struct xskf_redirect *skel = xskf_redirect__open();
+	unsigned char pkt[128];
+	uint32_t q1 = 1;
+	int fd;
+
+	if (skel) {
+		skel->rodata->hints_on = 1;
+		skel->rodata->steer_udp_dport = htons(4789);
+		bpf_program__set_autoload(skel->progs.xskf_redirect_hw, false);
+	}
+	CHECK(skel && xskf_redirect__load(skel) == 0, "steering program loads");
+	if (!skel)
+		return;
+	bpf_map_update_elem(bpf_map__fd(skel->maps.xsks), &q1, &xsk_fd, 0);
+	fd = bpf_program__fd(skel->progs.xskf_redirect);
+	CHECK(run_frame(fd, ifindex, 1, pkt, udp_frame(pkt, false, 4789)) == XDP_REDIRECT,
+	      "steering: IPv4 UDP 4789 to the socket");
+	CHECK(run_frame(fd, ifindex, 1, pkt, udp_frame(pkt, true, 4789)) == XDP_REDIRECT,
+	      "steering: IPv6 UDP 4789 to the socket");
+	CHECK(run_frame(fd, ifindex, 1, pkt, udp_frame(pkt, false, 53)) == XDP_PASS,
+	      "steering: IPv4 UDP 53 to the stack");
+	udp_frame(pkt, false, 4789);
+	pkt[23] = 6; /* TCP */
+	CHECK(run_frame(fd, ifindex, 1, pkt, 64) == XDP_PASS, "steering: TCP to the stack");
+	udp_frame(pkt, false, 4789);
+	pkt[12] = 0x08;
+	pkt[13] = 0x06; /* ARP */
+	CHECK(run_frame(fd, ifindex, 1, pkt, 64) == XDP_PASS, "steering: ARP to the stack");
+	xskf_redirect__destroy(skel);
 }
 
 static void counters(struct xskf_redirect *skel, uint32_t q, struct xskf_prog_counters *sum)
@@ -153,6 +222,7 @@ int main(void)
 	CHECK(c.passed == 30 && c.redirected == 0, "queue 0 counted 30 passed in all (got %llu)",
 	      (unsigned long long)c.passed);
 
+	test_steering(ifindex, fd);
 	xsk_socket__delete(xsk);
 	xsk_umem__delete(umem);
 	free(area);
