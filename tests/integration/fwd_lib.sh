@@ -105,3 +105,25 @@ no_xdp() {
 rx_count() {
 	ip netns exec "$1" cat "/sys/class/net/$2/statistics/rx_packets"
 }
+
+# udp_count NS ADDR PORT SECONDS: count UDP datagrams arriving at ADDR:PORT in NS until none
+# came for SECONDS (so extra datagrams are counted too); prints the count. Run it in the
+# background and wait for it.
+udp_count() {
+	ip netns exec "$1" $PY - "$2" "$3" "$4" <<'PYEOF'
+import socket, sys
+addr, port, idle = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+s.bind((addr, port))
+s.settimeout(idle)
+n = 0
+try:
+    while True:
+        s.recv(2048)
+        n += 1
+except socket.timeout:
+    pass
+print(n)
+PYEOF
+}

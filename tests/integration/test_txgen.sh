@@ -36,21 +36,7 @@ run_txgen fixed 100000 --count 100000 --size 60 --workers 2
 run_txgen imix 12000 --count 12000 --imix --flows 8 --rate 200000
 
 # every UDP frame is a valid datagram: a socket on the peer gets all of them
-ip netns exec $NP $PY - >$TMP/udp.out <<'PYEOF' &
-import socket
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
-s.bind(("0.0.0.0", 7777))
-s.settimeout(3.0)
-n = 0
-try:
-    while True:
-        s.recv(2048)
-        n += 1
-except socket.timeout:
-    pass
-print(n)
-PYEOF
+udp_count $NP 0.0.0.0 7777 3.0 >$TMP/udp.out &
 RPID=$!
 sleep 0.5
 run_txgen udp 2000 --count 2000 --size 200 --dst-ip 198.51.100.2 --dport 7777 --rate 20000
@@ -97,20 +83,7 @@ run_txgen pcaploop 70 --pcap $TMP/in.pcap --loop --count 70
 # stack (the program passes them; nothing is redirected or dropped), here UDP to a socket.
 ip -n $NG addr add 198.51.100.1/24 dev g0
 ip -n $NP neigh replace 198.51.100.1 lladdr $MAC_G dev p0 nud permanent
-ip netns exec $NG $PY - >$TMP/rxside.out <<'PYEOF' &
-import socket
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.bind(("198.51.100.1", 9100))
-s.settimeout(4.0)
-n = 0
-try:
-    while n < 300:
-        s.recv(2048)
-        n += 1
-except socket.timeout:
-    pass
-print(n)
-PYEOF
+udp_count $NG 198.51.100.1 9100 4.0 >$TMP/rxside.out &
 RPID=$!
 ip netns exec $NG timeout 30 $TXGEN -i g0 --dst-mac $MAC_P --rate 2000 --duration 3 --quiet \
 	--json >$TMP/rxside.json 2>$TMP/rxside.err &
