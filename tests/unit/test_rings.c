@@ -30,20 +30,14 @@ static struct kring kfill, krx, ktx, kcomp;
 static uint64_t fill_slots[FILL_SZ], comp_slots[COMP_SZ];
 static struct xdp_desc rx_slots[RX_SZ], tx_slots[TX_SZ];
 
-static void prod_ring(struct xsk_ring_prod *r, struct kring *k, void *slots, uint32_t size)
+/*
+ * Point libxdp's ring struct at @k and @slots. struct xsk_ring_prod and xsk_ring_cons have the
+ * same layout (DEFINE_XSK_RING); a producer keeps consumer + size in cached_cons.
+ */
+static void ring_init(void *ring, struct kring *k, void *slots, uint32_t size, bool producer)
 {
-	memset(r, 0, sizeof(*r));
-	r->mask = size - 1;
-	r->size = size;
-	r->producer = &k->producer;
-	r->consumer = &k->consumer;
-	r->flags = &k->flags;
-	r->ring = slots;
-	r->cached_cons = size; /* libxdp keeps consumer + size in a producer's cached_cons */
-}
+	struct xsk_ring_prod *r = ring;
 
-static void cons_ring(struct xsk_ring_cons *r, struct kring *k, void *slots, uint32_t size)
-{
 	memset(r, 0, sizeof(*r));
 	r->mask = size - 1;
 	r->size = size;
@@ -51,6 +45,7 @@ static void cons_ring(struct xsk_ring_cons *r, struct kring *k, void *slots, uin
 	r->consumer = &k->consumer;
 	r->flags = &k->flags;
 	r->ring = slots;
+	r->cached_cons = producer ? size : 0;
 }
 
 /* The kernel side. */
@@ -109,10 +104,10 @@ static void setup(void)
 	sock.worker = &worker;
 	sock.txq = txq;
 	sock.tx_len_ring = tx_len;
-	prod_ring(&sock.fill, &kfill, fill_slots, FILL_SZ);
-	cons_ring(&sock.rx, &krx, rx_slots, RX_SZ);
-	prod_ring(&sock.tx, &ktx, tx_slots, TX_SZ);
-	cons_ring(&sock.comp, &kcomp, comp_slots, COMP_SZ);
+	ring_init(&sock.fill, &kfill, fill_slots, FILL_SZ, true);
+	ring_init(&sock.rx, &krx, rx_slots, RX_SZ, false);
+	ring_init(&sock.tx, &ktx, tx_slots, TX_SZ, true);
+	ring_init(&sock.comp, &kcomp, comp_slots, COMP_SZ, false);
 	worker.socks[0] = &sock;
 	worker.nr_socks = 1;
 	worker.tx_sock[0] = &sock;
