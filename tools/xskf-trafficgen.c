@@ -37,6 +37,9 @@
 #define BPF_F_TEST_XDP_LIVE_FRAMES (1U << 1)
 #endif
 #define TG_MAX_BATCH 256 /* kernel limit of bpf_test_run_opts.batch_size (live frames) */
+#define TG_MIN_CHUNK 1024
+#define TG_FIRST_CHUNK 16384 /* ~1 ms on a fast machine; the fixed cost alone on a slow one */
+#define TG_MAX_CHUNK (1u << 26)
 
 struct tg_opts {
 	const char *ifname;
@@ -48,6 +51,7 @@ struct tg_opts {
 	int cpu;		/* -1: not pinned */
 	uint64_t rate;		/* frames per second, 0: as fast as possible */
 	uint32_t batch;		/* frames per flush inside the kernel, 0: kernel default (64) */
+	uint64_t chunk;		/* frames per BPF_PROG_RUN call, 0: sized from call times */
 	bool json;
 	bool verbose;
 };
@@ -55,6 +59,7 @@ struct tg_opts {
 /* Frames handed out by the program and what the counters say happened to them. */
 struct tg_result {
 	uint64_t frames, sent, tx_errors, lost;
+	uint64_t calls, chunk; /* BPF_PROG_RUN calls made, and the repeat count settled on */
 	double seconds;
 	bool exact;
 	struct tg_xmit_stats delta;
@@ -110,6 +115,8 @@ static void usage(FILE *f)
 		"                        N %% queues)\n"
 		"      --rate PPS        pace to PPS frames per second (batches every ~1 ms)\n"
 		"      --batch N         frames per kernel flush, 1..%d (default 64)\n"
+		"      --chunk N         frames per BPF_PROG_RUN call (default: grown until the\n"
+		"                        fixed cost of a call is under a tenth of it)\n"
 		"      --json            print one JSON object at the end instead of text\n"
 		"  -v, --verbose         show libbpf warnings\n"
 		"  -h, --help            this text\n",
@@ -148,7 +155,7 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 {
 	enum {
 		O_SRC_MAC = 256, O_DST_MAC, O_SRC_IP, O_DST_IP, O_SPORT, O_DPORT, O_CPU, O_RATE,
-		O_BATCH, O_JSON,
+		O_BATCH, O_CHUNK, O_JSON,
 	};
 	static const struct option longopts[] = {
 		{ "iface", required_argument, NULL, 'i' },
@@ -167,6 +174,7 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 		{ "cpu", required_argument, NULL, O_CPU },
 		{ "rate", required_argument, NULL, O_RATE },
 		{ "batch", required_argument, NULL, O_BATCH },
+		{ "chunk", required_argument, NULL, O_CHUNK },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -234,6 +242,9 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 			break;
 		case O_BATCH:
 			o->batch = parse_u64(optarg, "batch", 1, TG_MAX_BATCH);
+			break;
+		case O_CHUNK:
+			o->chunk = parse_u64(optarg, "chunk", 1, TG_MAX_CHUNK);
 			break;
 		case O_JSON:
 			o->json = true;
@@ -350,12 +361,84 @@ static void on_signal(int sig)
 }
 
 /*
+ * How many frames one BPF_PROG_RUN call makes. A call costs a fixed amount (the kernel sets up
+ * and tears down a page pool for every live-frames run: microseconds on most machines, ~24 ms
+ * on some VMs) plus a cost per frame. Sizing calls from the rate seen so far traps a machine
+ * with a high fixed cost: small calls make a low rate, and a low rate makes small calls. So the
+ * size comes from what calls take. From the last two full calls (sizes m < n, times tm, tn) the
+ * line t = a + b * size gives the fixed cost a and the cost per frame b; the next size is the
+ * one whose fixed cost is 5% of the call (19 a / b), but at least TG_CALL_MIN long (cheap in
+ * syscalls), at most TG_CALL_MAX long (quick to follow --duration), and at most 16 times the
+ * last size (one noisy estimate cannot run away). Once the wanted size is within 25% of the
+ * current one, it stays: about 4 calls on either kind of machine.
+ */
+#define TG_CALL_MIN 0.010
+#define TG_CALL_MAX 0.500
+#define TG_GROW_MAX 16
+
+struct tg_sizer {
+	uint64_t chunk;     /* frames per call now */
+	uint64_t last_n;    /* size and duration of the last full call, 0: none yet */
+	double last_t;
+	double per_frame;   /* the latest estimate of b, seconds; 0: none */
+	bool settled;
+};
+
+static void sizer_init(struct tg_sizer *z, uint64_t fixed)
+{
+	*z = (struct tg_sizer){ .chunk = fixed ? fixed : TG_FIRST_CHUNK, .settled = fixed != 0 };
+}
+
+/* A call of @n frames took @t seconds: learn from it, and pick the size of the next one. */
+static void sizer_update(struct tg_sizer *z, uint64_t n, double t)
+{
+	double a = 0, b = 0, want;
+
+	if (n != z->chunk || t <= 0)
+		return; /* a partial call (the end, a signal, pacing) says little */
+	if (z->last_n && z->last_n < n && t > z->last_t) {
+		b = (t - z->last_t) / (double)(n - z->last_n);
+		a = z->last_t - b * (double)z->last_n;
+		if (a < 0)
+			a = 0;
+		z->per_frame = b;
+	}
+	z->last_n = n;
+	z->last_t = t;
+	if (z->settled)
+		return;
+	if (b <= 0) {
+		/* no estimate yet, or times too noisy to tell: grow */
+		want = (double)n * TG_GROW_MAX;
+		if (t * TG_GROW_MAX > TG_CALL_MAX)
+			want = (double)n * TG_CALL_MAX / t;
+	} else {
+		want = 19 * a / b;
+		if (want * b < TG_CALL_MIN)
+			want = TG_CALL_MIN / b;
+		if (want * b > TG_CALL_MAX)
+			want = TG_CALL_MAX / b;
+		if (want > (double)n * TG_GROW_MAX)
+			want = (double)n * TG_GROW_MAX;
+	}
+	if (want > TG_MAX_CHUNK)
+		want = TG_MAX_CHUNK;
+	if (want < TG_MIN_CHUNK)
+		want = TG_MIN_CHUNK;
+	if (want <= n * 1.25 && want >= n * 0.8) {
+		z->settled = true;
+		return;
+	}
+	z->chunk = (uint64_t)want;
+}
+
+/*
  * Run the program until --count frames, --duration or a signal. BPF_PROG_RUN returns -EINTR
  * when a signal arrives in the middle of a repeat; the program's own counter (tg_frames) then
  * still says exactly how many frames were made, so we never have to guess.
  */
 static int send_frames(const struct tg_opts *o, struct xskf_trafficgen *skel, const uint8_t *frame,
-		       int ifindex, double *seconds)
+		       int ifindex, struct tg_result *res)
 {
 	/* the kernel wants ctx to describe data_in exactly: data 0, data_end its size */
 	struct xdp_md ctx = { .data_end = o->pkt.size, .ingress_ifindex = ifindex };
@@ -363,20 +446,31 @@ static int send_frames(const struct tg_opts *o, struct xskf_trafficgen *skel, co
 		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx),
 		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = o->batch);
 	int prog_fd = bpf_program__fd(skel->progs.xskf_trafficgen);
-	/* with --rate: one batch per millisecond; else start small and size chunks to ~10 ms */
+	/* with --rate: what is due, every millisecond (or every call, when calls take longer) */
 	uint64_t pace = o->rate ? (o->rate / 1000 ? o->rate / 1000 : 1) : 0;
-	uint64_t burst = pace * 10, chunk = pace ? burst : 4096, done = 0;
-	double t0, t, end;
+	uint64_t done = 0, before;
+	double t0, t, end, last_call = 0;
+	struct tg_sizer z;
 	int err = 0;
 
+	sizer_init(&z, o->chunk);
 	t0 = now_sec();
 	end = t0 + o->duration;
 	while (!stop_requested) {
-		uint64_t n = chunk;
+		uint64_t n = z.chunk;
 
 		t = now_sec();
-		if (!o->count && o->duration && t >= end)
-			break;
+		if (!o->count && o->duration) {
+			if (t >= end)
+				break;
+			/*
+			 * The last call of a --duration run ends near the end, not a call
+			 * later; a short remainder goes into the call before it, so that the
+			 * run does not pay one more fixed cost for a sliver.
+			 */
+			if (z.per_frame > 0 && (double)n * z.per_frame * 1.5 > end - t)
+				n = (uint64_t)((end - t) / z.per_frame) + 1;
+		}
 		if (o->count) {
 			if (done >= o->count)
 				break;
@@ -385,34 +479,39 @@ static int send_frames(const struct tg_opts *o, struct xskf_trafficgen *skel, co
 		}
 		if (pace) {
 			/*
-			 * Send what is due by now. A late wake-up (busy CPU) is made up for
-			 * by a bigger batch, up to 10 ms worth, so the average holds.
+			 * Send what is due by now. A late wake-up (busy CPU) or a slow call is
+			 * made up for by a bigger one, up to 10 ms worth or twice the last
+			 * call's time, so the average holds.
 			 */
 			uint64_t due = (uint64_t)((t - t0) * o->rate);
+			uint64_t burst = pace * 10;
 
+			if (last_call * 2 * o->rate > burst)
+				burst = (uint64_t)(last_call * 2 * o->rate);
 			if (due < done + pace) {
 				sleep_until(t0 + (double)(done + pace) / o->rate);
 				continue;
 			}
-			if (n > due - done)
-				n = due - done;
+			n = due - done;
 			if (n > burst)
 				n = burst;
+			if (o->count && n > o->count - done)
+				n = o->count - done;
 		}
 		run.repeat = n;
+		before = done;
 		err = bpf_prog_test_run_opts(prog_fd, &run);
 		done = skel->bss->tg_frames;
+		res->calls++;
 		if (err && err != -EINTR)
 			break;
+		last_call = now_sec() - t;
+		if (!err && !pace)
+			sizer_update(&z, done - before, last_call);
 		err = 0;
-		t = now_sec();
-		if (!pace && t > t0) {
-			/* about 10 ms per syscall: quick to stop, cheap in syscalls */
-			chunk = (uint64_t)(done / (t - t0) / 100);
-			chunk = chunk < 1024 ? 1024 : chunk > (1 << 22) ? (1 << 22) : chunk;
-		}
 	}
-	*seconds = now_sec() - t0;
+	res->seconds = now_sec() - t0;
+	res->chunk = z.chunk;
 	return err;
 }
 
@@ -460,12 +559,13 @@ static void report(const struct tg_opts *o, const struct tg_result *r)
 		printf("{\"iface\":\"%s\",\"l3\":\"%s\",\"l4\":\"%s\",\"size\":%u,\"flows\":%u,"
 		       "\"cpu\":%d,\"frames\":%llu,\"sent\":%llu,\"tx_errors\":%llu,\"lost\":%llu,"
 		       "\"bytes\":%llu,\"seconds\":%.6f,\"mpps\":%.4f,\"gbps\":%.4f,\"exact\":%s,"
-		       "\"queues\":[",
+		       "\"calls\":%llu,\"chunk\":%llu,\"queues\":[",
 		       o->ifname, l3, l4, o->pkt.size, o->flows, o->cpu,
 		       (unsigned long long)r->frames, (unsigned long long)r->sent,
 		       (unsigned long long)r->tx_errors, (unsigned long long)r->lost,
 		       (unsigned long long)(r->sent * o->pkt.size), r->seconds, mpps, gbps,
-		       r->exact ? "true" : "false");
+		       r->exact ? "true" : "false", (unsigned long long)r->calls,
+		       (unsigned long long)r->chunk);
 		for (q = 0; q < r->delta.nr_queues; q++)
 			printf("%s{\"queue\":%u,\"sent\":%llu,\"tx_errors\":%llu}", q ? "," : "", q,
 			       (unsigned long long)r->delta.xmit[q],
@@ -488,6 +588,8 @@ static void report(const struct tg_opts *o, const struct tg_result *r)
 	printf("seconds    %.6f\n", r->seconds);
 	printf("Mpps       %.3f\n", mpps);
 	printf("Gbit/s     %.3f\t(frame bytes, without FCS)\n", gbps);
+	printf("calls      %llu\t(BPF_PROG_RUN, %llu frames each at the end)\n",
+	       (unsigned long long)r->calls, (unsigned long long)r->chunk);
 	for (q = 0; q < r->delta.nr_queues; q++)
 		printf("queue %-4u sent %llu tx_errors %llu\n", q,
 		       (unsigned long long)r->delta.xmit[q], (unsigned long long)r->delta.errors[q]);
@@ -558,7 +660,7 @@ int main(int argc, char **argv)
 	/* no SA_RESTART: a signal must interrupt BPF_PROG_RUN so that Ctrl-C stops at once */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	err = send_frames(&o, skel, frame, ifindex, &res.seconds);
+	err = send_frames(&o, skel, frame, ifindex, &res);
 	res.frames = skel->bss->tg_frames;
 
 	if (tg_ethtool__read(et, &after))
