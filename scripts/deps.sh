@@ -1,12 +1,76 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# Install the Debian 12 packages xskf builds and tests with (no-op when all are there).
+#
+# The Debian 12 packages xskf builds, tests and benchmarks with, and the commands they bring.
+#
+#   scripts/deps.sh           install what the build and the test suite need (as root; no-op
+#                             when all is there)
+#   scripts/deps.sh bench     the same plus what the benchmarks run (dpdk-testpmd, valgrind, ...)
+#   scripts/deps.sh --check [bench]
+#                             install nothing: name every command that is missing and the
+#                             package that brings it; exit 1 if one is (any user)
+#
+# Every command a test, a script or a benchmark runs is in CMDS or BENCH_CMDS below, with its
+# package, and every such package is installed here: tests/unit/test_deps.sh checks both.
 set -euo pipefail
-pkgs=(build-essential meson ninja-build pkg-config clang llvm libbpf-dev libxdp-dev bpftool
-	liburcu-dev libnuma-dev numactl libpcap-dev iproute2 ethtool tcpdump python3-scapy
-	util-linux libclang-rt-14-dev)
+
+# libraries and tools with no command of their own that the build needs
+PKGS=(build-essential llvm libbpf-dev libxdp-dev liburcu-dev libnuma-dev libpcap-dev
+	libclang-rt-14-dev python3-scapy)
+# command:package, for the build and the test suite
+CMDS=(meson:meson ninja:ninja-build pkg-config:pkg-config clang:clang bpftool:bpftool
+	ip:iproute2 ss:iproute2 ethtool:ethtool tcpdump:tcpdump ping:iputils-ping
+	numactl:numactl taskset:util-linux setpriv:util-linux timeout:coreutils
+	/usr/bin/python3:python3)
+# command:package, for the benchmarks only
+BENCH_CMDS=(dpdk-testpmd:dpdk-dev bc:bc valgrind:valgrind stress-ng:stress-ng)
+
+check=0
+bench=0
+for a in "$@"; do
+	case "$a" in
+	--check) check=1 ;;
+	bench) bench=1 ;;
+	*)
+		echo "deps: unknown argument '$a' (expected: [--check] [bench])" >&2
+		exit 2
+		;;
+	esac
+done
+cmds=("${CMDS[@]}")
+sfx=
+if [ $bench = 1 ]; then
+	cmds+=("${BENCH_CMDS[@]}")
+	sfx=" bench"
+fi
+
+if [ $check = 1 ]; then
+	rc=0
+	for c in "${cmds[@]}"; do
+		if ! command -v "${c%%:*}" >/dev/null 2>&1; then
+			echo "deps: missing command '${c%%:*}' (package ${c#*:}): run scripts/deps.sh$sfx as root"
+			rc=1
+		fi
+	done
+	# scapy must be importable by the python the tests use, not whichever is first on PATH
+	if command -v /usr/bin/python3 >/dev/null 2>&1 &&
+		! /usr/bin/python3 -c 'import scapy.all' >/dev/null 2>&1; then
+		echo "deps: /usr/bin/python3 cannot import scapy (package python3-scapy): run scripts/deps.sh as root"
+		rc=1
+	fi
+	exit $rc
+fi
+
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: installing packages needs root (run as root, or with sudo)" >&2
+	exit 1
+fi
+pkgs=("${PKGS[@]}")
+for c in "${cmds[@]}"; do
+	pkgs+=("${c#*:}")
+done
 missing=()
-for p in "${pkgs[@]}"; do
+for p in $(printf '%s\n' "${pkgs[@]}" | sort -u); do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
