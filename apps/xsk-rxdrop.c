@@ -155,7 +155,7 @@ static void rxdrop_tick(void *app_ctx, struct xskf_engine *eng)
 	unsigned int i;
 
 	(void)eng;
-	if (r->no_hint_stats)
+	if (r->no_hint_stats || xskf_app__quiet())
 		return;
 	totals(r, t);
 	fprintf(f, "           hints  rx_hash hw %llu  sw %llu  none %llu  no_meta %llu\n",

@@ -13,6 +13,7 @@ static struct xskf_engine *running;
 static volatile sig_atomic_t hup_count;
 static int hup_seen;
 static int verbosity;
+static bool quiet;
 static FILE *live_out;
 
 static void on_stop_signal(int sig)
@@ -38,6 +39,11 @@ bool xskf_app__sighup(void)
 int xskf_app__verbose(void)
 {
 	return verbosity;
+}
+
+bool xskf_app__quiet(void)
+{
+	return quiet;
 }
 
 void *xskf_app__out(void)
@@ -82,6 +88,7 @@ int xskf_app__main(const struct xskf_app *app, void *app_ctx, const struct xskf_
 	if (c.help)
 		return 0;
 	verbosity = c.verbose;
+	quiet = c.quiet;
 	if (c.nr_ifaces < min_if || c.nr_ifaces > max_if) {
 		if (min_if == max_if)
 			fprintf(stderr, "%s needs %u interface%s (-i IFACE); try --help\n", argv[0],

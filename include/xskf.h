@@ -423,6 +423,12 @@ XSKF_API bool xskf_app__sighup(void);
 XSKF_API int xskf_app__verbose(void);
 
 /*
+ * xskf_app__quiet() - true when --quiet was given: the app prints no live lines from tick()
+ * either (it still does its work there). Thread: any.
+ */
+XSKF_API bool xskf_app__quiet(void);
+
+/*
  * xskf_app__out() - the stream (a FILE *) for the app's own live lines from tick(): stdout,
  * or stderr with --json so that stdout carries only the JSON document. Thread: control thread.
  */

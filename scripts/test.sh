@@ -3,15 +3,40 @@
 #
 # The whole test suite, from a fresh machine: install packages, build (warnings are errors),
 # run every suite (unit, bpf, integration), then build again with ASan/UBSan and run it again.
-# Root tests (bpf, integration) skip with status 77 when not run as root.
+# Root tests (bpf, integration) need root: as a user, the script re-runs itself with sudo.
 #
-#   sudo scripts/test.sh            # everything
-#   sudo scripts/test.sh --no-asan  # one pass only
+#   scripts/test.sh            # everything (as root)
+#   scripts/test.sh --no-asan  # one pass only
+#   scripts/test.sh --load     # the same with CPU 0 kept busy by a spinning process, to show
+#                              # that no test depends on the machine's speed
 set -euo pipefail
 cd "$(dirname "$0")/.."
 asan=1
-[ "${1:-}" = --no-asan ] && asan=0
-[ "$(id -u)" = 0 ] && scripts/deps.sh
+load=0
+for a in "$@"; do
+	case "$a" in
+	--no-asan) asan=0 ;;
+	--load) load=1 ;;
+	*)
+		echo "test: unknown option '$a' (expected --no-asan, --load)" >&2
+		exit 2
+		;;
+	esac
+done
+if [ "$(id -u)" != 0 ]; then
+	command -v sudo >/dev/null && exec sudo "$0" "$@"
+	echo "test: run as root (the tests make network namespaces and attach XDP programs)" >&2
+	exit 1
+fi
+scripts/deps.sh
+
+if [ $load = 1 ]; then
+	# a busy loop pinned to CPU 0, stopped on exit whatever happens
+	taskset -c 0 /bin/bash -c 'while :; do :; done' &
+	spinner=$!
+	trap 'kill $spinner 2>/dev/null || true' EXIT
+	echo "test: CPU 0 kept busy by pid $spinner"
+fi
 
 run() {
 	local dir=$1
