@@ -18,11 +18,12 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${XSKF_BUILD:-$SRC/build}
 L2FWD=$BUILD/apps/xsk-l2fwd
 TGEN=$BUILD/tools/xskf-trafficgen
-TESTPMD=$(command -v dpdk-testpmd || true)
 export XSKF_TB=bl2f$$ XSKF_TB_QUEUES=1
 
 [[ $EUID -eq 0 ]] || { echo "needs root" >&2; exit 1; }
+"$SRC/scripts/deps.sh" bench # dpdk-testpmd (dpdk-dev), bc
 [[ -x $L2FWD && -x $TGEN ]] || { echo "build first (XSKF_BUILD=$BUILD)" >&2; exit 1; }
+TESTPMD=$(command -v dpdk-testpmd || true)
 [[ -n $TESTPMD ]] || echo "dpdk-testpmd not found (apt-get install dpdk-dev): xskf only" >&2
 
 TMP=$(mktemp -d)

@@ -14,7 +14,7 @@
 # Mpps = frames received by the case / generator seconds; ns/packet = 1e3 / Mpps;
 # CPU = the receiver process's CPU time / wall time (veth does the copy in the sender's softirq).
 #
-#   sudo scripts/bench-rxdrop.sh [SECONDS] [PASSES] [extra xsk-rxdrop options]
+#   scripts/bench-rxdrop.sh [SECONDS] [PASSES] [extra xsk-rxdrop options]     (as root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-3}
@@ -43,8 +43,13 @@ one() {
 	else
 		ip netns exec "$TB_NS_DUT" "$B/apps/xsk-rxdrop" -i "$TB_IF_DUT" -q 0 --cpus 1 -c -N \
 			--quiet --json "$@" "${extra[@]}" >"$res.json" 2>/dev/null &
-		local pid=$!
-		sleep 1
+		local pid=$! i
+		# measure once its XDP program is attached (after its sockets are in the XSKMAP)
+		for ((i = 0; i < 300; i++)); do
+			ip -n "$TB_NS_DUT" link show dev "$TB_IF_DUT" | grep -q prog/xdp && break
+			kill -0 $pid 2>/dev/null || { echo "bench: xsk-rxdrop did not start" >&2; exit 1; }
+			sleep 0.1
+		done
 		local t0 c0
 		t0=$(date +%s.%N)
 		c0=$(awk '{print $14+$15}' /proc/$pid/stat 2>/dev/null || echo 0)

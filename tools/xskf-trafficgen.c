@@ -367,13 +367,13 @@ static void on_signal(int sig)
  * with a high fixed cost: small calls make a low rate, and a low rate makes small calls. So the
  * size comes from what calls take. From the last two full calls (sizes m < n, times tm, tn) the
  * line t = a + b * size gives the fixed cost a and the cost per frame b; the next size is the
- * one whose fixed cost is 5% of the call (19 a / b), but at least TG_CALL_MIN long (cheap in
+ * one whose fixed cost is 2.5% of the call (39 a / b), but at least TG_CALL_MIN long (cheap in
  * syscalls), at most TG_CALL_MAX long (quick to follow --duration), and at most 16 times the
  * last size (one noisy estimate cannot run away). Once the wanted size is within 25% of the
  * current one, it stays: about 4 calls on either kind of machine.
  */
 #define TG_CALL_MIN 0.010
-#define TG_CALL_MAX 0.500
+#define TG_CALL_MAX 1.0
 #define TG_GROW_MAX 16
 
 struct tg_sizer {
@@ -413,7 +413,7 @@ static void sizer_update(struct tg_sizer *z, uint64_t n, double t)
 		if (t * TG_GROW_MAX > TG_CALL_MAX)
 			want = (double)n * TG_CALL_MAX / t;
 	} else {
-		want = 19 * a / b;
+		want = 39 * a / b;
 		if (want * b < TG_CALL_MIN)
 			want = TG_CALL_MIN / b;
 		if (want * b > TG_CALL_MAX)
