@@ -15,12 +15,12 @@
 set -euo pipefail
 
 # libraries and tools with no command of their own that the build needs
-PKGS=(build-essential llvm libbpf-dev libxdp-dev liburcu-dev libnuma-dev libpcap-dev
+PKGS=(llvm libbpf-dev libxdp-dev liburcu-dev libnuma-dev libpcap-dev
 	libclang-rt-14-dev python3-scapy)
 # command:package, for the build and the test suite
-CMDS=(meson:meson ninja:ninja-build pkg-config:pkg-config clang:clang bpftool:bpftool
+CMDS=(cc:build-essential meson:meson ninja:ninja-build pkg-config:pkg-config clang:clang bpftool:bpftool
 	ip:iproute2 ss:iproute2 ethtool:ethtool tcpdump:tcpdump ping:iputils-ping
-	numactl:numactl taskset:util-linux setpriv:util-linux timeout:coreutils
+	numactl:numactl sysctl:procps taskset:util-linux setpriv:util-linux timeout:coreutils
 	/usr/bin/python3:python3)
 # command:package, for the benchmarks only
 BENCH_CMDS=(dpdk-testpmd:dpdk-dev bc:bc valgrind:valgrind stress-ng:stress-ng)
