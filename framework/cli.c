@@ -18,7 +18,7 @@ enum {
 	O_BUSY = 'B', O_BATCH = 'b', O_DURATION = 'd', O_FRAME = 'f', O_VERBOSE = 'v', O_HELP = 'h',
 	O_NOWAKE = 'm', O_FORCE = 'F',
 	O_JSON = 256, O_CPUS, O_WORKERS, O_HUGE, O_RXR, O_TXR, O_FILLR, O_COMPR, O_FRAMES,
-	O_NOHINTS, O_INTERVAL, O_QUIET, O_APP_BASE = 1000,
+	O_NOHINTS, O_INTERVAL, O_QUIET, O_BACKEND, O_MEM_FRAMES, O_MEM_FRAME, O_APP_BASE = 1000,
 };
 
 struct std_opt {
@@ -52,6 +52,10 @@ static const struct std_opt std_opts[] = {
 	{ "force", O_FORCE, 0, NULL, "replace a foreign XDP program on the interface" },
 	{ "interval", O_INTERVAL, 1, "SECONDS", "stats interval (default 1)" },
 	{ "quiet", O_QUIET, 0, NULL, "no per-interval stats lines" },
+	{ "backend", O_BACKEND, 1, "xdp|memory",
+	  "xdp (default), or rings in plain memory with no kernel: to measure xskf's own cost" },
+	{ "mem-frames", O_MEM_FRAMES, 1, "N", "memory backend: stop after N frames per worker" },
+	{ "mem-frame", O_MEM_FRAME, 1, "FILE", "memory backend: the frame received (raw bytes)" },
 	{ "verbose", O_VERBOSE, 0, NULL, "more messages (repeat for debug)" },
 	{ "help", O_HELP, 0, NULL, "this text" },
 };
@@ -88,6 +92,29 @@ static void usage(FILE *f, const char *prog, const struct xskf_app_cli *cli)
 	}
 }
 
+/* The raw bytes of one frame from @path, for the memory backend. */
+static int read_frame(struct xskf_cli *c, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f) {
+		fprintf(stderr, "cannot open --mem-frame '%s': %s\n", path, strerror(errno));
+		return -EINVAL;
+	}
+	n = fread(c->mem_frame, 1, sizeof(c->mem_frame), f);
+	if (n < 14 || fgetc(f) != EOF) {
+		fprintf(stderr, "--mem-frame '%s': a frame is 14 to %zu bytes, this file is %s\n", path,
+			sizeof(c->mem_frame), n < 14 ? "shorter" : "longer");
+		fclose(f);
+		return -EINVAL;
+	}
+	fclose(f);
+	c->eo.mem_frame = c->mem_frame;
+	c->eo.mem_frame_len = (uint32_t)n;
+	return 0;
+}
+
 static int parse_u32(const char *name, const char *s, uint32_t min, uint32_t max, uint32_t *out)
 {
 	char *end;
@@ -109,6 +136,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 	struct option lopts[NR_STD + 64 + 1];
 	size_t n = 0, i, nr_app = 0;
 	uint32_t v;
+	char *end;
 	int opt, idx, err = 0;
 
 	memset(lopts, 0, sizeof(lopts));
@@ -225,6 +253,28 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 		case O_QUIET:
 			c->quiet = true;
 			break;
+		case O_BACKEND:
+			if (!strcmp(optarg, "xdp")) {
+				c->eo.backend = XSKF_BACKEND_XDP;
+			} else if (!strcmp(optarg, "memory")) {
+				c->eo.backend = XSKF_BACKEND_MEMORY;
+			} else {
+				fprintf(stderr, "invalid --backend '%s': use xdp or memory\n", optarg);
+				err = -EINVAL;
+			}
+			break;
+		case O_MEM_FRAMES:
+			errno = 0;
+			c->eo.mem_frames = strtoull(optarg, &end, 0);
+			if (errno || end == optarg || *end || optarg[0] == '-' || !c->eo.mem_frames) {
+				fprintf(stderr, "invalid --mem-frames '%s': use a number above 0\n",
+					optarg);
+				err = -EINVAL;
+			}
+			break;
+		case O_MEM_FRAME:
+			err = read_frame(c, optarg);
+			break;
 		case O_VERBOSE:
 			c->verbose++;
 			break;
@@ -245,6 +295,10 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 	}
 	if (optind < argc) {
 		fprintf(stderr, "unexpected argument '%s'; try '%s --help'\n", argv[optind], argv[0]);
+		return -EINVAL;
+	}
+	if ((c->eo.mem_frames || c->eo.mem_frame) && c->eo.backend != XSKF_BACKEND_MEMORY) {
+		fprintf(stderr, "--mem-frames and --mem-frame need --backend memory\n");
 		return -EINVAL;
 	}
 	if (c->eo.cpus && c->eo.nr_workers > c->nr_cpus) {

@@ -19,6 +19,7 @@ struct xskf_cli {
 	uint32_t duration, interval;
 	bool json, quiet, help;
 	int verbose;
+	uint8_t mem_frame[4096]; /* --mem-frame: the memory backend's frame */
 };
 
 /* Parse argv into @c. Returns 0 (c->help set if --help was printed) or -EINVAL (message printed). */

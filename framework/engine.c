@@ -92,6 +92,17 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (o.backend != XSKF_BACKEND_XDP && o.backend != XSKF_BACKEND_MEMORY) {
+		pr_warn("unknown backend %d: use XSKF_BACKEND_XDP or XSKF_BACKEND_MEMORY\n",
+			(int)o.backend);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (o.backend == XSKF_BACKEND_MEMORY && o.busy_poll) {
+		pr_warn("busy polling needs a NIC: the memory backend has none (drop -B)\n");
+		errno = EINVAL;
+		return NULL;
+	}
 
 	eng = calloc(1, sizeof(*eng));
 	if (!eng)
@@ -99,6 +110,7 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 	eng->o = o;
 	eng->app = *o.app;
 	eng->app_ctx = o.app_ctx;
+	eng->mem = o.backend == XSKF_BACKEND_MEMORY;
 	eng->hugepages = o.hugepages ? (enum xskf_hugepages)(o.hugepages - 1) : XSKF_DEFAULT_HUGEPAGES;
 	/*
 	 * Copy and zero-copy RX put data at chunk + XDP_PACKET_HEADROOM (256) + our headroom. With
@@ -163,6 +175,37 @@ static int read_numa_node(const char *ifname)
 	return node;
 }
 
+/*
+ * A port of the memory backend is a name and queue ids (default: queue 0); any queue id is
+ * valid, as on an interface with XSKF_MAX_QUEUES queues.
+ */
+static int add_mem_port(struct xskf_engine *eng, const char *name, const uint32_t *queues,
+			unsigned int nr_queues)
+{
+	struct xskf_port *p = &eng->ports[eng->nr_ports];
+	unsigned int i, j;
+
+	if (strlen(name) >= IF_NAMESIZE || nr_queues > XSKF_MAX_QUEUES)
+		return -EINVAL;
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->idx = eng->nr_ports;
+	p->prog_fd = -1;
+	p->numa_node = -1;
+	p->nr_hw_queues = XSKF_MAX_QUEUES;
+	p->nr_queues = nr_queues ? nr_queues : 1;
+	for (i = 0; i < p->nr_queues; i++) {
+		p->queues[i] = nr_queues ? queues[i] : 0;
+		for (j = 0; j < i; j++)
+			if (p->queues[j] == p->queues[i] || p->queues[i] >= XSKF_MAX_QUEUES)
+				return -EINVAL;
+	}
+	for (i = 0; i < eng->nr_ports; i++)
+		if (!strcmp(eng->ports[i].name, p->name))
+			return -EINVAL;
+	return (int)eng->nr_ports++;
+}
+
 int xskf_engine__add_port(struct xskf_engine *eng, const char *ifname, const uint32_t *queues,
 			  unsigned int nr_queues)
 {
@@ -175,6 +218,8 @@ int xskf_engine__add_port(struct xskf_engine *eng, const char *ifname, const uin
 		pr_warn("too many interfaces: at most %d\n", XSKF_MAX_PORTS);
 		return -E2BIG;
 	}
+	if (eng->mem)
+		return add_mem_port(eng, ifname, queues, nr_queues);
 	if (strlen(ifname) >= IF_NAMESIZE || !if_nametoindex(ifname)) {
 		pr_warn("interface '%s' not found: check 'ip link' (in a network namespace, run under "
 			"'ip netns exec NS')\n",
@@ -342,6 +387,10 @@ static int open_worker(struct xskf_engine *eng, struct xskf_worker *w)
 
 		if (i > 0)
 			zc = w->socks[0]->zerocopy; /* shared UMEM: the kernel reuses the first mode */
+		if (eng->mem) {
+			err = xskf_mem__open(s, o);
+			goto opened;
+		}
 		err = xskf_sock__open(s, &w->umem, o, zc);
 		if (err && err != -EBUSY && zc && i == 0 && o->bind_mode == XSKF_BIND_AUTO) {
 			pr_info("%s queue %u: zero-copy not available (%s): using copy mode\n",
@@ -364,12 +413,21 @@ static int open_worker(struct xskf_engine *eng, struct xskf_worker *w)
 					s->port->name, s->queue, strerror(-err));
 			return err;
 		}
+opened:
+		if (err)
+			return err;
 		s->txq = calloc(XSKF_TXQ_CAP, sizeof(*s->txq));
 		s->tx_len_ring = calloc(o->tx_size, sizeof(*s->tx_len_ring));
 		if (!s->txq || !s->tx_len_ring)
 			return -ENOMEM;
 		if (!tx_only)
 			prime_fill(s, &w->umem);
+	}
+	if (eng->mem) {
+		err = xskf_mem__prime(eng, &w->umem);
+		if (err)
+			return err;
+		w->mem_left = o->mem_frames ? o->mem_frames : UINT64_MAX;
 	}
 	w->info.id = w->id;
 	w->info.cpu = w->cpu;
@@ -383,7 +441,7 @@ static int open_worker(struct xskf_engine *eng, struct xskf_worker *w)
 	pr_info("worker %u%s: %u socket%s, UMEM %u frames of %u bytes on %s, %s\n", w->id, cpu,
 		w->nr_socks, w->nr_socks == 1 ? "" : "s", frames, o->frame_size,
 		w->umem.hugepages ? "hugepages" : "4 KiB pages",
-		w->socks[0]->zerocopy ? "zero-copy" : "copy mode");
+		eng->mem ? "memory backend" : w->socks[0]->zerocopy ? "zero-copy" : "copy mode");
 	return 0;
 }
 
@@ -444,6 +502,8 @@ static void teardown(struct xskf_engine *eng)
 		xskf_prog__teardown(&eng->ports[i]);
 	for (i = 0; i < eng->nr_socks; i++) {
 		xskf_sock__close(&eng->socks[i]);
+		xskf_mem__close_rings(eng->socks[i].mem);
+		eng->socks[i].mem = NULL;
 		free(eng->socks[i].txq);
 		free(eng->socks[i].tx_len_ring);
 		eng->socks[i].txq = NULL;
@@ -458,6 +518,53 @@ static void teardown(struct xskf_engine *eng)
 	}
 }
 
+static int start_workers(struct xskf_engine *eng)
+{
+	unsigned int i;
+	int err;
+
+	install_fatal_handlers();
+	for (i = 0; i < eng->nr_workers; i++) {
+		struct xskf_worker *w = &eng->workers[i];
+
+		err = -pthread_create(&w->thread, NULL, worker_main, w);
+		if (err) {
+			pr_warn("cannot start worker %u: %s\n", i, strerror(-err));
+			xskf_engine__request_stop(eng);
+			xskf_engine__stop(eng);
+			return err;
+		}
+		w->started = true;
+	}
+	return 0;
+}
+
+/* The memory backend: UMEMs and rings in plain memory, no program, no privileges. */
+static int start_mem(struct xskf_engine *eng)
+{
+	unsigned int i;
+	int err;
+
+	err = assign_workers(eng);
+	if (err)
+		return err;
+	eng->started = true;
+	err = load_rss_keys(eng);
+	for (i = 0; i < eng->nr_workers && !err; i++)
+		err = open_worker(eng, &eng->workers[i]);
+	if (!err && eng->app.init) {
+		err = eng->app.init(eng->app_ctx, eng);
+		if (err)
+			pr_warn("%s: init failed: %s\n", eng->app.name, strerror(-err));
+	}
+	if (err) {
+		teardown(eng);
+		eng->stopped = true;
+		return err;
+	}
+	return start_workers(eng);
+}
+
 int xskf_engine__start(struct xskf_engine *eng)
 {
 	unsigned int i;
@@ -469,6 +576,8 @@ int xskf_engine__start(struct xskf_engine *eng)
 		pr_warn("zero-copy needs native XDP: drop -S or use -c (copy mode)\n");
 		return -EOPNOTSUPP;
 	}
+	if (eng->mem)
+		return start_mem(eng);
 	err = check_caps();
 	if (err)
 		return err;
@@ -512,20 +621,7 @@ int xskf_engine__start(struct xskf_engine *eng)
 	}
 	if (err)
 		goto fail;
-	install_fatal_handlers();
-	for (i = 0; i < eng->nr_workers; i++) {
-		struct xskf_worker *w = &eng->workers[i];
-
-		err = -pthread_create(&w->thread, NULL, worker_main, w);
-		if (err) {
-			pr_warn("cannot start worker %u: %s\n", i, strerror(-err));
-			xskf_engine__request_stop(eng);
-			xskf_engine__stop(eng);
-			return err;
-		}
-		w->started = true;
-	}
-	return 0;
+	return start_workers(eng);
 fail:
 	teardown(eng);
 	eng->stopped = true;

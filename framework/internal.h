@@ -104,12 +104,25 @@ struct xskf_sock {
 	uint32_t txq_len;
 	uint64_t txq_since_ns;     /* when the oldest staged frame was staged */
 	uint32_t *tx_len_ring;     /* len per TX ring slot (tx_size), to count bytes on completion */
+	/* memory backend (mem_backend.c): the rings' memory, frames its stand-in received */
+	struct xskf_mem_rings *mem;
+	uint64_t mem_rx;
 };
 
 int xskf_sock__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf_engine_opts *o,
 		    bool zerocopy);
 void xskf_sock__close(struct xskf_sock *s);
 int xskf_sock__kstats(const struct xskf_sock *s, struct xdp_statistics *st);
+
+/* ---- memory backend (mem_backend.c) ---- */
+
+struct xskf_mem_rings;
+struct xskf_worker;
+struct xskf_engine;
+int xskf_mem__open(struct xskf_sock *s, const struct xskf_engine_opts *o);
+void xskf_mem__close_rings(struct xskf_mem_rings *m);
+int xskf_mem__prime(struct xskf_engine *eng, struct xskf_umem *um);
+void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx);
 
 /* ---- ports and the XDP program (prog.c) ---- */
 
@@ -166,6 +179,7 @@ struct xskf_worker {
 	struct xskf_worker_info info;
 	void *wctx;
 	int init_err;
+	uint64_t mem_left;         /* memory backend: frames its stand-in still makes */
 	atomic_bool draining;      /* set by stop(): XDP is detached, empty the rings then exit */
 	atomic_bool done;
 };
@@ -190,6 +204,9 @@ struct xskf_engine {
 	uint32_t headroom;         /* UMEM frame headroom we ask for */
 	uint32_t rx_data_off;      /* where RX data starts in a chunk: XDP_PACKET_HEADROOM + headroom */
 	atomic_bool stop;
+	bool mem;                  /* XSKF_BACKEND_MEMORY */
+	atomic_uint mem_finished;  /* its workers that received all their frames */
+	uint32_t mem_len;          /* its frames' length */
 	bool started, stopped;
 	int census_err;
 	const struct xskf_rss *rss[XSKF_MAX_PORTS]; /* by port index, for worker threads */

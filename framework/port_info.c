@@ -24,6 +24,18 @@ int xskf_engine__port_info(const struct xskf_engine *eng, unsigned int port,
 	p = &eng->ports[port];
 	pi.ifindex = p->ifindex;
 	pi.rx_queues = p->nr_hw_queues;
+	if (eng->mem) {
+		/* a memory port: the MAC its frames are addressed to (mem_backend.c), always up */
+		static const uint8_t mac[6] = { 0x02, 0, 0, 0, 0, 0x02 };
+
+		memcpy(pi.mac, mac, sizeof(mac));
+		pi.mac[5] += (uint8_t)port;
+		pi.mtu = 1500;
+		pi.up = pi.running = true;
+		memcpy(info, &pi, info->sz < sizeof(pi) ? info->sz : sizeof(pi));
+		info->sz = info->sz < sizeof(pi) ? info->sz : sizeof(pi);
+		return 0;
+	}
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;

@@ -137,16 +137,19 @@ void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int cen
 	struct xskf_frame_census c;
 	unsigned int i;
 
-	fprintf(f, "{\n  \"app\": \"%s\",\n  \"duration_s\": %.3f,\n  \"ports\": [\n",
-		eng->app.name ? eng->app.name : "", elapsed);
+	fprintf(f,
+		"{\n  \"app\": \"%s\",\n  \"backend\": \"%s\",\n  \"duration_s\": %.3f,\n"
+		"  \"ports\": [\n",
+		eng->app.name ? eng->app.name : "", eng->mem ? "memory" : "xdp", elapsed);
 	for (i = 0; i < eng->nr_ports; i++) {
 		struct xskf_port *p = &eng->ports[i];
 
 		fprintf(f,
 			"    {\"name\": \"%s\", \"ifindex\": %d, \"attach_mode\": \"%s\", "
 			"\"redirect\": \"%s\", \"rx_queues\": %u, \"numa_node\": %d}%s\n",
-			p->name, p->ifindex, p->attach_flags == XDP_FLAGS_SKB_MODE ? "skb" : "native",
-			tiers[p->tier], p->nr_hw_queues, p->numa_node,
+			p->name, p->ifindex,
+			eng->mem ? "none" : p->attach_flags == XDP_FLAGS_SKB_MODE ? "skb" : "native",
+			eng->mem ? "memory" : tiers[p->tier], p->nr_hw_queues, p->numa_node,
 			i + 1 < eng->nr_ports ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"queues\": [\n");

@@ -43,7 +43,10 @@ int xskf_engine__queue_stats(struct xskf_engine *eng, unsigned int idx, unsigned
 		st->k_rx_fill_ring_empty_descs = k.rx_fill_ring_empty_descs;
 		st->k_tx_ring_empty_descs = k.tx_ring_empty_descs;
 	}
-	if (!xskf_prog__counters(s->port, s->queue, prog)) {
+	if (s->mem) {
+		/* the stand-in plays the XDP program: what it put on the RX ring */
+		st->prog_redirected = s->mem_rx;
+	} else if (!xskf_prog__counters(s->port, s->queue, prog)) {
 		st->prog_redirected = prog[0];
 		st->prog_passed = prog[1];
 		st->prog_errors = prog[2];
@@ -69,7 +72,7 @@ int xskf_engine__census(struct xskf_engine *eng, unsigned int worker, struct xsk
 		struct xskf_sock *s = w->socks[i];
 		uint64_t fill, rx, tx, comp;
 
-		if (!s->xsk)
+		if (!s->xsk && !s->mem)
 			continue;
 		fill = (uint32_t)(s->fill.cached_prod - *s->fill.consumer);
 		rx = (uint32_t)(*s->rx.producer - s->rx.cached_cons);

@@ -133,7 +133,8 @@ void *xskf_worker__run(void *arg)
 	uint64_t drain_ns = (uint64_t)eng->o.tx_drain_us * 1000, now, drain_deadline = 0;
 	bool hints = !eng->o.no_hints, rcu = app->flags & XSKF_APP_F_RCU_QSBR;
 	bool tx_only = app->flags & XSKF_APP_F_TX_ONLY;
-	bool busy_poll = eng->o.busy_poll, kick_always = eng->o.no_need_wakeup;
+	bool busy_poll = eng->o.busy_poll, kick_always = eng->o.no_need_wakeup && !eng->mem;
+	bool mem = eng->mem, mem_finished = false;
 	unsigned int i, got;
 
 	pin(w);
@@ -158,6 +159,16 @@ void *xskf_worker__run(void *arg)
 				drain_deadline = now + 500ull * 1000 * 1000;
 			if (drained(w) || now > drain_deadline)
 				break;
+		}
+		if (unlikely(mem)) {
+			/* the kernel's side, when the backend is plain memory (mem_backend.c) */
+			xskf_mem__kernel(w, batch, !draining);
+			if (!w->mem_left && !mem_finished && drained(w)) {
+				/* the last worker through its frames stops the engine */
+				mem_finished = true;
+				if (atomic_fetch_add(&eng->mem_finished, 1) + 1 == eng->nr_workers)
+					atomic_store(&eng->stop, true);
+			}
 		}
 		if (tx_only && !draining && app->tx_fill)
 			tx_fill(w, pkts, batch);

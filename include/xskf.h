@@ -196,6 +196,16 @@ enum xskf_attach_mode {
 	XSKF_ATTACH_SKB = 2,
 };
 
+enum xskf_backend {
+	XSKF_BACKEND_XDP = 0,    /* AF_XDP sockets on real interfaces (the default) */
+	/*
+	 * Rings in plain memory and a stand-in for the kernel on the worker's own thread: the
+	 * same per-packet path, without the kernel, to measure what xskf itself costs per packet
+	 * (docs/performance.md). Ports are names only; no socket, no XDP program, no root.
+	 */
+	XSKF_BACKEND_MEMORY = 1,
+};
+
 enum xskf_hugepages {
 	XSKF_HUGEPAGES_AUTO = 0,    /* hugepages when reserved, else 4 KiB pages and one warning */
 	XSKF_HUGEPAGES_REQUIRE = 1, /* fail with -ENOMEM when none are reserved */
@@ -231,8 +241,14 @@ struct xskf_engine_opts {
 	uint32_t tx_skb_budget; /* XDP_MAX_TX_SKB_BUDGET where the kernel has it; default tx_size */
 	const struct xskf_app *app;
 	void *app_ctx;
+	enum xskf_backend backend;
+	/* XSKF_BACKEND_MEMORY: frames each worker receives before the engine stops by itself
+	 * (0: until stopped), and the frame they carry (NULL: a 60-byte IPv4/UDP frame) */
+	uint64_t mem_frames;
+	const void *mem_frame;
+	uint32_t mem_frame_len;
 };
-#define xskf_engine_opts__last_field app_ctx
+#define xskf_engine_opts__last_field mem_frame_len
 
 /*
  * xskf_engine__new() - validate @opts and create an engine with no ports yet.

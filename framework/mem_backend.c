@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The memory backend: the worker's real per-packet path (worker.c, ring_ops.h) against rings in
+ * plain memory, with a stand-in for the kernel on the same thread, in the manner of DPDK's null
+ * PMD or CNDP's null device. It measures what xskf itself costs per packet, apart from the
+ * kernel's copy path: the stand-in moves descriptors from fill to RX (the frames are written
+ * once, at start) and from TX to completion, and nothing else. No socket, no XDP program, no
+ * syscall on the way.
+ *
+ * The stand-in's own work is in xskf_mem__kernel(), kept out of line so that a profile
+ * (callgrind) shows it apart from the framework's.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "xskf_hints_parse.h"
+
+/* One ring's shared words, each in its own cache line as the kernel lays them out. */
+struct mem_ring_words {
+	uint32_t producer __attribute__((aligned(64)));
+	uint32_t consumer __attribute__((aligned(64)));
+	uint32_t flags __attribute__((aligned(64)));
+};
+
+struct xskf_mem_rings {
+	struct mem_ring_words w[4]; /* fill, rx, tx, comp */
+	void *slots[4];
+};
+
+/* Point libxdp's ring struct at @k and @slots; a producer keeps consumer + size in cached_cons. */
+static void ring_init(void *ring, struct mem_ring_words *k, void *slots, uint32_t size,
+		      bool producer)
+{
+	struct xsk_ring_prod *r = ring;
+
+	memset(r, 0, sizeof(*r));
+	r->mask = size - 1;
+	r->size = size;
+	r->producer = &k->producer;
+	r->consumer = &k->consumer;
+	r->flags = &k->flags;
+	r->ring = slots;
+	r->cached_cons = producer ? size : 0;
+}
+
+int xskf_mem__open(struct xskf_sock *s, const struct xskf_engine_opts *o)
+{
+	const uint32_t sizes[4] = { o->fill_size, o->rx_size, o->tx_size, o->comp_size };
+	const size_t slot[4] = { sizeof(uint64_t), sizeof(struct xdp_desc), sizeof(struct xdp_desc),
+				 sizeof(uint64_t) };
+	struct xskf_mem_rings *m;
+	unsigned int i;
+
+	if (posix_memalign((void **)&m, 64, sizeof(*m)))
+		return -ENOMEM;
+	memset(m, 0, sizeof(*m));
+	for (i = 0; i < 4; i++) {
+		if (posix_memalign(&m->slots[i], 64, sizes[i] * slot[i])) {
+			xskf_mem__close_rings(m);
+			return -ENOMEM;
+		}
+		memset(m->slots[i], 0, sizes[i] * slot[i]);
+	}
+	ring_init(&s->fill, &m->w[0], m->slots[0], sizes[0], true);
+	ring_init(&s->rx, &m->w[1], m->slots[1], sizes[1], false);
+	ring_init(&s->tx, &m->w[2], m->slots[2], sizes[2], true);
+	ring_init(&s->comp, &m->w[3], m->slots[3], sizes[3], false);
+	s->mem = m;
+	s->fd = -1;
+	/* the stand-in needs no kick: as a zero-copy driver that never asks for a wakeup */
+	s->zerocopy = true;
+	return 0;
+}
+
+void xskf_mem__close_rings(struct xskf_mem_rings *m)
+{
+	unsigned int i;
+
+	if (!m)
+		return;
+	for (i = 0; i < 4; i++)
+		free(m->slots[i]);
+	free(m);
+}
+
+/* A 60-byte IPv4/UDP frame (64 on the wire), 192.0.2.1:1024 -> 192.0.2.2:9, valid checksums. */
+static const uint8_t default_frame[60] = {
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x02, 0x02, 0x00, 0x00, 0x00, 0x00, 0x01, 0x08, 0x00,
+	0x45, 0x00, 0x00, 0x2e, 0x00, 0x00, 0x40, 0x00, 0x40, 0x11, 0xb6, 0xbb, 0xc0, 0x00,
+	0x02, 0x01, 0xc0, 0x00, 0x02, 0x02, 0x04, 0x00, 0x00, 0x09, 0x00, 0x1a, 0x00, 0x00,
+};
+
+int xskf_mem__prime(struct xskf_engine *eng, struct xskf_umem *um)
+{
+	const struct xskf_engine_opts *o = &eng->o;
+	const uint8_t *frame = o->mem_frame ? o->mem_frame : default_frame;
+	uint32_t len = o->mem_frame ? o->mem_frame_len : sizeof(default_frame);
+	uint32_t off = eng->rx_data_off, i;
+	struct xskf_meta meta = { .magic = XSKF_META_MAGIC };
+	struct xskf_parse p;
+
+	if (!len || off + len > um->frame_size) {
+		pr_warn("memory backend: a %u-byte frame does not fit a %u-byte UMEM frame after %u "
+			"bytes of headroom\n",
+			len, um->frame_size, off);
+		return -EINVAL;
+	}
+	/* the meta the XDP program's software variant would write: parsed type, no driver hash */
+	xskf_parse_frame(frame, frame + len, &p);
+	meta.ptype = p.ptype;
+	meta.l3_off = (uint8_t)p.l3_off;
+	meta.l4_off = p.l4_off;
+	meta.inner_off = p.inner_off;
+	meta.inner_l3_off = p.inner_l3_off;
+	meta.inner_l4_off = p.inner_l4_off;
+	meta.vlan_tci = p.vlan_tci;
+	for (i = 0; i < um->nr_frames; i++) {
+		uint8_t *chunk = (uint8_t *)um->area + (uint64_t)i * um->frame_size;
+
+		memcpy(chunk + off, frame, len);
+		if (!o->no_hints)
+			memcpy(chunk + off - sizeof(meta), &meta, sizeof(meta));
+	}
+	eng->mem_len = len;
+	return 0;
+}
+
+/*
+ * The kernel's side of the worker's sockets, once per loop iteration: up to @batch frames from
+ * each fill ring into its RX ring (their bytes are already in place), and every TX descriptor
+ * into the completion ring. It stops making RX frames once @w->mem_left is used up, and while
+ * the worker drains (as an interface does once its XDP program is detached).
+ */
+void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
+{
+	uint32_t off = w->eng->rx_data_off, len = w->eng->mem_len;
+	unsigned int i;
+
+	for (i = 0; i < w->nr_socks; i++) {
+		struct xskf_sock *s = w->socks[i];
+		struct xskf_mem_rings *m = s->mem;
+		struct mem_ring_words *fill = &m->w[0], *rxw = &m->w[1], *tx = &m->w[2];
+		struct mem_ring_words *comp = &m->w[3];
+		const uint64_t *fslots = m->slots[0];
+		struct xdp_desc *rslots = m->slots[1];
+		const struct xdp_desc *tslots = m->slots[2];
+		uint64_t *cslots = m->slots[3];
+		uint32_t n, j;
+
+		/* TX -> completion: the plain-memory rings are this thread's: no barriers needed */
+		n = tx->producer - tx->consumer;
+		j = comp->consumer + s->comp.size - comp->producer;
+		if (n > j)
+			n = j;
+		for (j = 0; j < n; j++)
+			cslots[(comp->producer + j) & s->comp.mask] =
+			    tslots[(tx->consumer + j) & s->tx.mask].addr;
+		tx->consumer += n;
+		comp->producer += n;
+
+		if (!rx)
+			continue;
+		n = fill->producer - fill->consumer;
+		j = rxw->consumer + s->rx.size - rxw->producer;
+		if (n > j)
+			n = j;
+		if (n > batch)
+			n = batch;
+		if (n > w->mem_left)
+			n = (uint32_t)w->mem_left;
+		for (j = 0; j < n; j++) {
+			struct xdp_desc *d = &rslots[(rxw->producer + j) & s->rx.mask];
+
+			d->addr = fslots[(fill->consumer + j) & s->fill.mask] + off;
+			d->len = len;
+			d->options = 0;
+		}
+		fill->consumer += n;
+		rxw->producer += n;
+		s->mem_rx += n;
+		w->mem_left -= n;
+	}
+}
