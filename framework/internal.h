@@ -180,6 +180,7 @@ struct xskf_worker {
 	void *wctx;
 	int init_err;
 	uint64_t mem_left;         /* memory backend: frames its stand-in still makes */
+	uint64_t mem_busy_ns;      /* and how long the worker took for all of them */
 	atomic_bool draining;      /* set by stop(): XDP is detached, empty the rings then exit */
 	atomic_bool done;
 };

@@ -175,6 +175,15 @@ void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int cen
 			i + 1 < eng->nr_workers ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"census_ok\": %s", census_err ? "false" : "true");
+	if (eng->mem) {
+		/* how long each worker took for its --mem-frames (0: it did not finish them) */
+		fprintf(f, ",\n  \"memory_backend\": [");
+		for (i = 0; i < eng->nr_workers; i++)
+			fprintf(f, "%s{\"worker\": %u, \"frames\": %llu, \"busy_ns\": %llu}",
+				i ? ", " : "", i, (unsigned long long)eng->o.mem_frames,
+				(unsigned long long)eng->workers[i].mem_busy_ns);
+		fprintf(f, "]");
+	}
 	if (eng->app.json) {
 		fprintf(f, ",\n  \"app_stats\": ");
 		eng->app.json(eng->app_ctx, eng, f);

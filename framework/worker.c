@@ -135,6 +135,7 @@ void *xskf_worker__run(void *arg)
 	bool tx_only = app->flags & XSKF_APP_F_TX_ONLY;
 	bool busy_poll = eng->o.busy_poll, kick_always = eng->o.no_need_wakeup && !eng->mem;
 	bool mem = eng->mem, mem_finished = false;
+	uint64_t mem_t0 = mem ? xskf_now_ns() : 0;
 	unsigned int i, got;
 
 	pin(w);
@@ -166,8 +167,16 @@ void *xskf_worker__run(void *arg)
 			if (!w->mem_left && !mem_finished && drained(w)) {
 				/* the last worker through its frames stops the engine */
 				mem_finished = true;
+				w->mem_busy_ns = xskf_now_ns() - mem_t0;
 				if (atomic_fetch_add(&eng->mem_finished, 1) + 1 == eng->nr_workers)
 					atomic_store(&eng->stop, true);
+			}
+			if (mem_finished) {
+				/* nothing more will come: wait for the stop without spinning, so
+				 * that a profile counts the packets' work, not idle polls */
+				struct timespec ts = { .tv_nsec = 1000 * 1000 };
+
+				nanosleep(&ts, NULL);
 			}
 		}
 		if (tx_only && !draining && app->tx_fill)

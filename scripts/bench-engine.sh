@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# bench-engine.sh [quick] - what xskf itself costs per packet, apart from the kernel: the apps
+# on the memory backend (--backend memory: the real worker loop against rings in plain memory,
+# the kernel played by a stand-in on the same thread, docs/performance.md). For each app, RX
+# batch size (16 32 64 256) and number of sockets per worker (1 2 8):
+#   instr/pkt  instructions per packet, valgrind --tool=callgrind, from the difference of two
+#              runs (N1 and N2 frames) so that start-up and tear-down cancel out; the stand-in's
+#              own instructions (xskf_mem__kernel, inclusive) are taken off, and shown apart
+#   ns/pkt     wall time per packet on the worker's clock, the median of 3 runs of N3 frames on CPU 1
+# Needs no root and no NIC. `quick`: batch 64, 1 socket only (the perf test suite runs that).
+# valgrind: scripts/deps.sh bench.
+set -euo pipefail
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+B=${XSKF_BUILD:-$SRC/build}
+PY=/usr/bin/python3
+command -v valgrind >/dev/null || { echo "bench-engine: valgrind missing: scripts/deps.sh bench" >&2; exit 1; }
+N1=200000 N2=1200000 N3=10000000
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# APPS: name, then the command line (without -i/-q/--batch)
+APPS=(
+	"rxdrop|$B/apps/xsk-rxdrop --no-hints"
+	"rxdrop-hints|$B/apps/xsk-rxdrop"
+	"l2fwd|$B/apps/xsk-l2fwd --no-hints"
+)
+BATCHES=(16 32 64 256)
+SOCKS=(1 2 8)
+if [ "${1:-}" = quick ]; then
+	BATCHES=(64)
+	SOCKS=(1)
+fi
+
+qargs() { # qargs N: -q 0 .. -q N-1
+	local i
+	for ((i = 0; i < $1; i++)); do printf -- '-q %d ' "$i"; done
+}
+
+# instr FRAMES CMD...: "total stand-in" instructions of one run
+instr() {
+	local n=$1 out="$TMP/cg.out"
+	shift
+	(cd "$TMP" && valgrind --tool=callgrind --callgrind-out-file="$out" "$@" --backend memory \
+		--mem-frames "$n" --quiet >/dev/null 2>&1)
+	callgrind_annotate --inclusive=yes "$out" 2>/dev/null | $PY -c '
+import re, sys
+tot = kern = 0
+for l in sys.stdin:
+    m = re.match(r"\s*([\d,]+) .*PROGRAM TOTALS", l)
+    if m: tot = int(m.group(1).replace(",", ""))
+    m = re.match(r"\s*([\d,]+) .*:xskf_mem__kernel ", l)
+    if m: kern = int(m.group(1).replace(",", ""))
+print(tot, kern)'
+}
+
+# nspp FRAMES CMD...: ns per packet of the worker (pinned to CPU 1) over FRAMES frames: its own
+# clock, from its first loop to its last frame (start-up and tear-down left out)
+nspp() {
+	local n=$1
+	shift
+	"$@" --backend memory --mem-frames "$n" --quiet --json --cpus 1 2>/dev/null |
+		$PY -c 'import json, sys; m = json.load(sys.stdin)["memory_backend"][0]; print(m["busy_ns"] / m["frames"])'
+}
+
+printf '%-13s %5s %5s %10s %10s %10s\n' app batch socks instr/pkt stand-in ns/pkt
+for a in "${APPS[@]}"; do
+	name=${a%%|*}
+	read -r -a cmd <<<"${a#*|}"
+	for b in "${BATCHES[@]}"; do
+		for s in "${SOCKS[@]}"; do
+			c=("${cmd[@]}" -i mem0 $(qargs "$s") --batch "$b")
+			read -r t1 k1 <<<"$(instr $N1 "${c[@]}")"
+			read -r t2 k2 <<<"$(instr $N2 "${c[@]}")"
+			ns=()
+			for r in 1 2 3; do
+				ns+=("$(nspp $N3 "${c[@]}")")
+			done
+			$PY -c '
+import statistics, sys
+name, b, s, t1, k1, t2, k2, n1, n2 = sys.argv[1:10]
+dn = int(n2) - int(n1)
+kern = (int(k2) - int(k1)) / dn
+own = (int(t2) - int(t1)) / dn - kern
+ns = statistics.median(float(x) for x in sys.argv[10:])
+print("%-13s %5s %5s %10.1f %10.1f %10.2f" % (name, b, s, own, kern, ns))' \
+				"$name" "$b" "$s" "$t1" "$k1" "$t2" "$k2" $N1 $N2 "${ns[@]}"
+		done
+	done
+done
+echo "instr/pkt: xskf + app, without the stand-in; ns/pkt: everything on the worker thread, stand-in included"
