@@ -86,59 +86,67 @@ static inline void reap_completions(struct xskf_sock *s, struct xskf_umem *um)
 	s->c.tx_bytes += bytes;
 }
 
-static inline void stage(struct xskf_sock *s, struct xskf_umem *um, const struct xskf_pkt *p)
+/* Stage @p for TX on @s. Returns false (the frame is not taken) when the staging area is full. */
+static inline bool stage(struct xskf_sock *s, const struct xskf_pkt *p)
 {
-	if (unlikely(s->txq_len == XSKF_TXQ_CAP)) {
+	/* one load of txq_len: the descriptor's u32 len could alias it, and would force reloads */
+	uint32_t n = s->txq_len;
+
+	if (unlikely(n == XSKF_TXQ_CAP)) {
 		s->c.drop_tx_full++;
-		xskf_cache_put(um, p->addr);
-		return;
+		return false;
 	}
-	if (!s->txq_len)
+	if (!n)
 		s->txq_since_ns = xskf_now_ns();
-	s->txq[s->txq_len].addr = p->addr;
-	s->txq[s->txq_len].len = p->len;
-	s->txq[s->txq_len].options = 0;
-	s->txq_len++;
+	s->txq[n] = (struct xdp_desc){ .addr = p->addr, .len = p->len };
+	s->txq_len = n + 1;
+	return true;
 }
 
-/* Carry out the verdicts of one burst received on @s. */
+/*
+ * Carry out the verdicts of one burst received on @s. The drop path is the common one (rxdrop,
+ * filters): its frames go back to the cache through locals, and the drop counter is added once
+ * per burst, because a store into the cache (uint64_t) could alias a uint64_t counter and
+ * would make the compiler reload and store it for every frame.
+ */
 static inline void dispatch(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts,
 			    unsigned int n)
 {
 	struct xskf_umem *um = &w->umem;
-	uint64_t fmask = ~((uint64_t)um->frame_size - 1);
+	uint64_t fmask = ~((uint64_t)um->frame_size - 1), *cache = um->cache;
+	uint32_t clen = um->cache_len, drops = 0;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
 		struct xskf_pkt *p = &pkts[i];
 		struct xskf_sock *out;
 
-		switch (p->action) {
-		case XSKF_TX:
+		if (likely(p->action == XSKF_DROP) || unlikely(p->action > XSKF_FWD)) {
+			drops++;
+			cache[clen++] = p->addr & fmask;
+			continue;
+		}
+		if (p->action == XSKF_TX) {
 			out = s;
-			break;
-		case XSKF_FWD:
+		} else {
 			out = p->out_port < XSKF_MAX_PORTS ? w->tx_sock[p->out_port] : NULL;
 			if (unlikely(!out)) {
 				s->c.drop_no_port++;
-				xskf_cache_put(um, p->addr);
+				cache[clen++] = p->addr & fmask;
 				continue;
 			}
-			break;
-		default:
-			s->c.drop_app++;
-			xskf_cache_put(um, p->addr);
-			continue;
 		}
 		/* The app may have moved data: the frame must stay inside its chunk. */
 		if (unlikely(p->len == 0 ||
 			     ((p->addr + p->len - 1) & fmask) != (p->addr & fmask))) {
 			s->c.drop_too_long++;
-			xskf_cache_put(um, p->addr);
-			continue;
+			cache[clen++] = p->addr & fmask;
+		} else if (unlikely(!stage(out, p))) {
+			cache[clen++] = p->addr & fmask;
 		}
-		stage(out, um, p);
 	}
+	um->cache_len = clen;
+	s->c.drop_app += drops;
 }
 
 static inline unsigned int rx_burst(struct xskf_worker *w, struct xskf_sock *s,
