@@ -8,6 +8,7 @@
 #ifndef XSKF_RING_OPS_H
 #define XSKF_RING_OPS_H
 
+#include <stddef.h>
 #include <string.h>
 
 #include "internal.h"
@@ -121,7 +122,8 @@ static inline void dispatch(struct xskf_worker *w, struct xskf_sock *s, struct x
 		struct xskf_pkt *p = &pkts[i];
 		struct xskf_sock *out;
 
-		if (likely(p->action == XSKF_DROP) || unlikely(p->action > XSKF_FWD)) {
+		/* XSKF_DROP, or no verdict the framework knows: one compare for both */
+		if (likely((uint8_t)(p->action - XSKF_TX) > XSKF_FWD - XSKF_TX)) {
 			drops++;
 			cache[clen++] = p->addr & fmask;
 			continue;
@@ -149,32 +151,49 @@ static inline void dispatch(struct xskf_worker *w, struct xskf_sock *s, struct x
 	s->c.drop_app += drops;
 }
 
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "rx_burst() packs u16 fields");
+_Static_assert(offsetof(struct xskf_pkt, queue) == offsetof(struct xskf_pkt, port) + 2 &&
+		       offsetof(struct xskf_pkt, out_port) == offsetof(struct xskf_pkt, port) + 4 &&
+		       offsetof(struct xskf_pkt, headroom) == offsetof(struct xskf_pkt, port) + 6,
+	       "rx_burst() writes port, queue, out_port and headroom with one store");
+
 static inline unsigned int rx_burst(struct xskf_worker *w, struct xskf_sock *s,
 				    struct xskf_pkt *pkts, uint32_t batch, bool hints)
 {
 	struct xskf_umem *um = &w->umem;
 	uint8_t *area = um->area;
-	uint32_t idx, n, i, fmask = um->frame_size - 1;
+	uint32_t idx, n, i, fmask = um->frame_size - 1, mask = s->rx.mask;
+	/* loop invariants in locals: the stores into pkts[] could alias them otherwise */
+	const struct xdp_desc *descs = s->rx.ring;
+	uint16_t port = (uint16_t)s->port->idx, queue = (uint16_t)s->queue;
+	/*
+	 * port, queue, out_port and headroom are four adjacent u16: gcc merges their stores into
+	 * one but rebuilds the constant part for every packet; build it once (little endian).
+	 */
+	uint64_t pq = port | (uint64_t)queue << 16 | (uint64_t)port << 32;
+	/* meta = data - sizeof(meta) with hints on, NULL without: a mask instead of a branch */
+	uintptr_t meta_mask = hints ? ~(uintptr_t)0 : 0;
 	uint64_t bytes = 0;
 
 	n = xsk_ring_cons__peek(&s->rx, batch, &idx);
 	if (!n)
 		return 0;
 	for (i = 0; i < n; i++) {
-		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&s->rx, idx + i);
+		const struct xdp_desc *d = &descs[(idx + i) & mask];
 		struct xskf_pkt *p = &pkts[i];
+		uint64_t addr = d->addr;
+		uint32_t len = d->len;
 
-		p->addr = d->addr;
-		p->len = d->len;
-		p->data = area + d->addr;
-		p->port = (uint16_t)s->port->idx;
-		p->queue = (uint16_t)s->queue;
-		p->out_port = p->port;
-		p->headroom = (uint16_t)(d->addr & fmask);
+		p->addr = addr;
+		p->len = len;
+		p->data = area + addr;
+		pq = (pq & 0xffffffffffffull) | (addr & fmask) << 48;
+		memcpy(&p->port, &pq, sizeof(pq)); /* port, queue, out_port, headroom */
 		p->action = XSKF_DROP;
-		p->meta =
-		    hints ? (const struct xskf_meta *)(p->data - sizeof(struct xskf_meta)) : NULL;
-		bytes += d->len;
+		p->meta = (const struct xskf_meta *)((uintptr_t)(area + addr -
+								  sizeof(struct xskf_meta)) &
+						     meta_mask);
+		bytes += len;
 	}
 	xsk_ring_cons__release(&s->rx, n);
 	s->fill_out -= n;
