@@ -9,6 +9,8 @@
 #                   generator's own reference; xdp-drop / this shows that the generator's call
 #                   sizing does not hold the rows down (it should be >= 0.9)
 #   hints-off       xsk-rxdrop --no-hints, frames not touched
+#   refloop         tools/xsk-refloop: the minimal libxdp loop (same batch), the reference
+#   testpmd-rxonly  dpdk-testpmd --forward-mode=rxonly on the net_af_xdp vdev (same burst)
 #   hints-unread    hints written by the XDP program, not read
 #   hints-read      hints written and read (each packet's meta: hash source, packet type)
 #   header-only     --no-hints --touch: reads each frame's Ethernet type, no hints
@@ -29,6 +31,11 @@ export XSKF_TB=${XSKF_TB:-xbrx} XSKF_BUILD=$B
 trap 'scripts/testbed.sh down >/dev/null' EXIT
 eval "$(scripts/testbed.sh up)"
 res=$(mktemp)
+batch=${XSKF_BENCH_BATCH:-64} # RX burst of every receiver: xsk-rxdrop -b, refloop -b, testpmd --burst
+scripts/deps.sh bench # dpdk-testpmd
+TESTPMD=$(command -v dpdk-testpmd || true)
+[ -n "$TESTPMD" ] || echo "bench: dpdk-testpmd not found (scripts/deps.sh bench): its row is left out" >&2
+mkfifo "$res.fifo"
 
 gen() {
 	ip netns exec "$TB_NS_GEN" "$B/tools/xskf-trafficgen" -i "$TB_IF_GEN" --cpu 0 -d "$secs" --json
@@ -50,13 +57,35 @@ one() {
 		cpu=0
 		scripts/testbed.sh sink off >/dev/null
 	else
-		ip netns exec "$TB_NS_DUT" "$B/apps/xsk-rxdrop" -i "$TB_IF_DUT" -q 0 --cpus 1 -c -N \
-			--quiet --json "$@" "${extra[@]}" >"$res.json" 2>/dev/null &
-		local pid=$! i
+		local kind=xskf pid i
+		case $name in
+		refloop) kind=refloop ;;
+		testpmd-rxonly) kind=testpmd ;;
+		esac
+		[ $kind = testpmd ] && [ -z "$TESTPMD" ] && return 0
+		case $kind in
+		xskf)
+			ip netns exec "$TB_NS_DUT" "$B/apps/xsk-rxdrop" -i "$TB_IF_DUT" -q 0 --cpus 1 -c -N \
+				-b "$batch" --quiet --json "$@" "${extra[@]}" >"$res.out" 2>/dev/null &
+			;;
+		refloop)
+			ip netns exec "$TB_NS_DUT" "$B/tools/xsk-refloop" -i "$TB_IF_DUT" -q 0 --cpu 1 -c \
+				-b "$batch" >"$res.out" 2>/dev/null &
+			;;
+		testpmd)
+			# runs until a byte arrives on stdin: a FIFO opened read-write never ends
+			ip netns exec "$TB_NS_DUT" "$TESTPMD" -l 0,1 --main-lcore 0 --no-pci --no-huge \
+				-m 512 --file-prefix "$XSKF_TB" \
+				--vdev "net_af_xdp0,iface=$TB_IF_DUT,start_queue=0,queue_count=1" \
+				-- --forward-mode=rxonly --nb-cores=1 --total-num-mbufs=16384 \
+				--burst="$batch" --auto-start <>"$res.fifo" >"$res.out" 2>&1 &
+			;;
+		esac
+		pid=$!
 		# measure once its XDP program is attached (after its sockets are in the XSKMAP)
 		for ((i = 0; i < 300; i++)); do
 			ip -n "$TB_NS_DUT" link show dev "$TB_IF_DUT" | grep -q prog/xdp && break
-			kill -0 $pid 2>/dev/null || { echo "bench: xsk-rxdrop did not start" >&2; exit 1; }
+			kill -0 $pid 2>/dev/null || { echo "bench: $name did not start" >&2; exit 1; }
 			sleep 0.1
 		done
 		local t0 c0
@@ -68,8 +97,17 @@ one() {
 		t1=$(date +%s.%N)
 		kill -INT $pid
 		wait $pid || true
-		rx=$($PYTHON -c 'import json,sys; print(sum(q["rx_packets"] for q in json.load(open(sys.argv[1]))["queues"]))' "$res.json")
+		case $kind in
+		xskf) rx=$($PYTHON -c 'import json,sys; print(sum(q["rx_packets"] for q in json.load(open(sys.argv[1]))["queues"]))' "$res.out") ;;
+		refloop) rx=$($PYTHON -c 'import json,sys; print(json.load(open(sys.argv[1]))["rx"])' "$res.out") ;;
+		testpmd) rx=$(awk '/Forward statistics for port 0/ { f = 1 } f && /RX-packets:/ { print $2; exit }' "$res.out") ;;
+		esac
 		cpu=$($PYTHON -c "print(round(100*($c1-$c0)/$(getconf CLK_TCK)/($t1-$t0)))")
+		# the next case binds the queue again: wait until this one's program is gone
+		for ((i = 0; i < 100; i++)); do
+			ip -n "$TB_NS_DUT" link show dev "$TB_IF_DUT" | grep -q prog/xdp || break
+			sleep 0.1
+		done
 	fi
 	mpps=$($PYTHON -c 'import json,sys; g=json.loads(sys.argv[1]); print(round(int(sys.argv[2])/g["seconds"]/1e6,3))' "$g" "$rx")
 	echo "$name $mpps $cpu" >>"$res"
@@ -82,6 +120,8 @@ for p in $(seq 1 "$passes"); do
 	one xdp-drop
 	one xdp-drop-1call
 	one hints-off --no-hints
+	one refloop
+	one testpmd-rxonly
 	one hints-unread --no-hint-stats
 	one hints-read
 	one header-only --no-hints --touch
@@ -89,7 +129,8 @@ for p in $(seq 1 "$passes"); do
 done
 echo
 echo "case           median Mpps   ns/packet   receiver CPU %"
-for c in xdp-drop xdp-drop-1call hints-off hints-unread hints-read header-only hints+header; do
+for c in xdp-drop xdp-drop-1call hints-off refloop testpmd-rxonly hints-unread hints-read header-only hints+header; do
+	grep -q "^$c " "$res" || continue
 	grep -F "$c " "$res" | grep "^$c" | $PYTHON -c '
 import sys, statistics
 rows = [l.split() for l in sys.stdin]
@@ -103,7 +144,12 @@ rows = {}
 for l in open(sys.argv[1]):
     k, mpps, _ = l.split()
     rows.setdefault(k, []).append(float(mpps))
-a, b = statistics.median(rows["xdp-drop"]), statistics.median(rows["xdp-drop-1call"])
-print(f"generator check: xdp-drop / one call of the same frames = {a / b if b else 0:.2f}")
+med = {k: statistics.median(v) for k, v in rows.items()}
+def ratio(a, b, what):
+    if a in med and b in med and med[b]:
+        print(f"{what}: {a} / {b} = {med[a] / med[b]:.2f}")
+ratio("xdp-drop", "xdp-drop-1call", "generator check (>= 0.9: its call sizing holds nothing down)")
+ratio("hints-off", "refloop", "xsk-rxdrop --no-hints vs the minimal libxdp loop (target >= 1.0)")
+ratio("hints-off", "testpmd-rxonly", "xsk-rxdrop --no-hints vs dpdk-testpmd rxonly (target >= 1.05)")
 EOPY
-rm -f "$res" "$res.json"
+rm -f "$res" "$res.out" "$res.fifo"
