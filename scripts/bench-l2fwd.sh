@@ -41,6 +41,21 @@ ip netns exec "$TB_NS_GEN" ethtool -K "$TB_IF_GEN" tx off >/dev/null
 rx_back() { ip netns exec "$TB_NS_GEN" cat "/sys/class/net/$TB_IF_GEN/statistics/rx_packets"; }
 tx_out() { ip netns exec "$TB_NS_GEN" cat "/sys/class/net/$TB_IF_GEN/statistics/tx_packets"; }
 
+# wait_xdp present|absent: until the dut's XDP program is there (the forwarder is ready) or gone
+wait_xdp() {
+	local i
+	for ((i = 0; i < 300; i++)); do
+		if ip -n "$TB_NS_DUT" link show dev "$TB_IF_DUT" | grep -q prog/xdp; then
+			[[ $1 == present ]] && return 0
+		else
+			[[ $1 == absent ]] && return 0
+		fi
+		sleep 0.1
+	done
+	echo "bench-l2fwd: XDP program not $1 after 30 s" >&2
+	exit 1
+}
+
 # one pass: start the forwarder, let it settle, generate for SECS, count what came back
 pass() {
 	local who=$1 pid b a tb ta
@@ -49,6 +64,11 @@ pass() {
 		# shellcheck disable=SC2086 # L2FWD_ARGS is a list of options
 		ip netns exec "$TB_NS_DUT" taskset -c 1 "$L2FWD" -i "$TB_IF_DUT" -q 0 --cpus 1 -c \
 			--quiet $L2FWD_ARGS >/dev/null 2>&1 &
+		pid=$!
+		;;
+	refloop)
+		ip netns exec "$TB_NS_DUT" "$BUILD/tools/xsk-refloop" -i "$TB_IF_DUT" -q 0 --cpu 1 -c \
+			-m macswap -b 64 >/dev/null 2>&1 &
 		pid=$!
 		;;
 	dpdk)
@@ -63,35 +83,41 @@ pass() {
 		pid=$!
 		;;
 	esac
-	sleep 2
+	wait_xdp present
 	b=$(rx_back) tb=$(tx_out)
 	ip netns exec "$TB_NS_GEN" "$TGEN" -i "$TB_IF_GEN" --cpu 0 -d "$SECS" >/dev/null 2>&1
 	sleep 0.2
 	a=$(rx_back) ta=$(tx_out)
 	kill -INT $pid 2>/dev/null || true
 	wait $pid 2>/dev/null || true
-	sleep 0.5 # let the queue be released before the next forwarder binds it
+	wait_xdp absent # the queue is released before the next forwarder binds it
 	# "back offered": frames back at the generator and frames it sent, in Mpps
 	echo "$(echo "scale=3; ($a - $b) / $SECS / 1000000" | bc) $(echo "scale=3; ($ta - $tb) / $SECS / 1000000" | bc)"
 }
 
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 
-declare -a X D
+declare -a X D R
 for i in $(seq 1 "$PASSES"); do
 	read -r x xo < <(pass xskf)
 	X+=("$x")
+	read -r rf rfo < <(pass refloop)
+	R+=("$rf")
 	d=- do=-
 	if [[ -n $TESTPMD ]]; then
 		read -r d do < <(pass dpdk)
 		D+=("$d")
 	fi
-	echo "pass $i: xsk-l2fwd $x Mpps back (offered $xo), dpdk-testpmd $d Mpps back (offered $do)"
+	echo "pass $i: xsk-l2fwd $x Mpps back (offered $xo), xsk-refloop $rf (offered $rfo)," \
+		"dpdk-testpmd $d Mpps back (offered $do)"
 done
 mx=$(median "${X[@]}")
+mr=$(median "${R[@]}")
 echo "median xsk-l2fwd:    $mx Mpps, $(echo "scale=0; 1000 / $mx" | bc) ns/packet"
+echo "median xsk-refloop:  $mr Mpps (the minimal libxdp macswap loop)"
+echo "ratio xsk-l2fwd / xsk-refloop: $(echo "scale=2; $mx / $mr" | bc)"
 if [[ -n $TESTPMD ]]; then
 	md=$(median "${D[@]}")
 	echo "median dpdk-testpmd: $md Mpps, $(echo "scale=0; 1000 / $md" | bc) ns/packet"
-	echo "ratio xsk-l2fwd / dpdk-testpmd: $(echo "scale=2; $mx / $md" | bc)"
+	echo "ratio xsk-l2fwd / dpdk-testpmd: $(echo "scale=2; $mx / $md" | bc) (target >= 1.1)"
 fi
