@@ -90,3 +90,28 @@ print("%-13s %5s %5s %10.1f %10.1f %10.2f" % (name, b, s, own, kern, ns))' \
 	done
 done
 echo "instr/pkt: xskf + app, without the stand-in; ns/pkt: everything on the worker thread, stand-in included"
+
+# Scaling: one worker on one socket, then two workers (CPUs 0 and 1) on two queues, each with
+# the same frames; aggregate Mpps = all frames / the slower worker's busy time. Three runs
+# each, interleaved; medians. The memory backend has no generator to be bound by.
+scale() { # scale CPUS QUEUE-ARGS...: aggregate Mpps of one run
+	local cpus=$1
+	shift
+	"$B/apps/xsk-rxdrop" --no-hints -i mem0 "$@" --cpus "$cpus" --backend memory \
+		--mem-frames "$N3" --quiet --json 2>/dev/null | $PY -c '
+import json, sys
+m = json.load(sys.stdin)["memory_backend"]
+print(sum(w["frames"] for w in m) / max(w["busy_ns"] for w in m) * 1e3)'
+}
+one=() two=()
+for r in 1 2 3; do
+	one+=("$(scale 1 -q 0)")
+	two+=("$(scale 0,1 -q 0 -q 1)")
+done
+$PY -c '
+import statistics, sys
+n = len(sys.argv) // 2
+a = statistics.median(float(x) for x in sys.argv[1:n + 1])
+b = statistics.median(float(x) for x in sys.argv[n + 1:])
+print("scaling, rxdrop --no-hints: 1 worker %.1f Mpps, 2 workers %.1f Mpps: %.2fx" % (a, b, b / a))' \
+	"${one[@]}" "${two[@]}"
