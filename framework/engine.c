@@ -130,7 +130,7 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 	return eng;
 }
 
-static int count_rx_queues(const char *ifname)
+int xskf_count_rx_queues(const char *ifname)
 {
 	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
 	char path[128];
@@ -232,7 +232,7 @@ int xskf_engine__add_port(struct xskf_engine *eng, const char *ifname, const uin
 	p->ifindex = (int)if_nametoindex(ifname);
 	p->idx = eng->nr_ports;
 	p->prog_fd = -1;
-	p->nr_hw_queues = (unsigned int)count_rx_queues(ifname);
+	p->nr_hw_queues = (unsigned int)xskf_count_rx_queues(ifname);
 	p->numa_node = read_numa_node(ifname);
 	if (!nr_queues) {
 		nr_queues = p->nr_hw_queues < XSKF_MAX_QUEUES ? p->nr_hw_queues : XSKF_MAX_QUEUES;

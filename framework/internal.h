@@ -152,6 +152,11 @@ struct xskf_port {
 	unsigned int hints_hw;     /* XSKF_HINTS_KF_* the attached program reads from the driver */
 	uint16_t steer_udp_dport;  /* host order; 0: every frame of a bound queue to its socket */
 	struct xskf_rss *rss;      /* the port's RSS key, for software hashes */
+	/* what xskf_engine__watch() last saw (watch.c), so that each change is told once */
+	struct {
+		bool checked, gone, replaced, running, mtu_warned;
+		unsigned int rx_queues;
+	} seen;
 };
 
 int xskf_prog__preflight(struct xskf_engine *eng, struct xskf_port *port);
@@ -214,6 +219,8 @@ struct xskf_engine {
 };
 
 uint64_t xskf_now_ns(void);
+/* RX queues of @ifname (sysfs, else ETHTOOL_GCHANNELS), at least 1. */
+int xskf_count_rx_queues(const char *ifname);
 int xskf_parse_cpus(const char *list, int *cpus, unsigned int max, unsigned int *nr);
 
 #endif /* XSKF_INTERNAL_H */

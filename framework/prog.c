@@ -514,6 +514,12 @@ void xskf_prog__detach(struct xskf_port *port)
 
 	if (!port->attached)
 		return;
+	if (port->seen.gone || port->seen.replaced) {
+		/* nothing of ours to detach here: xskf_engine__watch() said why */
+		port->attached = false;
+		forget_attached(port);
+		return;
+	}
 	/* REPLACE with our fd: never remove a program someone attached after us. */
 	err = bpf_xdp_detach(port->ifindex, port->attach_flags | XDP_FLAGS_REPLACE, &o);
 	if (err && err != -EEXIST)

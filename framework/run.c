@@ -138,6 +138,10 @@ int xskf_app__main(const struct xskf_app *app, void *app_ctx, const struct xskf_
 		struct timespec ts = { .tv_nsec = 50 * 1000 * 1000 };
 
 		nanosleep(&ts, NULL);
+		if (xskf_engine__watch(eng)) {
+			status = 1; /* an interface went away, or our program: say so by the exit */
+			break;
+		}
 		t = now_s();
 		if (c.duration && t - t0 >= c.duration)
 			break;

@@ -317,6 +317,19 @@ XSKF_API unsigned int xskf_engine__nr_workers(const struct xskf_engine *eng);
  */
 XSKF_API int xskf_engine__steer_udp(struct xskf_engine *eng, unsigned int port, uint16_t dport);
 
+/*
+ * xskf_engine__watch() - compare each port with what the kernel says now, and report every
+ * change once: the interface deleted or moved to another network namespace, our XDP program
+ * replaced or removed by someone else, the link going down or up, an MTU larger than a UMEM
+ * frame holds (such frames are dropped by the kernel and counted in rx_dropped), a change of
+ * the RX queue count that leaves a bound queue behind. Returns 0 while the engine can go on;
+ * -ENODEV (an interface went away) or -EEXIST (our program is no longer attached): frames no
+ * longer reach the sockets, the caller should stop and exit non-zero. Cheap (a few ioctls and
+ * one netlink query per port): call it every few tens of milliseconds.
+ * Thread: control thread, while the engine runs (xskf_app__main() calls it).
+ */
+XSKF_API int xskf_engine__watch(struct xskf_engine *eng);
+
 /* What the kernel says of a port's interface, read when asked. */
 struct xskf_port_info {
 	size_t sz;            /* set by the caller: sizeof(struct xskf_port_info) */

@@ -1,0 +1,211 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Faults while xsk-rxdrop runs on the veth test bed (docs/reliability.md), one case per run:
+#   link-flap    the dut link goes down and up while traffic flows: the run carries on, says
+#                so, and every frame the generator made is received, or counted by veth (refused
+#                while down) or by the kernel (AF_XDP drops): nothing unaccounted, exit 0
+#   deleted      the interface is deleted: one line, exit 1, quickly, nothing attached elsewhere
+#   moved        the interface is moved to another namespace: the same
+#   channels     `ethtool -L` under the program: refused by the kernel, or reported by xskf
+#   mtu          MTU raised beyond a UMEM frame: reported; too-long frames counted in rx_dropped
+#   starve       a tiny fill and RX ring under load: frames lost only where the kernel counts
+#                them, census and reconciliation hold
+#   replaced     another program attached over ours: reported, exit 1, theirs left in place
+#   sigkill50    SIGKILL at random points of start-up and shutdown, 50 times: every next start
+#                cleans up and comes up; at the end nothing is left attached
+# Root; exit 77 to skip.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+require_root
+case_name=${1:?case}
+tb_up "xf$$"
+out=$(mktemp -d)
+trap 'tb_cleanup; ip netns del "xf$$-other" 2>/dev/null; rm -rf "$out"' EXIT
+
+# start_rx ARGS...: xsk-rxdrop on queue 0 of the dut (CPU 1), JSON in $out/rx.json; waits
+# until it says its program is attached (not merely until a program is there: a killed run's
+# may be)
+start_rx() {
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" ${RX_QUEUES--q 0} -c -N --cpus 1 --json --quiet "$@" \
+		>"$out/rx.json" 2>"$out/rx.err" &
+	RX_PID=$!
+	wait_line "XDP program attached"
+}
+
+# wait_line PATTERN: until the app's stderr has a line matching PATTERN (20 s at most)
+wait_line() {
+	local i
+	for ((i = 0; i < 400; i++)); do
+		grep -q -- "$1" "$out/rx.err" && return 0
+		sleep 0.05
+	done
+	cat "$out/rx.err" >&2
+	fail "no line '$1' from xsk-rxdrop"
+}
+
+# wait_rc PID: wait for it, its exit status in $rc
+wait_rc() {
+	rc=0
+	wait "$1" || rc=$?
+}
+
+# account GEN_JSON: the generator's frames are all accounted for, end to end
+account() {
+	$PY - "$1" "$out/rx.json" <<'EOPY' || fail "accounting"
+import json, sys
+g = json.load(open(sys.argv[1]))
+r = json.load(open(sys.argv[2]))
+q = r["queues"]
+s = lambda f: sum(f(x) for x in q)
+rx = s(lambda x: x["rx_packets"])
+kdrop = s(lambda x: x["kernel"]["rx_dropped"] + x["kernel"]["rx_ring_full"])
+redir = s(lambda x: x["program"]["redirected"])
+passed = s(lambda x: x["program"]["passed"] + x["program"]["errors"])
+print(f"generator: frames {g['frames']} sent {g['sent']} refused {g['tx_errors']} lost {g['lost']}; "
+      f"xsk-rxdrop: redirected {redir} = received {rx} + kernel drops {kdrop}; passed {passed}")
+bad = []
+if g["frames"] != g["sent"] + g["tx_errors"] + g["lost"]:
+    bad.append("generator does not add up")
+if redir != rx + kdrop:
+    bad.append("redirected != received + kernel drops")
+# the dut's stack adds nothing on the quiet bed; allow its few own frames, never fewer
+if not (g["sent"] <= redir + passed <= g["sent"] + 10):
+    bad.append("sent %d != redirected + passed %d" % (g["sent"], redir + passed))
+if not r["census_ok"] or not all(x["reconciled"] for x in q):
+    bad.append("census or reconciliation failed")
+for b in bad:
+    print("FAIL:", b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOPY
+}
+
+case $case_name in
+link-flap)
+	start_rx
+	gen "$GEN" -i "$TB_IF_GEN" --cpu 0 -n 3000000 --rate 300000 --json >"$out/gen.json" &
+	gpid=$!
+	# traffic flows: the dut's XDP counter moves
+	for ((i = 0; i < 400; i++)); do
+		[ "$(dut cat /sys/class/net/$TB_IF_DUT/statistics/rx_packets)" -gt 1000 ] && break
+		sleep 0.05
+	done
+	dut ip link set "$TB_IF_DUT" down
+	wait_line "link down"
+	dut ip link set "$TB_IF_DUT" up
+	wait_line "link up again"
+	wait $gpid || fail "generator failed"
+	kill -INT $RX_PID
+	wait_rc $RX_PID
+	[ "$rc" = 0 ] || { cat "$out/rx.err"; fail "xsk-rxdrop exited $rc after a link flap"; }
+	account "$out/gen.json"
+	[ "$(json_get "$out/gen.json" 'd["tx_errors"] + d["lost"]')" -gt 0 ] ||
+		echo "note: no frame was refused while the link was down (the flap fell between bursts)"
+	ok "link down/up: reported, the run carried on, every frame accounted for"
+	;;
+deleted | moved)
+	# a second port, which must be left as it was: program detached, link working
+	P2=xf$$p
+	dut ip link add "$P2" type veth peer name "${P2}g" netns "$TB_NS_GEN"
+	dut ip addr add 198.51.100.2/24 dev "$P2"
+	gen ip addr add 198.51.100.1/24 dev "${P2}g"
+	dut ip link set "$P2" up
+	gen ip link set "${P2}g" up
+	start_rx -i "$P2"
+	wait_line "$P2: XDP program attached"
+	t0=$(date +%s%N)
+	if [ $case_name = deleted ]; then
+		dut ip link del "$TB_IF_DUT"
+	else
+		ip netns add "xf$$-other"
+		dut ip link set "$TB_IF_DUT" netns "xf$$-other"
+	fi
+	wait_rc $RX_PID
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	[ "$rc" = 1 ] || fail "exit $rc after the interface was $case_name"
+	[ "$(grep -c "the interface is gone" "$out/rx.err")" = 1 ] || { cat "$out/rx.err"; fail "no message"; }
+	grep -q "detaching the XDP program failed" "$out/rx.err" && fail "a detach error was printed"
+	# the watch runs every 50 ms: a broken one would leave the run going until the bound
+	[ $ms -lt 5000 ] || fail "it took $ms ms to stop"
+	# the other port: our program detached from it, and it carries traffic
+	dut ip link show "$P2" | grep -q "prog/xdp" && fail "XDP program left on the other port $P2"
+	gen ping -q -c 2 -i 0.2 -W 2 198.51.100.2 >/dev/null || fail "the other port $P2 is hurt"
+	ok "interface $case_name: '$(grep "is gone" "$out/rx.err" | cut -c1-60)...', exit 1 after $ms ms"
+	;;
+channels)
+	start_rx
+	if dut ethtool -L "$TB_IF_DUT" rx 1 tx 1 2>"$out/ethtool.err"; then
+		wait_line "RX queues changed from 2 to 1"
+		ok "queue count change accepted by the kernel and reported by xsk-rxdrop"
+	else
+		ok "queue count change refused by the kernel: $(head -1 "$out/ethtool.err")"
+	fi
+	kill -INT $RX_PID
+	wait_rc $RX_PID
+	[ "$rc" = 0 ] || fail "exit $rc"
+	assert_no_xdp "after the channels case"
+	;;
+mtu)
+	RX_QUEUES= start_rx # every queue: the stack's frames may come in on either
+	dut ip link set "$TB_IF_DUT" mtu 3000 || fail "cannot raise the MTU with the program attached"
+	gen ip link set "$TB_IF_GEN" mtu 3000
+	wait_line "MTU 3000 allows 3018-byte frames"
+	# 5 frames of 2042 bytes (ICMP echo, 2000 bytes of data): each too long for a 2048-byte
+	# UMEM frame after 288 bytes of headroom; the replies never come
+	gen ping -q -c 5 -i 0.05 -W 1 -s 2000 "$TB_IP4_DUT" >/dev/null && fail "a reply came back"
+	kill -INT $RX_PID
+	wait_rc $RX_PID
+	drops=$(json_get "$out/rx.json" "sum(q['kernel']['rx_dropped'] for q in d['queues'])")
+	[ "$drops" = 5 ] || fail "expected 5 frames dropped as too long, the kernel counted $drops"
+	ok "MTU above the UMEM frame: reported, 5 too-long frames counted in rx_dropped"
+	;;
+starve)
+	# 64-slot fill and RX rings, 512 frames: the kernel runs out of room at any rate
+	start_rx --fill-ring 64 --rx-ring 64 --tx-ring 64 --comp-ring 64 --frames 512 -b 16
+	gen "$GEN" -i "$TB_IF_GEN" --cpu 0 -n 500000 --json >"$out/gen.json" || fail "generator"
+	kill -INT $RX_PID
+	wait_rc $RX_PID
+	[ "$rc" = 0 ] || { cat "$out/rx.err"; fail "exit $rc"; }
+	account "$out/gen.json"
+	ok "tiny rings: every frame received or counted by the kernel or veth"
+	;;
+replaced)
+	start_rx
+	ours=$(xdp_attached)
+	dut ip -force link set dev "$TB_IF_DUT" xdpdrv obj "$XSKF_FOREIGN_OBJ" sec xdp ||
+		fail "cannot attach the foreign program"
+	wait_rc $RX_PID
+	[ "$rc" = 1 ] || fail "exit $rc after our program was replaced"
+	grep -q "replaced ours (id $ours)" "$out/rx.err" || { cat "$out/rx.err"; fail "no message"; }
+	theirs=$(xdp_attached)
+	[ -n "$theirs" ] && [ "$theirs" != "$ours" ] || fail "the foreign program was removed"
+	dut ip link set dev "$TB_IF_DUT" xdp off
+	ok "program replaced: reported, exit 1, the other program left in place"
+	;;
+sigkill50)
+	for ((k = 1; k <= 50; k++)); do
+		ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -c --quiet >/dev/null \
+			2>"$out/k.err" &
+		pid=$!
+		# a random point: from right after exec to well after the attach
+		sleep "0.$(printf '%03d' $((RANDOM % 400)))"
+		kill -KILL $pid 2>/dev/null
+		wait $pid 2>/dev/null
+		# every start got as far as it was let: no refusal of what the last one left
+		if grep -vE "warning: no hugepages|zero-copy not available" "$out/k.err" |
+			grep -iE "foreign|already|busy|cannot|failed|refus"; then
+			fail "start $k after a SIGKILL did not come up"
+		fi
+	done
+	# the next start replaces what the last killed one left and comes up
+	start_rx
+	grep -q "XDP program attached" "$out/rx.err" || { cat "$out/rx.err"; fail "no start after 50 kills"; }
+	kill -INT $RX_PID
+	wait_rc $RX_PID
+	[ "$rc" = 0 ] || { cat "$out/rx.err"; fail "exit $rc after 50 kills"; }
+	assert_no_xdp "after 50 kills and a clean run"
+	[ -z "$(ip netns pids "$TB_NS_DUT")" ] || fail "processes left in the namespace"
+	ok "50 SIGKILLs at random points: the next start came up, nothing left attached"
+	;;
+*) fail "unknown case $case_name" ;;
+esac
