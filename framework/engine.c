@@ -449,6 +449,17 @@ opened:
 static void *worker_main(void *arg)
 {
 	struct xskf_worker *w = arg;
+	char name[16];
+	int err;
+
+	/* a name the tests (and top -H) can find the workers by */
+	snprintf(name, sizeof(name), "xskf-w%u", w->id);
+	pthread_setname_np(pthread_self(), name);
+	/* the per-packet path needs none; CAP_NET_ADMIN stays for a crash's detach (privs.c) */
+	err = w->eng->mem ? 0 : xskf_privs__keep(1ull << CAP_NET_ADMIN);
+	if (err)
+		pr_warn("warning: worker %u: cannot drop its capabilities: %s\n", w->id,
+			strerror(-err));
 
 	xskf_hints__set_thread_rss(w->eng->rss, w->eng->nr_ports);
 	return xskf_worker__run(w);
@@ -621,7 +632,16 @@ int xskf_engine__start(struct xskf_engine *eng)
 	}
 	if (err)
 		goto fail;
-	return start_workers(eng);
+	err = start_workers(eng);
+	if (err)
+		return err;
+	/* set-up is done: the control thread keeps only what tear-down needs (privs.c) */
+	err = xskf_privs__keep(1ull << CAP_NET_ADMIN);
+	if (err)
+		pr_warn("warning: cannot drop capabilities after set-up: %s\n", strerror(-err));
+	else
+		pr_debug("capabilities after set-up: CAP_NET_ADMIN only, in every thread\n");
+	return 0;
 fail:
 	teardown(eng);
 	eng->stopped = true;

@@ -219,6 +219,8 @@ struct xskf_engine {
 };
 
 uint64_t xskf_now_ns(void);
+/* privs.c: keep only the capabilities in the bit mask @keep, for the calling thread. 0/-errno. */
+int xskf_privs__keep(uint64_t keep);
 /* RX queues of @ifname (sysfs, else ETHTOOL_GCHANNELS), at least 1. */
 int xskf_count_rx_queues(const char *ifname);
 int xskf_parse_cpus(const char *list, int *cpus, unsigned int max, unsigned int *nr);

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Least privilege (framework/privs.c): once xsk-rxdrop is set up, every thread (control thread
+# and workers, found by their names xskf-w*) holds CAP_NET_ADMIN only, in its effective,
+# permitted and bounding sets, as /proc/PID/task/TID/status shows; and with only that it still
+# counts 1000 frames exactly and detaches its program at exit.
+# Root; exit 77 to skip.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+require_root
+tb_up "xp$$"
+out=$(mktemp -d)
+trap 'tb_cleanup; rm -rf "$out"' EXIT
+NET_ADMIN=0000000000001000 # 1 << CAP_NET_ADMIN (12)
+
+ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 -c --cpus 1 --json --quiet \
+	>"$out/rx.json" 2>"$out/rx.err" &
+pid=$!
+for ((i = 0; i < 400; i++)); do
+	grep -q "XDP program attached" "$out/rx.err" && break
+	sleep 0.05
+done
+grep -q "XDP program attached" "$out/rx.err" || { cat "$out/rx.err"; fail "xsk-rxdrop did not start"; }
+# the workers drop theirs as they start: wait until every thread has
+for ((i = 0; i < 400; i++)); do
+	bad=0 workers=0
+	for t in /proc/$pid/task/*; do
+		[[ $(cat "$t/comm") == xskf-w* ]] && workers=$((workers + 1))
+		for f in CapEff CapPrm CapBnd; do
+			[ "$(awk -v f="$f:" '$1 == f { print $2 }' "$t/status")" = $NET_ADMIN ] || bad=1
+		done
+	done
+	[ $bad = 0 ] && [ $workers -ge 1 ] && break
+	sleep 0.05
+done
+for t in /proc/$pid/task/*; do
+	echo "$(cat "$t/comm"): $(grep -E '^Cap(Eff|Prm|Bnd)' "$t/status" | tr '\n\t' '  ')"
+done
+[ $workers -ge 1 ] || fail "no worker thread named xskf-w*"
+[ $bad = 0 ] || fail "a thread holds more (or less) than CAP_NET_ADMIN"
+ok "every thread holds CAP_NET_ADMIN only"
+
+gen "$GEN" -i "$TB_IF_GEN" -n 1000 --cpu 0 --json >"$out/gen.json" || fail "generator"
+for ((i = 0; i < 400; i++)); do
+	[ "$(dut ethtool -S "$TB_IF_DUT" | awk '/rx_queue_0_xdp_redirect:/ { print $2 }')" -ge 1000 ] && break
+	sleep 0.05
+done
+kill -INT $pid
+rc=0
+wait $pid || rc=$?
+[ $rc = 0 ] || { cat "$out/rx.err"; fail "exit $rc"; }
+[ "$(json_get "$out/rx.json" "d['queues'][0]['rx_packets'] + d['queues'][0]['kernel']['rx_dropped']")" = 1000 ] ||
+	fail "not 1000 frames counted: $(json_get "$out/rx.json" "d['queues'][0]")"
+[ "$(json_get "$out/rx.json" "d['queues'][0]['program']['redirected']")" = 1000 ] ||
+	fail "program counters not readable after the drop"
+assert_no_xdp "after a run with dropped capabilities"
+ok "with CAP_NET_ADMIN only: 1000 frames counted, program counters read, program detached"
