@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# The bad-input matrix of docs/reliability.md, row by row: each input on the veth test bed must
+# give a stderr line matching the row's message, the row's exit status (never a crash), and
+# leave no XDP program attached. The table is the test: a row added there is run here.
+# Root; exit 77 to skip.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+require_root
+FOREIGN=${XSKF_FOREIGN_OBJ:?XSKF_FOREIGN_OBJ not set}
+DOC=$S/docs/reliability.md
+T=$S/tests/integration/badinput
+tb_up "xm$$"
+out=$(mktemp -d)
+hp0=$(cat /proc/sys/vm/nr_hugepages)
+trap 'echo "$hp0" >/proc/sys/vm/nr_hugepages; tb_cleanup; rm -rf "$out"' EXIT
+
+rows=$(sed -n '/<!-- matrix:begin -->/,/<!-- matrix:end -->/p' "$DOC" | grep -E '^\| [0-9]+ \|')
+[ "$(wc -l <<<"$rows")" -ge 40 ] || fail "the matrix in $DOC has fewer than 40 rows"
+
+setup() { # setup KIND: make the machine what the row needs; BG_PID for "running"
+	case $1 in
+	foreign) dut ip link set dev "$TB_IF_DUT" xdpdrv obj "$FOREIGN" sec xdp ;;
+	running)
+		# not through dut(): $! must be the app itself, not a subshell that ignores SIGINT
+		ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --quiet >/dev/null 2>"$out/bg.err" &
+		BG_PID=$!
+		local i
+		for ((i = 0; i < 400; i++)); do
+			grep -q "XDP program attached" "$out/bg.err" && return 0
+			sleep 0.05
+		done
+		fail "the first instance did not start"
+		;;
+	nohuge) echo 0 >/proc/sys/vm/nr_hugepages ;;
+	esac
+}
+
+undo() { # undo KIND
+	case $1 in
+	foreign) dut ip link set dev "$TB_IF_DUT" xdp off ;;
+	running) kill -INT "$BG_PID"; wait "$BG_PID" ;;
+	nohuge) echo "$hp0" >/proc/sys/vm/nr_hugepages ;;
+	esac
+}
+
+n=0
+while IFS= read -r row; do
+	num=$(awk -F'|' '{ gsub(/ /, "", $2); print $2 }' <<<"$row")
+	cmd=$(awk -F'`' '{ print $2 }' <<<"$row")
+	re=$(awk -F'`' '{ print $4 }' <<<"$row")
+	want=$(awk -F'|' '{ gsub(/ /, "", $(NF - 2)); print $(NF - 2) }' <<<"$row")
+	kind=$(awk -F'|' '{ gsub(/ /, "", $(NF - 1)); print $(NF - 1) }' <<<"$row")
+	read -r -a argv <<<"${cmd//\$IF/$TB_IF_DUT}"
+	argv=("${argv[@]//\$T/$T}")
+	case ${argv[0]} in
+	xsk-*) argv=("$B/apps/${argv[0]}" "${argv[@]:1}" --duration 1) ;;
+	xskf-trafficgen) argv=("$GEN" "${argv[@]:1}") ;;
+	*) fail "row $num: unknown program '${argv[0]}'" ;;
+	esac
+	setup "$kind"
+	rc=0
+	if [ "$kind" = nonroot ]; then
+		dut setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "${argv[@]}" \
+			>"$out/o" 2>"$out/e" || rc=$?
+	else
+		dut "${argv[@]}" >"$out/o" 2>"$out/e" || rc=$?
+	fi
+	[ "$kind" = foreign ] && [ -z "$(xdp_attached)" ] && fail "row $num: the foreign program was removed"
+	undo "$kind"
+	line=$(grep -E -m1 -- "$re" "$out/e")
+	[ -n "$line" ] || { cat "$out/e" >&2; fail "row $num ($cmd): no line matching '$re'"; }
+	[ "$rc" = "$want" ] || { cat "$out/e" >&2; fail "row $num ($cmd): exit $rc, expected $want"; }
+	assert_no_xdp "row $num"
+	n=$((n + 1))
+	ok "row $num: exit $rc: $line"
+done <<<"$rows"
+echo "$n rows of the bad-input matrix checked"
