@@ -14,7 +14,7 @@
 
 #include "tunnel_vxlan.h"
 
-const char *const tun_ctr_names[TUN_CTR_MAX] = {
+const char *const tun_ctr_names[TUN_CTR_MAX + 1] = {
 	[TUN_ENCAP] = "encap",
 	[TUN_DECAP] = "decap",
 	[TUN_ENC_RUNT] = "encap_drop_runt",

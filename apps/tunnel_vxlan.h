@@ -38,7 +38,8 @@ enum tun_ctr {
 };
 
 /* Names as they appear in the JSON output. */
-extern const char *const tun_ctr_names[TUN_CTR_MAX];
+/* the counters' names, and a NULL after them (a plugin's counter list, xskf_plugin.h) */
+extern const char *const tun_ctr_names[TUN_CTR_MAX + 1];
 
 /* What encap needs to know of the underlay port. */
 struct tun_underlay {

@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 
-#include <xskf.h>
+#include <xskf_plugin.h>
 
 #define ETH_ALEN 6
 #define ETH_HLEN 14
@@ -228,23 +228,19 @@ static int l2fwd_check(void *ctx, struct xskf_engine_opts *eo)
 	return 0;
 }
 
-int main(int argc, char **argv)
-{
-	static const struct xskf_app app = {
-	    .name = "xsk-l2fwd",
-	    .init = l2fwd_init,
-	    .worker_init = l2fwd_worker_init,
-	    .rx_burst = macswap_burst,
-	    .json = l2fwd_json,
-	};
-	struct xskf_app_cli cli = {
-	    .sz = sizeof(cli),
-	    .summary =
-		"Forward frames with AF_XDP: MAC swap back out of the same port, or A <-> B.",
-	    .opts = l2fwd_opts,
-	    .parse = l2fwd_parse,
-	    .check = l2fwd_check,
-	};
+static const struct xskf_app l2fwd_app = {
+	.name = "xsk-l2fwd",
+	.init = l2fwd_init,
+	.worker_init = l2fwd_worker_init,
+	.rx_burst = macswap_burst,
+	.json = l2fwd_json,
+};
+static const struct xskf_app_cli l2fwd_cli = {
+	.sz = sizeof(l2fwd_cli),
+	.summary = "Forward frames with AF_XDP: MAC swap back out of the same port, or A <-> B.",
+	.opts = l2fwd_opts,
+	.parse = l2fwd_parse,
+	.check = l2fwd_check,
+};
 
-	return xskf_app__main(&app, &fwd, &cli, argc, argv);
-}
+XSKF_PLUGIN(.name = "l2fwd", .app = &l2fwd_app, .app_ctx = &fwd, .cli = &l2fwd_cli);

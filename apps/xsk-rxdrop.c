@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <xskf.h>
+#include <xskf_plugin.h>
 #include <xskf_hints.h>
 
 enum { H_HW, H_SW, H_NONE, H_PTYPE, H_NOMETA, H_MAX };
@@ -215,28 +215,33 @@ static int rxdrop_parse(void *ctx, int idx, const char *arg)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static const struct xskf_app rxdrop_app = {
+	.name = "xsk-rxdrop",
+	.worker_init = rxdrop_worker_init,
+	.rx_burst = rxdrop_burst,
+	.tick = rxdrop_tick,
+	.worker_fini = rxdrop_worker_fini,
+	.fini = rxdrop_fini,
+	.json = rxdrop_json,
+};
+static const struct xskf_app_cli rxdrop_cli = {
+	.sz = sizeof(rxdrop_cli),
+	.summary = "Receive frames with AF_XDP and drop them; print rates, counters and the "
+		   "RX hints' sources.",
+	.opts = rxdrop_opts,
+	.parse = rxdrop_parse,
+};
+
+static void rxdrop_cleanup(void *app_ctx)
 {
-	static const struct xskf_app app = {
-		.name = "xsk-rxdrop",
-		.worker_init = rxdrop_worker_init,
-		.rx_burst = rxdrop_burst,
-		.tick = rxdrop_tick,
-		.worker_fini = rxdrop_worker_fini,
-		.fini = rxdrop_fini,
-		.json = rxdrop_json,
-	};
-	struct xskf_app_cli cli = {
-		.sz = sizeof(cli),
-		.summary = "Receive frames with AF_XDP and drop them; print rates, counters and the "
-			   "RX hints' sources.",
-		.opts = rxdrop_opts,
-		.parse = rxdrop_parse,
-	};
-	int status = xskf_app__main(&app, &rx, &cli, argc, argv);
+	struct rxdrop *r = app_ctx;
 	unsigned int i;
 
-	for (i = 0; i < XSKF_MAX_WORKERS; i++)
-		free(rx.workers[i]);
-	return status;
+	for (i = 0; i < XSKF_MAX_WORKERS; i++) {
+		free(r->workers[i]);
+		r->workers[i] = NULL;
+	}
 }
+
+XSKF_PLUGIN(.name = "rxdrop", .app = &rxdrop_app, .app_ctx = &rx, .cli = &rxdrop_cli,
+	    .cleanup = rxdrop_cleanup);

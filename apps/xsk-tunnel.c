@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <urcu-qsbr.h>
 
-#include <xskf.h>
+#include <xskf_plugin.h>
 
 #include "tunnel_config.h"
 #include "tunnel_vxlan.h"
@@ -44,7 +44,8 @@ struct tunnel {
 struct tunnel_worker {
 	struct tunnel *tun;
 	uint16_t ip_id;
-	uint64_t ctr[TUN_CTR_MAX];
+	uint64_t *ctr;             /* the runner's counters of this worker (shown each second) */
+	uint64_t own[TUN_CTR_MAX]; /* or these, where there are none */
 };
 
 static void tunnel_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
@@ -90,6 +91,7 @@ static int tunnel_worker_init(void *app_ctx, const struct xskf_worker_info *wi, 
 	if (!w)
 		return -ENOMEM;
 	w->tun = app_ctx;
+	w->ctr = wi->counters ? wi->counters : w->own;
 	w->ip_id = (uint16_t)(wi->id << 12); /* workers start their IPv4 ids apart */
 	*wctx = w;
 	return 0;
@@ -133,21 +135,24 @@ static int tunnel_init(void *app_ctx, struct xskf_engine *eng)
 	return err;
 }
 
-/* Control thread: SIGHUP reloads the config; a bad file keeps the running table. */
-static void tunnel_tick(void *app_ctx, struct xskf_engine *eng)
+/*
+ * Re-read the config; a bad file keeps the running table. One line into @msg either way.
+ * Returns 0 or -EINVAL. Control thread (tick on SIGHUP, or `xskfctl tunnel reload`).
+ */
+static int tunnel_reload(struct tunnel *tun, char *msg, size_t len)
 {
-	struct tunnel *tun = app_ctx;
 	struct tun_table *nt, *old;
 	char err[512];
 
-	(void)eng;
-	if (!xskf_app__sighup() || tun->forward_only)
-		return;
+	if (tun->forward_only) {
+		snprintf(msg, len, "no table to reload with --forward");
+		return -EINVAL;
+	}
 	nt = tun_config__load(tun->config, err, sizeof(err));
 	if (!nt) {
 		tun->reload_errors++;
-		fprintf(stderr, "xsk-tunnel: reload rejected, table unchanged: %s\n", err);
-		return;
+		snprintf(msg, len, "reload rejected, table unchanged: %s", err);
+		return -EINVAL;
 	}
 	old = tun->table;
 	/* the store orders the new table's contents before the pointer (release) */
@@ -156,8 +161,35 @@ static void tunnel_tick(void *app_ctx, struct xskf_engine *eng)
 	synchronize_rcu();
 	tun_table__free(old);
 	tun->reloads++;
-	fprintf(stderr, "xsk-tunnel: reloaded %s: %u entries, %s default, %u VNIs\n", tun->config,
-		nt->nr_entries, nt->has_default ? "with" : "no", nt->nr_vnis);
+	snprintf(msg, len, "reloaded %s: %u entries, %s default, %u VNIs", tun->config,
+		 nt->nr_entries, nt->has_default ? "with" : "no", nt->nr_vnis);
+	return 0;
+}
+
+/* Control thread: SIGHUP reloads the config. */
+static void tunnel_tick(void *app_ctx, struct xskf_engine *eng)
+{
+	char msg[700];
+
+	(void)eng;
+	if (!xskf_app__sighup() || ((struct tunnel *)app_ctx)->forward_only)
+		return;
+	tunnel_reload(app_ctx, msg, sizeof(msg));
+	fprintf(stderr, "xsk-tunnel: %s\n", msg);
+}
+
+/* `xskfctl tunnel reload` */
+static int tunnel_command(void *app_ctx, const char *args, char *reply, size_t len)
+{
+	int err;
+
+	if (strcmp(args, "reload")) {
+		snprintf(reply, len, "unknown command '%s': the tunnel takes 'reload'", args);
+		return -EINVAL;
+	}
+	err = tunnel_reload(app_ctx, reply, len);
+	fprintf(stderr, "xsk-tunnel: %s (xskfctl)\n", reply);
+	return err;
 }
 
 static void tunnel_json(void *app_ctx, struct xskf_engine *eng, void *out)
@@ -241,32 +273,36 @@ static int tunnel_check(void *app_ctx, struct xskf_engine_opts *eo)
 	return 0;
 }
 
-int main(int argc, char **argv)
-{
-	static const struct xskf_app app = {
-		.name = "xsk-tunnel",
-		.flags = XSKF_APP_F_RCU_QSBR,
-		.configure = tunnel_configure,
-		.init = tunnel_init,
-		.worker_init = tunnel_worker_init,
-		.rx_burst = tunnel_burst,
-		.tick = tunnel_tick,
-		.worker_fini = tunnel_worker_fini,
-		.json = tunnel_json,
-	};
-	static struct tunnel tun = { .lock = PTHREAD_MUTEX_INITIALIZER };
-	struct xskf_app_cli cli = {
-		.sz = sizeof(cli),
-		.summary = "VXLAN tunnel endpoint: encapsulate frames from the first interface "
-			   "(access) into the second (underlay), decapsulate the other way.",
-		.opts = tunnel_opts,
-		.parse = tunnel_parse,
-		.check = tunnel_check,
-		.min_ifaces = 2,
-		.max_ifaces = 2,
-	};
-	int ret = xskf_app__main(&app, &tun, &cli, argc, argv);
+static const struct xskf_app tunnel_app = {
+	.name = "xsk-tunnel",
+	.flags = XSKF_APP_F_RCU_QSBR,
+	.configure = tunnel_configure,
+	.init = tunnel_init,
+	.worker_init = tunnel_worker_init,
+	.rx_burst = tunnel_burst,
+	.tick = tunnel_tick,
+	.worker_fini = tunnel_worker_fini,
+	.json = tunnel_json,
+};
+static struct tunnel tun = { .lock = PTHREAD_MUTEX_INITIALIZER };
+static const struct xskf_app_cli tunnel_cli = {
+	.sz = sizeof(tunnel_cli),
+	.summary = "VXLAN tunnel endpoint: encapsulate frames from the first interface "
+		   "(access) into the second (underlay), decapsulate the other way.",
+	.opts = tunnel_opts,
+	.parse = tunnel_parse,
+	.check = tunnel_check,
+	.min_ifaces = 2,
+	.max_ifaces = 2,
+};
 
-	tun_table__free(tun.table);
-	return ret;
+static void tunnel_cleanup(void *app_ctx)
+{
+	struct tunnel *t = app_ctx;
+
+	tun_table__free(t->table);
+	t->table = NULL;
 }
+
+XSKF_PLUGIN(.name = "tunnel", .app = &tunnel_app, .app_ctx = &tun, .cli = &tunnel_cli,
+	    .counters = tun_ctr_names, .command = tunnel_command, .cleanup = tunnel_cleanup);

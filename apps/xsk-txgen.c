@@ -27,7 +27,7 @@
 #include <pcap/pcap.h>
 #endif
 
-#include <xskf.h>
+#include <xskf_plugin.h>
 
 #define ETH_ALEN   6
 #define HDR_LEN	   42 /* Ethernet + IPv4 + UDP */
@@ -473,27 +473,26 @@ static int txgen_check(void *ctx, struct xskf_engine_opts *eo)
 	return 0;
 }
 
-int main(int argc, char **argv)
-{
-	static const struct xskf_app app = {
-	    .name = "xsk-txgen",
-	    .flags = XSKF_APP_F_TX_ONLY,
-	    .init = txgen_init,
-	    .worker_init = txgen_worker_init,
-	    .tx_fill = txgen_fill,
-	    .fini = txgen_fini,
-	    .json = txgen_json,
-	};
-	struct xskf_app_cli cli = {
-	    .sz = sizeof(cli),
-	    .summary = "Send UDP frames (or replay a pcap file) with AF_XDP TX; print pps and bps.",
-	    .opts = txgen_opts,
-	    .parse = txgen_parse,
-	    .check = txgen_check,
-	};
-	uint32_t i;
-	int rc;
+static const struct xskf_app txgen_app = {
+	.name = "xsk-txgen",
+	.flags = XSKF_APP_F_TX_ONLY,
+	.init = txgen_init,
+	.worker_init = txgen_worker_init,
+	.tx_fill = txgen_fill,
+	.fini = txgen_fini,
+	.json = txgen_json,
+};
+static const struct xskf_app_cli txgen_cli = {
+	.sz = sizeof(txgen_cli),
+	.summary = "Send UDP frames (or replay a pcap file) with AF_XDP TX; print pps and bps.",
+	.opts = txgen_opts,
+	.parse = txgen_parse,
+	.check = txgen_check,
+};
 
+/* The defaults, before any option is parsed: when the plugin is loaded (or the program starts). */
+__attribute__((constructor)) static void txgen_defaults(void)
+{
 	tg.size = 60;
 	tg.flows = 1;
 	tg.sport = 1024;
@@ -501,10 +500,21 @@ int main(int argc, char **argv)
 	memset(tg.dst_mac, 0xff, ETH_ALEN);
 	inet_pton(AF_INET, "198.51.100.1", &tg.src_ip);
 	inet_pton(AF_INET, "198.51.100.2", &tg.dst_ip);
-	rc = xskf_app__main(&app, &tg, &cli, argc, argv);
-	for (i = 0; i < tg.nr_frames; i++)
-		free(tg.frames[i]);
-	free(tg.frames);
-	free(tg.frame_len);
-	return rc;
 }
+
+static void txgen_cleanup(void *app_ctx)
+{
+	struct txgen *t = app_ctx;
+	uint32_t i;
+
+	for (i = 0; i < t->nr_frames; i++)
+		free(t->frames[i]);
+	free(t->frames);
+	free(t->frame_len);
+	t->frames = NULL;
+	t->frame_len = NULL;
+	t->nr_frames = 0;
+}
+
+XSKF_PLUGIN(.name = "txgen", .app = &txgen_app, .app_ctx = &tg, .cli = &txgen_cli,
+	    .cleanup = txgen_cleanup);

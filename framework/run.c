@@ -15,6 +15,7 @@ static int hup_seen;
 static int verbosity;
 static bool quiet;
 static FILE *live_out;
+void (*xskf__run_hook)(struct xskf_engine *eng, double elapsed, void *arg);
 
 static void on_stop_signal(int sig)
 {
@@ -143,6 +144,8 @@ int xskf_app__main(const struct xskf_app *app, void *app_ctx, const struct xskf_
 			break;
 		}
 		t = now_s();
+		if (xskf__run_hook)
+			xskf__run_hook(eng, t - t0, NULL);
 		if (c.duration && t - t0 >= c.duration)
 			break;
 		if (t - last >= c.interval) {

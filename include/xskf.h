@@ -72,6 +72,11 @@ enum xskf_action {
 	XSKF_DROP = 0, /* default: the frame goes back to the fill ring */
 	XSKF_TX = 1,   /* send back out of the port and queue it came from */
 	XSKF_FWD = 2,  /* send out of port pkt->out_port (on the worker's queue of that port) */
+	/*
+	 * In a chain of plugins (xskf_plugin.h): hand the frame to the next plugin, which gets it
+	 * with action XSKF_DROP again. After the last plugin it is dropped (counted as drop_app).
+	 */
+	XSKF_NEXT = 3,
 };
 
 /*
@@ -138,6 +143,8 @@ struct xskf_worker_info {
 	uint32_t headroom; /* bytes available in front of each received frame for xskf_pkt__push() */
 	uint32_t frame_size;
 	unsigned int nr_ports;
+	/* a plugin's counters on this worker (xskf_plugin.h), written by it alone; else NULL */
+	uint64_t *counters;
 };
 
 enum xskf_app_flags {

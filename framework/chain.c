@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * A chain of plugins as one struct xskf_app, so that the engine and the worker loop know
+ * nothing of plugins. On a worker each burst goes through the plugins in turn: a frame a plugin
+ * drops, transmits or forwards stops there; one it marks XSKF_NEXT goes on to the next plugin
+ * (with XSKF_DROP as its action again). Between two plugins the burst is partitioned once: the
+ * frames going on are moved to the front (in order), the decided ones behind them, so that the
+ * next plugin sees a plain array and dispatch() sees every verdict. A chain of one is the
+ * plugin's own callbacks, with nothing in between.
+ *
+ * Also here: the plugins' counters (an array per worker, summed for the report), their
+ * options merged into one command line, and their JSON.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chain.h"
+#include "internal.h"
+
+/* Per worker: each plugin's wctx, and room to move decided frames aside. */
+struct chain_worker {
+	void *wctx[XSKF_CHAIN_MAX];
+	struct xskf_pkt aside[XSKF_MAX_BATCH];
+};
+
+static struct xskf_chain *the_chain; /* callbacks get it as app_ctx; one chain per process */
+
+static void chain_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
+{
+	struct chain_worker *cw = wctx;
+	const struct xskf_chain *ch = the_chain;
+	unsigned int k, i, m, d;
+
+	for (k = 0;; k++) {
+		ch->pl[k].app.rx_burst(cw->wctx[k], pkts, n);
+		if (k + 1 == ch->n)
+			return;
+		for (i = m = d = 0; i < n; i++) {
+			if (pkts[i].action == XSKF_NEXT) {
+				if (m != i)
+					pkts[m] = pkts[i];
+				pkts[m++].action = XSKF_DROP;
+			} else {
+				cw->aside[d++] = pkts[i];
+			}
+		}
+		if (d)
+			memcpy(pkts + m, cw->aside, d * sizeof(*pkts));
+		if (!m)
+			return;
+		n = m;
+	}
+}
+
+static int chain_configure(void *ctx, struct xskf_engine *eng)
+{
+	struct xskf_chain *ch = ctx;
+	unsigned int k;
+	int err;
+
+	for (k = 0; k < ch->n; k++)
+		if (ch->pl[k].app.configure) {
+			err = ch->pl[k].app.configure(ch->pl[k].p->app_ctx, eng);
+			if (err)
+				return err;
+		}
+	return 0;
+}
+
+static int chain_init(void *ctx, struct xskf_engine *eng)
+{
+	struct xskf_chain *ch = ctx;
+	unsigned int k;
+	int err;
+
+	for (k = 0; k < ch->n; k++)
+		if (ch->pl[k].app.init) {
+			err = ch->pl[k].app.init(ch->pl[k].p->app_ctx, eng);
+			if (err) {
+				fprintf(stderr, "xskf: plugin '%s' (%s): init failed: %s\n",
+					ch->pl[k].p->name, ch->pl[k].file, strerror(-err));
+				return err;
+			}
+		}
+	return 0;
+}
+
+static int chain_worker_init(void *ctx, const struct xskf_worker_info *wi, void **wctx)
+{
+	struct xskf_chain *ch = ctx;
+	struct chain_worker *cw;
+	unsigned int k;
+	int err;
+
+	cw = calloc(1, sizeof(*cw));
+	if (!cw)
+		return -ENOMEM;
+	for (k = 0; k < ch->n; k++) {
+		struct xskf_chain_plugin *pl = &ch->pl[k];
+		struct xskf_worker_info own = *wi;
+
+		own.counters = pl->nr_counters ? xskf_chain__counters(ch, k, wi->id) : NULL;
+		if (pl->app.worker_init) {
+			err = pl->app.worker_init(pl->p->app_ctx, &own, &cw->wctx[k]);
+			if (err) {
+				free(cw);
+				return err;
+			}
+		}
+	}
+	ch->workers[wi->id] = cw;
+	/* a chain of one hands the plugin's own wctx to its own rx_burst */
+	*wctx = ch->n == 1 ? cw->wctx[0] : cw;
+	return 0;
+}
+
+static unsigned int chain_tx_fill(void *wctx, struct xskf_pkt *pkts, unsigned int max)
+{
+	/* TX-only plugins run alone (xskf_chain__new), so wctx is theirs */
+	return the_chain->pl[0].app.tx_fill(wctx, pkts, max);
+}
+
+static void chain_worker_fini(void *ctx, void *wctx)
+{
+	struct xskf_chain *ch = ctx;
+	struct chain_worker *cw = NULL;
+	unsigned int k, w;
+
+	(void)wctx;
+	for (w = 0; w < XSKF_MAX_WORKERS && !cw; w++)
+		if (ch->workers[w] && (ch->workers[w] == wctx || ch->workers[w]->wctx[0] == wctx))
+			cw = ch->workers[w], ch->workers[w] = NULL;
+	if (!cw)
+		return;
+	for (k = 0; k < ch->n; k++)
+		if (ch->pl[k].app.worker_fini)
+			ch->pl[k].app.worker_fini(ch->pl[k].p->app_ctx, cw->wctx[k]);
+	free(cw);
+}
+
+/* Each interval: the plugins' counters, summed over workers, then their own tick(). */
+static void chain_tick(void *ctx, struct xskf_engine *eng)
+{
+	struct xskf_chain *ch = ctx;
+	FILE *f = xskf_app__out();
+	unsigned int k, c;
+
+	for (k = 0; k < ch->n; k++) {
+		const struct xskf_chain_plugin *pl = &ch->pl[k];
+
+		if (pl->nr_counters && !xskf_app__quiet()) {
+			fprintf(f, "           %s ", pl->p->name);
+			for (c = 0; c < pl->nr_counters; c++)
+				fprintf(f, " %s %llu", pl->p->counters[c],
+					(unsigned long long)xskf_chain__sum(ch, k, c, eng->nr_workers));
+			fputc('\n', f);
+		}
+		if (pl->app.tick)
+			pl->app.tick(pl->p->app_ctx, eng);
+	}
+}
+
+static void chain_fini(void *ctx, struct xskf_engine *eng)
+{
+	struct xskf_chain *ch = ctx;
+	unsigned int k;
+
+	for (k = 0; k < ch->n; k++)
+		if (ch->pl[k].app.fini)
+			ch->pl[k].app.fini(ch->pl[k].p->app_ctx, eng);
+}
+
+/*
+ * The "app_stats" member of the JSON document: a chain of one keeps its plugin's own object
+ * (as the xsk-* commands always printed it), a longer chain an object by plugin name; then a
+ * member "plugins" of its own with every plugin's counters, summed and per worker.
+ */
+void xskf_chain__json(struct xskf_chain *ch, struct xskf_engine *eng, FILE *f)
+{
+	unsigned int k, c, w, nw = eng->nr_workers;
+
+	if (ch->n > 1)
+		fputc('{', f);
+	for (k = 0; k < ch->n; k++) {
+		if (ch->n > 1)
+			fprintf(f, "%s\"%s\": ", k ? ", " : "", ch->pl[k].p->name);
+		if (ch->pl[k].app.json)
+			ch->pl[k].app.json(ch->pl[k].p->app_ctx, eng, f);
+		else
+			fputs("null", f);
+	}
+	if (ch->n > 1)
+		fputc('}', f);
+	fprintf(f, ",\n  \"plugins\": [");
+	for (k = 0; k < ch->n; k++) {
+		const struct xskf_chain_plugin *pl = &ch->pl[k];
+
+		fprintf(f, "%s\n    {\"name\": \"%s\", \"file\": \"%s\", \"counters\": {", k ? "," : "",
+			pl->p->name, pl->file);
+		for (c = 0; c < pl->nr_counters; c++)
+			fprintf(f, "%s\"%s\": %llu", c ? ", " : "", pl->p->counters[c],
+				(unsigned long long)xskf_chain__sum(ch, k, c, nw));
+		fprintf(f, "}, \"workers\": [");
+		for (w = 0; w < nw; w++) {
+			fprintf(f, "%s{", w ? ", " : "");
+			for (c = 0; c < pl->nr_counters; c++)
+				fprintf(f, "%s\"%s\": %llu", c ? ", " : "", pl->p->counters[c],
+					(unsigned long long)xskf_chain__counters(ch, k, w)[c]);
+			fputc('}', f);
+		}
+		fprintf(f, "]}");
+	}
+	fprintf(f, "\n  ]");
+}
+
+static void chain_json(void *ctx, struct xskf_engine *eng, void *out)
+{
+	xskf_chain__json(ctx, eng, out);
+}
+
+uint64_t *xskf_chain__counters(struct xskf_chain *ch, unsigned int k, unsigned int worker)
+{
+	return ch->pl[k].counters + (size_t)worker * ch->pl[k].stride;
+}
+
+uint64_t xskf_chain__sum(struct xskf_chain *ch, unsigned int k, unsigned int c, unsigned int nw)
+{
+	uint64_t s = 0;
+	unsigned int w;
+
+	for (w = 0; w < nw; w++)
+		s += xskf_chain__counters(ch, k, w)[c];
+	return s;
+}
+
+/* ---- the merged command line ---- */
+
+static int chain_parse(void *ctx, int idx, const char *arg)
+{
+	struct xskf_chain *ch = ctx;
+	struct xskf_chain_plugin *pl = &ch->pl[ch->opt_owner[idx]];
+
+	return xskf_chain__guarded_parse(pl, ch->opt_local[idx], arg);
+}
+
+static int chain_check(void *ctx, struct xskf_engine_opts *eo)
+{
+	struct xskf_chain *ch = ctx;
+	const struct xskf_app *mine = eo->app;
+	unsigned int k;
+	int err;
+
+	for (k = 0; k < ch->n; k++) {
+		struct xskf_chain_plugin *pl = &ch->pl[k];
+
+		if (!pl->p->cli || !pl->p->cli->check)
+			continue;
+		/* the plugin sees its own app, and may swap it (xsk-l2fwd picks its burst) */
+		eo->app = &pl->app;
+		err = pl->p->cli->check(pl->p->app_ctx, eo);
+		if (eo->app != &pl->app)
+			pl->app = *eo->app;
+		eo->app = mine;
+		if (err)
+			return err;
+		if (!pl->app.rx_burst && !(pl->app.flags & XSKF_APP_F_TX_ONLY))
+			return -EINVAL;
+	}
+	if (ch->n > 1)
+		ch->app.rx_burst = chain_burst;
+	else
+		ch->app.rx_burst = ch->pl[0].app.rx_burst;
+	return 0;
+}
+
+static size_t cli_size(const struct xskf_app_cli *cli)
+{
+	return cli ? (cli->sz < sizeof(*cli) ? cli->sz : sizeof(*cli)) : 0;
+}
+
+int xskf_chain__build(struct xskf_chain *ch)
+{
+	unsigned int k, i, j, nopt = 0;
+
+	the_chain = ch;
+	ch->cli = (struct xskf_app_cli){ .sz = sizeof(ch->cli), .opts = ch->opts,
+					 .parse = chain_parse, .check = chain_check };
+	ch->app = (struct xskf_app){ .name = ch->name, .configure = chain_configure,
+				     .init = chain_init, .worker_init = chain_worker_init,
+				     .tick = chain_tick, .worker_fini = chain_worker_fini,
+				     .fini = chain_fini, .json = chain_json };
+	for (k = 0; k < ch->n; k++) {
+		struct xskf_chain_plugin *pl = &ch->pl[k];
+		struct xskf_app_cli cli = {};
+
+		memcpy(&cli, pl->p->cli, cli_size(pl->p->cli));
+		pl->app = *pl->p->app;
+		if (pl->app.flags & XSKF_APP_F_TX_ONLY) {
+			if (ch->n > 1) {
+				fprintf(stderr, "xskf: plugin '%s' only sends (TX-only): it runs alone, "
+						"not in a chain\n",
+					pl->p->name);
+				return -EINVAL;
+			}
+			ch->app.tx_fill = pl->app.tx_fill ? chain_tx_fill : NULL;
+		}
+		ch->app.flags |= pl->app.flags;
+		ch->app.rx_burst = pl->app.rx_burst; /* chain_check() sets the final one */
+		for (pl->nr_counters = 0; pl->p->counters && pl->p->counters[pl->nr_counters];)
+			pl->nr_counters++;
+		/* one cache line or more per worker: workers never share one */
+		pl->stride = (pl->nr_counters + 7) / 8 * 8;
+		if (pl->nr_counters) {
+			pl->counters = calloc((size_t)XSKF_MAX_WORKERS * pl->stride, sizeof(uint64_t));
+			if (!pl->counters)
+				return -ENOMEM;
+		}
+		if (!k && cli.summary)
+			ch->cli.summary = cli.summary;
+		if (cli.min_ifaces > ch->cli.min_ifaces)
+			ch->cli.min_ifaces = cli.min_ifaces;
+		if (cli.max_ifaces && (!ch->cli.max_ifaces || cli.max_ifaces < ch->cli.max_ifaces))
+			ch->cli.max_ifaces = cli.max_ifaces;
+		for (i = 0; cli.opts && cli.opts[i].name; i++) {
+			for (j = 0; j < nopt; j++)
+				if (!strcmp(ch->opts[j].name, cli.opts[i].name)) {
+					fprintf(stderr, "xskf: plugins '%s' and '%s' both have an option "
+							"--%s: they cannot run in one chain\n",
+						ch->pl[ch->opt_owner[j]].p->name, pl->p->name,
+						cli.opts[i].name);
+					return -EINVAL;
+				}
+			if (nopt == XSKF_CHAIN_OPTS) {
+				fprintf(stderr, "xskf: too many plugin options (at most %d)\n",
+					XSKF_CHAIN_OPTS);
+				return -E2BIG;
+			}
+			ch->opts[nopt] = cli.opts[i];
+			ch->opt_owner[nopt] = k;
+			ch->opt_local[nopt] = (int)i;
+			nopt++;
+		}
+	}
+	ch->opts[nopt] = (struct xskf_cli_opt){ NULL, 0, NULL, NULL };
+	return 0;
+}
+
+void xskf_chain__free(struct xskf_chain *ch)
+{
+	unsigned int k;
+
+	for (k = 0; k < ch->n; k++) {
+		free(ch->pl[k].counters);
+		ch->pl[k].counters = NULL;
+	}
+}

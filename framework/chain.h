@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Plugins (plugin.c: loading, the runner) and the chain they form (chain.c). Private.
+ * Thread: control thread, except the callbacks chain.c gives the engine.
+ */
+#ifndef XSKF_CHAIN_H
+#define XSKF_CHAIN_H
+
+#include <stdio.h>
+
+#include "xskf.h"
+#include "xskf_plugin.h"
+
+#define XSKF_CHAIN_MAX 8   /* plugins in one chain */
+#define XSKF_CHAIN_OPTS 64 /* their options together */
+
+struct xskf_chain_plugin {
+	const struct xskf_plugin *p; /* &desc */
+	struct xskf_plugin desc;     /* its descriptor, as far as this xskf knows it (sz) */
+	char file[256];              /* where it came from, for messages ("built in") */
+	void *dl;                    /* dlopen() handle, NULL when built in */
+	struct xskf_app app;         /* its callbacks (its check() may have swapped rx_burst) */
+	unsigned int nr_counters, stride;
+	uint64_t *counters;          /* XSKF_MAX_WORKERS arrays of stride counters */
+};
+
+struct chain_worker;
+
+struct xskf_chain {
+	char name[128];
+	unsigned int n;
+	struct xskf_chain_plugin pl[XSKF_CHAIN_MAX];
+	struct xskf_app app;         /* what the engine runs */
+	struct xskf_app_cli cli;     /* every plugin's options */
+	struct xskf_cli_opt opts[XSKF_CHAIN_OPTS + 1];
+	unsigned int opt_owner[XSKF_CHAIN_OPTS];
+	int opt_local[XSKF_CHAIN_OPTS];
+	struct chain_worker *workers[XSKF_MAX_WORKERS];
+};
+
+/* Fill in ch->app and ch->cli from ch->pl[0 .. n-1]. 0 or -errno (message printed). */
+int xskf_chain__build(struct xskf_chain *ch);
+void xskf_chain__free(struct xskf_chain *ch);
+uint64_t *xskf_chain__counters(struct xskf_chain *ch, unsigned int k, unsigned int worker);
+uint64_t xskf_chain__sum(struct xskf_chain *ch, unsigned int k, unsigned int c, unsigned int nw);
+void xskf_chain__json(struct xskf_chain *ch, struct xskf_engine *eng, FILE *f);
+/* A plugin's option parser, run so that its crash is a message, not the runner's (plugin.c). */
+int xskf_chain__guarded_parse(struct xskf_chain_plugin *pl, int idx, const char *arg);
+
+/* The control socket (ctl.c). */
+struct xskf_ctl;
+struct xskf_ctl *xskf_ctl__open(const char *name);
+void xskf_ctl__serve(struct xskf_ctl *ctl, struct xskf_chain *ch, struct xskf_engine *eng,
+		     double elapsed);
+void xskf_ctl__close(struct xskf_ctl *ctl);
+/*
+ * Parse one request (ctl_proto.c): @buf of @len bytes (at most XSKF_CTL_MAX) with room for one
+ * more, where the parser may write a NUL. Returns the kind,
+ * with arg0 and arg1 pointing into @buf (NUL-terminated in place), or XSKF_CTL_BAD.
+ */
+#define XSKF_CTL_MAX 1024
+enum xskf_ctl_req { XSKF_CTL_BAD, XSKF_CTL_STATS, XSKF_CTL_PLUGINS, XSKF_CTL_PLUGIN_CMD };
+enum xskf_ctl_req xskf_ctl__parse(char *buf, size_t len, char **arg0, char **arg1);
+
+#endif /* XSKF_CHAIN_H */

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Plugins: finding a shared object, checking that it is an xskf plugin of this ABI, and the
+ * runner that turns one or more of them into a chain (chain.c) and runs it through the
+ * standard command line (run.c), with a control socket (ctl.c). See docs/plugins.md.
+ */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "chain.h"
+#include "internal.h"
+
+#ifndef XSKF_PLUGIN_DIR
+#define XSKF_PLUGIN_DIR "/usr/local/lib/xskf/plugins"
+#endif
+
+static bool good_name(const char *s)
+{
+	size_t i;
+
+	if (!s || !*s || strlen(s) > 32)
+		return false;
+	for (i = 0; s[i]; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-' ||
+		      s[i] == '_'))
+			return false;
+	return true;
+}
+
+/* Take @d (as the plugin exported it) into @pl if it is a plugin this xskf can run. */
+static int take(struct xskf_chain_plugin *pl, const struct xskf_plugin *d, const char *file)
+{
+	const size_t need = offsetof(struct xskf_plugin, cli); /* sz, abi, name, app, app_ctx */
+	const struct xskf_app *app;
+
+	snprintf(pl->file, sizeof(pl->file), "%s", file);
+	if (d->abi != XSKF_PLUGIN_ABI) {
+		fprintf(stderr, "xskf: %s: built for plugin ABI %u, this xskf has ABI %u: rebuild it "
+				"against this xskf\n",
+			file, d->abi, XSKF_PLUGIN_ABI);
+		return -EPROTO;
+	}
+	if (d->sz < need) {
+		fprintf(stderr, "xskf: %s: its descriptor is %zu bytes, ABI %u needs at least %zu: "
+				"not built with XSKF_PLUGIN()?\n",
+			file, d->sz, XSKF_PLUGIN_ABI, need);
+		return -EPROTO;
+	}
+	memset(&pl->desc, 0, sizeof(pl->desc));
+	/* fields a newer plugin added at the end are not ours to read */
+	memcpy(&pl->desc, d, d->sz < sizeof(pl->desc) ? d->sz : sizeof(pl->desc));
+	pl->p = &pl->desc;
+	if (!good_name(d->name)) {
+		fprintf(stderr, "xskf: %s: plugin name '%s' is invalid: use 1 to 32 of [a-z0-9_-]\n",
+			file, d->name ? d->name : "(none)");
+		return -EINVAL;
+	}
+	app = d->app;
+	if (!app) {
+		fprintf(stderr, "xskf: %s: plugin '%s' has no app (.app = &app)\n", file, d->name);
+		return -EINVAL;
+	}
+	if (app->flags & XSKF_APP_F_TX_ONLY ? !app->tx_fill : !app->rx_burst) {
+		fprintf(stderr, "xskf: %s: plugin '%s' has no %s callback, which it needs\n", file,
+			d->name, app->flags & XSKF_APP_F_TX_ONLY ? "tx_fill" : "rx_burst");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The plugin folders, colon-separated: $XSKF_PLUGIN_PATH, next to this program, installed. */
+static void plugin_dirs(char *dirs, size_t len, char *self, size_t self_len)
+{
+	const char *env = getenv("XSKF_PLUGIN_PATH");
+	ssize_t n = readlink("/proc/self/exe", self, self_len - 1);
+	int w;
+
+	self[n > 0 ? n : 0] = 0;
+	if (strrchr(self, '/'))
+		*strrchr(self, '/') = 0;
+	w = snprintf(dirs, len, "%s%s%s:%s", env ? env : "", env ? ":" : "", self, XSKF_PLUGIN_DIR);
+	if (w < 0 || (size_t)w >= len)
+		snprintf(dirs, len, "%s", XSKF_PLUGIN_DIR); /* an absurd $XSKF_PLUGIN_PATH */
+}
+
+/* Where a plugin called @name can be: $XSKF_PLUGIN_PATH, next to this program, installed. */
+static int find(const char *name, char *path, size_t len)
+{
+	char dirs[8192], self[PATH_MAX], *save = NULL, *d;
+
+	plugin_dirs(dirs, sizeof(dirs), self, sizeof(self));
+	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(path, len, "%s/%s.so", d, name);
+		if (!access(path, R_OK))
+			return 0;
+	}
+	fprintf(stderr, "xskf: plugin '%s' not found (looked for %s.so in $XSKF_PLUGIN_PATH, %s and "
+			"%s): give its path\n",
+		name, name, self, XSKF_PLUGIN_DIR);
+	return -ENOENT;
+}
+
+static int load(struct xskf_chain_plugin *pl, const char *spec)
+{
+	const struct xskf_plugin *d;
+	char path[PATH_MAX];
+	size_t l = strlen(spec);
+	int err;
+
+	if (strchr(spec, '/') || (l > 3 && !strcmp(spec + l - 3, ".so"))) {
+		snprintf(path, sizeof(path), "%s", spec);
+	} else if (!good_name(spec)) {
+		fprintf(stderr, "xskf: '%s' is neither a plugin name nor a path to a .so\n", spec);
+		return -EINVAL;
+	} else {
+		err = find(spec, path, sizeof(path));
+		if (err)
+			return err;
+	}
+	pl->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!pl->dl) {
+		fprintf(stderr, "xskf: %s: cannot load it as a plugin: %s\n", path, dlerror());
+		return -ENOEXEC;
+	}
+	d = dlsym(pl->dl, "xskf_plugin_descriptor");
+	if (!d) {
+		fprintf(stderr, "xskf: %s: no symbol xskf_plugin_descriptor: not an xskf plugin "
+				"(build it with XSKF_PLUGIN())\n",
+			path);
+		return -ENOEXEC;
+	}
+	return take(pl, d, path);
+}
+
+/* ---- a plugin's option parser, with its crash turned into a message ---- */
+
+static sigjmp_buf parse_jmp;
+static volatile sig_atomic_t parse_sig;
+
+static void on_parse_crash(int sig)
+{
+	parse_sig = sig;
+	siglongjmp(parse_jmp, 1);
+}
+
+int xskf_chain__guarded_parse(struct xskf_chain_plugin *pl, int idx, const char *arg)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	struct sigaction sa = { .sa_handler = on_parse_crash }, old[5];
+	const struct xskf_app_cli *cli = pl->p->cli;
+	int err = -EINVAL;
+	size_t i;
+
+	if (!cli->parse)
+		return -EINVAL;
+	for (i = 0; i < 5; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	if (!sigsetjmp(parse_jmp, 1)) {
+		err = cli->parse(pl->p->app_ctx, idx, arg);
+	} else {
+		fprintf(stderr, "xskf: %s: plugin '%s' crashed (%s) parsing --%s: a bug in the "
+				"plugin\n",
+			pl->file, pl->p->name, strsignal(parse_sig), cli->opts[idx].name);
+		err = -EFAULT;
+	}
+	for (i = 0; i < 5; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	return err;
+}
+
+/* ---- running a chain ---- */
+
+static struct xskf_ctl *ctl;
+static struct xskf_chain *running_chain;
+
+static void serve(struct xskf_engine *eng, double elapsed, void *arg)
+{
+	(void)arg;
+	xskf_ctl__serve(ctl, running_chain, eng, elapsed);
+}
+
+static int run_chain(struct xskf_chain *ch, int argc, char **argv)
+{
+	char **av;
+	int i, n = 0, status;
+
+	status = xskf_chain__build(ch);
+	if (status)
+		return 2;
+	/* `-- plugin options`: one command line for getopt, plugin options after the standard */
+	av = calloc((size_t)argc + 1, sizeof(*av));
+	if (!av)
+		return 1;
+	for (i = 0; i < argc; i++)
+		if (strcmp(argv[i], "--") || !i)
+			av[n++] = argv[i];
+	running_chain = ch;
+	ctl = xskf_ctl__open(ch->name);
+	xskf__run_hook = ctl ? serve : NULL;
+	status = xskf_app__main(&ch->app, ch, &ch->cli, n, av);
+	xskf__run_hook = NULL;
+	xskf_ctl__close(ctl);
+	ctl = NULL;
+	for (i = 0; i < (int)ch->n; i++)
+		if (ch->pl[i].p->cleanup)
+			ch->pl[i].p->cleanup(ch->pl[i].p->app_ctx);
+	xskf_chain__free(ch);
+	free(av);
+	return status;
+}
+
+int xskf_plugin__main(const struct xskf_plugin *p, int argc, char **argv)
+{
+	static struct xskf_chain ch;
+	int err;
+
+	memset(&ch, 0, sizeof(ch));
+	ch.n = 1;
+	err = take(&ch.pl[0], p, "(built in)");
+	if (err)
+		return 2;
+	snprintf(ch.name, sizeof(ch.name), "%s", p->app->name ? p->app->name : p->name);
+	return run_chain(&ch, argc, argv);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: xskf run PLUGIN[,PLUGIN...] -i IFACE [-q Q] [options] [-- plugin options]\n"
+		   "       xskf plugins          list the plugins found\n"
+		   "       xskf run PLUGIN --help   the options of a plugin and the standard ones\n"
+		   "PLUGIN is a name (looked up in $XSKF_PLUGIN_PATH, next to xskf, and in %s)\n"
+		   "or a path to a .so. Several plugins form a chain: a frame one marks XSKF_NEXT\n"
+		   "goes on to the next. See xskf(1) and docs/plugins.md.\n",
+		XSKF_PLUGIN_DIR);
+}
+
+/* `xskf plugins`: every .so of the plugin folders, and what it is (or why it is not). */
+static int list_plugins(void)
+{
+	char self[PATH_MAX], dirs[8192], *save = NULL, *d, path[PATH_MAX * 2];
+	struct dirent *de;
+	unsigned int found = 0;
+
+	plugin_dirs(dirs, sizeof(dirs), self, sizeof(self));
+	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		DIR *dir = opendir(d);
+
+		if (!dir)
+			continue;
+		while ((de = readdir(dir))) {
+			struct xskf_chain_plugin pl = {};
+			size_t l = strlen(de->d_name);
+
+			if (l < 4 || strcmp(de->d_name + l - 3, ".so"))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", d, de->d_name);
+			if (!load(&pl, path)) {
+				printf("%-12s %s%s%s\n", pl.p->name, path,
+				       pl.p->cli && pl.p->cli->summary ? "\n             " : "",
+				       pl.p->cli && pl.p->cli->summary ? pl.p->cli->summary : "");
+				found++;
+			}
+			if (pl.dl)
+				dlclose(pl.dl);
+		}
+		closedir(dir);
+	}
+	if (!found)
+		fprintf(stderr, "xskf: no plugins found\n");
+	return found ? 0 : 1;
+}
+
+int xskf_run__main(int argc, char **argv)
+{
+	static struct xskf_chain ch;
+	char specs[1024], *save = NULL, *s;
+	unsigned int k;
+	int status;
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "plugins"))
+		return list_plugins();
+	if (strcmp(argv[1], "run") || argc < 3 || argv[2][0] == '-') {
+		usage(stderr);
+		return 2;
+	}
+	memset(&ch, 0, sizeof(ch));
+	snprintf(specs, sizeof(specs), "%s", argv[2]);
+	for (s = strtok_r(specs, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+		if (ch.n == XSKF_CHAIN_MAX) {
+			fprintf(stderr, "xskf: at most %d plugins in a chain\n", XSKF_CHAIN_MAX);
+			status = 2;
+			goto out;
+		}
+		if (load(&ch.pl[ch.n], s)) {
+			ch.n++;
+			status = 2;
+			goto out;
+		}
+		for (k = 0; k < ch.n; k++)
+			if (!strcmp(ch.pl[k].p->name, ch.pl[ch.n].p->name)) {
+				fprintf(stderr, "xskf: plugin '%s' given twice\n", ch.pl[k].p->name);
+				ch.n++;
+				status = 2;
+				goto out;
+			}
+		snprintf(ch.name + strlen(ch.name), sizeof(ch.name) - strlen(ch.name), "%s%s",
+			 ch.n ? "+" : "", ch.pl[ch.n].p->name);
+		ch.n++;
+	}
+	/* argv[2] (the plugin list) stands in for the program name */
+	status = run_chain(&ch, argc - 2, argv + 2);
+	return status;
+out:
+	for (k = 0; k < ch.n; k++)
+		if (ch.pl[k].dl)
+			dlclose(ch.pl[k].dl);
+	return status;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * xskf plugins: an app (struct xskf_app) in a shared object, loaded by the runner
+ * (`xskf run PLUGIN[,PLUGIN...] -i IFACE ...`), alone or in a chain. docs/plugins.md gives the
+ * ABI rules; in short:
+ *
+ *   #include <xskf_plugin.h>
+ *   static const struct xskf_app app = { .name = "count", .rx_burst = burst };
+ *   XSKF_PLUGIN(.name = "count", .app = &app, .counters = names);
+ *
+ * The macro defines the one symbol the runner looks for, `xskf_plugin_descriptor`, stamped
+ * with the ABI version and the size of the descriptor the plugin was built with. A plugin does
+ * not link libxskf: the runner provides the xskf_* functions it calls.
+ */
+#ifndef XSKF_PLUGIN_H
+#define XSKF_PLUGIN_H
+
+#include <xskf.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Bumped when anything a plugin relies on changes incompatibly: a field of a struct it reads
+ * moves, a callback's meaning or arguments change. Growing a struct at its end does not bump it
+ * (sz says what a plugin knows).
+ */
+#define XSKF_PLUGIN_ABI 1
+
+struct xskf_plugin {
+	size_t sz;        /* sizeof(struct xskf_plugin) when the plugin was built */
+	uint32_t abi;     /* XSKF_PLUGIN_ABI when the plugin was built */
+	const char *name; /* what `xskf run NAME` and `xskfctl` call it: [a-z0-9_-]+ */
+	const struct xskf_app *app; /* required: rx_burst (or tx_fill with XSKF_APP_F_TX_ONLY) */
+	void *app_ctx;              /* the plugin's own state, handed to its callbacks */
+	const struct xskf_app_cli *cli; /* its options, or NULL */
+	/*
+	 * Names of the plugin's counters, NULL-terminated, or NULL. Each worker gets an array of
+	 * that many uint64_t in xskf_worker_info.counters, written by that worker only; the
+	 * runner sums them over workers and shows them each second, in --json and in
+	 * `xskfctl stats`.
+	 */
+	const char *const *counters;
+	/*
+	 * `xskfctl PLUGIN ARGS...` on the control socket: write a one-line answer into @reply
+	 * (@len bytes) and return 0, or a negative errno (the answer then says why). Optional.
+	 * Thread: control thread, between two intervals.
+	 */
+	int (*command)(void *app_ctx, const char *args, char *reply, size_t len);
+	/* Control thread, once at exit after the engine is gone: free what app_ctx holds. */
+	void (*cleanup)(void *app_ctx);
+};
+#define xskf_plugin__last_field cleanup
+
+/* Define the plugin's descriptor: XSKF_PLUGIN(.name = "x", .app = &app, ...). */
+#define XSKF_PLUGIN(...)                                                                           \
+	XSKF_API const struct xskf_plugin xskf_plugin_descriptor = {                               \
+		.sz = sizeof(struct xskf_plugin), .abi = XSKF_PLUGIN_ABI, __VA_ARGS__ }
+
+/*
+ * xskf_plugin__main() - run one plugin as a program of its own: the same command line,
+ * statistics and control socket as `xskf run NAME`. The xsk-* commands are this, linked with
+ * the plugin. Returns the exit status (0, 1 runtime error, 2 usage error).
+ * Thread: main thread.
+ */
+XSKF_API int xskf_plugin__main(const struct xskf_plugin *p, int argc, char **argv);
+
+/*
+ * xskf_run__main() - the `xskf` command: `xskf run PLUGIN[,PLUGIN...] [options] [-- plugin
+ * options]`, `xskf plugins` (list what the plugin folders hold). Plugins are found by path
+ * (a name with a '/' or ending in .so), else by name in $XSKF_PLUGIN_PATH (colon-separated),
+ * next to the xskf binary, and in the install's plugin folder. Returns the exit status.
+ * Thread: main thread.
+ */
+XSKF_API int xskf_run__main(int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* XSKF_PLUGIN_H */
