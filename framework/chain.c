@@ -81,7 +81,7 @@ static int chain_init(void *ctx, struct xskf_engine *eng)
 			if (err) {
 				fprintf(stderr, "xskf: plugin '%s' (%s): init failed: %s\n",
 					ch->pl[k].p->name, ch->pl[k].file, strerror(-err));
-				return err;
+				return -ECANCELED; /* said why: the engine adds nothing */
 			}
 		}
 	return 0;

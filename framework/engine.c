@@ -565,7 +565,7 @@ static int start_mem(struct xskf_engine *eng)
 		err = open_worker(eng, &eng->workers[i]);
 	if (!err && eng->app.init) {
 		err = eng->app.init(eng->app_ctx, eng);
-		if (err)
+		if (err && err != -ECANCELED) /* -ECANCELED: the app said why already */
 			pr_warn("%s: init failed: %s\n", eng->app.name, strerror(-err));
 	}
 	if (err) {
@@ -627,7 +627,8 @@ int xskf_engine__start(struct xskf_engine *eng)
 		err = xskf_prog__attach(eng, &eng->ports[i]);
 	if (!err && eng->app.init) {
 		err = eng->app.init(eng->app_ctx, eng);
-		if (err)
+		/* -ECANCELED: the app said why already (the plugin runner does) */
+		if (err && err != -ECANCELED)
 			pr_warn("%s: init failed: %s\n", eng->app.name, strerror(-err));
 	}
 	if (err)

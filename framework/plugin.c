@@ -181,9 +181,16 @@ int xskf_chain__guarded_parse(struct xskf_chain_plugin *pl, int idx, const char 
 static struct xskf_ctl *ctl;
 static struct xskf_chain *running_chain;
 
+/* Run loop hook: the control socket, opened once the run is up (not for a bad command line). */
 static void serve(struct xskf_engine *eng, double elapsed, void *arg)
 {
+	static bool tried;
+
 	(void)arg;
+	if (!tried) {
+		tried = true;
+		ctl = xskf_ctl__open(running_chain->name);
+	}
 	xskf_ctl__serve(ctl, running_chain, eng, elapsed);
 }
 
@@ -203,8 +210,7 @@ static int run_chain(struct xskf_chain *ch, int argc, char **argv)
 		if (strcmp(argv[i], "--") || !i)
 			av[n++] = argv[i];
 	running_chain = ch;
-	ctl = xskf_ctl__open(ch->name);
-	xskf__run_hook = ctl ? serve : NULL;
+	xskf__run_hook = serve;
 	status = xskf_app__main(&ch->app, ch, &ch->cli, n, av);
 	xskf__run_hook = NULL;
 	xskf_ctl__close(ctl);

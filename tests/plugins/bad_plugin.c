@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Plugins that are wrong on purpose, one per build flag, for the bad-input tests of the runner:
+ *   BAD_ABI      built for another plugin ABI
+ *   NO_RX        no rx_burst callback
+ *   INIT_FAILS   its init() fails with -EIO
+ *   PARSE_CRASH  its option parser dereferences NULL
+ *   SHORT_DESC   a descriptor too short to hold the required fields
+ * Without a flag: a plugin that counts and drops every frame (the good control).
+ */
+#include <errno.h>
+#include <stddef.h>
+
+#include <xskf_plugin.h>
+
+static int bad_init(void *ctx, struct xskf_engine *eng)
+{
+	(void)ctx;
+	(void)eng;
+#ifdef INIT_FAILS
+	return -EIO;
+#else
+	return 0;
+#endif
+}
+
+__attribute__((unused)) static void bad_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
+{
+	(void)wctx;
+	(void)pkts;
+	(void)n;
+}
+
+static int bad_parse(void *ctx, int idx, const char *arg)
+{
+	(void)ctx;
+	(void)idx;
+	(void)arg;
+#ifdef PARSE_CRASH
+	return *(volatile int *)(uintptr_t)0;
+#else
+	return 0;
+#endif
+}
+
+static const struct xskf_cli_opt bad_opts[] = {
+	{ "knob", 1, "N", "an option whose parser may crash" },
+	{ NULL, 0, NULL, NULL },
+};
+static const struct xskf_app_cli bad_cli = { .sz = sizeof(bad_cli), .opts = bad_opts,
+					     .parse = bad_parse };
+static const struct xskf_app bad_app = {
+	.name = "bad",
+	.init = bad_init,
+#ifndef NO_RX
+	.rx_burst = bad_burst,
+#endif
+};
+
+#if defined(BAD_ABI)
+XSKF_API const struct xskf_plugin xskf_plugin_descriptor = {
+	.sz = sizeof(struct xskf_plugin), .abi = XSKF_PLUGIN_ABI + 98, .name = "bad", .app = &bad_app
+};
+#elif defined(SHORT_DESC)
+XSKF_API const struct xskf_plugin xskf_plugin_descriptor = {
+	.sz = offsetof(struct xskf_plugin, app), .abi = XSKF_PLUGIN_ABI, .name = "bad",
+	.app = &bad_app
+};
+#else
+XSKF_PLUGIN(.name = "bad", .app = &bad_app, .cli = &bad_cli);
+#endif
