@@ -207,6 +207,26 @@ static void answer(int fd, struct xskf_chain *ch, struct xskf_engine *eng, doubl
 	replyf(fd, "error: bad request (one line: stats, plugins, or PLUGIN ARGS)\n");
 }
 
+/*
+ * Read what the peer still sends (an oversized request) before closing, up to 64 KiB or 100 ms:
+ * closing with unread bytes would reset the connection and lose the answer on the way.
+ */
+static void drain(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char buf[4096];
+	size_t total = 0;
+
+	shutdown(fd, SHUT_WR);
+	while (total < 65536 && poll(&p, 1, 100) == 1) {
+		ssize_t r = recv(fd, buf, sizeof(buf), 0);
+
+		if (r <= 0)
+			break;
+		total += (size_t)r;
+	}
+}
+
 void xskf_ctl__serve(struct xskf_ctl *ctl, struct xskf_chain *ch, struct xskf_engine *eng,
 		     double elapsed)
 {
@@ -219,6 +239,7 @@ void xskf_ctl__serve(struct xskf_ctl *ctl, struct xskf_chain *ch, struct xskf_en
 		if (fd < 0)
 			return;
 		answer(fd, ch, eng, elapsed);
+		drain(fd);
 		close(fd);
 	}
 }

@@ -1,0 +1,240 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# The plugin runner (docs/plugins.md), one case per run:
+#   same      every app through `xskf run NAME` counts exactly what its xsk-* command counts:
+#             rxdrop on the veth bed; rxdrop, l2fwd, tunnel and txgen on the memory backend
+#   chain     filter (--port 9) in front of l2fwd on the veth bed: the port-9 frames are dropped,
+#             every other frame is sent back; the counters say so exactly
+#   counters  a plugin's counters show in the per-second lines and in --json
+#   ctl       the control socket: mode 0600 in a 0700 folder; `xskfctl stats` while running
+#             equals the final JSON; `xskfctl plugins`; `xskfctl tunnel reload` (good and bad
+#             file); a peer that is not root is refused; malformed, oversized, truncated and
+#             empty requests are answered or dropped without harm
+# Root; exit 77 to skip.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+require_root
+case_name=${1:?case}
+XSKF=$B/apps/xskf
+CTL=$B/apps/xskfctl
+tb_up "xq$$"
+out=$(mktemp -d)
+export XSKF_CTL_DIR=$out/ctl
+trap 'tb_cleanup; rm -rf "$out"' EXIT
+
+# wait_for FILE PATTERN: until FILE has a line matching PATTERN (20 s at most)
+wait_for() {
+	local i
+	for ((i = 0; i < 400; i++)); do
+		grep -q -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	cat "$1" >&2
+	fail "no '$2' in $1"
+}
+
+# mem_json OUT CMD...: one run on the memory backend, its JSON in OUT
+mem_json() {
+	local o=$1
+	shift
+	"$@" --backend memory --quiet --json >"$o" 2>"$o.err" || { cat "$o.err"; fail "$* exited non-zero"; }
+}
+
+# counters FILE: the numbers of a run that must not depend on how it was started
+counters() {
+	json_get "$1" '[(q["rx_packets"], q["tx_packets"], q["drop_app"], q["drop_no_port"]) for q in d["queues"]], d["census_ok"], {k: v for k, v in (d.get("app_stats") or {}).items() if isinstance(v, int)}'
+}
+
+case $case_name in
+same)
+	# memory backend: the same frames, the same counts, through both doors
+	cfg=$out/t.conf
+	printf 'local 198.51.100.1\nnexthop-mac 02:54:00:00:00:20\ndefault vni 7 remote 198.51.100.2\n' >"$cfg"
+	for app in "rxdrop|--mem-frames 50000" "l2fwd|--mem-frames 50000 --no-hints" \
+		"tunnel|-i mem1 --mem-frames 50000 --config $cfg" "txgen|--count 50000"; do
+		name=${app%%|*}
+		read -r -a args <<<"${app#*|}"
+		mem_json "$out/a.json" "$B/apps/xsk-$name" -i mem0 "${args[@]}"
+		mem_json "$out/b.json" "$XSKF" run "$name" -i mem0 "${args[@]}"
+		a=$(counters "$out/a.json") b=$(counters "$out/b.json")
+		[ "$a" = "$b" ] || fail "$name: xsk-$name $a, xskf run $name $b"
+		[ "$(json_get "$out/a.json" 'sum(q["rx_packets"] + q["tx_packets"] * (q["rx_packets"] == 0) for q in d["queues"])')" = 50000 ] ||
+			fail "$name: not 50000 frames: $a"
+		ok "$name: xsk-$name and xskf run $name count the same: $a"
+	done
+	# veth: 10000 frames, exactly, each way
+	for cmd in "$RXDROP" "$XSKF run rxdrop"; do
+		read -r -a c <<<"$cmd"
+		ip netns exec "$TB_NS_DUT" "${c[@]}" -i "$TB_IF_DUT" -q 0 -c --cpus 1 --json --quiet \
+			>"$out/v.json" 2>"$out/v.err" &
+		pid=$!
+		wait_for "$out/v.err" "XDP program attached"
+		r0=$(dut ethtool -S "$TB_IF_DUT" | awk '/rx_queue_0_xdp_redirect:/ { print $2 }')
+		gen "$GEN" -i "$TB_IF_GEN" -n 10000 --cpu 0 --rate 100000 --json >"$out/g.json" || fail "generator"
+		for ((i = 0; i < 400; i++)); do
+			r=$(dut ethtool -S "$TB_IF_DUT" | awk '/rx_queue_0_xdp_redirect:/ { print $2 }')
+			[ $((r - r0)) -ge 10000 ] && break
+			sleep 0.05
+		done
+		kill -INT $pid
+		wait $pid || fail "$cmd exited non-zero"
+		got=$(json_get "$out/v.json" "d['queues'][0]['rx_packets'] + d['queues'][0]['kernel']['rx_dropped'] + d['queues'][0]['kernel']['rx_ring_full']")
+		[ "$got" = 10000 ] || fail "$cmd: $got of 10000 frames accounted for"
+		[ "$(json_get "$out/v.json" "d['census_ok']")" = True ] || fail "$cmd: census"
+		ok "$cmd on veth: 10000 frames, census ok"
+		: >"$out/v.err"
+	done
+	;;
+chain)
+	ip netns exec "$TB_NS_DUT" "$XSKF" run filter,l2fwd -i "$TB_IF_DUT" -q 0 -c --cpus 1 --json \
+		--quiet -- --port 9 >"$out/c.json" 2>"$out/c.err" &
+	pid=$!
+	wait_for "$out/c.err" "XDP program attached"
+	back0=$(gen cat "/sys/class/net/$TB_IF_GEN/statistics/rx_packets")
+	# port 9 (dropped), then port 7777 (sent back); to the dut's address, so that frames
+	# coming back to the generator are not for its stack (no ICMP answers)
+	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --dport 9 --cpu 0 --rate 50000 --json >"$out/g1.json" || fail "gen"
+	# the kernel may drop some on a starved machine: how many of the port-9 ones it did
+	for ((i = 0; i < 400; i++)); do
+		"$CTL" stats >"$out/s1.json" || fail "xskfctl stats"
+		kd1=$(json_get "$out/s1.json" "d['queues'][0]['kernel']['rx_dropped'] + d['queues'][0]['kernel']['rx_ring_full']")
+		[ $(($(json_get "$out/s1.json" "d['queues'][0]['rx_packets']") + kd1)) -ge 3000 ] && break
+		sleep 0.05
+	done
+	gen "$GEN" -i "$TB_IF_GEN" -n 2000 --dport 7777 --cpu 0 --rate 50000 --json >"$out/g2.json" || fail "gen"
+	for ((i = 0; i < 400; i++)); do
+		back=$(($(gen cat "/sys/class/net/$TB_IF_GEN/statistics/rx_packets") - back0))
+		"$CTL" stats >"$out/s2.json" || fail "xskfctl stats"
+		[ $(($(json_get "$out/s2.json" "d['queues'][0]['rx_packets'] + d['queues'][0]['kernel']['rx_dropped'] + d['queues'][0]['kernel']['rx_ring_full']"))) -ge 5000 ] &&
+			[ $back -ge "$(json_get "$out/s2.json" "d['queues'][0]['tx_packets']")" ] && break
+		sleep 0.05
+	done
+	kill -INT $pid
+	wait $pid || { cat "$out/c.err"; fail "the chain exited non-zero"; }
+	$PY - "$out/c.json" "$back" "$kd1" <<'EOPY' || fail "chain counts"
+import json, sys
+d = json.load(open(sys.argv[1]))
+back, kd1 = int(sys.argv[2]), int(sys.argv[3])
+q = d["queues"][0]
+f = d["plugins"][0]["counters"]
+kd = q["kernel"]["rx_dropped"] + q["kernel"]["rx_ring_full"]
+print("filter", f, "rx", q["rx_packets"], "tx", q["tx_packets"], "kernel drops", kd1, "+", kd - kd1,
+      "back", back)
+# every port-9 frame the chain got was dropped by the filter, every other one sent back
+ok = (f["dropped"] == 3000 - kd1 and f["passed"] == 2000 - (kd - kd1)
+      and q["rx_packets"] == f["dropped"] + f["passed"] and q["drop_app"] == f["dropped"]
+      and q["tx_packets"] == f["passed"] and back == f["passed"] and d["census_ok"])
+sys.exit(0 if ok else 1)
+EOPY
+	ok "filter,l2fwd: the port-9 frames dropped, the others sent back, exactly (kernel drops: $kd1 of port 9)"
+	;;
+counters)
+	# live lines go to stderr with --json; a chain of two on the memory backend, 2.5 s
+	timeout 20 "$XSKF" run filter,rxdrop -i mem0 --backend memory --json -d 3 -- --port 9 \
+		>"$out/k.json" 2>"$out/k.err" || { cat "$out/k.err"; fail "exit $?"; }
+	n=$(grep -cE '^ +filter  dropped [0-9]+ passed [0-9]+$' "$out/k.err")
+	[ "$n" -ge 2 ] || { cat "$out/k.err"; fail "filter's counters shown $n times in 3 s"; }
+	last=$(grep -E '^ +filter  dropped' "$out/k.err" | tail -1 | awk '{ print $3 }')
+	fin=$(json_get "$out/k.json" 'd["plugins"][0]["counters"]["dropped"]')
+	[ "$fin" -ge "$last" ] && [ "$fin" -gt 0 ] || fail "final $fin below the last line's $last"
+	[ "$(json_get "$out/k.json" 'd["plugins"][0]["workers"][0]["dropped"]')" = "$fin" ] ||
+		fail "per-worker counters do not add up"
+	ok "plugin counters: $n per-second lines, $fin in the JSON, per worker and summed"
+	;;
+ctl)
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 -c --cpus 1 --json --quiet \
+		>"$out/r.json" 2>"$out/r.err" &
+	pid=$!
+	wait_for "$out/r.err" "control socket"
+	sock=$(ls "$XSKF_CTL_DIR"/*.sock)
+	[ "$(stat -c %a "$XSKF_CTL_DIR")" = 700 ] || fail "control folder mode $(stat -c %a "$XSKF_CTL_DIR")"
+	[ "$(stat -c '%a %u' "$sock")" = "600 0" ] || fail "socket mode/owner $(stat -c '%a %u' "$sock")"
+	ok "control socket $sock: 0600, root, in a 0700 folder"
+	gen "$GEN" -i "$TB_IF_GEN" -n 5000 --cpu 0 --rate 50000 --json >/dev/null || fail "gen"
+	for ((i = 0; i < 400; i++)); do
+		"$CTL" stats >"$out/live.json" || fail "xskfctl stats failed"
+		got=$(json_get "$out/live.json" "d['queues'][0]['rx_packets'] + d['queues'][0]['kernel']['rx_dropped']")
+		[ "$got" -ge 5000 ] && break
+		sleep 0.05
+	done
+	"$CTL" plugins | grep -q "^rxdrop (built in)" || fail "xskfctl plugins"
+	"$CTL" nosuch x >"$out/np" && fail "an unknown plugin got an ok"
+	grep -q "no plugin 'nosuch'" "$out/np" || fail "unknown plugin: $(cat "$out/np")"
+	# requests that are wrong in every way; the run must answer what it can and go on
+	$PY - "$sock" <<'EOPY' || fail "malformed requests"
+import socket, sys
+def ask(data, close_early=False):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(sys.argv[1])
+    if data:
+        s.sendall(data)
+    if close_early:
+        s.close()
+        return b""
+    s.shutdown(socket.SHUT_WR)
+    out = b""
+    while True:
+        b = s.recv(65536)
+        if not b:
+            break
+        out += b
+    s.close()
+    return out
+cases = {
+    "oversized": (b"x" * 5000, b"error: request longer"),
+    "NUL byte": (b"sta\x00ts\n", b"error: bad request"),
+    "two lines": (b"stats\nplugins\n", b"error: bad request"),
+    "non-ASCII": (b"st\xffats\n", b"error: bad request"),
+    "empty": (b"", b"error: bad request"),
+    "truncated": (b"sta", b"error: no plugin 'sta'"),
+    "stats with args": (b"stats now\n", b"error: bad request"),
+}
+for name, (data, want) in cases.items():
+    got = ask(data)
+    if not got.startswith(want):
+        print(f"{name}: {got[:80]!r}, expected {want!r}", file=sys.stderr)
+        sys.exit(1)
+    print(f"ok - {name}: {got.decode(errors='replace').strip()[:70]}")
+ask(b"stats\n", close_early=True)  # the peer goes away before the answer
+if not ask(b"stats\n").startswith(b"{"):
+    sys.exit("the socket stopped answering")
+EOPY
+	# a peer that is not root: the socket is 0600, so make it reachable to see the refusal
+	chmod 0666 "$sock"
+	chmod 0755 "$XSKF_CTL_DIR" "$out"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$CTL" -s "$sock" stats >"$out/nr" 2>&1 &&
+		fail "a non-root peer got an answer"
+	grep -q "permission denied: only root" "$out/nr" || { cat "$out/nr"; fail "non-root: message"; }
+	ok "a non-root peer is refused: $(cat "$out/nr")"
+	chmod 0600 "$sock"
+	"$CTL" stats >"$out/live.json" || fail "xskfctl stats"
+	kill -INT $pid
+	wait $pid || fail "rxdrop exited non-zero"
+	for f in rx_packets tx_packets drop_app; do
+		a=$(json_get "$out/live.json" "d['queues'][0]['$f']") b=$(json_get "$out/r.json" "d['queues'][0]['$f']")
+		[ "$a" = "$b" ] || fail "$f: xskfctl stats $a, final JSON $b"
+	done
+	[ ! -e "$sock" ] || fail "the socket was left behind"
+	ok "xskfctl stats agrees with the final JSON ($(json_get "$out/r.json" "d['queues'][0]['rx_packets']") frames); socket removed"
+	# the tunnel's reload through the socket
+	cfg=$out/t.conf
+	printf 'local 198.51.100.1\nnexthop-mac 02:54:00:00:00:20\ndefault vni 7 remote 198.51.100.2\n' >"$cfg"
+	"$B/apps/xsk-tunnel" -i mem0 -i mem1 --backend memory --config "$cfg" --quiet --json \
+		>"$out/t.json" 2>"$out/t.err" &
+	pid=$!
+	wait_for "$out/t.err" "control socket"
+	"$CTL" tunnel reload | grep -q "^ok: reloaded $cfg: 0 entries, with default, 1 VNIs" || fail "reload"
+	echo "bogus" >>"$cfg"
+	"$CTL" tunnel reload >"$out/rl" && fail "a bad file was taken"
+	grep -q "^error: reload rejected, table unchanged: .*unknown keyword 'bogus'" "$out/rl" || fail "bad reload: $(cat "$out/rl")"
+	"$CTL" tunnel frobnicate >"$out/uc" && fail "an unknown command got an ok"
+	grep -q "error: unknown command 'frobnicate'" "$out/uc" || fail "unknown command: $(cat "$out/uc")"
+	kill -INT $pid
+	wait $pid || fail "xsk-tunnel exited non-zero"
+	[ "$(json_get "$out/t.json" "d['app_stats']['reloads'], d['app_stats']['reload_errors']")" = "1 1" ] ||
+		fail "reload counters: $(json_get "$out/t.json" "d['app_stats']")"
+	ok "xskfctl tunnel reload: good file taken, bad file refused, counted"
+	;;
+*) fail "unknown case $case_name" ;;
+esac
