@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 #
 # The bad-input matrix of docs/reliability.md, row by row: each input on the veth test bed must
-# give a stderr line matching the row's message, the row's exit status (never a crash), and
+# give a line (stderr, or stdout for xskfctl) matching the row's message, the row's exit status (never a crash), and
 # leave no XDP program attached. The table is the test: a row added there is run here.
 # Root; exit 77 to skip.
 set -uo pipefail
@@ -11,10 +11,14 @@ require_root
 FOREIGN=${XSKF_FOREIGN_OBJ:?XSKF_FOREIGN_OBJ not set}
 DOC=$S/docs/reliability.md
 T=$S/tests/integration/badinput
+: "${XSKF_TEST_PLUGINS:?XSKF_TEST_PLUGINS not set (run through meson test)}"
+# the control socket rows: a folder of the test's own
+export XSKF_CTL_DIR
+XSKF_CTL_DIR=$(mktemp -d)
 tb_up "xm$$"
 out=$(mktemp -d)
 hp0=$(cat /proc/sys/vm/nr_hugepages)
-trap 'echo "$hp0" >/proc/sys/vm/nr_hugepages; tb_cleanup; rm -rf "$out"' EXIT
+trap 'echo "$hp0" >/proc/sys/vm/nr_hugepages; tb_cleanup; rm -rf "$out" "$XSKF_CTL_DIR"' EXIT
 
 rows=$(sed -n '/<!-- matrix:begin -->/,/<!-- matrix:end -->/p' "$DOC" | grep -E '^\| [0-9]+ \|')
 [ "$(wc -l <<<"$rows")" -ge 40 ] || fail "the matrix in $DOC has fewer than 40 rows"
@@ -28,7 +32,7 @@ setup() { # setup KIND: make the machine what the row needs; BG_PID for "running
 		BG_PID=$!
 		local i
 		for ((i = 0; i < 400; i++)); do
-			grep -q "XDP program attached" "$out/bg.err" && return 0
+			grep -q "control socket" "$out/bg.err" && return 0
 			sleep 0.05
 		done
 		fail "the first instance did not start"
@@ -54,9 +58,12 @@ while IFS= read -r row; do
 	kind=$(awk -F'|' '{ gsub(/ /, "", $(NF - 1)); print $(NF - 1) }' <<<"$row")
 	read -r -a argv <<<"${cmd//\$IF/$TB_IF_DUT}"
 	argv=("${argv[@]//\$T/$T}")
+	argv=("${argv[@]//\$P/$XSKF_TEST_PLUGINS}")
 	case ${argv[0]} in
 	xsk-*) argv=("$B/apps/${argv[0]}" "${argv[@]:1}" --duration 1) ;;
 	xskf-trafficgen) argv=("$GEN" "${argv[@]:1}") ;;
+	xskf) argv=("$B/apps/xskf" "${argv[@]:1}" --duration 1) ;;
+	xskfctl) argv=("$B/apps/xskfctl" "${argv[@]:1}") ;;
 	*) fail "row $num: unknown program '${argv[0]}'" ;;
 	esac
 	setup "$kind"
@@ -69,7 +76,7 @@ while IFS= read -r row; do
 	fi
 	[ "$kind" = foreign ] && [ -z "$(xdp_attached)" ] && fail "row $num: the foreign program was removed"
 	undo "$kind"
-	line=$(grep -E -m1 -- "$re" "$out/e")
+	line=$(cat "$out/e" "$out/o" | grep -E -m1 -- "$re") # xskfctl answers on stdout
 	[ -n "$line" ] || { cat "$out/e" >&2; fail "row $num ($cmd): no line matching '$re'"; }
 	[ "$rc" = "$want" ] || { cat "$out/e" >&2; fail "row $num ($cmd): exit $rc, expected $want"; }
 	assert_no_xdp "row $num"
