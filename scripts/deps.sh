@@ -20,7 +20,7 @@ PKGS=(llvm libbpf-dev libxdp-dev liburcu-dev libnuma-dev libpcap-dev
 # command:package, for the build and the test suite
 CMDS=(cc:build-essential meson:meson ninja:ninja-build pkg-config:pkg-config clang:clang bpftool:bpftool
 	ip:iproute2 ss:iproute2 ethtool:ethtool tcpdump:tcpdump ping:iputils-ping
-	numactl:numactl sysctl:procps taskset:util-linux setpriv:util-linux timeout:coreutils
+	scdoc:scdoc numactl:numactl sysctl:procps taskset:util-linux setpriv:util-linux timeout:coreutils
 	/usr/bin/python3:python3)
 # command:package, for the benchmarks only
 BENCH_CMDS=(dpdk-testpmd:dpdk-dev bc:bc valgrind:valgrind stress-ng:stress-ng)

@@ -23,6 +23,11 @@ for h in xskf.h xskf_plugin.h xskf_meta.h xskf_hints.h; do
 done
 ls "$(dirname "$xskf")/../lib/"*/xskf/plugins/rxdrop.so >/dev/null 2>&1 ||
 	find "$dest/root" -name rxdrop.so | grep -q plugins || fail "rxdrop.so not in the plugin folder"
+if command -v scdoc >/dev/null; then
+	for m in xskf xskfctl xsk-rxdrop xsk-l2fwd xsk-tunnel xsk-txgen; do
+		find "$dest/root" -path "*/man1/$m.1" | grep -q . || fail "man page $m.1 not installed"
+	done
+fi
 ok "installed: $(realpath --relative-to="$dest/root" "$xskf"), $(realpath --relative-to="$dest/root" "$pc")"
 
 # the example sees nothing of the source tree: only the install, through pkg-config
