@@ -37,7 +37,12 @@ static void chain_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 		ch->pl[k].app.rx_burst(cw->wctx[k], pkts, n);
 		if (k + 1 == ch->n)
 			return;
-		for (i = m = d = 0; i < n; i++) {
+		/* the common case, a burst that goes on whole: no partition, one store per frame */
+		for (i = 0; i < n && pkts[i].action == XSKF_NEXT; i++)
+			pkts[i].action = XSKF_DROP;
+		if (i == n)
+			continue;
+		for (m = i, d = 0; i < n; i++) {
 			if (pkts[i].action == XSKF_NEXT) {
 				if (m != i)
 					pkts[m] = pkts[i];

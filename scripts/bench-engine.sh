@@ -25,6 +25,9 @@ APPS=(
 	"rxdrop|$B/apps/xsk-rxdrop --no-hints"
 	"rxdrop-hints|$B/apps/xsk-rxdrop"
 	"l2fwd|$B/apps/xsk-l2fwd --no-hints"
+	# chains: the filter passes every frame (its port is not the frames' 9) to the next plugin
+	"filter+rxdrop|$B/apps/xskf run filter,rxdrop --no-hints -- --port 10"
+	"filter+l2fwd|$B/apps/xskf run filter,l2fwd --no-hints -- --port 10"
 )
 BATCHES=(16 32 64 256)
 SOCKS=(1 2 8)
