@@ -529,6 +529,20 @@ static void teardown(struct xskf_engine *eng)
 	}
 }
 
+/* app->init(), once everything is set up. */
+static int app_init(struct xskf_engine *eng)
+{
+	int err;
+
+	if (!eng->app.init)
+		return 0;
+	err = eng->app.init(eng->app_ctx, eng);
+	/* -ECANCELED: the app said why already (the plugin runner does) */
+	if (err && err != -ECANCELED)
+		pr_warn("%s: init failed: %s\n", eng->app.name, strerror(-err));
+	return err;
+}
+
 static int start_workers(struct xskf_engine *eng)
 {
 	unsigned int i;
@@ -563,11 +577,8 @@ static int start_mem(struct xskf_engine *eng)
 	err = load_rss_keys(eng);
 	for (i = 0; i < eng->nr_workers && !err; i++)
 		err = open_worker(eng, &eng->workers[i]);
-	if (!err && eng->app.init) {
-		err = eng->app.init(eng->app_ctx, eng);
-		if (err && err != -ECANCELED) /* -ECANCELED: the app said why already */
-			pr_warn("%s: init failed: %s\n", eng->app.name, strerror(-err));
-	}
+	if (!err)
+		err = app_init(eng);
 	if (err) {
 		teardown(eng);
 		eng->stopped = true;
@@ -625,12 +636,8 @@ int xskf_engine__start(struct xskf_engine *eng)
 	}
 	for (i = 0; i < eng->nr_ports && !err; i++)
 		err = xskf_prog__attach(eng, &eng->ports[i]);
-	if (!err && eng->app.init) {
-		err = eng->app.init(eng->app_ctx, eng);
-		/* -ECANCELED: the app said why already (the plugin runner does) */
-		if (err && err != -ECANCELED)
-			pr_warn("%s: init failed: %s\n", eng->app.name, strerror(-err));
-	}
+	if (!err)
+		err = app_init(eng);
 	if (err)
 		goto fail;
 	err = start_workers(eng);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "ring_ops.h"
 #include "xskf_hints_parse.h"
 
 /* One ring's shared words, each in its own cache line as the kernel lays them out. */
@@ -29,20 +30,10 @@ struct xskf_mem_rings {
 	void *slots[4];
 };
 
-/* Point libxdp's ring struct at @k and @slots; a producer keeps consumer + size in cached_cons. */
 static void ring_init(void *ring, struct mem_ring_words *k, void *slots, uint32_t size,
 		      bool producer)
 {
-	struct xsk_ring_prod *r = ring;
-
-	memset(r, 0, sizeof(*r));
-	r->mask = size - 1;
-	r->size = size;
-	r->producer = &k->producer;
-	r->consumer = &k->consumer;
-	r->flags = &k->flags;
-	r->ring = slots;
-	r->cached_cons = producer ? size : 0;
+	xskf_ring__init(ring, &k->producer, &k->consumer, &k->flags, slots, size, producer);
 }
 
 int xskf_mem__open(struct xskf_sock *s, const struct xskf_engine_opts *o)

@@ -13,6 +13,26 @@
 
 #include "internal.h"
 
+/*
+ * Point libxdp's ring struct at a ring in plain memory (the memory backend, the unit tests).
+ * struct xsk_ring_prod and xsk_ring_cons have the same layout (DEFINE_XSK_RING); a producer
+ * keeps consumer + size in cached_cons.
+ */
+static inline void xskf_ring__init(void *ring, uint32_t *producer, uint32_t *consumer,
+				   uint32_t *flags, void *slots, uint32_t size, bool is_producer)
+{
+	struct xsk_ring_prod *r = ring;
+
+	memset(r, 0, sizeof(*r));
+	r->mask = size - 1;
+	r->size = size;
+	r->producer = producer;
+	r->consumer = consumer;
+	r->flags = flags;
+	r->ring = slots;
+	r->cached_cons = is_producer ? size : 0;
+}
+
 /* Keep the fill ring topped up from the cache, a batch at a time. */
 static inline void refill(struct xskf_sock *s, struct xskf_umem *um, uint32_t batch)
 {

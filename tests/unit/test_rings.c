@@ -30,22 +30,9 @@ static struct kring kfill, krx, ktx, kcomp;
 static uint64_t fill_slots[FILL_SZ], comp_slots[COMP_SZ];
 static struct xdp_desc rx_slots[RX_SZ], tx_slots[TX_SZ];
 
-/*
- * Point libxdp's ring struct at @k and @slots. struct xsk_ring_prod and xsk_ring_cons have the
- * same layout (DEFINE_XSK_RING); a producer keeps consumer + size in cached_cons.
- */
 static void ring_init(void *ring, struct kring *k, void *slots, uint32_t size, bool producer)
 {
-	struct xsk_ring_prod *r = ring;
-
-	memset(r, 0, sizeof(*r));
-	r->mask = size - 1;
-	r->size = size;
-	r->producer = &k->producer;
-	r->consumer = &k->consumer;
-	r->flags = &k->flags;
-	r->ring = slots;
-	r->cached_cons = producer ? size : 0;
+	xskf_ring__init(ring, &k->producer, &k->consumer, &k->flags, slots, size, producer);
 }
 
 /* The kernel side. */
