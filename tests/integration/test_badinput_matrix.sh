@@ -28,7 +28,8 @@ setup() { # setup KIND: make the machine what the row needs; BG_PID for "running
 	foreign) dut ip link set dev "$TB_IF_DUT" xdpdrv obj "$FOREIGN" sec xdp ;;
 	running)
 		# not through dut(): $! must be the app itself, not a subshell that ignores SIGINT
-		ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --quiet >/dev/null 2>"$out/bg.err" &
+		ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --quiet >/dev/null 2>"$out/bg.err" \
+			</dev/null &
 		BG_PID=$!
 		local i
 		for ((i = 0; i < 400; i++)); do
@@ -44,7 +45,16 @@ setup() { # setup KIND: make the machine what the row needs; BG_PID for "running
 undo() { # undo KIND
 	case $1 in
 	foreign) dut ip link set dev "$TB_IF_DUT" xdp off ;;
-	running) kill -INT "$BG_PID"; wait "$BG_PID" ;;
+	running)
+		kill -INT "$BG_PID"
+		local i
+		for ((i = 0; i < 400; i++)); do
+			kill -0 "$BG_PID" 2>/dev/null || break
+			sleep 0.05
+		done
+		kill -0 "$BG_PID" 2>/dev/null && { cat "$out/bg.err" >&2; fail "the first instance did not stop in 20 s"; }
+		wait "$BG_PID"
+		;;
 	nohuge) echo "$hp0" >/proc/sys/vm/nr_hugepages ;;
 	esac
 }
@@ -69,11 +79,13 @@ while IFS= read -r row; do
 	setup "$kind"
 	rc=0
 	if [ "$kind" = nonroot ]; then
-		dut setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "${argv[@]}" \
-			>"$out/o" 2>"$out/e" || rc=$?
+		dut timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+			"${argv[@]}" >"$out/o" 2>"$out/e" </dev/null || rc=$?
 	else
-		dut "${argv[@]}" >"$out/o" 2>"$out/e" || rc=$?
+		# a bound: a row that hangs fails by name instead of the whole test timing out
+		dut timeout 60 "${argv[@]}" >"$out/o" 2>"$out/e" </dev/null || rc=$?
 	fi
+	[ "$rc" = 124 ] && { cat "$out/e" >&2; fail "row $num ($cmd) did not end in 60 s"; }
 	[ "$kind" = foreign ] && [ -z "$(xdp_attached)" ] && fail "row $num: the foreign program was removed"
 	undo "$kind"
 	line=$(cat "$out/e" "$out/o" | grep -E -m1 -- "$re") # xskfctl answers on stdout

@@ -124,7 +124,9 @@ print("filter", f, "rx", q["rx_packets"], "tx", q["tx_packets"], "kernel drops",
 # every port-9 frame the chain got was dropped by the filter, every other one sent back
 ok = (f["dropped"] == 3000 - kd1 and f["passed"] == 2000 - (kd - kd1)
       and q["rx_packets"] == f["dropped"] + f["passed"] and q["drop_app"] == f["dropped"]
-      and q["tx_packets"] == f["passed"] and back == f["passed"] and d["census_ok"])
+      and q["tx_packets"] == f["passed"] and d["census_ok"]
+      # at the generator: the frames sent back, and at most a few of the dut stack's own
+      and f["passed"] <= back <= f["passed"] + 3)
 sys.exit(0 if ok else 1)
 EOPY
 	ok "filter,l2fwd: the port-9 frames dropped, the others sent back, exactly (kernel drops: $kd1 of port 9)"
