@@ -300,7 +300,8 @@ int xskf_chain__build(struct xskf_chain *ch)
 		struct xskf_chain_plugin *pl = &ch->pl[k];
 		struct xskf_app_cli cli = {};
 
-		memcpy(&cli, pl->p->cli, cli_size(pl->p->cli));
+		if (pl->p->cli) /* a plugin without options has none */
+			memcpy(&cli, pl->p->cli, cli_size(pl->p->cli));
 		pl->app = *pl->p->app;
 		if (pl->app.flags & XSKF_APP_F_TX_ONLY) {
 			if (ch->n > 1) {

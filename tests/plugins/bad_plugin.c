@@ -31,13 +31,18 @@ __attribute__((unused)) static void bad_burst(void *wctx, struct xskf_pkt *pkts,
 	(void)n;
 }
 
+#ifdef PARSE_CRASH
+static volatile uintptr_t bad_addr = 16;
+#endif
+
 static int bad_parse(void *ctx, int idx, const char *arg)
 {
 	(void)ctx;
 	(void)idx;
 	(void)arg;
 #ifdef PARSE_CRASH
-	return *(volatile int *)(uintptr_t)0;
+	/* a real fault, at an address UBSan's null check does not flag first */
+	return *(volatile int *)bad_addr;
 #else
 	return 0;
 #endif
