@@ -30,6 +30,7 @@ fail() {
 ok() {
 	echo "ok: $*"
 }
+. "$SRC/tests/integration/wait_lib.sh"
 
 # mkns NAME: a namespace with lo up, added to the cleanup list.
 mkns() {
@@ -72,7 +73,7 @@ start_app() {
 	for a in "$@"; do [ "$a" = -i ] && nports=$((nports + 1)); done
 	for i in $(seq 1 100); do
 		[ "$(grep -c "XDP program attached" "$out.err" 2>/dev/null)" -ge "$nports" ] &&
-			{ sleep 0.2; return 0; }
+			return 0
 		kill -0 $APP_PID 2>/dev/null || { cat "$out.err" >&2; fail "$* did not start"; }
 		sleep 0.1
 	done
@@ -106,24 +107,30 @@ rx_count() {
 	ip netns exec "$1" cat "/sys/class/net/$2/statistics/rx_packets"
 }
 
-# udp_count NS ADDR PORT SECONDS: count UDP datagrams arriving at ADDR:PORT in NS until none
-# came for SECONDS (so extra datagrams are counted too); prints the count. Run it in the
-# background and wait for it.
-udp_count() {
-	ip netns exec "$1" $PY - "$2" "$3" "$4" <<'PYEOF'
-import socket, sys
-addr, port, idle = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+# udp_listen NS ADDR PORT N OUT: a UDP receiver at ADDR:PORT in NS, in the background (RPID),
+# returning once its socket is bound. It counts datagrams until N have come, then 0.3 s more
+# (so a datagram too many shows too), or until WAIT_S passed, and writes the count to OUT.
+udp_listen() {
+	rm -f "$5.ready"
+	ip netns exec "$1" $PY - "$2" "$3" "$4" "$WAIT_S" "$5.ready" >"$5" <<'PYEOF' &
+import socket, sys, time
+addr, port, want, bound = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
 s.bind((addr, port))
-s.settimeout(idle)
-n = 0
-try:
-    while True:
+open(sys.argv[5], "w").close()
+n, end = 0, time.time() + bound
+while time.time() < end:
+    s.settimeout(max(0.01, end - time.time()))
+    try:
         s.recv(2048)
-        n += 1
-except socket.timeout:
-    pass
+    except socket.timeout:
+        break
+    n += 1
+    if n == want:
+        end = time.time() + 0.3
 print(n)
 PYEOF
+	RPID=$!
+	wait_for "UDP receiver on $2:$3" test -e "$5.ready"
 }

@@ -11,6 +11,7 @@ PY=/usr/bin/python3
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 ok() { echo "ok - $*"; }
+. "$S/tests/integration/wait_lib.sh"
 
 require_root() {
 	[ "$(id -u)" = 0 ] || skip "needs root"
@@ -26,8 +27,14 @@ tb_up() {
 
 tb_cleanup() {
 	local pids
+	local i
 	pids=$(ip netns pids "$TB_NS_DUT" 2>/dev/null || true)
-	[ -n "$pids" ] && kill -TERM $pids 2>/dev/null && sleep 0.5
+	[ -n "$pids" ] && kill -TERM $pids 2>/dev/null
+	# what is left gets 10 s to detach and exit, then SIGKILL
+	for ((i = 0; i < 200; i++)); do
+		[ -z "$(ip netns pids "$TB_NS_DUT" 2>/dev/null)" ] && break
+		sleep 0.05
+	done
 	pids=$(ip netns pids "$TB_NS_DUT" 2>/dev/null || true)
 	[ -n "$pids" ] && kill -KILL $pids 2>/dev/null
 	"$S/scripts/testbed.sh" down >/dev/null 2>&1 || true
@@ -56,14 +63,41 @@ json_get() {
 	$PY -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
 }
 
+has_xdp() { [ -n "$(xdp_attached)" ]; }
+
 # wait_attached: wait until the dut has our XDP program (the app finished starting).
-wait_attached() {
-	local i
-	for i in $(seq 1 100); do
-		[ -n "$(xdp_attached)" ] && return 0
-		sleep 0.05
+wait_attached() { wait_for "XDP program attached on $TB_IF_DUT" has_xdp; }
+
+# app_seen PID: frames that reached the run PID's sockets: received, or dropped and counted by
+# the kernel (XDP_STATISTICS). Wait on this when a test allows kernel drops.
+app_seen() {
+	app_live "$1" "sum(q['rx_packets'] + q['kernel']['rx_dropped'] + q['kernel']['rx_ring_full'] for q in j['queues'])"
+}
+
+# wait_seen PID N: wait until N frames reached the run PID's sockets.
+wait_seen() { wait_for "$2 frames at the sockets of pid $1" ge app_seen "$1" "$2"; }
+
+# stop_run PID: SIGINT, wait; returns its exit status.
+stop_run() {
+	kill -INT "$1"
+	wait "$1"
+}
+
+# gen_paced PID TOTAL CHUNK GENERATOR-OPTIONS...: send TOTAL frames from the generator namespace
+# in calls of CHUNK frames, each after the run PID has received all frames before it: a chunk
+# smaller than the RX and fill rings cannot overflow them however late the worker runs, so
+# exact counts do not depend on the machine's speed. Frames the run received before it count.
+gen_paced() {
+	local pid=$1 total=$2 chunk=$3 sent=0 n base
+	shift 3
+	base=$(app_rx "$pid") || fail "no live stats from pid $pid"
+	while [ $sent -lt "$total" ]; do
+		n=$((total - sent < chunk ? total - sent : chunk))
+		gen "$GEN" -i "$TB_IF_GEN" -n $n "$@" >"$out/gen.json" || fail "generator"
+		[ "$(sent_of "$out/gen.json")" = $n ] || fail "generator did not send $n"
+		sent=$((sent + n))
+		wait_app_rx "$pid" $((base + sent))
 	done
-	fail "no XDP program attached after 5 s"
 }
 
 # sent_of FILE: frames the generator put into the peer's rings (exact veth counters).

@@ -27,7 +27,10 @@ setup() { # setup KIND: make the machine what the row needs; BG_PID for "running
 	case $1 in
 	foreign) dut ip link set dev "$TB_IF_DUT" xdpdrv obj "$FOREIGN" sec xdp ;;
 	running)
-		# not through dut(): $! must be the app itself, not a subshell that ignores SIGINT
+		# not through dut(): $! must be the app itself, not a subshell that ignores SIGINT.
+		# The last instance's log goes first: the child truncates it only when it runs, and
+		# the wait below must not read the old "control socket" line.
+		rm -f "$out/bg.err"
 		ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --quiet >/dev/null 2>"$out/bg.err" \
 			</dev/null &
 		BG_PID=$!

@@ -27,6 +27,7 @@ trap 'tb_cleanup; ip netns del "xf$$-other" 2>/dev/null; rm -rf "$out"' EXIT
 # until it says its program is attached (not merely until a program is there: a killed run's
 # may be)
 start_rx() {
+	rm -f "$out/rx.err" # the wait below must not read the last run's lines
 	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" ${RX_QUEUES--q 0} -c -N --cpus 1 --json --quiet "$@" \
 		>"$out/rx.json" 2>"$out/rx.err" &
 	RX_PID=$!

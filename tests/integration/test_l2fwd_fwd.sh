@@ -38,10 +38,8 @@ fi
 
 # UDP both ways: a receiver counts datagrams, the sender paces a little so no socket overflows.
 udp() { # NS_SEND NS_RECV DST N PORT
-	# counts until idle for 2 s, so a datagram too many would show as well
-	udp_count $2 0.0.0.0 $5 2.0 >$TMP/udp.$5 &
-	local rpid=$!
-	sleep 0.5
+	udp_listen $2 0.0.0.0 $5 $4 $TMP/udp.$5
+	local rpid=$RPID
 	ip netns exec $1 $PY - "$3" "$4" "$5" <<'PYEOF'
 import socket, sys, time
 for i in range(int(sys.argv[2])):
@@ -62,10 +60,10 @@ got=$(udp $NB $NA 192.0.2.1 $M 5002)
 ok "B -> A: $M of $M UDP datagrams arrived"
 
 # Frames of every size class from 60 bytes to the MTU, random payload, captured at B.
-ip netns exec $NB tcpdump -i b0 -U -w $TMP/b.pcap ether proto 0x88b5 2>/dev/null &
+ip netns exec $NB tcpdump -i b0 -U -w $TMP/b.pcap ether proto 0x88b5 2>$TMP/b.err &
 TPID=$!
 PIDS+=($TPID)
-sleep 1
+wait_capture $TMP/b.err
 ip netns exec $NA $PY - $TMP/sent.pcap <<'PYEOF' || fail "scapy send"
 import sys, os
 from scapy.all import Ether, Raw, sendp, wrpcap
@@ -77,7 +75,7 @@ for i, n in enumerate(sizes):
 wrpcap(sys.argv[1], frames)
 sendp(frames, iface="a0", verbose=False)
 PYEOF
-sleep 1
+wait_pcap $TMP/b.pcap 18
 kill -INT $TPID; wait $TPID 2>/dev/null
 $PY - $TMP/sent.pcap $TMP/b.pcap $MAC_B $MAC_LB <<'PYEOF' || fail "frames changed on the way"
 import sys

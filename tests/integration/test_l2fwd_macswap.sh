@@ -25,13 +25,13 @@ J=$TMP/l2fwd.json
 N=20000
 start_app $NL $J $L2FWD -i l0 --cpus 1 --quiet
 before=$(rx_count $NG g0)
-ip netns exec $NG tcpdump -i g0 -c 5 -e -n -U -w $TMP/back.pcap ether dst $MAC_G 2>/dev/null &
+ip netns exec $NG tcpdump -i g0 -c 5 -e -n -U -w $TMP/back.pcap ether dst $MAC_G 2>$TMP/td.err &
 TPID=$!
 PIDS+=($TPID)
-sleep 1
+wait_capture $TMP/td.err
 ip netns exec $NG $TGEN -i g0 --cpu 0 -n $N --rate 50000 --dst-mac $MAC_L \
 	--dst-ip 198.51.100.2 >$TMP/tg.out 2>&1 || { cat $TMP/tg.out; fail "trafficgen"; }
-sleep 1
+wait_ctr $NG g0 rx_packets $((before + N))
 after=$(rx_count $NG g0)
 stop_app || fail "xsk-l2fwd exited with an error"
 no_xdp $NL l0
@@ -57,7 +57,19 @@ before=$(rx_count $NG g0)
 txdrop0=$(ip netns exec $NL cat /sys/class/net/l0/statistics/tx_dropped)
 ip netns exec $NG $TGEN -i g0 --cpu 0 -d 2 --dst-mac $MAC_L --dst-ip 198.51.100.2 \
 	>$TMP/tg2.out 2>&1 || { cat $TMP/tg2.out; fail "trafficgen"; }
-sleep 1
+# every frame xsk-l2fwd sent has come back or was dropped by the veth: its TX is drained
+drained() {
+	local left tx back drop
+	# RX first: every redirected frame received or dropped by the kernel, then TX
+	left=$(app_live $APP_PID "sum(q['program']['redirected'] - q['rx_packets'] - q['kernel']['rx_dropped'] - q['kernel']['rx_ring_full'] for q in j['queues'])") || return 1
+	[[ $left == 0 ]] || { LAST="$left frames not yet received"; return 1; }
+	tx=$(app_tx $APP_PID) || return 1
+	back=$(($(rx_count $NG g0) - before))
+	drop=$(($(sysfs_ctr $NL l0 tx_dropped) - txdrop0))
+	LAST="tx $tx, back $back, veth drops $drop"
+	[[ $tx -gt 0 && $tx == $((back + drop)) ]]
+}
+wait_for "TX drained (xsk-l2fwd's sent frames all back or dropped)" drained
 after=$(rx_count $NG g0)
 txdrop=$(($(ip netns exec $NL cat /sys/class/net/l0/statistics/tx_dropped) - txdrop0))
 stop_app || { cat $J; fail "xsk-l2fwd exited with an error (census or reconciliation)"; }

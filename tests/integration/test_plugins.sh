@@ -23,8 +23,8 @@ out=$(mktemp -d)
 export XSKF_CTL_DIR=$out/ctl
 trap 'tb_cleanup; rm -rf "$out"' EXIT
 
-# wait_for FILE PATTERN: until FILE has a line matching PATTERN (20 s at most)
-wait_for() {
+# wait_line FILE PATTERN: until FILE has a line matching PATTERN (20 s at most)
+wait_line() {
 	local i
 	for ((i = 0; i < 400; i++)); do
 		grep -q -- "$2" "$1" 2>/dev/null && return 0
@@ -69,7 +69,7 @@ same)
 		ip netns exec "$TB_NS_DUT" "${c[@]}" -i "$TB_IF_DUT" -q 0 -c --cpus 1 --json --quiet \
 			>"$out/v.json" 2>"$out/v.err" &
 		pid=$!
-		wait_for "$out/v.err" "XDP program attached"
+		wait_line "$out/v.err" "XDP program attached"
 		r0=$(dut ethtool -S "$TB_IF_DUT" | awk '/rx_queue_0_xdp_redirect:/ { print $2 }')
 		gen "$GEN" -i "$TB_IF_GEN" -n 10000 --cpu 0 --rate 100000 --json >"$out/g.json" || fail "generator"
 		for ((i = 0; i < 400; i++)); do
@@ -90,7 +90,7 @@ chain)
 	ip netns exec "$TB_NS_DUT" "$XSKF" run filter,l2fwd -i "$TB_IF_DUT" -q 0 -c --cpus 1 --json \
 		--quiet -- --port 9 >"$out/c.json" 2>"$out/c.err" &
 	pid=$!
-	wait_for "$out/c.err" "XDP program attached"
+	wait_line "$out/c.err" "XDP program attached"
 	back0=$(gen cat "/sys/class/net/$TB_IF_GEN/statistics/rx_packets")
 	# port 9 (dropped), then port 7777 (sent back); to the dut's address, so that frames
 	# coming back to the generator are not for its stack (no ICMP answers)
@@ -148,7 +148,7 @@ ctl)
 	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 -c --cpus 1 --json --quiet \
 		>"$out/r.json" 2>"$out/r.err" &
 	pid=$!
-	wait_for "$out/r.err" "control socket"
+	wait_line "$out/r.err" "control socket"
 	sock=$(ls "$XSKF_CTL_DIR"/*.sock)
 	[ "$(stat -c %a "$XSKF_CTL_DIR")" = 700 ] || fail "control folder mode $(stat -c %a "$XSKF_CTL_DIR")"
 	[ "$(stat -c '%a %u' "$sock")" = "600 0" ] || fail "socket mode/owner $(stat -c '%a %u' "$sock")"
@@ -225,7 +225,7 @@ EOPY
 	"$B/apps/xsk-tunnel" -i mem0 -i mem1 --backend memory --config "$cfg" --quiet --json \
 		>"$out/t.json" 2>"$out/t.err" &
 	pid=$!
-	wait_for "$out/t.err" "control socket"
+	wait_line "$out/t.err" "control socket"
 	"$CTL" tunnel reload | grep -q "^ok: reloaded $cfg: 0 entries, with default, 1 VNIs" || fail "reload"
 	echo "bogus" >>"$cfg"
 	"$CTL" tunnel reload >"$out/rl" && fail "a bad file was taken"

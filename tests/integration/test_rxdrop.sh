@@ -30,13 +30,14 @@ run_count() {
 	wcpu=$((1 - q))
 	# without a native XDP program on the dut, veth delivers XDP_TX frames only with GRO on
 	dut ethtool -K "$TB_IF_DUT" gro on >/dev/null
-	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q "$q" $flags --cpus "$wcpu" --duration 4 --json \
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q "$q" $flags --cpus "$wcpu" --json \
 		>"$out/rx.json" 2>"$out/rx.err" &
 	local pid=$!
 	wait_attached
 	gen "$GEN" -i "$TB_IF_GEN" -n $n --cpu "$gcpu" --rate 200000 --flows 8 --json \
 		>"$out/gen.json" || fail "generator failed"
-	wait $pid || { cat "$out/rx.err"; fail "xsk-rxdrop exited $?"; }
+	wait_seen $pid $n
+	stop_run $pid || { cat "$out/rx.err"; fail "xsk-rxdrop exited $?"; }
 	cat "$out/rx.err"
 	local sent rx redir
 	sent=$(sent_of "$out/gen.json")
@@ -62,7 +63,7 @@ run_count() {
 		grep -q "zero-copy not available" "$out/rx.err" || fail "auto mode did not say it fell back"
 	fi
 	grep -q "redirect: XSKMAP" "$out/rx.err" || fail "redirect tier not printed"
-	assert_no_xdp "after --duration"
+	assert_no_xdp "after SIGINT"
 	ok "$mode queue $q: sent $sent, redirected $redir, received $rx, kernel drops $kdrop"
 }
 
@@ -72,7 +73,7 @@ run_signal() {
 	local pid=$!
 	wait_attached
 	gen "$GEN" -i "$TB_IF_GEN" -n 5000 --rate 100000 --json >"$out/gen.json" || fail "gen"
-	sleep 0.3
+	wait_seen $pid 5000
 	kill -"$sig" $pid
 	wait $pid
 	local rc=$?
@@ -96,11 +97,14 @@ run_sigkill() {
 	kill -KILL $pid
 	wait $pid 2>/dev/null
 	[ -n "$(xdp_attached)" ] || fail "SIGKILL cannot detach: a program should be left"
-	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --duration 2 --json >"$out/rx.json" 2>"$out/rx.err" &
+	rm -f "$out/rx.err"
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --json >"$out/rx.json" 2>"$out/rx.err" &
 	pid=$!
-	sleep 1
+	# the killed run's program is still there: wait for the new run's own attach
+	wait_for "XDP program attached by the restarted run" grep -q "XDP program attached" "$out/rx.err"
 	gen "$GEN" -i "$TB_IF_GEN" -n 1000 --rate 100000 --json >"$out/gen.json" || fail "gen"
-	wait $pid || { cat "$out/rx.err"; fail "restart after SIGKILL failed"; }
+	wait_seen $pid 1000
+	stop_run $pid || { cat "$out/rx.err"; fail "restart after SIGKILL failed"; }
 	grep -q "left by a killed xskf run" "$out/rx.err" || fail "stale program not recognised"
 	local rx
 	rx=$(json_get "$out/rx.json" "sum(q['program']['redirected'] for q in d['queues'])")
@@ -112,7 +116,7 @@ run_sigkill() {
 }
 
 run_busy() {
-	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --duration 3 >/dev/null 2>&1 &
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" >/dev/null 2>&1 &
 	local pid=$!
 	wait_attached
 	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --duration 1 >"$out/o" 2>"$out/e"
@@ -120,7 +124,7 @@ run_busy() {
 	[ $rc != 0 ] || fail "second instance started"
 	grep -q "already running on this interface" "$out/e" || { cat "$out/e"; fail "message"; }
 	[ -n "$(xdp_attached)" ] || fail "the second instance removed the first one's program"
-	wait $pid || fail "first instance failed"
+	stop_run $pid || fail "first instance failed"
 	assert_no_xdp "after both"
 	ok "second instance refused: $(head -c 200 "$out/e" | grep already)"
 }
@@ -132,12 +136,13 @@ run_multiqueue_huge() {
 	echo 64 >/proc/sys/vm/nr_hugepages
 	[ "$(cat /proc/sys/vm/nr_hugepages)" -ge 8 ] || skip "cannot reserve hugepages"
 	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 -q 1 --hugepages=require \
-		--duration 4 --json >"$out/rx.json" 2>"$out/rx.err" &
+		--json >"$out/rx.json" 2>"$out/rx.err" &
 	local pid=$!
 	wait_attached
 	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --cpu 0 --rate 100000 --json >"$out/g0.json" || fail gen0
 	gen "$GEN" -i "$TB_IF_GEN" -n 2000 --cpu 1 --rate 100000 --json >"$out/g1.json" || fail gen1
-	wait $pid || { cat "$out/rx.err"; fail "xsk-rxdrop failed"; }
+	wait_seen $pid 5000
+	stop_run $pid || { cat "$out/rx.err"; fail "xsk-rxdrop failed"; }
 	local r0 r1
 	r0=$(json_get "$out/rx.json" "[q for q in d['queues'] if q['queue']==0][0]['program']['redirected']")
 	r1=$(json_get "$out/rx.json" "[q for q in d['queues'] if q['queue']==1][0]['program']['redirected']")

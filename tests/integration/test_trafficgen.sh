@@ -135,12 +135,14 @@ else
 	sink pass
 	for variant in "" "-6" "-t" "-6 -t"; do
 		cap="$TMP/cap.pcap"
-		# only the generator's frames: the dut answers with ICMP errors / TCP resets
-		ip netns exec "$TB_NS_DUT" timeout 20 tcpdump -i "$TB_IF_DUT" -U -w "$cap" -c 64 \
+		# only the generator's frames: the dut answers with ICMP errors / TCP resets. The last
+		# variant's log goes first: the wait below must see this tcpdump's "listening on".
+		rm -f "$TMP/tcpdump.err"
+		ip netns exec "$TB_NS_DUT" timeout 60 tcpdump -i "$TB_IF_DUT" -U -w "$cap" -c 64 \
 			"ether src $TB_MAC_GEN and (udp or tcp)" 2>"$TMP/tcpdump.err" &
 		pid=$!
-		for i in $(seq 1 50); do
-			grep -q "listening on" "$TMP/tcpdump.err" && break
+		for i in $(seq 1 300); do
+			grep -q "listening on" "$TMP/tcpdump.err" 2>/dev/null && break
 			sleep 0.1
 		done
 		# shellcheck disable=SC2086

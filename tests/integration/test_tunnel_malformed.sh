@@ -32,12 +32,17 @@ bad_config "local 198.51.100.1\n" ": no 'nexthop-mac'"
 tb_up
 write_config "$WORK/tun.conf"
 app_start --config "$WORK/tun.conf"
-ip netns exec "$NS_H" tcpdump -i h0 -U -w "$WORK/h0.pcap" 'udp port 7' 2>/dev/null &
-sleep 1.5
+cap "$NS_H" h0 "$WORK/h0.pcap" 'udp port 7'
 ip netns exec "$NS_V" $PY "$HELPER" malformed v0 $MAC_TU $MAC_V0 || fail "scapy"
-sleep 1
+# the 8 good frames decapsulated and captured, the 27 bad ones counted
+wait_pcap "$WORK/h0.pcap" 8
+decap_seen() {
+	LAST=$(app_live "$APP_PID" "sum(v for k, v in j['plugins'][0]['counters'].items() if k.startswith('decap_drop_') and k != 'decap_drop_not_local')") || return 1
+	[[ $LAST -ge 25 ]]
+}
+wait_for "25 malformed frames counted" decap_seen
 ip netns pids "$NS_H" | xargs -r kill -INT
-sleep 0.5
+wait_for "capture stopped" sh -c "! ip netns pids $NS_H | grep -q ."
 app_stop
 
 expect_stat decap_drop_short 3

@@ -18,12 +18,12 @@ ip -n "$NS_V" neigh del 198.51.100.1 dev v0
 app_start --config "$WORK/tun.conf" --policy pass
 grep -q "steering: only UDP to port 4789 goes to the sockets" "$WORK/app.err" ||
 	fail "steering not announced"
-ip netns exec "$NS_V" ping -q -c 5 -i 0.05 -W 2 198.51.100.1 | grep -q " 5 received" ||
+ip netns exec "$NS_V" ping -q -c 5 -i 0.05 -W 10 198.51.100.1 | grep -q " 5 received" ||
 	fail "ping of the VTEP address with --policy pass"
 echo "ok: the kernel answers ARP and ping for the VTEP address (--policy pass)"
-ip netns exec "$NS_H" ping -q -c 5 -i 0.05 -W 2 192.0.2.2 | grep -q " 5 received" ||
+ip netns exec "$NS_H" ping -q -c 5 -i 0.05 -W 10 192.0.2.2 | grep -q " 5 received" ||
 	fail "ping through the tunnel with --policy pass"
-ip netns exec "$NS_V" ping -q -c 5 -i 0.05 -W 2 192.0.2.1 | grep -q " 5 received" ||
+ip netns exec "$NS_V" ping -q -c 5 -i 0.05 -W 10 192.0.2.1 | grep -q " 5 received" ||
 	fail "ping through the tunnel (kernel encap) with --policy pass"
 echo "ok: the tunnel carries ping both ways with --policy pass"
 app_stop

@@ -3,17 +3,18 @@
 #
 # Tunnel table reloads (SIGHUP) under continuous traffic lose nothing: while xskf-trafficgen
 # sends a steady stream host -> vtep (encap) and a UDP stream runs vtep -> host (decap), the
-# config is swapped between two equivalent tables every 0.3 s, and once for a malformed one,
+# config is swapped between two equivalent tables 8 times, once for a malformed one,
 # which must be rejected with file, line and reason while the running table stays in place.
 TAG=r
 source "$(dirname "$0")/tunnel_lib.sh"
 
 GEN=$BUILD/tools/xskf-trafficgen
 [[ -x $GEN ]] || { echo "SKIP: $GEN not built"; exit 77; }
-FRAMES=100000 # 10 s at RATE: longer than the 7 swaps below
-# modest: on 2 shared CPUs a starved worker (fill ring empty) would lose frames at 40 kpps
-RATE=10000
-N_REV=3000
+STEPS=8
+CHUNK=500     # frames per step host -> vtep (encap)
+REV_CHUNK=250 # datagrams per step vtep -> host (decap)
+N_REV=$((STEPS * REV_CHUNK))
+RATE=10000    # a steady stream while the reload runs; nothing depends on it
 
 tb_up
 CONF=$WORK/tun.conf
@@ -35,15 +36,8 @@ BAD_LINE=$(grep -n 16777216 "$WORK/bad.conf" | cut -d: -f1)
 cp "$WORK/a.conf" "$CONF"
 app_start --config "$CONF"
 
-rx_before=$(ip netns exec "$NS_V" cat /sys/class/net/vx0/statistics/rx_packets)
-ip netns exec "$NS_H" $PY "$HELPER" udp-recv 5001 60 $N_REV >"$WORK/rev" &
-REV_RX=$!
-ip netns exec "$NS_H" "$GEN" -i h0 -n $FRAMES --rate $RATE --dst-ip 192.0.2.2 -f 64 --json \
-	>"$WORK/gen.json" 2>"$WORK/gen.err" &
-GEN_PID=$!
-sleep 0.3
-ip netns exec "$NS_V" $PY "$HELPER" udp-send 192.0.2.1 5001 $N_REV &
-REV_TX=$!
+rx_before=$(sysfs_ctr "$NS_V" vx0 rx_packets)
+udp_recv "$NS_H" 5001 $N_REV
 
 # The file is replaced by rename so that a reload never reads half a file.
 swap() {
@@ -51,9 +45,14 @@ swap() {
 	mv "$CONF.tmp" "$CONF"
 	kill -HUP "$APP_PID"
 }
-i=0
-while [[ $i -lt 7 ]] || kill -0 $GEN_PID 2>/dev/null; do
-	i=$((i + 1))
+reads() { live reloads; }
+# Each step: swap the file and signal, then send a chunk each way while the control thread
+# reloads (it reads one SIGHUP per tick); the step ends when the reload is counted and every
+# frame has arrived. A chunk is smaller than every ring and queue on the way, so however late
+# a worker runs nothing can overflow: the counts are exact on any machine.
+sent=0 rev=0
+for i in $(seq $STEPS); do
+	r0=$(($(live reloads) + $(live reload_errors)))
 	if [[ $i -eq 4 ]]; then
 		swap bad.conf
 	elif ((i % 2)); then
@@ -61,29 +60,33 @@ while [[ $i -lt 7 ]] || kill -0 $GEN_PID 2>/dev/null; do
 	else
 		swap a.conf
 	fi
-	# one SIGHUP per tick (1 s) at most is read; leave each table in place for a while
-	sleep 1.1
+	ip netns exec "$NS_H" "$GEN" -i h0 -n $CHUNK --rate $RATE --dst-ip 192.0.2.2 -f 64 --json \
+		>"$WORK/gen.json" 2>"$WORK/gen.err" &
+	GEN_PID=$!
+	ip netns exec "$NS_V" $PY "$HELPER" udp-send 192.0.2.1 5001 $REV_CHUNK
+	wait $GEN_PID || fail "generator failed: $(cat "$WORK/gen.err")"
+	s=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["sent"])' "$WORK/gen.json")
+	[[ $s -eq $CHUNK ]] || fail "generator sent $s of $CHUNK"
+	sent=$((sent + CHUNK)) rev=$((rev + REV_CHUNK))
+	read_done() { LAST=$(($(live reloads) + $(live reload_errors))) && [[ $LAST -gt $r0 ]]; }
+	wait_for "reload $i read" read_done
+	wait_ctr "$NS_V" vx0 rx_packets $((rx_before + sent))
 done
-wait $GEN_PID || fail "generator failed: $(cat "$WORK/gen.err")"
-wait $REV_TX
-wait $REV_RX
-sleep 0.5
-rx_after=$(ip netns exec "$NS_V" cat /sys/class/net/vx0/statistics/rx_packets)
+wait $UDP_RX
+rx_after=$(sysfs_ctr "$NS_V" vx0 rx_packets)
 app_stop
 
-sent=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["sent"])' "$WORK/gen.json")
 got=$((rx_after - rx_before))
-echo "generator sent $sent, vx0 received $got, $i SIGHUPs"
-[[ $sent -eq $FRAMES ]] || fail "generator sent $sent of $FRAMES"
-[[ $got -eq $FRAMES ]] || fail "encap: $got of $FRAMES frames reached the kernel VTEP"
-[[ $(cat "$WORK/rev") -eq $N_REV ]] || fail "decap: $(cat "$WORK/rev") of $N_REV datagrams"
+echo "generator sent $sent, vx0 received $got, $STEPS SIGHUPs"
+[[ $got -eq $sent ]] || fail "encap: $got of $sent frames reached the kernel VTEP"
+[[ $(cat "$WORK/rx.5001") -eq $N_REV ]] || fail "decap: $(cat "$WORK/rx.5001") of $N_REV datagrams"
 echo "ok: decap $N_REV/$N_REV datagrams during reloads"
 
 grep -q "reload rejected.*tun.conf:$BAD_LINE: VNI 16777216 out of range" \
 	"$WORK/app.err" || fail "no rejection message with file:line"
 grep "reload rejected" "$WORK/app.err"
 reloads=$(stat reloads)
-[[ $reloads -ge 3 ]] || fail "only $reloads reloads"
+[[ $reloads -eq $((STEPS - 1)) ]] || fail "$reloads reloads, expected $((STEPS - 1))"
 echo "ok: $reloads reloads"
 expect_stat reload_errors 1
 expect_stat encap_drop_no_route 0

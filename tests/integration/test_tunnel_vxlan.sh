@@ -13,20 +13,16 @@ tb_up
 write_config "$WORK/tun.conf"
 app_start --config "$WORK/tun.conf"
 
-cap() { # cap NS IFACE FILE FILTER
-	ip netns exec "$1" tcpdump -i "$2" -U -s 0 -w "$3" "$4" 2>/dev/null &
-}
 cap "$NS_H" h0 "$WORK/h0-4.pcap" 'udp and (port 5000 or port 5001)'
 cap "$NS_H" h0 "$WORK/h0-6.pcap" 'udp and (port 5002 or port 5003)'
 cap "$NS_V" vx0 "$WORK/vx0.pcap" 'udp and (port 5000 or port 5001)'
 cap "$NS_V" vx6 "$WORK/vx6.pcap" 'udp and (port 5002 or port 5003)'
 cap "$NS_V" v0 "$WORK/v0.pcap" 'udp port 4789'
-sleep 1.5
 
 ping_ok() { # ping_ok NS DST COUNT [ARGS]: all answered
 	local ns=$1 dst=$2 n=$3
 	shift 3
-	ip netns exec "$ns" ping -q -c "$n" -i 0.05 -W 2 "$@" "$dst" | grep -q " $n received" ||
+	ip netns exec "$ns" ping -q -c "$n" -i 0.05 -W 10 "$@" "$dst" | grep -q " $n received" ||
 		fail "ping $dst from $ns $*: not $n replies"
 	echo "ok: ping $dst from $ns $*: $n/$n"
 }
@@ -41,11 +37,9 @@ ip netns exec "$NS_H" ping -q -c 3 -i 0.05 -W 1 -s 1472 192.0.2.2 >/dev/null && 
 ip netns exec "$NS_H" ping -q -c 2 -i 0.05 -W 1 -s 1460 203.0.113.2 >/dev/null && fail "MTU ping passed"
 
 udp() { # udp RXNS SRCNS DST PORT
-	ip netns exec "$1" $PY "$HELPER" udp-recv "$4" 20 $N >"$WORK/rx.$4" &
-	local rx=$!
-	sleep 0.5
+	udp_recv "$1" "$4" $N
 	ip netns exec "$2" $PY "$HELPER" udp-send "$3" "$4" $N
-	wait $rx
+	wait $UDP_RX
 	[[ $(cat "$WORK/rx.$4") -eq $N ]] || fail "UDP to $3:$4: $(cat "$WORK/rx.$4") of $N intact"
 	echo "ok: UDP to $3:$4: $N/$N intact"
 }
@@ -53,10 +47,12 @@ udp "$NS_V" "$NS_H" 192.0.2.2 5000
 udp "$NS_H" "$NS_V" 192.0.2.1 5001
 udp "$NS_V" "$NS_H" 203.0.113.2 5002
 udp "$NS_H" "$NS_V" 203.0.113.1 5003
-sleep 1
+# each capture has both directions' datagrams; the underlay also the 46 tunnelled pings
+for f in h0-4 h0-6 vx0 vx6; do wait_pcap "$WORK/$f.pcap" $((2 * N)); done
+wait_pcap "$WORK/v0.pcap" $((4 * N + 46))
 ip netns pids "$NS_H" | xargs -r kill -INT
 ip netns pids "$NS_V" | xargs -r kill -INT
-sleep 0.5
+wait_for "captures stopped" sh -c "! ip netns pids $NS_H | grep -q . && ! ip netns pids $NS_V | grep -q ."
 app_stop
 
 # Inner frames: what one side sent is, byte for byte, what the other side received.

@@ -23,7 +23,8 @@ run_txgen() {
 	ip netns exec $NG timeout 60 $TXGEN -i g0 --dst-mac $MAC_P --quiet --json "$@" \
 		>$TMP/$name.json 2>$TMP/$name.err || rc=$?
 	[[ $rc == 0 ]] || { cat $TMP/$name.err >&2; fail "$name: xsk-txgen exited $rc"; }
-	sleep 0.3
+	# sent means handed to the veth: wait until the peer has counted them
+	wait_ctr $NP p0 rx_packets $((before + exp))
 	after=$(rx_count $NP p0)
 	[[ $((after - before)) == "$exp" ]] || fail "$name: peer received $((after - before)), expected $exp"
 	[[ $(jget $TMP/$name.json "j['app_stats']['sent']") == "$exp" ]] || fail "$name: JSON sent != $exp"
@@ -36,9 +37,7 @@ run_txgen fixed 100000 --count 100000 --size 60 --workers 2
 run_txgen imix 12000 --count 12000 --imix --flows 8 --rate 200000
 
 # every UDP frame is a valid datagram: a socket on the peer gets all of them
-udp_count $NP 0.0.0.0 7777 3.0 >$TMP/udp.out &
-RPID=$!
-sleep 0.5
+udp_listen $NP 0.0.0.0 7777 2000 $TMP/udp.out
 run_txgen udp 2000 --count 2000 --size 200 --dst-ip 198.51.100.2 --dport 7777 --rate 20000
 wait $RPID
 # 2000 frames at 20000 pps take 0.1 s at least: the token bucket holds them back
@@ -62,12 +61,12 @@ fr = [Ether(**m) / IP(src="198.51.100.1", dst="198.51.100.9") / UDP(sport=1, dpo
       Ether(**m, type=0x88b5) / Raw(b"q" * 46)]
 wrpcap(sys.argv[1], fr)
 PYEOF
-ip netns exec $NP tcpdump -i p0 -U -w $TMP/out.pcap ether src $MAC_G 2>/dev/null &
+ip netns exec $NP tcpdump -i p0 -U -w $TMP/out.pcap ether src $MAC_G 2>$TMP/out.err &
 TPID=$!
 PIDS+=($TPID)
-sleep 1
+wait_capture $TMP/out.err
 run_txgen pcap 7 --pcap $TMP/in.pcap
-sleep 0.5
+wait_pcap $TMP/out.pcap 7
 kill -INT $TPID; wait $TPID 2>/dev/null
 $PY - $TMP/in.pcap $TMP/out.pcap <<'PYEOF' || fail "pcap replay differs"
 import sys
@@ -83,12 +82,12 @@ run_txgen pcaploop 70 --pcap $TMP/in.pcap --loop --count 70
 # stack (the program passes them; nothing is redirected or dropped), here UDP to a socket.
 ip -n $NG addr add 198.51.100.1/24 dev g0
 ip -n $NP neigh replace 198.51.100.1 lladdr $MAC_G dev p0 nud permanent
-udp_count $NG 198.51.100.1 9100 4.0 >$TMP/rxside.out &
-RPID=$!
-ip netns exec $NG timeout 30 $TXGEN -i g0 --dst-mac $MAC_P --rate 2000 --duration 3 --quiet \
+udp_listen $NG 198.51.100.1 9100 300 $TMP/rxside.out
+# runs until stopped: the datagrams below come while it sends, however slow the machine
+ip netns exec $NG $TXGEN -i g0 --dst-mac $MAC_P --rate 2000 --quiet \
 	--json >$TMP/rxside.json 2>$TMP/rxside.err &
 GPID=$!
-sleep 1.2
+wait_for "xsk-txgen attached on g0" grep -q "XDP program attached" $TMP/rxside.err
 ip netns exec $NP $PY -c "
 import socket, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -96,8 +95,9 @@ for i in range(300):
     s.sendto(b'to-the-host', ('198.51.100.1', 9100))
     time.sleep(0.001)
 "
-wait $GPID || { cat $TMP/rxside.err >&2; fail "xsk-txgen (rx side) failed"; }
 wait $RPID
+kill -INT $GPID
+wait $GPID || { cat $TMP/rxside.err >&2; fail "xsk-txgen (rx side) failed"; }
 [[ $(cat $TMP/rxside.out) == 300 ]] || fail "host socket got $(cat $TMP/rxside.out) of 300 while txgen ran"
 [[ $(jget $TMP/rxside.json "sum(q['program']['redirected'] for q in j['queues'])") == 0 ]] ||
 	fail "frames redirected to a TX-only app"

@@ -49,6 +49,7 @@ cleanup() {
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
+. "$SRC/tests/integration/wait_lib.sh"
 
 [[ -x $TUNNEL ]] || fail "$TUNNEL not built"
 $PY -c 'import scapy' 2>/dev/null || { echo "SKIP: $PY has no scapy"; exit 77; }
@@ -115,15 +116,14 @@ app_start() {
 	ip netns exec "$NS_T" "$TUNNEL" -i ta -i tu --json --quiet "$@" >"$WORK/app.json" 2>"$WORK/app.err" &
 	APP_PID=$!
 	local i
-	for i in $(seq 50); do
+	for i in $(seq 300); do
 		kill -0 "$APP_PID" 2>/dev/null || fail "xsk-tunnel exited early"
 		if ip -n "$NS_T" link show tu | grep -q xdp && ip -n "$NS_T" link show ta | grep -q xdp; then
-			sleep 0.3
 			return 0
 		fi
 		sleep 0.1
 	done
-	fail "xsk-tunnel did not attach in 5 s"
+	fail "xsk-tunnel did not attach in 30 s"
 }
 
 # app_stop: SIGINT, wait, check the exit status and that no XDP program is left behind.
@@ -135,6 +135,24 @@ app_stop() {
 	[[ $st -eq 0 ]] || fail "xsk-tunnel exited with status $st"
 	! ip -n "$NS_T" -d link show | grep -q 'prog/xdp' || fail "XDP program left attached"
 	! ip -n "$NS_T" link show | grep -q ' xdp' || fail "XDP program left attached"
+}
+
+# cap NS IFACE FILE FILTER: a capture in the background, returning once it listens.
+cap() {
+	ip netns exec "$1" tcpdump -i "$2" -U -s 0 -w "$3" "$4" 2>"$3.err" &
+	wait_capture "$3.err"
+}
+
+# live NAME: one of xsk-tunnel's counters now (its control socket): its own JSON members, and
+# the plugin counters summed over workers (app_stats has their totals only at exit).
+live() { app_live "$APP_PID" "{**j['app_stats'], **j['plugins'][0]['counters']}['$1']"; }
+
+# udp_recv NS PORT N: a receiver of N datagrams in the background (UDP_RX its pid), returning
+# once its socket is bound; it prints how many arrived intact to $WORK/rx.PORT.
+udp_recv() {
+	ip netns exec "$1" $PY "$HELPER" udp-recv "$2" 60 "$3" >"$WORK/rx.$2" 2>"$WORK/rx.$2.err" &
+	UDP_RX=$!
+	wait_for "UDP receiver on port $2" grep -q ready "$WORK/rx.$2.err"
 }
 
 # stat NAME: one of xsk-tunnel's counters from its JSON output (after app_stop).

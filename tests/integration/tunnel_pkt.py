@@ -32,6 +32,7 @@ def udp_recv(port, seconds, expect):
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
     s.bind(("0.0.0.0", port))
+    print("ready", file=sys.stderr, flush=True)  # the test waits for this, not for a time
     s.settimeout(0.2)
     got, bad, end = 0, 0, time.time() + seconds
     while time.time() < end and got < expect:

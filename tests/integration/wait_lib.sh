@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Waiting for a state, never for a time (sourced by lib.sh and fwd_lib.sh). A test waits for
+# what it needs (a program attached, a capture listening, a counter reached) and gives up after
+# a bound that only a broken run reaches: the bounds are generous because a loaded 2-CPU machine
+# can be ten times slower than a quiet one, and a passing test never waits for them.
+
+: "${PY:=/usr/bin/python3}"
+WAIT_S=${XSKF_TEST_WAIT:-30}
+
+# wait_for WHAT CMD...: run CMD every 50 ms until it succeeds; fail naming WHAT after WAIT_S.
+wait_for() {
+	local what=$1 end=$((SECONDS + WAIT_S))
+	shift
+	LAST=
+	until "$@"; do
+		[ $SECONDS -lt $end ] || fail "no $what after $WAIT_S s${LAST:+ (last seen: $LAST)}"
+		sleep 0.05
+	done
+}
+
+# ge CMD... N: CMD prints a number >= N (for wait_for; the number is kept in LAST).
+ge() {
+	local n=${*: -1}
+	LAST=$("${@:1:$#-1}" 2>/dev/null) || return 1
+	[ -n "$LAST" ] && [ "$LAST" -ge "$n" ]
+}
+
+# capture_ready ERRFILE: tcpdump (started with stderr to ERRFILE) is listening.
+capture_ready() { grep -q "listening on" "$1" 2>/dev/null; }
+
+# wait_capture ERRFILE: wait until the tcpdump whose stderr is ERRFILE has its socket open.
+wait_capture() { wait_for "tcpdump listening ($1)" capture_ready "$1"; }
+
+# ctl_sock PID: the control socket of the xskf run PID.
+ctl_sock() {
+	local s
+	for s in "${XSKF_CTL_DIR:-/run/xskf}"/*."$1".sock; do
+		[ -S "$s" ] && { echo "$s"; return 0; }
+	done
+	return 1
+}
+
+# app_live PID EXPR: EXPR evaluated over the live JSON (`j`) of the xskf run PID (xskfctl stats).
+app_live() {
+	local s
+	s=$(ctl_sock "$1") || return 1
+	"${XSKF_BUILD:-$BUILD}/apps/xskfctl" -s "$s" stats 2>/dev/null |
+		$PY -c "import json,sys; j=json.load(sys.stdin); print($2)"
+}
+
+# app_rx PID [PORT]: frames the run PID has received so far (every queue, or PORT's).
+app_rx() {
+	if [ -n "${2:-}" ]; then
+		app_live "$1" "sum(q['rx_packets'] for q in j['queues'] if q['port'] == '$2')"
+	else
+		app_live "$1" "sum(q['rx_packets'] for q in j['queues'])"
+	fi
+}
+
+# app_tx PID: frames the run PID has sent so far.
+app_tx() { app_live "$1" "sum(q['tx_packets'] for q in j['queues'])"; }
+
+# wait_app_rx PID N [PORT]: wait until the run PID has received N frames.
+wait_app_rx() { wait_for "$2 frames received by pid $1${3:+ on $3}" ge app_rx "$1" "${3:-}" "$2"; }
+
+# sysfs_ctr NS IF NAME: a kernel interface counter (rx_packets, tx_packets, ...).
+sysfs_ctr() { ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"; }
+
+# wait_ctr NS IF NAME N: wait until the counter reaches N.
+wait_ctr() { wait_for "$4 $3 on $1/$2" ge sysfs_ctr "$1" "$2" "$3" "$4"; }
+
+# pcap_count FILE: complete frames in a pcap that tcpdump -U -w is still writing.
+pcap_count() {
+	$PY - "$1" <<'PYEOF'
+import struct, sys
+try:
+    b = open(sys.argv[1], "rb").read()
+except OSError:
+    sys.exit(1)
+n, off = 0, 24
+end = "<" if b[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+while off + 16 <= len(b):
+    incl = struct.unpack(end + "I", b[off + 8:off + 12])[0]
+    if off + 16 + incl > len(b):
+        break
+    n, off = n + 1, off + 16 + incl
+print(n)
+PYEOF
+}
+
+# wait_pcap FILE N: wait until the capture FILE holds N frames.
+wait_pcap() { wait_for "$2 frames in $1" ge pcap_count "$1" "$2"; }
