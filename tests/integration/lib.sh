@@ -90,6 +90,8 @@ stop_run() {
 gen_paced() {
 	local pid=$1 total=$2 chunk=$3 sent=0 n base
 	shift 3
+	# the control socket opens once the run loop runs, just after the attach
+	wait_for "control socket of pid $pid" ctl_up "$pid"
 	base=$(app_rx "$pid") || fail "no live stats from pid $pid"
 	while [ $sent -lt "$total" ]; do
 		n=$((total - sent < chunk ? total - sent : chunk))

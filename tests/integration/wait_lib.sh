@@ -48,6 +48,9 @@ app_live() {
 		$PY -c "import json,sys; j=json.load(sys.stdin); print($2)"
 }
 
+# ctl_up PID: the run PID answers on its control socket.
+ctl_up() { app_live "$1" 1 >/dev/null; }
+
 # app_rx PID [PORT]: frames the run PID has received so far (every queue, or PORT's).
 app_rx() {
 	if [ -n "${2:-}" ]; then
