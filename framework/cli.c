@@ -55,7 +55,8 @@ static const struct std_opt std_opts[] = {
 	{ "backend", O_BACKEND, 1, "xdp|memory",
 	  "xdp (default), or rings in plain memory with no kernel: to measure xskf's own cost" },
 	{ "mem-frames", O_MEM_FRAMES, 1, "N", "memory backend: stop after N frames per worker" },
-	{ "mem-frame", O_MEM_FRAME, 1, "FILE", "memory backend: the frame received (raw bytes)" },
+	{ "mem-frame", O_MEM_FRAME, 1, "FILE", "memory backend: the frame received (raw bytes); once per port for "
+	  "different frames (none: that port receives nothing)" },
 	{ "verbose", O_VERBOSE, 0, NULL, "more messages (repeat for debug)" },
 	{ "help", O_HELP, 0, NULL, "this text" },
 };
@@ -92,26 +93,53 @@ static void usage(FILE *f, const char *prog, const struct xskf_app_cli *cli)
 	}
 }
 
-/* The raw bytes of one frame from @path, for the memory backend. */
+/*
+ * The raw bytes of one frame from @path, for the memory backend. The first --mem-frame is
+ * every port's frame; a second makes them per port, in the order of -i ("none": that port
+ * receives nothing).
+ */
 static int read_frame(struct xskf_cli *c, const char *path)
 {
-	FILE *f = fopen(path, "rb");
+	unsigned int k = c->nr_mem_frame;
+	FILE *f;
 	size_t n;
 
+	if (k == XSKF_MAX_PORTS) {
+		fprintf(stderr, "--mem-frame '%s': at most %u, one per port\n", path, XSKF_MAX_PORTS);
+		return -EINVAL;
+	}
+	c->nr_mem_frame++;
+	if (!strcmp(path, "none")) {
+		c->mem_port_frame[k] = NULL;
+		c->mem_port_len[k] = 0;
+		goto out;
+	}
+	f = fopen(path, "rb");
 	if (!f) {
 		fprintf(stderr, "cannot open --mem-frame '%s': %s\n", path, strerror(errno));
 		return -EINVAL;
 	}
-	n = fread(c->mem_frame, 1, sizeof(c->mem_frame), f);
+	n = fread(c->mem_frame[k], 1, sizeof(c->mem_frame[k]), f);
 	if (n < 14 || fgetc(f) != EOF) {
 		fprintf(stderr, "--mem-frame '%s': a frame is 14 to %zu bytes, this file is %s\n", path,
-			sizeof(c->mem_frame), n < 14 ? "shorter" : "longer");
+			sizeof(c->mem_frame[k]), n < 14 ? "shorter" : "longer");
 		fclose(f);
 		return -EINVAL;
 	}
 	fclose(f);
-	c->eo.mem_frame = c->mem_frame;
-	c->eo.mem_frame_len = (uint32_t)n;
+	c->mem_port_frame[k] = c->mem_frame[k];
+	c->mem_port_len[k] = (uint32_t)n;
+out:
+	if (c->nr_mem_frame == 1 && c->mem_port_frame[0]) {
+		c->eo.mem_frame = c->mem_port_frame[0];
+		c->eo.mem_frame_len = c->mem_port_len[0];
+	} else {
+		c->eo.mem_frame = NULL;
+		c->eo.mem_frame_len = 0;
+		c->eo.mem_port_frames = c->mem_port_frame;
+		c->eo.mem_port_frame_lens = c->mem_port_len;
+		c->eo.nr_mem_port_frames = c->nr_mem_frame;
+	}
 	return 0;
 }
 

@@ -19,7 +19,11 @@ struct xskf_cli {
 	uint32_t duration, interval;
 	bool json, quiet, help;
 	int verbose;
-	uint8_t mem_frame[4096]; /* --mem-frame: the memory backend's frame */
+	/* --mem-frame: the memory backend's frame; given more than once, one per port */
+	uint8_t mem_frame[XSKF_MAX_PORTS][4096];
+	const void *mem_port_frame[XSKF_MAX_PORTS];
+	uint32_t mem_port_len[XSKF_MAX_PORTS];
+	unsigned int nr_mem_frame;
 };
 
 /* Parse argv into @c. Returns 0 (c->help set if --help was printed) or -EINVAL (message printed). */

@@ -98,6 +98,13 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (o.nr_mem_port_frames > XSKF_MAX_PORTS ||
+	    (o.nr_mem_port_frames && (!o.mem_port_frames || !o.mem_port_frame_lens))) {
+		pr_warn("memory backend: %u per-port frames without their array (at most %u)\n",
+			o.nr_mem_port_frames, XSKF_MAX_PORTS);
+		errno = EINVAL;
+		return NULL;
+	}
 	if (o.backend == XSKF_BACKEND_MEMORY && o.busy_poll) {
 		pr_warn("busy polling needs a NIC: the memory backend has none (drop -B)\n");
 		errno = EINVAL;

@@ -28,7 +28,29 @@ struct mem_ring_words {
 struct xskf_mem_rings {
 	struct mem_ring_words w[4]; /* fill, rx, tx, comp */
 	void *slots[4];
+	/* a frame of this port's own (nr_mem_port_frames), copied in at each receive */
+	const uint8_t *frame;
+	uint32_t len;
+	bool silent; /* this port receives nothing */
+	bool meta_on;
+	struct xskf_meta meta;
 };
+
+/* The meta the XDP program's software variant would write: parsed type, no driver hash. */
+static void frame_meta(const uint8_t *frame, uint32_t len, struct xskf_meta *meta)
+{
+	struct xskf_parse p;
+
+	*meta = (struct xskf_meta){ .magic = XSKF_META_MAGIC };
+	xskf_parse_frame(frame, frame + len, &p);
+	meta->ptype = p.ptype;
+	meta->l3_off = (uint8_t)p.l3_off;
+	meta->l4_off = p.l4_off;
+	meta->inner_off = p.inner_off;
+	meta->inner_l3_off = p.inner_l3_off;
+	meta->inner_l4_off = p.inner_l4_off;
+	meta->vlan_tci = p.vlan_tci;
+}
 
 static void ring_init(void *ring, struct mem_ring_words *k, void *slots, uint32_t size,
 		      bool producer)
@@ -58,6 +80,14 @@ int xskf_mem__open(struct xskf_sock *s, const struct xskf_engine_opts *o)
 	ring_init(&s->rx, &m->w[1], m->slots[1], sizes[1], false);
 	ring_init(&s->tx, &m->w[2], m->slots[2], sizes[2], true);
 	ring_init(&s->comp, &m->w[3], m->slots[3], sizes[3], false);
+	if (s->port->idx < o->nr_mem_port_frames) {
+		m->frame = o->mem_port_frames[s->port->idx];
+		m->len = m->frame ? o->mem_port_frame_lens[s->port->idx] : 0;
+		m->silent = !m->frame;
+		m->meta_on = !o->no_hints;
+		if (m->frame)
+			frame_meta(m->frame, m->len, &m->meta);
+	}
 	s->mem = m;
 	s->fd = -1;
 	/* the stand-in needs no kick: as a zero-copy driver that never asks for a wakeup */
@@ -89,24 +119,21 @@ int xskf_mem__prime(struct xskf_engine *eng, struct xskf_umem *um)
 	const uint8_t *frame = o->mem_frame ? o->mem_frame : default_frame;
 	uint32_t len = o->mem_frame ? o->mem_frame_len : sizeof(default_frame);
 	uint32_t off = eng->rx_data_off, i;
-	struct xskf_meta meta = { .magic = XSKF_META_MAGIC };
-	struct xskf_parse p;
+	struct xskf_meta meta;
 
-	if (!len || off + len > um->frame_size) {
-		pr_warn("memory backend: a %u-byte frame does not fit a %u-byte UMEM frame after %u "
-			"bytes of headroom\n",
-			len, um->frame_size, off);
-		return -EINVAL;
+	for (i = 0; i <= o->nr_mem_port_frames; i++) {
+		uint32_t l = i < o->nr_mem_port_frames ? o->mem_port_frame_lens[i] : len;
+
+		if (i < o->nr_mem_port_frames && !o->mem_port_frames[i])
+			continue;
+		if (!l || off + l > um->frame_size) {
+			pr_warn("memory backend: a %u-byte frame does not fit a %u-byte UMEM frame "
+				"after %u bytes of headroom\n",
+				l, um->frame_size, off);
+			return -EINVAL;
+		}
 	}
-	/* the meta the XDP program's software variant would write: parsed type, no driver hash */
-	xskf_parse_frame(frame, frame + len, &p);
-	meta.ptype = p.ptype;
-	meta.l3_off = (uint8_t)p.l3_off;
-	meta.l4_off = p.l4_off;
-	meta.inner_off = p.inner_off;
-	meta.inner_l3_off = p.inner_l3_off;
-	meta.inner_l4_off = p.inner_l4_off;
-	meta.vlan_tci = p.vlan_tci;
+	frame_meta(frame, len, &meta);
 	for (i = 0; i < um->nr_frames; i++) {
 		uint8_t *chunk = (uint8_t *)um->area + (uint64_t)i * um->frame_size;
 
@@ -151,7 +178,7 @@ void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 		tx->consumer += n;
 		comp->producer += n;
 
-		if (!rx)
+		if (!rx || m->silent)
 			continue;
 		n = fill->producer - fill->consumer;
 		j = rxw->consumer + s->rx.size - rxw->producer;
@@ -167,6 +194,16 @@ void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 			d->addr = fslots[(fill->consumer + j) & s->fill.mask] + off;
 			d->len = len;
 			d->options = 0;
+			if (m->frame) {
+				/* a port frame of its own: the shared UMEM's frames move between
+				 * ports, and apps rewrite them, so it is written at each receive */
+				uint8_t *p = (uint8_t *)w->umem.area + d->addr;
+
+				memcpy(p, m->frame, m->len);
+				if (m->meta_on)
+					memcpy(p - sizeof(m->meta), &m->meta, sizeof(m->meta));
+				d->len = m->len;
+			}
 		}
 		fill->consumer += n;
 		rxw->producer += n;

@@ -254,8 +254,16 @@ struct xskf_engine_opts {
 	uint64_t mem_frames;
 	const void *mem_frame;
 	uint32_t mem_frame_len;
+	/* XSKF_BACKEND_MEMORY, when ports must receive different frames (a tunnel: inner frames
+	 * on its access port, VXLAN on its underlay): port k (in the order the ports were given)
+	 * receives mem_port_frames[k], mem_port_frame_lens[k] bytes, copied in at each receive
+	 * (apps such as the tunnel rewrite frames in place); NULL: port k receives nothing. Ports
+	 * from nr_mem_port_frames on receive mem_frame. */
+	const void *const *mem_port_frames;
+	const uint32_t *mem_port_frame_lens;
+	uint32_t nr_mem_port_frames;
 };
-#define xskf_engine_opts__last_field mem_frame_len
+#define xskf_engine_opts__last_field nr_mem_port_frames
 
 /*
  * xskf_engine__new() - validate @opts and create an engine with no ports yet.

@@ -20,7 +20,22 @@ N1=200000 N2=1200000 N3=10000000
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# APPS: name, then the command line (without -i/-q/--batch)
+# The tunnel's table and frames: an inner IPv4/UDP frame for its access port (encap), the same
+# frame in VXLAN (VNI 100, IPv4 underlay) for its underlay port (decap); the other port of each
+# run receives nothing (--mem-frame none), so each row is one direction.
+cat >"$TMP/tun.conf" <<EOC
+local 198.51.100.1
+nexthop-mac 02:54:00:00:00:20
+vni 100 remote 198.51.100.2 mac 02:54:00:00:00:30
+default vni 100 remote 198.51.100.2
+EOC
+INNER=02540000003002540000000108004500002e000100004011f6bac0000201c000020204000009001a3b71787878787878787878787878787878787878
+OUTER=0254000000110254000000200800450000600001000040112622c6336402c6336401c00012b5004c00000800000000006400$INNER
+$PY -c 'import sys; open(sys.argv[1], "wb").write(bytes.fromhex(sys.argv[2]))' "$TMP/inner.bin" $INNER
+$PY -c 'import sys; open(sys.argv[1], "wb").write(bytes.fromhex(sys.argv[2]))' "$TMP/outer.bin" $OUTER
+
+# APPS: name, then the command line (without -i/-q/--batch). Names starting "tunnel" have two
+# ports (access mem0, underlay mem1): their sockets per worker are 2 x the queues per port.
 APPS=(
 	"rxdrop|$B/apps/xsk-rxdrop --no-hints"
 	"rxdrop-hints|$B/apps/xsk-rxdrop"
@@ -28,6 +43,8 @@ APPS=(
 	# chains: the filter passes every frame (its port is not the frames' 9) to the next plugin
 	"filter+rxdrop|$B/apps/xskf run filter,rxdrop --no-hints -- --port 10"
 	"filter+l2fwd|$B/apps/xskf run filter,l2fwd --no-hints -- --port 10"
+	"tunnel-encap|$B/apps/xsk-tunnel --no-hints --config $TMP/tun.conf --mem-frame $TMP/inner.bin --mem-frame none"
+	"tunnel-decap|$B/apps/xsk-tunnel --no-hints --config $TMP/tun.conf --mem-frame none --mem-frame $TMP/outer.bin"
 )
 BATCHES=(16 32 64 256)
 SOCKS=(1 2 8)
@@ -73,7 +90,13 @@ for a in "${APPS[@]}"; do
 	read -r -a cmd <<<"${a#*|}"
 	for b in "${BATCHES[@]}"; do
 		for s in "${SOCKS[@]}"; do
-			c=("${cmd[@]}" -i mem0 $(qargs "$s") --batch "$b")
+			if [[ $name == tunnel* ]]; then
+				[ "$s" = 1 ] && [ ${#SOCKS[@]} -gt 1 ] && continue
+				c=("${cmd[@]}" -i mem0 -i mem1 $(qargs $(((s + 1) / 2))) --batch "$b")
+				s=$(((s + 1) / 2 * 2))
+			else
+				c=("${cmd[@]}" -i mem0 $(qargs "$s") --batch "$b")
+			fi
 			read -r t1 k1 <<<"$(instr $N1 "${c[@]}")"
 			read -r t2 k2 <<<"$(instr $N2 "${c[@]}")"
 			ns=()

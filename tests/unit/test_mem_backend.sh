@@ -42,6 +42,28 @@ run "$TMP/d" "$B/apps/xsk-rxdrop" -i mem0 -q 0 -q 1 --workers 2 --mem-frames 300
 	"([30000, 30000], [True, True])" ] || fail "2 workers: $(jv "$TMP/d" 'q')"
 echo "ok - 2 workers: 30000 frames each"
 
+# a frame per port (the tunnel): inner frames on the access port are encapsulated onto the
+# underlay, VXLAN frames on the underlay decapsulated onto the access port, exactly
+cat >"$TMP/tun.conf" <<EOC
+local 198.51.100.1
+nexthop-mac 02:54:00:00:00:20
+vni 100 remote 198.51.100.2 mac 02:54:00:00:00:30
+EOC
+INNER=02540000003002540000000108004500002e000100004011f6bac0000201c000020204000009001a3b71787878787878787878787878787878787878
+OUTER=0254000000110254000000200800450000600001000040112622c6336402c6336401c00012b5004c00000800000000006400$INNER
+$PY -c 'import sys; open(sys.argv[1], "wb").write(bytes.fromhex(sys.argv[2]))' "$TMP/inner" $INNER
+$PY -c 'import sys; open(sys.argv[1], "wb").write(bytes.fromhex(sys.argv[2]))' "$TMP/outer" $OUTER
+run "$TMP/e" "$B/apps/xsk-tunnel" -i mem0 -i mem1 --config "$TMP/tun.conf" --mem-frames 20000 \
+	--mem-frame "$TMP/inner" --mem-frame none
+[ "$(jv "$TMP/e" '[(x["port"], x["rx_packets"], x["tx_packets"]) for x in q], d["app_stats"]["encap"], d["app_stats"]["decap"]')" = \
+	"([('mem0', 20000, 0), ('mem1', 0, 20000)], 20000, 0)" ] || fail "tunnel encap: $(jv "$TMP/e" 'q')"
+echo "ok - per-port frames: 20000 inner frames on mem0 encapsulated onto mem1, none on mem1"
+run "$TMP/f" "$B/apps/xsk-tunnel" -i mem0 -i mem1 --config "$TMP/tun.conf" --mem-frames 20000 \
+	--mem-frame none --mem-frame "$TMP/outer"
+[ "$(jv "$TMP/f" '[(x["port"], x["rx_packets"], x["tx_packets"]) for x in q], d["app_stats"]["decap"], d["app_stats"]["encap"]')" = \
+	"([('mem0', 0, 20000), ('mem1', 20000, 0)], 20000, 0)" ] || fail "tunnel decap: $(jv "$TMP/f" 'q')"
+echo "ok - per-port frames: 20000 VXLAN frames on mem1 decapsulated onto mem0"
+
 expect_usage() { # expect_usage PATTERN CMD...: exit 2 and a one-line message matching PATTERN
 	local pat=$1 rc=0
 	shift
