@@ -6,7 +6,7 @@
  *   prog.c     loads, probes, attaches and detaches the XDP program     (control path)
  *   xsk.c      opens and binds one socket, reads its kernel statistics  (control path)
  *   umem.c     UMEM memory (hugepages, NUMA) and the per-worker frame cache
- *   hugepages.c hugepage sizes, pools per node, hugetlbfs mounts (read only)
+ *   hugepages.c page sizes, hugepage pools per node, hugetlbfs mounts   (read only)
  *   worker.c   the poll loop                                            (per-packet path)
  *   stats.c    statistics, census, JSON                                 (control path)
  *   cli.c      the standard command line of apps/                       (control path)
