@@ -18,7 +18,8 @@ enum {
 	O_BUSY = 'B', O_BATCH = 'b', O_DURATION = 'd', O_FRAME = 'f', O_VERBOSE = 'v', O_HELP = 'h',
 	O_NOWAKE = 'm', O_FORCE = 'F',
 	O_JSON = 256, O_CPUS, O_WORKERS, O_HUGE, O_RXR, O_TXR, O_FILLR, O_COMPR, O_FRAMES,
-	O_NOHINTS, O_INTERVAL, O_QUIET, O_BACKEND, O_MEM_FRAMES, O_MEM_FRAME, O_APP_BASE = 1000,
+	O_NOHINTS, O_INTERVAL, O_QUIET, O_BACKEND, O_MEM_FRAMES, O_MEM_FRAME, O_HUGE_DIR,
+	O_HUGE_SIZE, O_APP_BASE = 1000,
 };
 
 struct std_opt {
@@ -41,6 +42,8 @@ static const struct std_opt std_opts[] = {
 	{ "cpus", O_CPUS, 1, "LIST", "pin workers to these CPUs, one worker each: '1' or '0,2-3'" },
 	{ "workers", O_WORKERS, 1, "N", "number of workers (default: one per CPU in --cpus, else 1)" },
 	{ "hugepages", O_HUGE, 1, "auto|require|off", "UMEM on hugepages (default auto)" },
+	{ "huge-size", O_HUGE_SIZE, 1, "2M|1G", "hugepage size (default: the mount's, else the kernel's)" },
+	{ "huge-dir", O_HUGE_DIR, 1, "DIR", "UMEM in a file on this hugetlbfs mount (unlinked)" },
 	{ "frame-size", O_FRAME, 1, "2048|4096", "UMEM frame size (default 2048)" },
 	{ "frames", O_FRAMES, 1, "N", "UMEM frames per worker (default: fill + TX ring per socket)" },
 	{ "rx-ring", O_RXR, 1, "N", "RX ring size, power of two (default 2048)" },
@@ -243,6 +246,14 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 					optarg);
 				err = -EINVAL;
 			}
+			break;
+		case O_HUGE_SIZE:
+			err = xskf_huge__parse_size(optarg, &c->eo.huge_page_size);
+			if (err)
+				fprintf(stderr, "invalid --huge-size '%s': use 2M or 1G\n", optarg);
+			break;
+		case O_HUGE_DIR:
+			c->eo.huge_dir = optarg;
 			break;
 		case O_FRAME:
 			err = parse_u32("frame size", optarg, 0, UINT32_MAX, &c->eo.frame_size);

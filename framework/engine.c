@@ -20,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <numa.h>
 
 #include "hints.h"
 #include "internal.h"
@@ -92,6 +93,11 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (o.hugepages == XSKF_HUGEPAGES_OFF + 1 && (o.huge_dir || o.huge_page_size)) {
+		pr_warn("--huge-dir and --huge-size need hugepages: drop --hugepages=off\n");
+		errno = EINVAL;
+		return NULL;
+	}
 	if (o.backend != XSKF_BACKEND_XDP && o.backend != XSKF_BACKEND_MEMORY) {
 		pr_warn("unknown backend %d: use XSKF_BACKEND_XDP or XSKF_BACKEND_MEMORY\n",
 			(int)o.backend);
@@ -119,6 +125,21 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 	eng->app_ctx = o.app_ctx;
 	eng->mem = o.backend == XSKF_BACKEND_MEMORY;
 	eng->hugepages = o.hugepages ? (enum xskf_hugepages)(o.hugepages - 1) : XSKF_DEFAULT_HUGEPAGES;
+	/* asking where hugepages come from asks for hugepages, whatever the build's default */
+	if (!o.hugepages && (o.huge_dir || o.huge_page_size) &&
+	    eng->hugepages == XSKF_HUGEPAGES_OFF)
+		eng->hugepages = XSKF_HUGEPAGES_AUTO;
+	if (eng->hugepages != XSKF_HUGEPAGES_OFF) {
+		err = xskf_huge__resolve(o.huge_dir, o.huge_page_size, &eng->huge_page_size);
+		if (!err && o.huge_dir && !(eng->huge_dir = strdup(o.huge_dir)))
+			err = -ENOMEM;
+		if (err) {
+			free(eng);
+			errno = -err;
+			return NULL;
+		}
+	}
+	eng->o.huge_dir = eng->huge_dir;
 	/*
 	 * Copy and zero-copy RX put data at chunk + XDP_PACKET_HEADROOM (256) + our headroom. With
 	 * hints on, 32 bytes of headroom put data at 288 = 32 mod 64: the 32-byte meta in front
@@ -129,6 +150,7 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 	if (o.cpus) {
 		err = xskf_parse_cpus(o.cpus, eng->cpus, XSKF_MAX_WORKERS, &eng->nr_cpus);
 		if (err) {
+			free(eng->huge_dir);
 			free(eng);
 			errno = -err;
 			return NULL;
@@ -370,23 +392,43 @@ static void prime_fill(struct xskf_sock *s, struct xskf_umem *um)
 	s->fill_out += n;
 }
 
+/*
+ * The node a worker's UMEM goes on: its first port's NIC's; for an interface without one (veth,
+ * the memory backend) the node of the CPU the worker is pinned to, else the only node, else none.
+ */
+static int umem_node(const struct xskf_worker *w)
+{
+	int node = w->socks[0]->port->numa_node;
+
+	if (node >= 0 || numa_available() < 0)
+		return node;
+	if (w->cpu >= 0 && (node = numa_node_of_cpu(w->cpu)) >= 0)
+		return node;
+	return numa_max_node() == 0 ? 0 : -1;
+}
+
 static int open_worker(struct xskf_engine *eng, struct xskf_worker *w)
 {
 	const struct xskf_engine_opts *o = &eng->o;
 	bool tx_only = eng->app.flags & XSKF_APP_F_TX_ONLY;
 	uint32_t frames = o->frames;
+	char who[24], mem[256], psz[32];
+	struct xskf_umem_place place = {
+		.policy = eng->hugepages,
+		.page_size = eng->huge_page_size,
+		.huge_dir = eng->huge_dir,
+		.who = who,
+	};
 	unsigned int i;
 	int err;
 
 	if (!frames)
 		frames = w->nr_socks * ((tx_only ? 0 : o->fill_size) + o->tx_size);
-	err = xskf_umem__alloc(&w->umem, frames, o->frame_size, eng->hugepages,
-			       w->socks[0]->port->numa_node);
-	if (err) {
-		if (err != -ENOMEM || eng->hugepages != XSKF_HUGEPAGES_REQUIRE)
-			pr_warn("cannot allocate a %u-frame UMEM: %s\n", frames, strerror(-err));
-		return err;
-	}
+	snprintf(who, sizeof(who), "worker %u", w->id);
+	place.node = umem_node(w);
+	err = xskf_umem__alloc(&w->umem, frames, o->frame_size, &place);
+	if (err)
+		return err; /* said by umem.c */
 	for (i = 0; i < w->nr_socks; i++) {
 		struct xskf_sock *s = w->socks[i];
 		bool zc = o->bind_mode == XSKF_BIND_ZEROCOPY ||
@@ -445,10 +487,13 @@ opened:
 
 	if (w->cpu >= 0)
 		snprintf(cpu, sizeof(cpu), " on CPU %d", w->cpu);
-	pr_info("worker %u%s: %u socket%s, UMEM %u frames of %u bytes on %s, %s\n", w->id, cpu,
+	pr_info("worker %u%s: %u socket%s, UMEM %u frames of %u bytes on %s %s, %s\n", w->id, cpu,
 		w->nr_socks, w->nr_socks == 1 ? "" : "s", frames, o->frame_size,
-		w->umem.hugepages ? "hugepages" : "4 KiB pages",
+		xskf_huge__name(w->umem.page_size, psz, sizeof(psz)),
+		w->umem.hugepages ? "hugepages" : "pages",
 		eng->mem ? "memory backend" : w->socks[0]->zerocopy ? "zero-copy" : "copy mode");
+	xskf_umem__describe(&w->umem, mem, sizeof(mem));
+	pr_info("worker %u: UMEM %s\n", w->id, mem);
 	return 0;
 }
 
@@ -711,6 +756,7 @@ void xskf_engine__destroy(struct xskf_engine *eng)
 	}
 	free(eng->socks);
 	free(eng->workers);
+	free(eng->huge_dir);
 	free(eng);
 }
 

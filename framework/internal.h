@@ -6,6 +6,7 @@
  *   prog.c     loads, probes, attaches and detaches the XDP program     (control path)
  *   xsk.c      opens and binds one socket, reads its kernel statistics  (control path)
  *   umem.c     UMEM memory (hugepages, NUMA) and the per-worker frame cache
+ *   hugepages.c page sizes, hugepage pools per node, hugetlbfs mounts   (read only)
  *   worker.c   the poll loop                                            (per-packet path)
  *   stats.c    statistics, census, JSON                                 (control path)
  *   cli.c      the standard command line of apps/                       (control path)
@@ -33,24 +34,75 @@
 /* Validate an sz-versioned options struct: unknown trailing bytes must be zero. */
 int xskf_opts_valid(const void *opts, size_t user_sz, size_t known_sz, const char *type);
 
+/* ---- hugepage sizes, pools and mounts (hugepages.c) ---- */
+
+struct xskf_huge_pool {
+	long nr, free, surplus; /* pages of one size on one node (node -1: all nodes) */
+	long resv, overcommit;  /* reserved by mappings, not yet touched; may grow by: all nodes */
+};
+
+/* "2M", "1G", "2048kB", ... into bytes (a power of two). 0 or -EINVAL. */
+int xskf_huge__parse_size(const char *s, uint64_t *bytes);
+/* "2 MiB" / "2M" for @bytes, in @buf. Returns @buf. */
+const char *xskf_huge__name(uint64_t bytes, char *buf, size_t len);
+const char *xskf_huge__short(uint64_t bytes, char *buf, size_t len);
+/* The kernel's default hugepage size (Hugepagesize), 0 when it has none. */
+uint64_t xskf_huge__default_size(void);
+/* The kernel has a pool of pages of @size bytes. */
+bool xskf_huge__supported(uint64_t size);
+/* "2M, 1G": the sizes the kernel has, for messages. */
+void xskf_huge__sizes(char *buf, size_t len);
+/* The pool of @size on @node (-1: all nodes) from sysfs. 0 or -ENOENT. */
+int xskf_huge__pool(uint64_t size, int node, struct xskf_huge_pool *p);
+/* Pages of @size a new mapping bound to @node (-1: any) can get now. */
+long xskf_huge__available(uint64_t size, int node);
+/* The nr_hugepages file of that pool, for messages. */
+void xskf_huge__pool_path(uint64_t size, int node, char *buf, size_t len);
+/* Page size of the hugetlbfs at @dir; -ENOTTY with @fstype set when it is another fs. */
+int xskf_huge__mount_size(const char *dir, uint64_t *page_size, char *fstype, size_t len);
+/*
+ * The page size a UMEM will use, from --huge-dir (@dir, may be NULL) and --huge-size (@want,
+ * 0: not given): the mount's, else @want, else the kernel's default (0: none). Checks the
+ * two agree and that the kernel has the size. 0, or -EINVAL with one line said.
+ */
+int xskf_huge__resolve(const char *dir, uint64_t want, uint64_t *page_size);
+
 /* ---- UMEM and frame cache (umem.c) ---- */
+
+/* Where a UMEM's memory should come from. */
+struct xskf_umem_place {
+	enum xskf_hugepages policy;
+	uint64_t page_size;   /* hugepage size (xskf_huge__resolve()); 0: the kernel has none */
+	const char *huge_dir; /* a hugetlbfs mount for a file, or NULL: anonymous memory */
+	int node;             /* NUMA node to place it on, or -1 */
+	const char *who;      /* "worker 0", for messages */
+};
 
 struct xskf_umem {
 	void *area;
-	size_t size;          /* bytes mapped */
+	size_t size;          /* bytes mapped: the frames, rounded up to whole pages */
 	uint32_t frame_size;
 	uint32_t nr_frames;
 	bool hugepages;       /* backed by hugepages */
+	bool huge_file;       /* a file on hugetlbfs (unlinked), not anonymous memory */
+	uint64_t page_size;   /* bytes of each page backing it */
 	int numa_node;        /* node the memory was bound to, or -1 */
+	long pages_checked;   /* pages whose node move_pages() reported after the first touch */
+	long pages_on_node;   /* of them, on numa_node */
 	struct xsk_umem *xu;  /* libxdp's handle, created with the first socket */
 	/* frame cache: a LIFO stack of free frame addresses (chunk starts), worker-private */
 	uint64_t *cache;
 	uint32_t cache_len;
 };
 
+/* 0, or -ENOMEM (too few hugepages with require), another -errno; one line said either way. */
 int xskf_umem__alloc(struct xskf_umem *um, uint32_t nr_frames, uint32_t frame_size,
-		     enum xskf_hugepages policy, int numa_node);
+		     const struct xskf_umem_place *pl);
 void xskf_umem__free(struct xskf_umem *um);
+/* "16 MiB: 8 pages of 2 MiB (anonymous) on node 0 (checked: ...); 56 pages of 2 MiB left ..." */
+void xskf_umem__describe(const struct xskf_umem *um, char *buf, size_t len);
+/* Tests only: called between the pool check and the mmap of a hugepage UMEM. */
+extern void (*xskf__huge_checked_hook)(uint64_t page_size, int node);
 
 static inline uint32_t xskf_cache_get(struct xskf_umem *um, uint64_t *addrs, uint32_t n)
 {
@@ -207,6 +259,8 @@ struct xskf_engine {
 	int cpus[XSKF_MAX_WORKERS];
 	unsigned int nr_cpus;
 	enum xskf_hugepages hugepages;
+	uint64_t huge_page_size;   /* resolved (xskf_huge__resolve()); 0: the kernel has none */
+	char *huge_dir;            /* our copy of o.huge_dir, or NULL */
 	uint32_t headroom;         /* UMEM frame headroom we ask for */
 	uint32_t rx_data_off;      /* where RX data starts in a chunk: XDP_PACKET_HEADROOM + headroom */
 	atomic_bool stop;

@@ -159,14 +159,18 @@ void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int cen
 	}
 	fprintf(f, "  ],\n  \"census\": [\n");
 	for (i = 0; i < eng->nr_workers; i++) {
+		const struct xskf_umem *um = &eng->workers[i].umem;
 		int ok = xskf_engine__census(eng, i, &c) == 0;
 
 		fprintf(f,
-			"    {\"worker\": %u, \"hugepages\": %s, \"total\": %llu, \"cache\": %llu, "
+			"    {\"worker\": %u, \"hugepages\": %s, \"page_size\": %llu, "
+			"\"umem_bytes\": %zu, \"umem_file\": %s, \"umem_node\": %d, "
+			"\"umem_pages_on_node\": %ld, \"total\": %llu, \"cache\": %llu, "
 			"\"fill_ring\": %llu, \"rx_ring\": %llu, \"rx_kernel\": %llu, \"tx_pending\": "
 			"%llu, \"tx_ring\": %llu, \"comp_ring\": %llu, \"tx_kernel\": %llu, \"ok\": "
 			"%s}%s\n",
-			i, eng->workers[i].umem.hugepages ? "true" : "false",
+			i, um->hugepages ? "true" : "false", (unsigned long long)um->page_size, um->size,
+			um->huge_file ? "true" : "false", um->numa_node, um->pages_on_node,
 			(unsigned long long)c.total, (unsigned long long)c.cache,
 			(unsigned long long)c.fill_ring, (unsigned long long)c.rx_ring,
 			(unsigned long long)c.rx_kernel, (unsigned long long)c.tx_pending,

@@ -213,10 +213,15 @@ enum xskf_backend {
 	XSKF_BACKEND_MEMORY = 1,
 };
 
+/*
+ * UMEM pages (docs/memory.md). A hugepage UMEM needs whole pages of the chosen size free in
+ * the pool of the NUMA node it is placed on (the NIC's; without one, the worker CPU's):
+ */
 enum xskf_hugepages {
-	XSKF_HUGEPAGES_AUTO = 0,    /* hugepages when reserved, else 4 KiB pages and one warning */
-	XSKF_HUGEPAGES_REQUIRE = 1, /* fail with -ENOMEM when none are reserved */
-	XSKF_HUGEPAGES_OFF = 2,
+	XSKF_HUGEPAGES_AUTO = 0,    /* hugepages when the pool has them, else 4 KiB pages and one
+				     * warning */
+	XSKF_HUGEPAGES_REQUIRE = 1, /* fail with -ENOMEM (and one line) when it has too few */
+	XSKF_HUGEPAGES_OFF = 2,     /* 4 KiB pages; huge_dir and huge_page_size must be unset */
 };
 
 #define XSKF_MAX_PORTS   16
@@ -262,8 +267,21 @@ struct xskf_engine_opts {
 	const void *const *mem_port_frames;
 	const uint32_t *mem_port_frame_lens;
 	uint32_t nr_mem_port_frames;
+	/*
+	 * A hugetlbfs mount (--huge-dir): each UMEM is a file there, unlinked as soon as it is
+	 * mapped, so nothing is left behind. NULL (default): anonymous MAP_HUGETLB memory. Copied
+	 * by xskf_engine__new(); -EINVAL there if it is no hugetlbfs mount.
+	 */
+	const char *huge_dir;
+	/*
+	 * Hugepage size in bytes (--huge-size 2M|1G: 2 MiB, 1 GiB on x86-64), a size the kernel
+	 * has; with huge_dir it must be the mount's pagesize=. 0 (default): the mount's with
+	 * huge_dir, else the kernel's default (Hugepagesize in /proc/meminfo). A UMEM is rounded
+	 * up to whole pages (said at start-up).
+	 */
+	uint64_t huge_page_size;
 };
-#define xskf_engine_opts__last_field nr_mem_port_frames
+#define xskf_engine_opts__last_field huge_page_size
 
 /*
  * xskf_engine__new() - validate @opts and create an engine with no ports yet.
@@ -288,7 +306,7 @@ XSKF_API int xskf_engine__add_port(struct xskf_engine *eng, const char *ifname,
  * (no program left attached). Returns 0, or a negative errno named in a message: -EPERM (not
  * root / missing CAP_NET_ADMIN, CAP_BPF), -EOPNOTSUPP (zero-copy or the attach mode is not
  * supported), -EEXIST (a foreign XDP program is attached; use force), -EBUSY (queue in use),
- * -ENOMEM (no hugepages with XSKF_HUGEPAGES_REQUIRE).
+ * -ENOMEM (too few hugepages on the UMEM's node with XSKF_HUGEPAGES_REQUIRE).
  * Thread: control thread.
  */
 XSKF_API int xskf_engine__start(struct xskf_engine *eng);

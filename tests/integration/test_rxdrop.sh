@@ -152,7 +152,7 @@ run_multiqueue_huge() {
 	[ "$(json_get "$out/rx.json" "d['census'][0]['hugepages']")" = True ] || fail "not on hugepages"
 	[ "$(json_get "$out/rx.json" "len(d['census'])")" = 1 ] || fail "expected one worker"
 	[ "$(json_get "$out/rx.json" "d['census_ok']")" = True ] || fail census
-	grep -q "worker 0: 2 sockets, UMEM 8192 frames of 2048 bytes on hugepages" "$out/rx.err" ||
+	grep -q "worker 0: 2 sockets, UMEM 8192 frames of 2048 bytes on 2 MiB hugepages" "$out/rx.err" ||
 		{ cat "$out/rx.err"; fail "start-up line"; }
 	assert_no_xdp "after the run"
 	ok "queues 0 and 1 on one shared hugepage UMEM: $r0 + $r1 frames, reconciled"

@@ -119,7 +119,9 @@ static void test_cache(void)
 	uint32_t n, i;
 	bool aligned = true;
 
-	CHECK(xskf_umem__alloc(&um, 256, 2048, XSKF_HUGEPAGES_OFF, -1) == 0, "UMEM of 256 frames");
+	struct xskf_umem_place pl = { .policy = XSKF_HUGEPAGES_OFF, .node = -1, .who = "unit" };
+
+	CHECK(xskf_umem__alloc(&um, 256, 2048, &pl) == 0, "UMEM of 256 frames");
 	CHECK(um.cache_len == 256 && !um.hugepages, "all frames start in the cache");
 	n = xskf_cache_get(&um, addrs, 64);
 	CHECK(n == 64 && um.cache_len == 192, "get 64: 192 left");
@@ -140,6 +142,47 @@ static void test_cache(void)
 	CHECK(n == 192 && um.cache_len == 0, "the cache empties exactly");
 	CHECK(xskf_cache_get(&um, addrs, 64) == 0, "an empty cache gives nothing");
 	xskf_umem__free(&um);
+}
+
+static void test_huge_sizes(void)
+{
+	uint64_t v = 0;
+	char buf[32];
+
+	CHECK(xskf_huge__parse_size("2M", &v) == 0 && v == 2u << 20, "2M is 2 MiB");
+	CHECK(xskf_huge__parse_size("1G", &v) == 0 && v == 1u << 30, "1G is 1 GiB");
+	CHECK(xskf_huge__parse_size("2048kB", &v) == 0 && v == 2u << 20, "2048kB is 2 MiB");
+	CHECK(xskf_huge__parse_size("1gb", &v) == 0 && v == 1u << 30, "1gb is 1 GiB");
+	CHECK(xskf_huge__parse_size("3M", &v) == -EINVAL, "3M (not a power of two) rejected");
+	CHECK(xskf_huge__parse_size("0M", &v) == -EINVAL, "0M rejected");
+	CHECK(xskf_huge__parse_size("2", &v) == -EINVAL, "no unit rejected");
+	CHECK(xskf_huge__parse_size("-2M", &v) == -EINVAL, "negative rejected");
+	CHECK(xskf_huge__parse_size("2MX", &v) == -EINVAL, "trailing bytes rejected");
+	CHECK(!strcmp(xskf_huge__name(2u << 20, buf, sizeof(buf)), "2 MiB"), "2 MiB named");
+	CHECK(!strcmp(xskf_huge__name(1016u << 20, buf, sizeof(buf)), "1016 MiB"), "1016 MiB named");
+	CHECK(!strcmp(xskf_huge__short(1u << 30, buf, sizeof(buf)), "1G"), "1G short name");
+}
+
+static void test_huge_opts(void)
+{
+	struct xskf_engine *e;
+
+	XSKF_OPTS(xskf_engine_opts, o, .app = &app, .hugepages = XSKF_HUGEPAGES_OFF + 1,
+		  .huge_page_size = 2u << 20);
+	errno = 0;
+	CHECK(!xskf_engine__new(&o) && errno == EINVAL, "--huge-size with hugepages off rejected");
+	o.huge_page_size = 0;
+	o.huge_dir = "/";
+	CHECK(!xskf_engine__new(&o) && errno == EINVAL, "--huge-dir with hugepages off rejected");
+	o.hugepages = XSKF_HUGEPAGES_AUTO + 1;
+	CHECK(!xskf_engine__new(&o) && errno == EINVAL, "--huge-dir / (not hugetlbfs) rejected");
+	o.huge_dir = NULL;
+	o.huge_page_size = 3u << 20;
+	CHECK(!xskf_engine__new(&o) && errno == EINVAL, "a page size the kernel lacks rejected");
+	o.huge_page_size = 0;
+	e = xskf_engine__new(&o);
+	CHECK(e != NULL, "auto with the default page size accepted");
+	xskf_engine__destroy(e);
 }
 
 static void test_mac_and_port_info(void)
@@ -176,6 +219,8 @@ int main(void)
 	test_cpus();
 	test_cli();
 	test_cache();
+	test_huge_sizes();
+	test_huge_opts();
 	test_mac_and_port_info();
 	return tap_done();
 }

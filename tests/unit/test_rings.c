@@ -80,9 +80,10 @@ static void setup(void)
 {
 	static struct xdp_desc txq[XSKF_TXQ_CAP];
 	static uint32_t tx_len[TX_SZ];
+	struct xskf_umem_place pl = { .policy = XSKF_HUGEPAGES_OFF, .node = -1, .who = "unit" };
 
 	memset(&worker, 0, sizeof(worker));
-	CHECK(xskf_umem__alloc(&worker.umem, FRAMES, FSIZE, XSKF_HUGEPAGES_OFF, -1) == 0,
+	CHECK(xskf_umem__alloc(&worker.umem, FRAMES, FSIZE, &pl) == 0,
 	      "UMEM of %d frames", FRAMES);
 	port.idx = 0;
 	memset(&sock, 0, sizeof(sock));
