@@ -235,22 +235,15 @@ static int finish(struct parser *p)
 	return 0;
 }
 
-struct tun_table *tun_config__load(const char *path, char *err, size_t errlen)
+struct tun_table *tun_config__parse(FILE *f, const char *name, char *err, size_t errlen)
 {
-	struct parser p = { .path = path, .err = err, .errlen = errlen };
+	struct parser p = { .path = name, .err = err, .errlen = errlen };
 	char buf[1024], *tok[MAX_TOKENS + 1], *save, *s;
 	unsigned int n;
-	FILE *f;
 	int ret = 0;
 
-	f = fopen(path, "r");
-	if (!f) {
-		fail(&p, 0, "%s", strerror(errno));
-		return NULL;
-	}
 	p.t = calloc(1, sizeof(*p.t));
 	if (!p.t) {
-		fclose(f);
 		fail(&p, 0, "out of memory");
 		return NULL;
 	}
@@ -274,7 +267,6 @@ struct tun_table *tun_config__load(const char *path, char *err, size_t errlen)
 	}
 	if (!ret && ferror(f))
 		ret = fail(&p, p.line, "read error");
-	fclose(f);
 	if (!ret)
 		ret = finish(&p);
 	free(p.entry_lines);
@@ -283,4 +275,20 @@ struct tun_table *tun_config__load(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	return p.t;
+}
+
+struct tun_table *tun_config__load(const char *path, char *err, size_t errlen)
+{
+	struct parser p = { .path = path, .err = err, .errlen = errlen };
+	struct tun_table *t;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f) {
+		fail(&p, 0, "%s", strerror(errno));
+		return NULL;
+	}
+	t = tun_config__parse(f, path, err, errlen);
+	fclose(f);
+	return t;
 }
