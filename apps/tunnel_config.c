@@ -17,6 +17,7 @@
 #include "tunnel_config.h"
 
 #define MAX_TOKENS 8
+#define MAX_LINE   1022 /* bytes, without the newline */
 
 struct parser {
 	const char *path;
@@ -238,7 +239,9 @@ static int finish(struct parser *p)
 struct tun_table *tun_config__parse(FILE *f, const char *name, char *err, size_t errlen)
 {
 	struct parser p = { .path = name, .err = err, .errlen = errlen };
-	char buf[1024], *tok[MAX_TOKENS + 1], *save, *s;
+	char *buf = NULL, *tok[MAX_TOKENS + 1], *save, *s;
+	size_t cap = 0, words;
+	ssize_t len;
 	unsigned int n;
 	int ret = 0;
 
@@ -247,10 +250,16 @@ struct tun_table *tun_config__parse(FILE *f, const char *name, char *err, size_t
 		fail(&p, 0, "out of memory");
 		return NULL;
 	}
-	while (!ret && fgets(buf, sizeof(buf), f)) {
+	/* getline(), not fgets(): the line's length is known, so a NUL byte cannot hide its end */
+	while (!ret && (len = getline(&buf, &cap, f)) > 0) {
 		p.line++;
-		if (!strchr(buf, '\n') && !feof(f)) {
-			ret = fail(&p, p.line, "line longer than %zu bytes", sizeof(buf) - 2);
+		words = (size_t)len - (buf[len - 1] == '\n');
+		if (memchr(buf, 0, words)) {
+			ret = fail(&p, p.line, "NUL byte in the line");
+			break;
+		}
+		if (words > MAX_LINE) {
+			ret = fail(&p, p.line, "line longer than %d bytes", MAX_LINE);
 			break;
 		}
 		s = strchr(buf, '#');
@@ -267,6 +276,7 @@ struct tun_table *tun_config__parse(FILE *f, const char *name, char *err, size_t
 	}
 	if (!ret && ferror(f))
 		ret = fail(&p, p.line, "read error");
+	free(buf);
 	if (!ret)
 		ret = finish(&p);
 	free(p.entry_lines);
