@@ -214,10 +214,13 @@ static void check_parse(const uint8_t *f, uint32_t len, const struct xskf_parse 
 	FUZZ_ASSERT(p->inner_off >= p->l4_off + 4 && p->inner_off <= len &&
 			p->inner_off <= XSKF_PARSE_OFF_MAX,
 		    "inner_off %u: l4 %u frame %u", p->inner_off, p->l4_off, len);
+	/* VXLAN carries Ethernet: no inner L2 only when the frame ends inside it */
 	if (tun == XSKF_PTYPE_TUNNEL_VXLAN)
 		FUZZ_ASSERT(p->inner_off == p->l4_off + 16 &&
-				(in & XSKF_PTYPE_L2_MASK) != XSKF_PTYPE_L2_NONE,
-			    "VXLAN: inner_off %u l4 %u inner %#x", p->inner_off, p->l4_off, in);
+				((in & XSKF_PTYPE_L2_MASK) != XSKF_PTYPE_L2_NONE ||
+				 (stop == 5 && (pt & XSKF_PTYPE_TRUNC))),
+			    "VXLAN: inner_off %u l4 %u inner %#x stop %u", p->inner_off, p->l4_off,
+			    in, stop);
 	check_level(f, len, in, p->inner_off, p->inner_l3_off, p->inner_l4_off,
 		    stop >= 5 ? stop - 4 : 0, "inner");
 	FUZZ_ASSERT(!in || (in & XSKF_PTYPE_L2_MASK) || (in & XSKF_PTYPE_L3_MASK) || stop == 5,
