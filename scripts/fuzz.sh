@@ -133,6 +133,7 @@ for t in "${targets[@]}"; do
 	if [ $rc != 0 ] || [ -n "$found" ]; then
 		failed=1
 		keep=$build/fuzz-artifacts/$t
+		rm -rf "$keep" # the findings of this run only
 		mkdir -p "$keep"
 		cp "$log" "$keep/log"
 		echo "FAIL $line (exit $rc)"

@@ -36,6 +36,7 @@ struct app {
 	unsigned int calls[NR_APP_OPTS];
 	char *const *argv; /* the arguments, to check where optarg points */
 	int argc;
+	size_t bytes; /* of all arguments: -v once each at most */
 };
 
 static bool in_argv(const struct app *a, const char *s)
@@ -125,7 +126,7 @@ static void check_ok(const struct xskf_cli *c, const struct app *a)
 	FUZZ_ASSERT(!eo->mem_frame || (eo->mem_frame == c->mem_frame && eo->mem_frame_len >= 14 &&
 				       eo->mem_frame_len <= sizeof(c->mem_frame)),
 		    "mem frame of %u bytes", eo->mem_frame_len);
-	FUZZ_ASSERT(c->verbose >= 0 && c->verbose < a->argc * 16, "verbose %d", c->verbose);
+	FUZZ_ASSERT(c->verbose >= 0 && (size_t)c->verbose <= a->bytes, "verbose %d", c->verbose);
 }
 
 /* Everything but the pointer to the struct's own mem_frame buffer. */
@@ -164,6 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	argv[argc] = NULL;
 	a.argc = argc;
+	a.bytes = size;
 	memcpy(argv2, argv, sizeof(argv)); /* getopt_long permutes argv: the same order again */
 
 	memset(&c, 0, sizeof(c));
