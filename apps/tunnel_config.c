@@ -17,6 +17,7 @@
 #include "tunnel_config.h"
 
 #define MAX_TOKENS 8
+#define MAX_LINE   1022 /* bytes, without the newline */
 
 struct parser {
 	const char *path;
@@ -235,29 +236,30 @@ static int finish(struct parser *p)
 	return 0;
 }
 
-struct tun_table *tun_config__load(const char *path, char *err, size_t errlen)
+struct tun_table *tun_config__parse(FILE *f, const char *name, char *err, size_t errlen)
 {
-	struct parser p = { .path = path, .err = err, .errlen = errlen };
-	char buf[1024], *tok[MAX_TOKENS + 1], *save, *s;
+	struct parser p = { .path = name, .err = err, .errlen = errlen };
+	char *buf = NULL, *tok[MAX_TOKENS + 1], *save, *s;
+	size_t cap = 0, words;
+	ssize_t len;
 	unsigned int n;
-	FILE *f;
 	int ret = 0;
 
-	f = fopen(path, "r");
-	if (!f) {
-		fail(&p, 0, "%s", strerror(errno));
-		return NULL;
-	}
 	p.t = calloc(1, sizeof(*p.t));
 	if (!p.t) {
-		fclose(f);
 		fail(&p, 0, "out of memory");
 		return NULL;
 	}
-	while (!ret && fgets(buf, sizeof(buf), f)) {
+	/* getline(), not fgets(): the line's length is known, so a NUL byte cannot hide its end */
+	while (!ret && (len = getline(&buf, &cap, f)) > 0) {
 		p.line++;
-		if (!strchr(buf, '\n') && !feof(f)) {
-			ret = fail(&p, p.line, "line longer than %zu bytes", sizeof(buf) - 2);
+		words = (size_t)len - (buf[len - 1] == '\n');
+		if (memchr(buf, 0, words)) {
+			ret = fail(&p, p.line, "NUL byte in the line");
+			break;
+		}
+		if (words > MAX_LINE) {
+			ret = fail(&p, p.line, "line longer than %d bytes", MAX_LINE);
 			break;
 		}
 		s = strchr(buf, '#');
@@ -274,7 +276,7 @@ struct tun_table *tun_config__load(const char *path, char *err, size_t errlen)
 	}
 	if (!ret && ferror(f))
 		ret = fail(&p, p.line, "read error");
-	fclose(f);
+	free(buf);
 	if (!ret)
 		ret = finish(&p);
 	free(p.entry_lines);
@@ -283,4 +285,20 @@ struct tun_table *tun_config__load(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	return p.t;
+}
+
+struct tun_table *tun_config__load(const char *path, char *err, size_t errlen)
+{
+	struct parser p = { .path = path, .err = err, .errlen = errlen };
+	struct tun_table *t;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f) {
+		fail(&p, 0, "%s", strerror(errno));
+		return NULL;
+	}
+	t = tun_config__parse(f, path, err, errlen);
+	fclose(f);
+	return t;
 }

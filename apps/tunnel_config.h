@@ -12,6 +12,7 @@
 #define TUNNEL_CONFIG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "tunnel_table.h"
 
@@ -21,5 +22,11 @@
  * Thread: control thread; it touches no table that workers see.
  */
 struct tun_table *tun_config__load(const char *path, char *err, size_t errlen);
+
+/*
+ * tun_config__parse() - the same from the open stream @f (read to its end, not closed), with
+ * @name in front of the errors in place of the path. Thread: as tun_config__load().
+ */
+struct tun_table *tun_config__parse(FILE *f, const char *name, char *err, size_t errlen);
 
 #endif /* TUNNEL_CONFIG_H */

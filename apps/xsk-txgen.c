@@ -23,11 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
-#ifdef XSKF_HAVE_PCAP
-#include <pcap/pcap.h>
-#endif
-
 #include <xskf_plugin.h>
+
+#include "txgen_pcap.h" /* struct txgen_frames; the reader is built with libpcap only */
 
 #define ETH_ALEN   6
 #define HDR_LEN	   42 /* Ethernet + IPv4 + UDP */
@@ -62,8 +60,7 @@ struct txgen {
 	struct xskf_engine *eng;
 	unsigned int nr_workers, nr_ports;
 	uint8_t tmpl[MAX_FRAME]; /* the largest UDP frame; smaller ones are its prefix */
-	uint8_t **frames;	 /* pcap frames */
-	uint32_t *frame_len, nr_frames;
+	struct txgen_frames fr;	 /* pcap frames */
 	uint64_t t_start;
 	atomic_uint workers_done;
 	struct txgen_worker workers[XSKF_MAX_WORKERS];
@@ -133,56 +130,18 @@ static void build_template(struct txgen *t)
 #ifdef XSKF_HAVE_PCAP
 static int load_pcap(struct txgen *t, uint32_t room)
 {
-	char errbuf[PCAP_ERRBUF_SIZE];
-	struct pcap_pkthdr *h;
-	const u_char *data;
-	uint32_t cap = 0, skipped = 0;
-	pcap_t *pc;
-	int rc;
+	char err[512];
+	int ret;
 
-	pc = pcap_open_offline(t->pcap, errbuf);
-	if (!pc) {
-		fprintf(stderr, "xsk-txgen: cannot open %s: %s\n", t->pcap, errbuf);
-		return -ENOENT;
-	}
-	if (pcap_datalink(pc) != DLT_EN10MB) {
-		fprintf(stderr, "xsk-txgen: %s is not an Ethernet capture\n", t->pcap);
-		pcap_close(pc);
-		return -EINVAL;
-	}
-	while ((rc = pcap_next_ex(pc, &h, &data)) == 1) {
-		if (h->caplen != h->len || h->len < 14 || h->len > room) {
-			skipped++; /* truncated, runt or larger than a UMEM frame */
-			continue;
-		}
-		if (t->nr_frames == cap) {
-			cap = cap ? 2 * cap : 256;
-			t->frames = realloc(t->frames, cap * sizeof(*t->frames));
-			t->frame_len = realloc(t->frame_len, cap * sizeof(*t->frame_len));
-			if (!t->frames || !t->frame_len) {
-				pcap_close(pc);
-				return -ENOMEM;
-			}
-		}
-		t->frames[t->nr_frames] = malloc(h->len);
-		if (!t->frames[t->nr_frames]) {
-			pcap_close(pc);
-			return -ENOMEM;
-		}
-		memcpy(t->frames[t->nr_frames], data, h->len);
-		t->frame_len[t->nr_frames++] = h->len;
-	}
-	pcap_close(pc);
-	if (skipped)
+	ret = txgen_pcap__load(t->pcap, room, &t->fr, err, sizeof(err));
+	if (t->fr.skipped)
 		fprintf(stderr,
 			"xsk-txgen: %s: %u frames skipped (truncated, shorter than 14 or longer "
 			"than %u bytes)\n",
-			t->pcap, skipped, room);
-	if (!t->nr_frames) {
-		fprintf(stderr, "xsk-txgen: %s has no frame to send\n", t->pcap);
-		return -EINVAL;
-	}
-	return 0;
+			t->pcap, t->fr.skipped, room);
+	if (ret)
+		fprintf(stderr, "xsk-txgen: %s\n", err);
+	return ret;
 }
 #endif
 
@@ -212,7 +171,7 @@ static int txgen_init(void *app_ctx, struct xskf_engine *eng)
 			max, name, pi.mtu);
 	build_template(t);
 	if (t->pcap && !t->count && !t->loop)
-		t->count = t->nr_frames; /* one pass over the file */
+		t->count = t->fr.nr; /* one pass over the file */
 	for (i = 0; i < t->nr_workers; i++) {
 		struct txgen_worker *w = &t->workers[i];
 
@@ -289,10 +248,10 @@ static unsigned int txgen_fill(void *wctx, struct xskf_pkt *pkts, unsigned int m
 		uint32_t len;
 
 		if (t->pcap) {
-			uint32_t k = (uint32_t)(seq % t->nr_frames);
+			uint32_t k = (uint32_t)(seq % t->fr.nr);
 
-			len = t->frame_len[k];
-			memcpy(p->data, t->frames[k], len);
+			len = t->fr.len[k];
+			memcpy(p->data, t->fr.data[k], len);
 		} else {
 			len = t->imix ? imix_sizes[seq % IMIX_CYCLE] : t->size;
 			memcpy(p->data + HDR_LEN, t->tmpl + HDR_LEN, len - HDR_LEN);
@@ -504,16 +463,13 @@ __attribute__((constructor)) static void txgen_defaults(void)
 
 static void txgen_cleanup(void *app_ctx)
 {
+#ifdef XSKF_HAVE_PCAP
 	struct txgen *t = app_ctx;
-	uint32_t i;
 
-	for (i = 0; i < t->nr_frames; i++)
-		free(t->frames[i]);
-	free(t->frames);
-	free(t->frame_len);
-	t->frames = NULL;
-	t->frame_len = NULL;
-	t->nr_frames = 0;
+	txgen_frames__free(&t->fr);
+#else
+	(void)app_ctx;
+#endif
 }
 
 XSKF_PLUGIN(.name = "txgen", .app = &txgen_app, .app_ctx = &tg, .cli = &txgen_cli,

@@ -181,7 +181,9 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 						      O_APP_BASE + (int)nr_app };
 	c->interval = 1;
 	c->all_queues = true;
-	optind = 1;
+	/* 0, not 1: glibc's getopt then forgets all of a previous parse, also where it stopped
+	 * inside a cluster of short options ("-Xv" after an error at X) */
+	optind = 0;
 	while ((opt = getopt_long(argc, argv, "i:q:zcNSBb:d:f:vhmF", lopts, &idx)) != -1) {
 		switch (opt) {
 		case O_IFACE:

@@ -195,9 +195,10 @@ static void ethtool_index(struct tg_ethtool *et, const struct ethtool_gstrings *
 
 struct tg_ethtool *tg_ethtool__open(const char *ifname)
 {
-	struct {
+	/* the header and room for its one data word (a union: hdr ends in a flexible array) */
+	union {
 		struct ethtool_sset_info hdr;
-		uint32_t buf[1];
+		uint8_t raw[sizeof(struct ethtool_sset_info) + sizeof(uint32_t)];
 	} sset = { .hdr.cmd = ETHTOOL_GSSET_INFO, .hdr.sset_mask = 1ULL << ETH_SS_STATS };
 	struct ethtool_gstrings *gs = NULL;
 	struct tg_ethtool *et;

@@ -52,8 +52,10 @@ static const struct xskf_cli_opt bad_opts[] = {
 	{ "knob", 1, "N", "an option whose parser may crash" },
 	{ NULL, 0, NULL, NULL },
 };
-static const struct xskf_app_cli bad_cli = { .sz = sizeof(bad_cli), .opts = bad_opts,
-					     .parse = bad_parse };
+/* unused by the variants with a descriptor of their own */
+static const struct xskf_app_cli bad_cli __attribute__((unused)) = {
+	.sz = sizeof(bad_cli), .opts = bad_opts, .parse = bad_parse
+};
 static const struct xskf_app bad_app = {
 	.name = "bad",
 	.init = bad_init,
