@@ -14,7 +14,8 @@
 # package, and every such package is installed here: tests/unit/test_deps.sh checks both.
 set -euo pipefail
 
-# libraries and tools with no command of their own that the build needs
+# libraries and tools with no command of their own that the build needs; libclang-rt-14-dev
+# is clang's libFuzzer and sanitizer runtimes, for the fuzz targets (scripts/fuzz.sh)
 PKGS=(llvm libbpf-dev libxdp-dev liburcu-dev libnuma-dev libpcap-dev
 	libclang-rt-14-dev python3-scapy)
 # command:package, for the build and the test suite

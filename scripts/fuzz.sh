@@ -5,12 +5,15 @@
 # (tests/fuzz/corpus/TARGET, left as it is) with its dictionary (tests/fuzz/dict/TARGET.dict).
 #
 #   scripts/fuzz.sh [SECONDS | --runs N] [--build DIR] [TARGET...]
+#   scripts/fuzz.sh --build-only
 #
 #   SECONDS      how long each target runs (default 60)
 #   --runs N     run each target for N executions instead
 #   --build DIR  use the fuzz targets already built in DIR; skip (exit 77) if there are none.
 #                Without it, the script sets up and builds build-fuzz (clang, -Dfuzz=true,
 #                ASan + UBSan) when needed.
+#   --build-only set up and build build-fuzz, run nothing (scripts/test.sh, before its
+#                `meson test -C build-fuzz --suite fuzz`)
 #   TARGET       fuzz_hints, fuzz_cli, ... (default: every target built)
 #
 # Prints, per target: executions, executions per second, coverage (libFuzzer's cov: edges and
@@ -24,6 +27,7 @@ cd "$SRC"
 secs=60
 runs=
 build=
+build_only=0
 targets=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -35,8 +39,9 @@ while [ $# -gt 0 ]; do
 		build=${2:?--build needs a directory}
 		shift
 		;;
+	--build-only) build_only=1 ;;
 	-h | --help)
-		sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	-*)
@@ -83,6 +88,7 @@ else
 	}
 fi
 build=$(cd "$build" && pwd)
+[ $build_only = 1 ] && exit 0
 
 if [ ${#targets[@]} = 0 ]; then
 	for b in "$build"/tests/fuzz/fuzz_*; do

@@ -2,23 +2,30 @@
 # SPDX-License-Identifier: BSD-2-Clause
 #
 # The whole test suite, from a fresh machine: install packages, build (warnings are errors),
-# run every suite (unit, bpf, integration), then build again with ASan/UBSan and run it again.
+# run every suite (unit, bpf, integration), then build again with ASan/UBSan and run it again,
+# then the fuzz targets for a short run each (suite 'fuzz', in build-fuzz: clang + libFuzzer).
 # Root tests (bpf, integration) need root: as a user, the script re-runs itself with sudo.
 #
 #   scripts/test.sh            # everything (as root)
-#   scripts/test.sh --no-asan  # one pass only
+#   scripts/test.sh --no-asan  # one pass only (and no fuzzing)
+#   scripts/test.sh --no-fuzz  # both passes, without the fuzz build
 #   scripts/test.sh --load     # the same with CPU 0 kept busy by a spinning process, to show
 #                              # that no test depends on the machine's speed
 set -euo pipefail
 cd "$(dirname "$0")/.."
 asan=1
+fuzz=1
 load=0
 for a in "$@"; do
 	case "$a" in
-	--no-asan) asan=0 ;;
+	--no-asan)
+		asan=0
+		fuzz=0
+		;;
+	--no-fuzz) fuzz=0 ;;
 	--load) load=1 ;;
 	*)
-		echo "test: unknown option '$a' (expected --no-asan, --load)" >&2
+		echo "test: unknown option '$a' (expected --no-asan, --no-fuzz, --load)" >&2
 		exit 2
 		;;
 	esac
@@ -52,5 +59,11 @@ if [ $asan = 1 ]; then
 	# detect_leaks stays on; UBSan findings abort so they fail the test
 	export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 	run build-asan -Db_sanitize=address,undefined -Db_lundef=false
+fi
+if [ $fuzz = 1 ]; then
+	# a build of its own (clang, -Dfuzz=true), set up by scripts/fuzz.sh; each target runs
+	# 20000 inputs from its seeds, one target at a time
+	scripts/fuzz.sh --build-only
+	meson test -C build-fuzz --print-errorlogs --suite fuzz
 fi
 echo "all test suites passed"
