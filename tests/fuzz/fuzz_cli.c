@@ -133,16 +133,26 @@ static void check_ok(const struct xskf_cli *c, const struct app *a)
 static bool same_cli(const struct xskf_cli *x, const struct xskf_cli *y)
 {
 	struct xskf_cli a = *x, b = *y;
+	unsigned int k;
 
-	if (!a.eo.mem_frame != !b.eo.mem_frame)
+	/* the frame pointers point into each struct's own buffers: compare what they say */
+	if (!a.eo.mem_frame != !b.eo.mem_frame || !a.eo.mem_port_frames != !b.eo.mem_port_frames ||
+	    !a.eo.mem_port_frame_lens != !b.eo.mem_port_frame_lens)
 		return false;
 	a.eo.mem_frame = b.eo.mem_frame = NULL;
+	a.eo.mem_port_frames = b.eo.mem_port_frames = NULL;
+	a.eo.mem_port_frame_lens = b.eo.mem_port_frame_lens = NULL;
+	for (k = 0; k < XSKF_MAX_PORTS; k++) {
+		if (!a.mem_port_frame[k] != !b.mem_port_frame[k])
+			return false;
+		a.mem_port_frame[k] = b.mem_port_frame[k] = NULL;
+	}
 	return !memcmp(&a, &b, sizeof(a));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct xskf_cli c, c2; /* 4 KiB each: not on the stack */
+	static struct xskf_cli c, c2; /* 64 KiB each (a frame buffer per port): not on the stack */
 	char *argv[MAX_ARGS + 2], *argv2[MAX_ARGS + 2];
 	struct app a = {.argv = argv}, a2;
 	size_t i, start;
