@@ -342,10 +342,15 @@ static int assign_workers(struct xskf_engine *eng)
 		nw = maxq; /* a worker with no queue would only spin */
 	if (nw > XSKF_MAX_WORKERS)
 		nw = XSKF_MAX_WORKERS;
-	eng->socks = calloc(n, sizeof(*eng->socks));
-	eng->workers = calloc(nw, sizeof(*eng->workers));
+	/* one cache line or more each (internal.h): aligned, as the types say */
+	if (posix_memalign((void **)&eng->socks, XSKF_CACHE_LINE, n * sizeof(*eng->socks)))
+		eng->socks = NULL;
+	if (posix_memalign((void **)&eng->workers, XSKF_CACHE_LINE, nw * sizeof(*eng->workers)))
+		eng->workers = NULL;
 	if (!eng->socks || !eng->workers)
 		return -ENOMEM;
+	memset(eng->socks, 0, n * sizeof(*eng->socks));
+	memset(eng->workers, 0, nw * sizeof(*eng->workers));
 	eng->nr_workers = nw;
 	for (i = 0; i < nw; i++) {
 		struct xskf_worker *w = &eng->workers[i];
@@ -377,6 +382,19 @@ static int assign_workers(struct xskf_engine *eng)
 		}
 	}
 	return 0;
+}
+
+/*
+ * Slots of a socket's TX shadow (ring_ops.h): the kernel holds at most tx_size + comp_size of
+ * its frames, and at most XSKF_TXQ_CAP more wait staged; rounded up to a power of two.
+ */
+static uint32_t txq_slots(const struct xskf_engine_opts *o)
+{
+	uint32_t need = o->tx_size + o->comp_size + XSKF_TXQ_CAP, n = 1;
+
+	while (n < need)
+		n <<= 1;
+	return n;
 }
 
 static void prime_fill(struct xskf_sock *s, struct xskf_umem *um)
@@ -465,9 +483,9 @@ static int open_worker(struct xskf_engine *eng, struct xskf_worker *w)
 opened:
 		if (err)
 			return err;
-		s->txq = calloc(XSKF_TXQ_CAP, sizeof(*s->txq));
-		s->tx_len_ring = calloc(o->tx_size, sizeof(*s->tx_len_ring));
-		if (!s->txq || !s->tx_len_ring)
+		s->txq_mask = txq_slots(o) - 1;
+		s->txq = calloc(s->txq_mask + 1, sizeof(*s->txq));
+		if (!s->txq)
 			return -ENOMEM;
 		if (!tx_only)
 			prime_fill(s, &w->umem);
@@ -568,9 +586,7 @@ static void teardown(struct xskf_engine *eng)
 		xskf_mem__close_rings(eng->socks[i].mem);
 		eng->socks[i].mem = NULL;
 		free(eng->socks[i].txq);
-		free(eng->socks[i].tx_len_ring);
 		eng->socks[i].txq = NULL;
-		eng->socks[i].tx_len_ring = NULL;
 	}
 	for (i = 0; i < eng->nr_workers; i++)
 		xskf_umem__free(&eng->workers[i].umem);

@@ -123,6 +123,13 @@ static inline void xskf_cache_put(struct xskf_umem *um, uint64_t addr)
 
 /* ---- sockets (xsk.c) ---- */
 
+/*
+ * What one worker writes on its path (socket counters, ring positions, its cache's top) must
+ * not share a cache line with another worker's: each write would take the line from the
+ * other CPU (false sharing), and two workers would run slower than one.
+ */
+#define XSKF_CACHE_LINE 64
+
 #define XSKF_TXQ_CAP (2 * XSKF_MAX_BATCH)
 
 struct xskf_port;
@@ -149,17 +156,21 @@ struct xskf_sock {
 	/* frame accounting: frames we gave the kernel that have not come back yet */
 	uint64_t fill_out;         /* put on the fill ring, not yet taken from the RX ring */
 	uint64_t tx_out;           /* put on the TX ring, not yet taken from the completion ring */
-	uint32_t tx_comp_idx;      /* completions reaped so far (index into tx_len_ring) */
 	struct xskf_qcounters c;
-	/* TX staging: frames waiting for room on this socket's TX ring */
-	struct xdp_desc *txq;      /* XSKF_TXQ_CAP entries */
+	/*
+	 * TX shadow (ring_ops.h): every frame from staging to completion, txq_mask + 1 slots.
+	 * [txq_head, txq_sub) is in flight (tx_out frames), [txq_sub, txq_tail) is staged,
+	 * waiting for room on the TX ring (txq_len frames, at most XSKF_TXQ_CAP).
+	 */
+	struct xdp_desc *txq;
+	uint32_t txq_mask;
+	uint32_t txq_head, txq_sub, txq_tail;
 	uint32_t txq_len;
-	uint64_t txq_since_ns;     /* when the oldest staged frame was staged */
-	uint32_t *tx_len_ring;     /* len per TX ring slot (tx_size), to count bytes on completion */
+	uint64_t txq_since_ns;     /* when the worker first saw a partial batch staged, or 0 */
 	/* memory backend (mem_backend.c): the rings' memory, frames its stand-in received */
 	struct xskf_mem_rings *mem;
 	uint64_t mem_rx;
-};
+} __attribute__((aligned(XSKF_CACHE_LINE))); /* sockets of two workers share no line */
 
 int xskf_sock__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf_engine_opts *o,
 		    bool zerocopy);
@@ -207,6 +218,7 @@ struct xskf_port {
 	/* what xskf_engine__watch() last saw (watch.c), so that each change is told once */
 	struct {
 		bool checked, gone, replaced, running, mtu_warned;
+		bool prog_missing; /* our program was not there at the last look */
 		unsigned int rx_queues;
 	} seen;
 };
@@ -240,7 +252,7 @@ struct xskf_worker {
 	uint64_t mem_busy_ns;      /* and how long the worker took for all of them */
 	atomic_bool draining;      /* set by stop(): XDP is detached, empty the rings then exit */
 	atomic_bool done;
-};
+} __attribute__((aligned(XSKF_CACHE_LINE))); /* nor do two workers */
 
 void *xskf_worker__run(void *arg);
 

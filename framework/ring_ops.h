@@ -4,6 +4,27 @@
  * RX, TX and completion rings and its frame cache. Kept apart from worker.c (the loop, the
  * wakeups, the threads) so that the unit tests can drive them against rings in plain memory.
  * Thread: the worker that owns the socket(s) and the UMEM.
+ *
+ * What each packet costs here is measured by scripts/bench-engine.sh (instructions per packet,
+ * docs/performance.md). Two rules keep it small:
+ *  - whatever moves between rings and arrays moves in bulk (ring_copy(): at most three
+ *    memcpy()s a burst), never one slot at a time with an index mask per slot;
+ *  - the per-packet loops keep what they use in locals: a store into a packet or a cache slot
+ *    could alias a field of the socket, and the compiler would reload it for every packet.
+ *
+ * TX frames live in one ring per socket, the TX shadow (s->txq, s->txq_mask + 1 slots):
+ *
+ *     txq_head ........ txq_sub ........ txq_tail
+ *     | in flight:       | staged:        |
+ *     | on the TX ring,  | not yet on the |
+ *     | in the kernel or | TX ring        |
+ *     | completed        |                |
+ *
+ * dispatch() stages at the tail, flush_tx() copies from txq_sub onto the TX ring, and
+ * reap_completions() counts the bytes of completed frames from txq_head. The kernel never has
+ * more than tx_size + comp_size of our frames (it reserves a completion slot before it takes a
+ * descriptor), and staging stops at XSKF_TXQ_CAP, so a shadow of that many slots keeps every
+ * length until its completion is counted.
  */
 #ifndef XSKF_RING_OPS_H
 #define XSKF_RING_OPS_H
@@ -33,10 +54,35 @@ static inline void xskf_ring__init(void *ring, uint32_t *producer, uint32_t *con
 	r->cached_cons = is_producer ? size : 0;
 }
 
+/* The mask that makes a plain array look like a ring that never wraps. */
+#define XSKF_LINEAR UINT32_MAX
+
+/*
+ * Copy @n entries of @esz bytes from slot @si of ring @src (mask @smask) to slot @di of ring
+ * @dst (mask @dmask). Either ring may wrap once within @n, so this is at most three memcpy()s.
+ */
+static inline void ring_copy(void *dst, uint32_t dmask, uint32_t di, const void *src,
+			     uint32_t smask, uint32_t si, uint32_t n, size_t esz)
+{
+	while (n) {
+		uint32_t d = di & dmask, s = si & smask, k = n;
+
+		if ((uint64_t)k > (uint64_t)dmask + 1 - d)
+			k = dmask + 1 - d;
+		if ((uint64_t)k > (uint64_t)smask + 1 - s)
+			k = smask + 1 - s;
+		memcpy((uint8_t *)dst + (size_t)d * esz, (const uint8_t *)src + (size_t)s * esz,
+		       (size_t)k * esz);
+		di += k;
+		si += k;
+		n -= k;
+	}
+}
+
 /* Keep the fill ring topped up from the cache, a batch at a time. */
 static inline void refill(struct xskf_sock *s, struct xskf_umem *um, uint32_t batch)
 {
-	uint32_t n = xsk_prod_nb_free(&s->fill, batch), idx, i;
+	uint32_t n = xsk_prod_nb_free(&s->fill, batch), idx = 0;
 
 	if (n < batch)
 		return;
@@ -47,8 +93,10 @@ static inline void refill(struct xskf_sock *s, struct xskf_umem *um, uint32_t ba
 			return;
 	}
 	n = xsk_ring_prod__reserve(&s->fill, n, &idx);
-	for (i = 0; i < n; i++)
-		*xsk_ring_prod__fill_addr(&s->fill, idx + i) = um->cache[--um->cache_len];
+	/* the top of the cache (a LIFO stack: the frames freed last, warm in the cache) */
+	um->cache_len -= n;
+	ring_copy(s->fill.ring, s->fill.mask, idx, um->cache + um->cache_len, XSKF_LINEAR, 0, n,
+		  sizeof(uint64_t));
 	xsk_ring_prod__submit(&s->fill, n);
 	s->fill_out += n;
 }
@@ -56,7 +104,7 @@ static inline void refill(struct xskf_sock *s, struct xskf_umem *um, uint32_t ba
 /* Move staged frames onto the TX ring; what does not fit stays staged (back-pressure). */
 static inline void flush_tx(struct xskf_sock *s)
 {
-	uint32_t n = s->txq_len, idx, i, mask = s->tx.mask, room;
+	uint32_t n = s->txq_len, idx = 0, room;
 
 	if (!n)
 		return;
@@ -73,148 +121,271 @@ static inline void flush_tx(struct xskf_sock *s)
 			return;
 	}
 	n = xsk_ring_prod__reserve(&s->tx, n, &idx);
-	for (i = 0; i < n; i++) {
-		*xsk_ring_prod__tx_desc(&s->tx, idx + i) = s->txq[i];
-		s->tx_len_ring[(idx + i) & mask] = s->txq[i].len;
+	ring_copy(s->tx.ring, s->tx.mask, idx, s->txq, s->txq_mask, s->txq_sub, n,
+		  sizeof(struct xdp_desc));
+	xsk_ring_prod__submit(&s->tx, n);
+	s->txq_sub += n;
+	s->txq_len -= n;
+	s->tx_out += n;
+	/* what is left waits from the worker's next look at it (worker.c) */
+	s->txq_since_ns = 0;
+}
+
+/* Give @n completed addresses from slot @idx of the completion ring back to the cache. */
+static inline void cache_put_comp(struct xskf_umem *um, const struct xsk_ring_cons *comp,
+				  uint32_t idx, uint32_t n)
+{
+	const uint64_t *slots = comp->ring;
+	uint64_t fmask = ~((uint64_t)um->frame_size - 1);
+	uint64_t *cache = um->cache + um->cache_len;
+
+	um->cache_len += n;
+	while (n) {
+		uint32_t i = idx & comp->mask, k = comp->size - i, j;
+		const uint64_t *src = slots + i;
+
+		if (k > n)
+			k = n;
+		/* aligned mode: any address inside a chunk maps back to its start; four at a
+		 * time, so that the loop's own compare and branch are paid once per four */
+		for (j = 0; j + 4 <= k; j += 4) {
+			cache[j] = src[j] & fmask;
+			cache[j + 1] = src[j + 1] & fmask;
+			cache[j + 2] = src[j + 2] & fmask;
+			cache[j + 3] = src[j + 3] & fmask;
+		}
+		for (; j < k; j++)
+			cache[j] = src[j] & fmask;
+		cache += k;
+		idx += k;
+		n -= k;
 	}
-	if (n) {
-		xsk_ring_prod__submit(&s->tx, n);
-		s->tx_out += n;
-		s->txq_len -= n;
-		memmove(s->txq, s->txq + n, s->txq_len * sizeof(*s->txq));
+}
+
+/*
+ * Bytes of the @n frames put on the TX ring first of those in flight. Completions come back
+ * in the order frames were sent on every driver we know; if one reordered them, the byte count
+ * would be off by a difference of lengths until the frames in flight are completed too.
+ */
+static inline uint64_t txq_bytes(const struct xskf_sock *s, uint32_t from, uint32_t n)
+{
+	uint64_t bytes = 0;
+
+	while (n) {
+		uint32_t i = from & s->txq_mask, k = s->txq_mask + 1 - i, j;
+		const struct xdp_desc *d = s->txq + i;
+
+		if (k > n)
+			k = n;
+		for (j = 0; j + 4 <= k; j += 4)
+			bytes += (uint64_t)d[j].len + d[j + 1].len + d[j + 2].len + d[j + 3].len;
+		for (; j < k; j++)
+			bytes += d[j].len;
+		from += k;
+		n -= k;
 	}
-	s->txq_since_ns = s->txq_len ? xskf_now_ns() : 0;
+	return bytes;
 }
 
 static inline void reap_completions(struct xskf_sock *s, struct xskf_umem *um)
 {
-	uint32_t idx, n, i, mask = s->tx.mask;
-	uint64_t bytes = 0;
+	uint32_t idx, n;
 
 	if (!s->tx_out)
 		return;
 	n = xsk_ring_cons__peek(&s->comp, s->comp.size, &idx);
 	if (!n)
 		return;
-	for (i = 0; i < n; i++) {
-		xskf_cache_put(um, *xsk_ring_cons__comp_addr(&s->comp, idx + i));
-		bytes += s->tx_len_ring[(s->tx_comp_idx + i) & mask];
-	}
+	cache_put_comp(um, &s->comp, idx, n);
 	xsk_ring_cons__release(&s->comp, n);
-	s->tx_comp_idx += n;
+	s->c.tx_bytes += txq_bytes(s, s->txq_head, n);
+	s->txq_head += n;
 	s->tx_out -= n;
 	s->c.tx_packets += n;
-	s->c.tx_bytes += bytes;
 }
 
-/* Stage @p for TX on @s. Returns false (the frame is not taken) when the staging area is full. */
-static inline bool stage(struct xskf_sock *s, const struct xskf_pkt *p)
+/*
+ * Stage a frame for TX on @s. Returns false (the frame is not taken: the caller gives it back)
+ * when XSKF_TXQ_CAP frames are already staged.
+ */
+static inline bool stage(struct xskf_sock *s, uint64_t addr, uint32_t len)
 {
-	/* one load of txq_len: the descriptor's u32 len could alias it, and would force reloads */
-	uint32_t n = s->txq_len;
+	uint32_t t = s->txq_tail;
 
-	if (unlikely(n == XSKF_TXQ_CAP)) {
+	if (unlikely(t - s->txq_sub == XSKF_TXQ_CAP)) {
 		s->c.drop_tx_full++;
 		return false;
 	}
-	if (!n)
-		s->txq_since_ns = xskf_now_ns();
-	s->txq[n] = (struct xdp_desc){ .addr = p->addr, .len = p->len };
-	s->txq_len = n + 1;
+	s->txq[t & s->txq_mask] = (struct xdp_desc){ .addr = addr, .len = len };
+	s->txq_tail = t + 1;
+	s->txq_len = t + 1 - s->txq_sub;
 	return true;
 }
 
 /*
- * Carry out the verdicts of one burst received on @s. The drop path is the common one (rxdrop,
- * filters): its frames go back to the cache through locals, and the drop counter is added once
- * per burst, because a store into the cache (uint64_t) could alias a uint64_t counter and
- * would make the compiler reload and store it for every frame.
+ * The staging tail of one socket in locals, for dispatch(): a pointer into the TX shadow that
+ * runs up to @stop (the shadow's end, or the last slot XSKF_TXQ_CAP allows), so that staging a
+ * frame is two stores and one compare.
+ */
+struct stage_view {
+	struct xdp_desc *q, *q0, *stop;
+	uint32_t tail; /* s->txq_tail at q0 */
+};
+
+static inline void stage_view__load(struct stage_view *v, const struct xskf_sock *s)
+{
+	uint32_t i = s->txq_tail & s->txq_mask, room = s->txq_sub + XSKF_TXQ_CAP - s->txq_tail;
+
+	v->tail = s->txq_tail;
+	v->q = v->q0 = s->txq + i;
+	v->stop = v->q + (room < s->txq_mask + 1 - i ? room : s->txq_mask + 1 - i);
+}
+
+static inline void stage_view__store(const struct stage_view *v, struct xskf_sock *s)
+{
+	s->txq_tail = v->tail + (uint32_t)(v->q - v->q0);
+	s->txq_len = s->txq_tail - s->txq_sub;
+}
+
+/*
+ * Carry out the verdicts of one burst received on @s. Drops and TX back out of @s are the
+ * common verdicts and stay in locals (the cache top, the staging pointer); the drop counter is
+ * derived once per burst from how many frames went back to the cache. Anything else (XSKF_FWD,
+ * a frame out of its chunk, full staging) stores the locals, takes the slow path and reloads.
  */
 static inline void dispatch(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts,
 			    unsigned int n)
 {
 	struct xskf_umem *um = &w->umem;
 	uint64_t fmask = ~((uint64_t)um->frame_size - 1), *cache = um->cache;
-	uint32_t clen = um->cache_len, drops = 0;
-	unsigned int i;
+	uint32_t clen = um->cache_len, clen0 = clen, not_app = 0;
+	const struct xskf_pkt *p, *end = pkts + n;
+	struct stage_view v;
 
-	for (i = 0; i < n; i++) {
-		struct xskf_pkt *p = &pkts[i];
+	stage_view__load(&v, s);
+	for (p = pkts; p < end; p++) {
+		uint64_t addr = p->addr, len64;
+		uint32_t len = p->len;
+		uint8_t action = p->action;
 		struct xskf_sock *out;
 
-		/* XSKF_DROP, or no verdict the framework knows: one compare for both */
-		if (likely((uint8_t)(p->action - XSKF_TX) > XSKF_FWD - XSKF_TX)) {
-			drops++;
-			cache[clen++] = p->addr & fmask;
+		if (likely(action == XSKF_DROP)) {
+			cache[clen++] = addr & fmask;
 			continue;
 		}
-		if (p->action == XSKF_TX) {
-			out = s;
-		} else {
+		/*
+		 * The app may have moved data: the frame must stay inside its chunk, and be at
+		 * least a byte long. len - 1 as u32 makes len 0 cross the chunk too.
+		 */
+		if (unlikely(((addr + (uint32_t)(len - 1)) ^ addr) & fmask)) {
+			if (action != XSKF_TX && action != XSKF_FWD)
+				goto unknown;
+			s->c.drop_too_long++;
+			goto back_not_app;
+		}
+		if (unlikely(action != XSKF_TX)) {
+			if (action != XSKF_FWD)
+				goto unknown;
 			out = p->out_port < XSKF_MAX_PORTS ? w->tx_sock[p->out_port] : NULL;
 			if (unlikely(!out)) {
 				s->c.drop_no_port++;
-				cache[clen++] = p->addr & fmask;
-				continue;
+				goto back_not_app;
+			}
+			if (out != s) {
+				/* another socket's staging: its own fields, not our locals */
+				if (stage(out, addr, len))
+					continue;
+				goto back_not_app;
 			}
 		}
-		/* The app may have moved data: the frame must stay inside its chunk. */
-		if (unlikely(p->len == 0 ||
-			     ((p->addr + p->len - 1) & fmask) != (p->addr & fmask))) {
-			s->c.drop_too_long++;
-			cache[clen++] = p->addr & fmask;
-		} else if (unlikely(!stage(out, p))) {
-			cache[clen++] = p->addr & fmask;
+		/* TX, or XSKF_FWD to the port the frame came in on */
+		if (unlikely(v.q == v.stop)) {
+			stage_view__store(&v, s);
+			if (s->txq_len == XSKF_TXQ_CAP) {
+				s->c.drop_tx_full++;
+				goto back_not_app;
+			}
+			stage_view__load(&v, s); /* the shadow wrapped */
 		}
+		v.q->addr = addr;
+		len64 = len; /* len and options (0) in one store */
+		memcpy(&v.q->len, &len64, sizeof(len64));
+		v.q++;
+		continue;
+back_not_app:
+		cache[clen++] = addr & fmask;
+		not_app++;
+		continue;
+unknown:
+		/* a verdict the framework does not know: a drop, as documented */
+		cache[clen++] = addr & fmask;
 	}
+	stage_view__store(&v, s);
 	um->cache_len = clen;
-	s->c.drop_app += drops;
+	s->c.drop_app += clen - clen0 - not_app;
 }
 
-_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "rx_burst() packs u16 fields");
-_Static_assert(offsetof(struct xskf_pkt, queue) == offsetof(struct xskf_pkt, port) + 2 &&
-		       offsetof(struct xskf_pkt, out_port) == offsetof(struct xskf_pkt, port) + 4 &&
-		       offsetof(struct xskf_pkt, headroom) == offsetof(struct xskf_pkt, port) + 6,
-	       "rx_burst() writes port, queue, out_port and headroom with one store");
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "rx_pkts() packs fields");
+_Static_assert(offsetof(struct xskf_pkt, len) == 8 && offsetof(struct xskf_pkt, port) == 12 &&
+		       offsetof(struct xskf_pkt, queue) == 14 &&
+		       offsetof(struct xskf_pkt, out_port) == 16 &&
+		       offsetof(struct xskf_pkt, headroom) == 18 &&
+		       offsetof(struct xskf_pkt, action) == 20 &&
+		       offsetof(struct xskf_pkt, reserved) == 21,
+	       "rx_pkts() writes len, port, queue as one word and out_port, headroom, action, "
+	       "reserved as another");
+
+/*
+ * Fill @k packet views from @k contiguous RX descriptors. Two 64-bit stores carry the six small
+ * fields: {len, port, queue} and {out_port = port, headroom, action = XSKF_DROP, reserved}.
+ * Returns their bytes. @hints is a constant at each call: the meta pointer costs nothing
+ * without them.
+ */
+static inline __attribute__((always_inline)) uint64_t
+rx_pkts(struct xskf_pkt *restrict p, const struct xdp_desc *restrict d, uint32_t k,
+	uint8_t *area, uint64_t fmask, uint64_t w_lpq, uint64_t w_oha, bool hints)
+{
+	uint64_t bytes = 0;
+
+	for (; k; k--, d++, p++) {
+		uint64_t addr = d->addr, w;
+		uint32_t len = d->len;
+
+		p->data = area + addr;
+		w = w_lpq | len;
+		memcpy(&p->len, &w, sizeof(w));
+		w = w_oha | (addr & fmask) << 16;
+		memcpy(&p->out_port, &w, sizeof(w));
+		p->addr = addr;
+		/* the XDP program wrote the meta right in front of the frame */
+		p->meta = hints ? (const void *)(area + addr - sizeof(struct xskf_meta)) : NULL;
+		bytes += len;
+	}
+	return bytes;
+}
 
 static inline unsigned int rx_burst(struct xskf_worker *w, struct xskf_sock *s,
 				    struct xskf_pkt *pkts, uint32_t batch, bool hints)
 {
 	struct xskf_umem *um = &w->umem;
 	uint8_t *area = um->area;
-	uint32_t idx, n, i, fmask = um->frame_size - 1, mask = s->rx.mask;
-	/* loop invariants in locals: the stores into pkts[] could alias them otherwise */
+	uint32_t idx, n, first, i;
 	const struct xdp_desc *descs = s->rx.ring;
-	uint16_t port = (uint16_t)s->port->idx, queue = (uint16_t)s->queue;
-	/*
-	 * port, queue, out_port and headroom are four adjacent u16: gcc merges their stores into
-	 * one but rebuilds the constant part for every packet; build it once (little endian).
-	 */
-	uint64_t pq = port | (uint64_t)queue << 16 | (uint64_t)port << 32;
-	/* meta = data - sizeof(meta) with hints on, NULL without: a mask instead of a branch */
-	uintptr_t meta_mask = hints ? ~(uintptr_t)0 : 0;
-	uint64_t bytes = 0;
+	uint64_t port = (uint16_t)s->port->idx, queue = (uint16_t)s->queue;
+	uint64_t w_lpq = port << 32 | queue << 48, w_oha = port; /* action XSKF_DROP is 0 */
+	uint64_t fmask = um->frame_size - 1, bytes;
 
 	n = xsk_ring_cons__peek(&s->rx, batch, &idx);
 	if (!n)
 		return 0;
-	for (i = 0; i < n; i++) {
-		const struct xdp_desc *d = &descs[(idx + i) & mask];
-		struct xskf_pkt *p = &pkts[i];
-		uint64_t addr = d->addr;
-		uint32_t len = d->len;
-
-		p->addr = addr;
-		p->len = len;
-		p->data = area + addr;
-		pq = (pq & 0xffffffffffffull) | (addr & fmask) << 48;
-		memcpy(&p->port, &pq, sizeof(pq)); /* port, queue, out_port, headroom */
-		p->action = XSKF_DROP;
-		p->meta = (const struct xskf_meta *)((uintptr_t)(area + addr -
-								  sizeof(struct xskf_meta)) &
-						     meta_mask);
-		bytes += len;
-	}
+	i = idx & s->rx.mask;
+	first = s->rx.size - i < n ? s->rx.size - i : n;
+	if (hints)
+		bytes = rx_pkts(pkts, descs + i, first, area, fmask, w_lpq, w_oha, true) +
+			rx_pkts(pkts + first, descs, n - first, area, fmask, w_lpq, w_oha, true);
+	else
+		bytes = rx_pkts(pkts, descs + i, first, area, fmask, w_lpq, w_oha, false) +
+			rx_pkts(pkts + first, descs, n - first, area, fmask, w_lpq, w_oha, false);
 	xsk_ring_cons__release(&s->rx, n);
 	s->fill_out -= n;
 	s->c.rx_packets += n;

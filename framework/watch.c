@@ -51,6 +51,15 @@ static int watch_port(struct xskf_engine *eng, struct xskf_port *p, int sock)
 	if (p->attached && !bpf_xdp_query(p->ifindex, 0, &q)) {
 		attached = p->attach_flags == XDP_FLAGS_SKB_MODE ? q.skb_prog_id : q.drv_prog_id;
 		ours = prog_id(p->prog_fd);
+		/*
+		 * An interface moved to another namespace loses its program a moment before it
+		 * leaves ours, so one look can see "detached" where the next sees "gone". Say
+		 * nothing until a second look, one watch period later, still sees it.
+		 */
+		if (ours && attached != ours && !p->seen.prog_missing) {
+			p->seen.prog_missing = true;
+			return 0;
+		}
 		if (ours && attached != ours) {
 			p->seen.replaced = true;
 			if (attached)
@@ -63,6 +72,7 @@ static int watch_port(struct xskf_engine *eng, struct xskf_port *p, int sock)
 					p->name, ours);
 			return -EEXIST;
 		}
+		p->seen.prog_missing = false;
 	}
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
 	if (!ioctl(sock, SIOCGIFFLAGS, &ifr)) {

@@ -217,7 +217,11 @@ void *xskf_worker__run(void *arg)
 				} else {
 					if (!now)
 						now = xskf_now_ns();
-					if (now - s->txq_since_ns >= drain_ns)
+					/* the clock starts at the first look, not at each
+					 * stage(): one read per round, none per burst */
+					if (!s->txq_since_ns)
+						s->txq_since_ns = now;
+					else if (now - s->txq_since_ns >= drain_ns)
 						flush_tx(s);
 				}
 			}

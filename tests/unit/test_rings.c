@@ -21,6 +21,7 @@
 #define RX_SZ	 64
 #define TX_SZ	 8 /* short on purpose: back-pressure */
 #define COMP_SZ	 64
+#define TXQ_SLOTS 1024 /* the TX shadow: a power of two >= TX_SZ + COMP_SZ + XSKF_TXQ_CAP */
 
 struct kring {
 	uint32_t producer, consumer, flags;
@@ -78,8 +79,7 @@ static uint64_t census_sum(void)
 
 static void setup(void)
 {
-	static struct xdp_desc txq[XSKF_TXQ_CAP];
-	static uint32_t tx_len[TX_SZ];
+	static struct xdp_desc txq[TXQ_SLOTS];
 	struct xskf_umem_place pl = { .policy = XSKF_HUGEPAGES_OFF, .node = -1, .who = "unit" };
 
 	memset(&worker, 0, sizeof(worker));
@@ -91,7 +91,7 @@ static void setup(void)
 	sock.queue = 3;
 	sock.worker = &worker;
 	sock.txq = txq;
-	sock.tx_len_ring = tx_len;
+	sock.txq_mask = TXQ_SLOTS - 1;
 	ring_init(&sock.fill, &kfill, fill_slots, FILL_SZ, true);
 	ring_init(&sock.rx, &krx, rx_slots, RX_SZ, false);
 	ring_init(&sock.tx, &ktx, tx_slots, TX_SZ, true);
@@ -101,6 +101,206 @@ static void setup(void)
 	worker.tx_sock[0] = &sock;
 }
 
+/* A small deterministic generator (xorshift32): the same rounds on every run. */
+static uint32_t rnd_state = 2463534242u;
+
+static uint32_t rnd(uint32_t n)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 17;
+	rnd_state ^= rnd_state << 5;
+	return rnd_state % n;
+}
+
+/* What the test expects, kept apart from what the code under test counts. */
+struct model {
+	uint64_t drop_app, drop_no_port, drop_too_long, drop_tx_full;
+	uint64_t staged, sent; /* frames staged (in order, in tx_addr/tx_len) and sent so far */
+	uint64_t completed, completed_bytes;
+	uint64_t tx_addr[1 << 20];
+	uint32_t tx_len[1 << 20];
+	unsigned int order_errors, census_errors;
+};
+
+static struct model m;
+
+/* The kernel sends up to @max descriptors, each only with a completion slot reserved first. */
+static void kern_tx_some(uint32_t max)
+{
+	while (max-- && ktx.consumer != ktx.producer && kcomp.producer - kcomp.consumer < COMP_SZ) {
+		const struct xdp_desc *d = &tx_slots[ktx.consumer++ & (TX_SZ - 1)];
+
+		if (d->addr != m.tx_addr[m.sent] || d->len != m.tx_len[m.sent] || d->options)
+			m.order_errors++;
+		m.completed_bytes += m.tx_len[m.sent++];
+		comp_slots[kcomp.producer++ & (COMP_SZ - 1)] = d->addr;
+	}
+}
+
+/* Give every packet of a burst a verdict, as an app might, and note what dispatch() must do. */
+static void verdicts(struct xskf_pkt *pkts, unsigned int n)
+{
+	uint64_t staged = sock.txq_len;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct xskf_pkt *p = &pkts[i];
+		uint32_t r = rnd(20);
+		bool tx = false;
+
+		if (r < 7) {
+			m.drop_app++; /* the verdict the burst came with */
+		} else if (r < 14) {
+			p->action = XSKF_TX;
+			if (r == 13) /* a header pushed in front, as a tunnel does */
+				xskf_pkt__push(p, 1 + rnd(RXOFF));
+			tx = true;
+		} else if (r < 16) {
+			p->action = XSKF_FWD; /* to the port it came from: the same socket */
+			p->out_port = 0;
+			tx = true;
+		} else if (r == 16) {
+			p->action = XSKF_FWD;
+			p->out_port = 1 + rnd(XSKF_MAX_PORTS + 3); /* no socket there, or no port */
+			m.drop_no_port++;
+		} else if (r == 17) {
+			p->action = XSKF_TX;
+			p->len = rnd(2) ? 0 : FSIZE - RXOFF + 1 + rnd(64); /* empty, or past its chunk */
+			m.drop_too_long++;
+		} else if (r == 18) {
+			p->action = 7; /* unknown: a drop */
+			m.drop_app++;
+		} else {
+			p->action = XSKF_TX;
+			p->len = FSIZE - RXOFF; /* the longest that fits */
+			tx = true;
+		}
+		if (!tx)
+			continue;
+		if (staged == XSKF_TXQ_CAP) {
+			m.drop_tx_full++;
+			continue;
+		}
+		m.tx_addr[m.staged] = p->addr;
+		m.tx_len[m.staged++] = p->len;
+		staged++;
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Many rounds of random bursts, verdicts and kernel progress on short rings, so that every
+ * ring and the TX shadow wrap again and again: every frame must be in exactly one place after
+ * each round, TX descriptors must reach the kernel in the order they were staged with the
+ * right lengths, and each counter must equal the model's.
+ */
+static void stress(unsigned int rounds)
+{
+	struct xskf_pkt pkts[32];
+	uint64_t got[RX_SZ];
+	unsigned int r, i, n, dups = 0, misaligned = 0;
+
+	memset(&kfill, 0, sizeof(kfill));
+	memset(&krx, 0, sizeof(krx));
+	memset(&ktx, 0, sizeof(ktx));
+	memset(&kcomp, 0, sizeof(kcomp));
+	setup();
+	for (r = 0; r < rounds; r++) {
+		uint32_t room = RX_SZ - (krx.producer - krx.consumer);
+
+		refill(&sock, &worker.umem, 1 + rnd(16));
+		n = kern_take_fill(got, rnd(room + 1));
+		for (i = 0; i < n; i++)
+			kern_rx(got[i], 60 + rnd(1400));
+		n = rx_burst(&worker, &sock, pkts, 1 + rnd(32), rnd(2));
+		verdicts(pkts, n);
+		dispatch(&worker, &sock, pkts, n);
+		if (rnd(3))
+			flush_tx(&sock);
+		kern_tx_some(rnd(12));
+		if (rnd(3))
+			reap_completions(&sock, &worker.umem);
+		if (census_sum() != FRAMES)
+			m.census_errors++;
+	}
+	/* drain: what is staged goes out, the kernel sends it all, the RX ring empties */
+	for (i = 0; i < 10000 && (sock.txq_len || sock.tx_out); i++) {
+		flush_tx(&sock);
+		kern_tx_some(TX_SZ);
+		reap_completions(&sock, &worker.umem);
+	}
+	while ((n = rx_burst(&worker, &sock, pkts, 32, false))) {
+		m.drop_app += n;
+		dispatch(&worker, &sock, pkts, n);
+	}
+	CHECK(m.census_errors == 0 && census_sum() == FRAMES,
+	      "stress, %u rounds: the census added up after every round", rounds);
+	CHECK(sock.txq_len == 0 && sock.tx_out == 0 && m.sent == m.staged,
+	      "stress: all %llu staged frames were sent", (unsigned long long)m.staged);
+	CHECK(m.order_errors == 0, "stress: TX descriptors reached the kernel in staging order, "
+				   "with their lengths (%u wrong)", m.order_errors);
+	CHECK(sock.c.tx_packets == m.sent && sock.c.tx_bytes == m.completed_bytes,
+	      "stress: TX packets %llu and bytes %llu as completed", (unsigned long long)m.sent,
+	      (unsigned long long)m.completed_bytes);
+	CHECK(sock.c.drop_app == m.drop_app && sock.c.drop_no_port == m.drop_no_port &&
+		      sock.c.drop_too_long == m.drop_too_long &&
+		      sock.c.drop_tx_full == m.drop_tx_full,
+	      "stress: drops by reason (app %llu, no port %llu, too long %llu, staging full %llu)",
+	      (unsigned long long)m.drop_app, (unsigned long long)m.drop_no_port,
+	      (unsigned long long)m.drop_too_long, (unsigned long long)m.drop_tx_full);
+	CHECK(m.drop_tx_full > 0 && sock.c.tx_ring_full > 0,
+	      "stress: staging and the TX ring were full at times (back-pressure was exercised)");
+	CHECK(ktx.producer > 4 * (TXQ_SLOTS + 0u) && kfill.producer > 4 * (FILL_SZ + 0u),
+	      "stress: the TX shadow and the rings wrapped many times");
+	/* every frame is in the cache or on the fill ring: each chunk exactly once */
+	n = worker.umem.cache_len;
+	for (i = 0; i < FILL_SZ && kfill.consumer + i != kfill.producer; i++)
+		worker.umem.cache[n++] = fill_slots[(kfill.consumer + i) & (FILL_SZ - 1)];
+	qsort(worker.umem.cache, n, sizeof(uint64_t), cmp_u64);
+	for (i = 0; i < n; i++) {
+		misaligned += worker.umem.cache[i] % FSIZE != 0;
+		dups += i && worker.umem.cache[i] == worker.umem.cache[i - 1];
+	}
+	CHECK(n == FRAMES && !dups && !misaligned,
+	      "stress: %u frames, each chunk once (%u duplicates, %u not at a chunk start)", n,
+	      dups, misaligned);
+	xskf_umem__free(&worker.umem);
+}
+
+/* ring_copy() against a copy slot by slot, for rings of every size pair and every offset. */
+static void ring_copy_cases(void)
+{
+	uint32_t dst[16], src[16], ref[16], ds, ss, di, si, n, bad = 0, cases = 0, i;
+
+	for (ds = 1; ds <= 16; ds <<= 1)
+		for (ss = 1; ss <= 16; ss <<= 1)
+			for (di = 0; di < 2 * ds; di++)
+				for (si = 0; si < 2 * ss; si++)
+					for (n = 0; n <= (ds < ss ? ds : ss); n++) {
+						for (i = 0; i < 16; i++) {
+							src[i] = 100 + i;
+							dst[i] = ref[i] = 0;
+						}
+						for (i = 0; i < n; i++)
+							ref[(di + i) & (ds - 1)] = src[(si + i) & (ss - 1)];
+						ring_copy(dst, ds - 1, di, src, ss - 1, si, n, sizeof(*dst));
+						bad += memcmp(dst, ref, sizeof(dst)) != 0;
+						cases++;
+					}
+	CHECK(!bad, "ring_copy() copies like a slot-by-slot loop (%u cases, %u wrong)", cases, bad);
+	for (i = 0; i < 16; i++)
+		src[i] = 200 + i;
+	ring_copy(dst, 7, 6, src + 3, XSKF_LINEAR, 0, 5, sizeof(*dst));
+	CHECK(dst[6] == 203 && dst[7] == 204 && dst[0] == 205 && dst[2] == 207,
+	      "ring_copy() from a plain array into a ring that wraps");
+}
+
 int main(void)
 {
 	struct xskf_pkt pkts[16];
@@ -108,6 +308,7 @@ int main(void)
 	unsigned int n, i;
 	uint64_t before;
 
+	ring_copy_cases();
 	setup();
 
 	/* refill: a whole ring, then nothing until a batch is free again */
@@ -194,7 +395,7 @@ int main(void)
 		struct xskf_pkt p = { .addr = worker.umem.cache[--worker.umem.cache_len] + RXOFF,
 				      .len = 64 };
 
-		if (!stage(&sock, &p)) /* not taken: the caller gives it back, as dispatch() does */
+		if (!stage(&sock, p.addr, p.len)) /* not taken: the caller gives it back */
 			xskf_cache_put(&worker.umem, p.addr);
 	}
 	CHECK(sock.txq_len == XSKF_TXQ_CAP && sock.c.drop_tx_full == before + 3,
@@ -202,5 +403,7 @@ int main(void)
 	CHECK(census_sum() == FRAMES, "census adds up after staging overflow");
 
 	xskf_umem__free(&worker.umem);
+
+	stress(20000);
 	return tap_done();
 }
