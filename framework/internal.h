@@ -250,11 +250,14 @@ struct xskf_worker {
 	int init_err;
 	uint64_t mem_left;         /* memory backend: frames its stand-in still makes */
 	uint64_t mem_busy_ns;      /* and how long the worker took for all of them */
+	uint64_t mem_t0;           /* when its stand-in first ran */
+	bool mem_finished;         /* all its frames made and back: it waits for the stop */
 	atomic_bool draining;      /* set by stop(): XDP is detached, empty the rings then exit */
 	atomic_bool done;
 } __attribute__((aligned(XSKF_CACHE_LINE))); /* nor do two workers */
 
 void *xskf_worker__run(void *arg);
+bool xskf_worker__drained(const struct xskf_worker *w);
 
 /* ---- engine (engine.c) ---- */
 

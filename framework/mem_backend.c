@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 #include "ring_ops.h"
@@ -153,8 +154,28 @@ int xskf_mem__prime(struct xskf_engine *eng, struct xskf_umem *um)
  */
 void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 {
-	uint32_t off = w->eng->rx_data_off, len = w->eng->mem_len;
+	struct xskf_engine *eng = w->eng;
+	uint32_t off = eng->rx_data_off, len = eng->mem_len;
 	unsigned int i;
+
+	if (!w->mem_t0)
+		w->mem_t0 = xskf_now_ns();
+	if (w->mem_finished) {
+		/* nothing more will come: wait for the stop without spinning, so that a profile
+		 * counts the packets' work, not idle polls */
+		struct timespec ts = { .tv_nsec = 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		return;
+	}
+	if (!w->mem_left && xskf_worker__drained(w)) {
+		/* the last worker through its frames stops the engine */
+		w->mem_finished = true;
+		w->mem_busy_ns = xskf_now_ns() - w->mem_t0;
+		if (atomic_fetch_add(&eng->mem_finished, 1) + 1 == eng->nr_workers)
+			atomic_store(&eng->stop, true);
+		return;
+	}
 
 	for (i = 0; i < w->nr_socks; i++) {
 		struct xskf_sock *s = w->socks[i];

@@ -110,7 +110,7 @@ static void pin(struct xskf_worker *w)
 }
 
 /* True when nothing of ours is left in flight on the TX side and nothing waits in RX. */
-static bool drained(struct xskf_worker *w)
+bool xskf_worker__drained(const struct xskf_worker *w)
 {
 	unsigned int i;
 
@@ -134,8 +134,12 @@ void *xskf_worker__run(void *arg)
 	bool hints = !eng->o.no_hints, rcu = app->flags & XSKF_APP_F_RCU_QSBR;
 	bool tx_only = app->flags & XSKF_APP_F_TX_ONLY;
 	bool busy_poll = eng->o.busy_poll, kick_always = eng->o.no_need_wakeup && !eng->mem;
-	bool mem = eng->mem, mem_finished = false;
-	uint64_t mem_t0 = mem ? xskf_now_ns() : 0;
+	bool mem = eng->mem;
+	/* fixed once the worker runs: in locals, so that no store of the loop makes them reload */
+	struct xskf_sock *const *socks = w->socks;
+	const unsigned int nr_socks = w->nr_socks;
+	void (*rx_cb)(void *, struct xskf_pkt *, unsigned int) = app->rx_burst;
+	void *wctx;
 	unsigned int i, got;
 
 	pin(w);
@@ -151,6 +155,7 @@ void *xskf_worker__run(void *arg)
 		}
 	}
 
+	wctx = w->wctx;
 	for (;;) {
 		bool draining = atomic_load_explicit(&w->draining, memory_order_relaxed);
 
@@ -158,27 +163,11 @@ void *xskf_worker__run(void *arg)
 			now = xskf_now_ns();
 			if (!drain_deadline)
 				drain_deadline = now + 500ull * 1000 * 1000;
-			if (drained(w) || now > drain_deadline)
+			if (xskf_worker__drained(w) || now > drain_deadline)
 				break;
 		}
-		if (unlikely(mem)) {
-			/* the kernel's side, when the backend is plain memory (mem_backend.c) */
+		if (unlikely(mem)) /* the kernel's side, when the backend is plain memory */
 			xskf_mem__kernel(w, batch, !draining);
-			if (!w->mem_left && !mem_finished && drained(w)) {
-				/* the last worker through its frames stops the engine */
-				mem_finished = true;
-				w->mem_busy_ns = xskf_now_ns() - mem_t0;
-				if (atomic_fetch_add(&eng->mem_finished, 1) + 1 == eng->nr_workers)
-					atomic_store(&eng->stop, true);
-			}
-			if (mem_finished) {
-				/* nothing more will come: wait for the stop without spinning, so
-				 * that a profile counts the packets' work, not idle polls */
-				struct timespec ts = { .tv_nsec = 1000 * 1000 };
-
-				nanosleep(&ts, NULL);
-			}
-		}
 		if (tx_only && !draining && app->tx_fill)
 			tx_fill(w, pkts, batch);
 		now = 0;
@@ -187,15 +176,15 @@ void *xskf_worker__run(void *arg)
 		 * TX-only apps never prime their fill rings, so their sockets receive nothing:
 		 * skip RX altogether (no rx_burst callback to call, no wakeup syscalls).
 		 */
-		for (i = 0; i < w->nr_socks && !tx_only; i++) {
-			struct xskf_sock *s = w->socks[i];
+		for (i = 0; i < nr_socks && !tx_only; i++) {
+			struct xskf_sock *s = socks[i];
 			unsigned int n;
 
 			refill(s, &w->umem, batch);
 			n = rx_burst(w, s, pkts, batch, hints);
 			got += n;
 			if (n) {
-				app->rx_burst(w->wctx, pkts, n);
+				rx_cb(wctx, pkts, n);
 				dispatch(w, s, pkts, n);
 			} else if (busy_poll || xsk_ring_prod__needs_wakeup(&s->fill)) {
 				/* drive NAPI (busy poll) or wake the driver for the fill ring */
@@ -203,8 +192,8 @@ void *xskf_worker__run(void *arg)
 				recvfrom(s->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
 			}
 		}
-		for (i = 0; i < w->nr_socks; i++) {
-			struct xskf_sock *s = w->socks[i];
+		for (i = 0; i < nr_socks; i++) {
+			struct xskf_sock *s = socks[i];
 
 			/*
 			 * Full batches go out at once; a partial one waits up to tx_drain_us for
