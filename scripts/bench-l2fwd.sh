@@ -97,17 +97,23 @@ pass() {
 
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 
-declare -a X D R
+declare -a X D R RR RD
 for i in $(seq 1 "$PASSES"); do
-	read -r x xo < <(pass xskf)
+	# the order turns around every pass, so that a drift of the machine hits all alike
+	order=(xskf refloop dpdk)
+	((i % 2)) || order=(dpdk refloop xskf)
+	x=- xo=- rf=- rfo=- d=- do=-
+	for who in "${order[@]}"; do
+		case $who in
+		xskf) read -r x xo < <(pass xskf) ;;
+		refloop) read -r rf rfo < <(pass refloop) ;;
+		dpdk) [[ -n $TESTPMD ]] && read -r d do < <(pass dpdk) ;;
+		esac
+	done
 	X+=("$x")
-	read -r rf rfo < <(pass refloop)
 	R+=("$rf")
-	d=- do=-
-	if [[ -n $TESTPMD ]]; then
-		read -r d do < <(pass dpdk)
-		D+=("$d")
-	fi
+	RR+=("$(echo "scale=3; $x / $rf" | bc)")
+	[[ -n $TESTPMD ]] && D+=("$d") && RD+=("$(echo "scale=3; $x / $d" | bc)")
 	echo "pass $i: xsk-l2fwd $x Mpps back (offered $xo), xsk-refloop $rf (offered $rfo)," \
 		"dpdk-testpmd $d Mpps back (offered $do)"
 done
@@ -115,9 +121,11 @@ mx=$(median "${X[@]}")
 mr=$(median "${R[@]}")
 echo "median xsk-l2fwd:    $mx Mpps, $(echo "scale=0; 1000 / $mx" | bc) ns/packet"
 echo "median xsk-refloop:  $mr Mpps (the minimal libxdp macswap loop)"
-echo "ratio xsk-l2fwd / xsk-refloop: $(echo "scale=2; $mx / $mr" | bc)"
+echo "ratio xsk-l2fwd / xsk-refloop: $(echo "scale=2; $mx / $mr" | bc) (of the medians);" \
+	"per pass ${RR[*]}, median $(median "${RR[@]}")"
 if [[ -n $TESTPMD ]]; then
 	md=$(median "${D[@]}")
 	echo "median dpdk-testpmd: $md Mpps, $(echo "scale=0; 1000 / $md" | bc) ns/packet"
-	echo "ratio xsk-l2fwd / dpdk-testpmd: $(echo "scale=2; $mx / $md" | bc) (target >= 1.1)"
+	echo "ratio xsk-l2fwd / dpdk-testpmd: $(echo "scale=2; $mx / $md" | bc) (of the medians;" \
+		"target >= 1.1); per pass ${RD[*]}, median $(median "${RD[@]}")"
 fi

@@ -35,6 +35,7 @@ field() { "$PY" -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]]
 
 # the frame count of one-call: what a first sized run makes (the runs below are measured)
 n=$(field "$(gen -d "$SECS")" sent)
+n=$((n < 67108864 ? n : 67108864)) # one call makes 2^26 frames at most (--chunk)
 one() { # one CASE: a run of that case, recorded
 	local out
 	case $1 in
