@@ -10,6 +10,9 @@
 #              own instructions (xskf_mem__kernel, inclusive) are taken off, and shown apart
 #   ns/pkt     wall time per packet on the worker's clock, the median of 3 runs of N3 frames on CPU 1
 # Needs no root and no NIC. `quick`: batch 64, 1 socket only (the perf test suite runs that).
+# Every run puts its UMEM on 4 KiB pages (--hugepages off): the rows then do not depend on what
+# the machine has reserved, nor take pages from a pool a test made (bench-memory.sh compares
+# page sizes).
 # valgrind: scripts/deps.sh bench.
 set -euo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -63,7 +66,7 @@ instr() {
 	local n=$1 out="$TMP/cg.out"
 	shift
 	(cd "$TMP" && valgrind --tool=callgrind --callgrind-out-file="$out" "$@" --backend memory \
-		--mem-frames "$n" --quiet >/dev/null 2>&1)
+		--hugepages off --mem-frames "$n" --quiet >/dev/null 2>&1)
 	callgrind_annotate --inclusive=yes "$out" 2>/dev/null | $PY -c '
 import re, sys
 tot = kern = 0
@@ -80,7 +83,7 @@ print(tot, kern)'
 nspp() {
 	local n=$1
 	shift
-	"$@" --backend memory --mem-frames "$n" --quiet --json --cpus 1 2>/dev/null |
+	"$@" --backend memory --hugepages off --mem-frames "$n" --quiet --json --cpus 1 2>/dev/null |
 		$PY -c 'import json, sys; m = json.load(sys.stdin)["memory_backend"][0]; print(m["busy_ns"] / m["frames"])'
 }
 
@@ -124,7 +127,7 @@ scale() { # scale CPUS QUEUE-ARGS...: aggregate Mpps of one run
 	local cpus=$1
 	shift
 	"$B/apps/xsk-rxdrop" --no-hints -i mem0 "$@" --cpus "$cpus" --backend memory \
-		--mem-frames "$N3" --quiet --json 2>/dev/null | $PY -c '
+		--hugepages off --mem-frames "$N3" --quiet --json 2>/dev/null | $PY -c '
 import json, sys
 m = json.load(sys.stdin)["memory_backend"]
 print(sum(w["frames"] for w in m) / max(w["busy_ns"] for w in m) * 1e3)'
