@@ -155,22 +155,32 @@ struct xskf_sock {
 	struct xsk_ring_cons comp;
 	/* frame accounting: frames we gave the kernel that have not come back yet */
 	uint64_t fill_out;         /* put on the fill ring, not yet taken from the RX ring */
-	uint64_t tx_out;           /* put on the TX ring, not yet taken from the completion ring */
 	struct xskf_qcounters c;
 	/*
 	 * TX shadow (ring_ops.h): every frame from staging to completion, txq_mask + 1 slots.
-	 * [txq_head, txq_sub) is in flight (tx_out frames), [txq_sub, txq_tail) is staged,
-	 * waiting for room on the TX ring (txq_len frames, at most XSKF_TXQ_CAP).
+	 * [txq_head, txq_sub) is in flight (xskf_sock__tx_out()), [txq_sub, txq_tail) is staged,
+	 * waiting for room on the TX ring (xskf_sock__staged(), at most XSKF_TXQ_CAP).
 	 */
 	struct xdp_desc *txq;
 	uint32_t txq_mask;
 	uint32_t txq_head, txq_sub, txq_tail;
-	uint32_t txq_len;
 	uint64_t txq_since_ns;     /* when the worker first saw a partial batch staged, or 0 */
 	/* memory backend (mem_backend.c): the rings' memory, frames its stand-in received */
 	struct xskf_mem_rings *mem;
 	uint64_t mem_rx;
 } __attribute__((aligned(XSKF_CACHE_LINE))); /* sockets of two workers share no line */
+
+/* Frames put on the TX ring and not yet taken back from the completion ring. */
+static inline uint32_t xskf_sock__tx_out(const struct xskf_sock *s)
+{
+	return s->txq_sub - s->txq_head;
+}
+
+/* Frames staged, waiting for room on the TX ring (at most XSKF_TXQ_CAP). */
+static inline uint32_t xskf_sock__staged(const struct xskf_sock *s)
+{
+	return s->txq_tail - s->txq_sub;
+}
 
 int xskf_sock__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf_engine_opts *o,
 		    bool zerocopy);

@@ -54,9 +54,6 @@ static inline void xskf_ring__init(void *ring, uint32_t *producer, uint32_t *con
 	r->cached_cons = is_producer ? size : 0;
 }
 
-/* The mask that makes a plain array look like a ring that never wraps. */
-#define XSKF_LINEAR UINT32_MAX
-
 /*
  * Copy @n entries of @esz bytes from slot @si of ring @src (mask @smask) to slot @di of ring
  * @dst (mask @dmask). Either ring may wrap once within @n, so this is at most three memcpy()s.
@@ -67,9 +64,9 @@ static inline void ring_copy(void *dst, uint32_t dmask, uint32_t di, const void 
 	while (n) {
 		uint32_t d = di & dmask, s = si & smask, k = n;
 
-		if ((uint64_t)k > (uint64_t)dmask + 1 - d)
+		if (k > dmask + 1 - d)
 			k = dmask + 1 - d;
-		if ((uint64_t)k > (uint64_t)smask + 1 - s)
+		if (k > smask + 1 - s)
 			k = smask + 1 - s;
 		memcpy((uint8_t *)dst + (size_t)d * esz, (const uint8_t *)src + (size_t)s * esz,
 		       (size_t)k * esz);
@@ -80,7 +77,7 @@ static inline void ring_copy(void *dst, uint32_t dmask, uint32_t di, const void 
 }
 
 /* Copy @n entries of @esz bytes from a plain array into ring @dst from slot @di: one or two
- * memcpy()s. */
+ * memcpy()s (the ring wraps once at most). */
 static inline void ring_put(void *dst, uint32_t dmask, uint32_t di, const void *src, uint32_t n,
 			    size_t esz)
 {
@@ -118,7 +115,7 @@ static inline void refill(struct xskf_sock *s, struct xskf_umem *um, uint32_t ba
 /* Move staged frames onto the TX ring; what does not fit stays staged (back-pressure). */
 static inline void flush_tx(struct xskf_sock *s)
 {
-	uint32_t n = s->txq_len, idx = 0, room;
+	uint32_t n = xskf_sock__staged(s), idx = 0, room;
 
 	if (!n)
 		return;
@@ -139,8 +136,6 @@ static inline void flush_tx(struct xskf_sock *s)
 		  sizeof(struct xdp_desc));
 	xsk_ring_prod__submit(&s->tx, n);
 	s->txq_sub += n;
-	s->txq_len -= n;
-	s->tx_out += n;
 	/* what is left waits from the worker's next look at it (worker.c) */
 	s->txq_since_ns = 0;
 }
@@ -160,15 +155,10 @@ static inline void cache_put_comp(struct xskf_umem *um, const struct xsk_ring_co
 
 		if (k > n)
 			k = n;
-		/* aligned mode: any address inside a chunk maps back to its start; four at a
-		 * time, so that the loop's own compare and branch are paid once per four */
-		for (j = 0; j + 4 <= k; j += 4) {
-			cache[j] = src[j] & fmask;
-			cache[j + 1] = src[j + 1] & fmask;
-			cache[j + 2] = src[j + 2] & fmask;
-			cache[j + 3] = src[j + 3] & fmask;
-		}
-		for (; j < k; j++)
+		/* aligned mode: any address inside a chunk maps back to its start; unrolled, so
+		 * that the loop's own compare and branch are paid once per four */
+#pragma GCC unroll 4
+		for (j = 0; j < k; j++)
 			cache[j] = src[j] & fmask;
 		cache += k;
 		idx += k;
@@ -191,9 +181,8 @@ static inline uint64_t txq_bytes(const struct xskf_sock *s, uint32_t from, uint3
 
 		if (k > n)
 			k = n;
-		for (j = 0; j + 4 <= k; j += 4)
-			bytes += (uint64_t)d[j].len + d[j + 1].len + d[j + 2].len + d[j + 3].len;
-		for (; j < k; j++)
+#pragma GCC unroll 4
+		for (j = 0; j < k; j++)
 			bytes += d[j].len;
 		from += k;
 		n -= k;
@@ -205,7 +194,7 @@ static inline void reap_completions(struct xskf_sock *s, struct xskf_umem *um)
 {
 	uint32_t idx, n;
 
-	if (!s->tx_out)
+	if (!xskf_sock__tx_out(s))
 		return;
 	n = xsk_ring_cons__peek(&s->comp, s->comp.size, &idx);
 	if (!n)
@@ -214,8 +203,16 @@ static inline void reap_completions(struct xskf_sock *s, struct xskf_umem *um)
 	xsk_ring_cons__release(&s->comp, n);
 	s->c.tx_bytes += txq_bytes(s, s->txq_head, n);
 	s->txq_head += n;
-	s->tx_out -= n;
 	s->c.tx_packets += n;
+}
+
+/* A TX descriptor: the address, and len with options (0) in one 64-bit store. */
+static inline void desc_put(struct xdp_desc *d, uint64_t addr, uint32_t len)
+{
+	uint64_t len_opts = len;
+
+	d->addr = addr;
+	memcpy(&d->len, &len_opts, sizeof(len_opts));
 }
 
 /*
@@ -224,15 +221,11 @@ static inline void reap_completions(struct xskf_sock *s, struct xskf_umem *um)
  */
 static inline bool stage(struct xskf_sock *s, uint64_t addr, uint32_t len)
 {
-	uint32_t t = s->txq_tail;
-
-	if (unlikely(t - s->txq_sub == XSKF_TXQ_CAP)) {
+	if (unlikely(xskf_sock__staged(s) == XSKF_TXQ_CAP)) {
 		s->c.drop_tx_full++;
 		return false;
 	}
-	s->txq[t & s->txq_mask] = (struct xdp_desc){ .addr = addr, .len = len };
-	s->txq_tail = t + 1;
-	s->txq_len = t + 1 - s->txq_sub;
+	desc_put(&s->txq[s->txq_tail++ & s->txq_mask], addr, len);
 	return true;
 }
 
@@ -258,7 +251,6 @@ static inline void stage_view__load(struct stage_view *v, const struct xskf_sock
 static inline void stage_view__store(const struct stage_view *v, struct xskf_sock *s)
 {
 	s->txq_tail = v->tail + (uint32_t)(v->q - v->q0);
-	s->txq_len = s->txq_tail - s->txq_sub;
 }
 
 /*
@@ -279,12 +271,25 @@ static inline void dispatch(struct xskf_worker *w, struct xskf_sock *s, struct x
 	uint32_t not_app = 0;
 
 	for (p = pkts; p < end; p++) {
-		uint64_t addr = p->addr, len64;
+		uint64_t addr = p->addr;
 		uint8_t action = p->action;
 		uint32_t len;
 		struct xskf_sock *out;
 
 		if (likely(action == XSKF_DROP)) {
+			*c++ = addr & fmask;
+			continue;
+		}
+		if (likely(action == XSKF_TX)) {
+			out = s;
+		} else if (action == XSKF_FWD) {
+			out = p->out_port < XSKF_MAX_PORTS ? w->tx_sock[p->out_port] : NULL;
+			if (unlikely(!out)) {
+				s->c.drop_no_port++;
+				goto back_not_app;
+			}
+		} else {
+			/* a verdict the framework does not know: a drop, as documented */
 			*c++ = addr & fmask;
 			continue;
 		}
@@ -294,27 +299,15 @@ static inline void dispatch(struct xskf_worker *w, struct xskf_sock *s, struct x
 		 */
 		len = p->len;
 		if (unlikely(((addr + (uint32_t)(len - 1)) ^ addr) & fmask)) {
-			if (action != XSKF_TX && action != XSKF_FWD)
-				goto unknown;
 			s->c.drop_too_long++;
 			goto back_not_app;
 		}
-		if (unlikely(action != XSKF_TX)) {
-			if (action != XSKF_FWD)
-				goto unknown;
-			out = p->out_port < XSKF_MAX_PORTS ? w->tx_sock[p->out_port] : NULL;
-			if (unlikely(!out)) {
-				s->c.drop_no_port++;
-				goto back_not_app;
-			}
-			if (out != s) {
-				/* another socket's staging: its own fields, not our locals */
-				if (stage(out, addr, len))
-					continue;
-				goto back_not_app;
-			}
+		if (unlikely(out != s)) {
+			/* another socket's staging: its own fields, not our locals */
+			if (stage(out, addr, len))
+				continue;
+			goto back_not_app;
 		}
-		/* TX, or XSKF_FWD to the port the frame came in on */
 		if (unlikely(v.q == v.stop)) {
 			/* the first frame staged, the shadow's end, or XSKF_TXQ_CAP staged */
 			if (v.q0)
@@ -325,18 +318,11 @@ static inline void dispatch(struct xskf_worker *w, struct xskf_sock *s, struct x
 				goto back_not_app;
 			}
 		}
-		v.q->addr = addr;
-		len64 = len; /* len and options (0) in one store */
-		memcpy(&v.q->len, &len64, sizeof(len64));
-		v.q++;
+		desc_put(v.q++, addr, len);
 		continue;
 back_not_app:
 		*c++ = addr & fmask;
 		not_app++;
-		continue;
-unknown:
-		/* a verdict the framework does not know: a drop, as documented */
-		*c++ = addr & fmask;
 	}
 	if (v.q0)
 		stage_view__store(&v, s);

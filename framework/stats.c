@@ -80,16 +80,16 @@ int xskf_engine__census(struct xskf_engine *eng, unsigned int worker, struct xsk
 		comp = (uint32_t)(*s->comp.producer - s->comp.cached_cons);
 		c->fill_ring += fill;
 		c->rx_ring += rx;
-		c->tx_pending += s->txq_len;
+		c->tx_pending += xskf_sock__staged(s);
 		c->tx_ring += tx;
 		c->comp_ring += comp;
-		if (s->fill_out < fill + rx || s->tx_out < tx + comp) {
+		if (s->fill_out < fill + rx || xskf_sock__tx_out(s) < tx + comp) {
 			ok = false; /* the kernel shows more than we gave it */
 		} else {
 			c->rx_kernel += s->fill_out - fill - rx;
-			c->tx_kernel += s->tx_out - tx - comp;
+			c->tx_kernel += xskf_sock__tx_out(s) - tx - comp;
 		}
-		ours += s->fill_out + s->tx_out + s->txq_len;
+		ours += s->fill_out + xskf_sock__tx_out(s) + xskf_sock__staged(s);
 	}
 	if (ours != c->total)
 		ok = false;

@@ -52,9 +52,9 @@ static int watch_port(struct xskf_engine *eng, struct xskf_port *p, int sock)
 		attached = p->attach_flags == XDP_FLAGS_SKB_MODE ? q.skb_prog_id : q.drv_prog_id;
 		ours = prog_id(p->prog_fd);
 		/*
-		 * An interface moved to another namespace loses its program a moment before it
-		 * leaves ours, so one look can see "detached" where the next sees "gone". Say
-		 * nothing until a second look, one watch period later, still sees it.
+		 * A look during a move to another namespace has found the interface still here
+		 * without its program (fault-moved, under load), where the next look finds it
+		 * gone. Say nothing until a second look, one watch period later, still sees it.
 		 */
 		if (ours && attached != ours && !p->seen.prog_missing) {
 			p->seen.prog_missing = true;

@@ -57,8 +57,8 @@ static inline uint32_t tx_room(const struct xskf_worker *w)
 	for (i = 0; i < w->info.nr_ports; i++) {
 		const struct xskf_sock *s = w->tx_sock[i];
 
-		if (s && XSKF_TXQ_CAP - s->txq_len < room)
-			room = XSKF_TXQ_CAP - s->txq_len;
+		if (s && XSKF_TXQ_CAP - xskf_sock__staged(s) < room)
+			room = XSKF_TXQ_CAP - xskf_sock__staged(s);
 	}
 	return room;
 }
@@ -117,7 +117,8 @@ bool xskf_worker__drained(const struct xskf_worker *w)
 	for (i = 0; i < w->nr_socks; i++) {
 		struct xskf_sock *s = w->socks[i];
 
-		if (s->txq_len || s->tx_out || xsk_cons_nb_avail(&s->rx, 1))
+		if (xskf_sock__staged(s) || xskf_sock__tx_out(s) ||
+		    xsk_cons_nb_avail(&s->rx, 1))
 			return false;
 	}
 	return true;
@@ -194,14 +195,15 @@ void *xskf_worker__run(void *arg)
 		}
 		for (i = 0; i < nr_socks; i++) {
 			struct xskf_sock *s = socks[i];
+			uint32_t staged = xskf_sock__staged(s);
 
 			/*
 			 * Full batches go out at once; a partial one waits up to tx_drain_us for
 			 * more, unless this round received nothing: then no more is coming soon
 			 * and waiting would only add latency (TX-only apps: every round).
 			 */
-			if (s->txq_len) {
-				if (s->txq_len >= batch || draining || !got) {
+			if (staged) {
+				if (staged >= batch || draining || !got) {
 					flush_tx(s);
 				} else {
 					if (!now)
@@ -214,7 +216,7 @@ void *xskf_worker__run(void *arg)
 						flush_tx(s);
 				}
 			}
-			if (s->tx_out) {
+			if (xskf_sock__tx_out(s)) {
 				maybe_kick(s, kick_always);
 				reap_completions(s, &w->umem);
 			}

@@ -74,7 +74,7 @@ static struct xskf_worker worker;
 
 static uint64_t census_sum(void)
 {
-	return worker.umem.cache_len + sock.fill_out + sock.tx_out + sock.txq_len;
+	return worker.umem.cache_len + sock.fill_out + xskf_sock__tx_out(&sock) + xskf_sock__staged(&sock);
 }
 
 static void setup(void)
@@ -140,7 +140,7 @@ static void kern_tx_some(uint32_t max)
 /* Give every packet of a burst a verdict, as an app might, and note what dispatch() must do. */
 static void verdicts(struct xskf_pkt *pkts, unsigned int n)
 {
-	uint64_t staged = sock.txq_len;
+	uint64_t staged = xskf_sock__staged(&sock);
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
@@ -230,7 +230,7 @@ static void stress(unsigned int rounds)
 			m.census_errors++;
 	}
 	/* drain: what is staged goes out, the kernel sends it all, the RX ring empties */
-	for (i = 0; i < 10000 && (sock.txq_len || sock.tx_out); i++) {
+	for (i = 0; i < 10000 && (xskf_sock__staged(&sock) || xskf_sock__tx_out(&sock)); i++) {
 		flush_tx(&sock);
 		kern_tx_some(TX_SZ);
 		reap_completions(&sock, &worker.umem);
@@ -241,7 +241,7 @@ static void stress(unsigned int rounds)
 	}
 	CHECK(m.census_errors == 0 && census_sum() == FRAMES,
 	      "stress, %u rounds: the census added up after every round", rounds);
-	CHECK(sock.txq_len == 0 && sock.tx_out == 0 && m.sent == m.staged,
+	CHECK(xskf_sock__staged(&sock) == 0 && xskf_sock__tx_out(&sock) == 0 && m.sent == m.staged,
 	      "stress: all %llu staged frames were sent", (unsigned long long)m.staged);
 	CHECK(m.order_errors == 0, "stress: TX descriptors reached the kernel in staging order, "
 				   "with their lengths (%u wrong)", m.order_errors);
@@ -296,9 +296,9 @@ static void ring_copy_cases(void)
 	CHECK(!bad, "ring_copy() copies like a slot-by-slot loop (%u cases, %u wrong)", cases, bad);
 	for (i = 0; i < 16; i++)
 		src[i] = 200 + i;
-	ring_copy(dst, 7, 6, src + 3, XSKF_LINEAR, 0, 5, sizeof(*dst));
+	ring_put(dst, 7, 6, src + 3, 5, sizeof(*dst));
 	CHECK(dst[6] == 203 && dst[7] == 204 && dst[0] == 205 && dst[2] == 207,
-	      "ring_copy() from a plain array into a ring that wraps");
+	      "ring_put() from a plain array into a ring that wraps");
 }
 
 int main(void)
@@ -348,7 +348,7 @@ int main(void)
 	dispatch(&worker, &sock, pkts, 12);
 	CHECK(sock.c.drop_app == 2 && sock.c.drop_no_port == 1 && sock.c.drop_too_long == 1,
 	      "drops by reason: app 2, no port 1, too long 1");
-	CHECK(worker.umem.cache_len == before + 4 && sock.txq_len == 8, "4 back to cache, 8 staged");
+	CHECK(worker.umem.cache_len == before + 4 && xskf_sock__staged(&sock) == 8, "4 back to cache, 8 staged");
 	CHECK(census_sum() == FRAMES, "census adds up with 8 frames staged");
 
 	/* pushing a header inside the headroom keeps the frame in its chunk */
@@ -363,9 +363,9 @@ int main(void)
 	for (i = 0; i < n; i++)
 		pkts[i].action = XSKF_TX;
 	dispatch(&worker, &sock, pkts, n);
-	CHECK(n == 4 && sock.txq_len == 12, "4 more received and staged: 12 wait");
+	CHECK(n == 4 && xskf_sock__staged(&sock) == 12, "4 more received and staged: 12 wait");
 	flush_tx(&sock);
-	CHECK(ktx.producer == TX_SZ && sock.tx_out == TX_SZ && sock.txq_len == 4,
+	CHECK(ktx.producer == TX_SZ && xskf_sock__tx_out(&sock) == TX_SZ && xskf_sock__staged(&sock) == 4,
 	      "short TX ring: %d on the ring, 4 still staged", TX_SZ);
 	CHECK(sock.c.tx_ring_full == 1, "back-pressure counted");
 	flush_tx(&sock);
@@ -375,13 +375,13 @@ int main(void)
 	/* completions: the kernel sends the 8; the staged 4 follow */
 	CHECK(kern_tx() == TX_SZ, "kernel sent %d", TX_SZ);
 	reap_completions(&sock, &worker.umem);
-	CHECK(sock.c.tx_packets == 8 && sock.tx_out == 0, "8 completions reaped");
+	CHECK(sock.c.tx_packets == 8 && xskf_sock__tx_out(&sock) == 0, "8 completions reaped");
 	CHECK(sock.c.tx_bytes == 62 + 63 + 64 + 65 + 66 + 67 + 68 + 69,
 	      "TX bytes from the per-slot lengths (%llu)", (unsigned long long)sock.c.tx_bytes);
 	flush_tx(&sock);
 	kern_tx();
 	reap_completions(&sock, &worker.umem);
-	CHECK(sock.c.tx_packets == 12 && sock.c.tx_bytes == 524 + 400 && sock.txq_len == 0,
+	CHECK(sock.c.tx_packets == 12 && sock.c.tx_bytes == 524 + 400 && xskf_sock__staged(&sock) == 0,
 	      "the 4 staged frames went out after the ring drained");
 	CHECK(census_sum() == FRAMES, "census adds up at the end");
 	for (i = 0; i < worker.umem.cache_len; i++)
@@ -398,7 +398,7 @@ int main(void)
 		if (!stage(&sock, p.addr, p.len)) /* not taken: the caller gives it back */
 			xskf_cache_put(&worker.umem, p.addr);
 	}
-	CHECK(sock.txq_len == XSKF_TXQ_CAP && sock.c.drop_tx_full == before + 3,
+	CHECK(xskf_sock__staged(&sock) == XSKF_TXQ_CAP && sock.c.drop_tx_full == before + 3,
 	      "staging full: 3 dropped and counted");
 	CHECK(census_sum() == FRAMES, "census adds up after staging overflow");
 
