@@ -18,11 +18,13 @@ set -euo pipefail
 # is clang's libFuzzer and sanitizer runtimes, for the fuzz targets (scripts/fuzz.sh)
 PKGS=(llvm libbpf-dev libxdp-dev liburcu-dev libnuma-dev libpcap-dev
 	libclang-rt-14-dev python3-scapy)
-# command:package, for the build and the test suite
+# command:package, for the build and the test suite (iperf3, tshark and curl are the real
+# clients the integration tests run through the apps: TCP, checksum checks, HTTP)
 CMDS=(cc:build-essential meson:meson ninja:ninja-build pkg-config:pkg-config clang:clang bpftool:bpftool
 	ip:iproute2 ss:iproute2 ethtool:ethtool tcpdump:tcpdump ping:iputils-ping
 	scdoc:scdoc numactl:numactl sysctl:procps taskset:util-linux setpriv:util-linux timeout:coreutils
-	hugeadm:libhugetlbfs-bin mount:mount mountpoint:util-linux /usr/bin/python3:python3)
+	hugeadm:libhugetlbfs-bin mount:mount mountpoint:util-linux /usr/bin/python3:python3
+	iperf3:iperf3 tshark:tshark curl:curl)
 # command:package, for the benchmarks only
 BENCH_CMDS=(dpdk-testpmd:dpdk-dev bc:bc valgrind:valgrind stress-ng:stress-ng)
 
