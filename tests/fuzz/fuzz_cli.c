@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "runner/cli.h"
 
 #include "fuzz.h"
 

@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "chain.h"
+#include "runner/chain.h"
 
 #include "fuzz.h"
 

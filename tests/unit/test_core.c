@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "internal.h"
+#include "runner/cli.h"
+#include "core/internal.h"
 
 #include "tap.h"
 

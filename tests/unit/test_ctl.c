@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chain.h"
+#include "runner/chain.h"
 
 #include "tap.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ring_ops.h"
+#include "core/ring_ops.h"
 
 #include "tap.h"
 

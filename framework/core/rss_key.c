@@ -13,8 +13,8 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
-#include "hints.h"
-#include "toeplitz.h"
+#include "core/hints.h"
+#include "core/toeplitz.h"
 
 /* Kernel values not in the 6.1 UAPI header: ETH_RSS_HASH_TOP is bit 0 of hfunc. */
 #define XSKF_ETH_RSS_HASH_TOP 0x01

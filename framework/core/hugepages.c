@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <sys/vfs.h>
 
-#include "internal.h"
+#include "core/internal.h"
 
 #ifndef HUGETLBFS_MAGIC
 #define HUGETLBFS_MAGIC 0x958458f6

@@ -14,8 +14,8 @@
 #include <time.h>
 #include <urcu-qsbr.h>
 
-#include "internal.h"
-#include "ring_ops.h"
+#include "core/internal.h"
+#include "core/ring_ops.h"
 
 uint64_t xskf_now_ns(void)
 {

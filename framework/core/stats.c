@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "core/internal.h"
 
 int xskf_engine__queue_stats(struct xskf_engine *eng, unsigned int idx, unsigned int *port,
 			     uint32_t *queue, struct xskf_queue_stats *st)

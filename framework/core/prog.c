@@ -17,8 +17,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "hints_probe.h"
-#include "internal.h"
+#include "core/hints_probe.h"
+#include "core/internal.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
 

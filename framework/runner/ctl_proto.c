@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "chain.h"
+#include "runner/chain.h"
 
 enum xskf_ctl_req xskf_ctl__parse(char *buf, size_t len, char **arg0, char **arg1)
 {

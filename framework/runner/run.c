@@ -6,8 +6,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "internal.h"
+#include "runner/cli.h"
+#include "core/internal.h"
 
 static struct xskf_engine *running;
 static volatile sig_atomic_t hup_count;

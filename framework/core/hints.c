@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hints.h"
-#include "toeplitz.h"
+#include "core/hints.h"
+#include "core/toeplitz.h"
 /* the XDP program's parser, also plain C: for frames that arrive without a meta */
 #include "xskf_hints_parse.h"
 

@@ -6,7 +6,7 @@
 #include <bpf/libbpf.h>
 #include <xdp/libxdp.h>
 
-#include "internal.h"
+#include "core/internal.h"
 
 static int default_print(enum xskf_log_level level, const char *fmt, va_list args)
 {

@@ -22,7 +22,7 @@
 #include <xdp/xsk.h>
 
 #include "xskf.h"
-#include "log.h"
+#include "core/log.h"
 
 #define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)

@@ -19,9 +19,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "chain.h"
-#include "cli.h"
-#include "internal.h"
+#include "runner/chain.h"
+#include "runner/cli.h"
+#include "core/internal.h"
 
 struct xskf_ctl {
 	int fd;

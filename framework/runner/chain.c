@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chain.h"
-#include "internal.h"
+#include "runner/chain.h"
+#include "core/internal.h"
 
 /* Per worker: each plugin's wctx, and room to move decided frames aside. */
 struct chain_worker {

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "internal.h"
-#include "ring_ops.h"
+#include "core/internal.h"
+#include "core/ring_ops.h"
 #include "xskf_hints_parse.h"
 
 /* One ring's shared words, each in its own cache line as the kernel lays them out. */

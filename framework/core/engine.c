@@ -22,8 +22,8 @@
 #include <sys/syscall.h>
 #include <numa.h>
 
-#include "hints.h"
-#include "internal.h"
+#include "core/hints.h"
+#include "core/internal.h"
 
 #define DEF_RING 2048
 

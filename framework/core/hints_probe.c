@@ -13,7 +13,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "hints_probe.h"
+#include "core/hints_probe.h"
 
 /* include/uapi/linux/netdev.h (Linux 6.3+; the RX metadata attribute 6.8+), not in 6.1 UAPI */
 #define XSKF_NETDEV_FAMILY		       "netdev"

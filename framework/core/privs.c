@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 
-#include "internal.h"
+#include "core/internal.h"
 
 int xskf_privs__keep(uint64_t keep)
 {

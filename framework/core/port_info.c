@@ -7,7 +7,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
-#include "internal.h"
+#include "core/internal.h"
 
 int xskf_engine__port_info(const struct xskf_engine *eng, unsigned int port,
 			   struct xskf_port_info *info)

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "chain.h"
-#include "internal.h"
+#include "runner/chain.h"
+#include "core/internal.h"
 
 #ifndef XSKF_PLUGIN_DIR
 #define XSKF_PLUGIN_DIR "/usr/local/lib/xskf/plugins"

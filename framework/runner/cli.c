@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "internal.h"
+#include "runner/cli.h"
+#include "core/internal.h"
 
 enum {
 	O_IFACE = 'i', O_QUEUE = 'q', O_ZC = 'z', O_COPY = 'c', O_NATIVE = 'N', O_SKB = 'S',

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "internal.h"
+#include "runner/cli.h"
+#include "core/internal.h"
 
 static struct xskf_queue_stats prev[XSKF_MAX_PORTS * XSKF_MAX_QUEUES];
 

@@ -2,7 +2,7 @@
 /*
  * Toeplitz hash: the per-key tables and the bit-serial reference (see toeplitz.h).
  */
-#include "toeplitz.h"
+#include "core/toeplitz.h"
 
 const uint8_t xskf_toeplitz_ms_key[40] = {
 	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67,
