@@ -790,3 +790,13 @@ unsigned int xskf_engine__nr_workers(const struct xskf_engine *eng)
 {
 	return eng ? eng->nr_workers : 0;
 }
+
+bool xskf_engine__worker_failed(const struct xskf_engine *eng)
+{
+	unsigned int i;
+
+	for (i = 0; eng && i < eng->nr_workers; i++)
+		if (eng->workers[i].init_err)
+			return true;
+	return false;
+}

@@ -298,8 +298,8 @@ struct xskf_engine {
 };
 
 uint64_t xskf_now_ns(void);
-/* run.c: called every loop iteration (about 50 ms) while running; set by the runner (plugin.c) */
-extern void (*xskf__run_hook)(struct xskf_engine *eng, double elapsed, void *arg);
+/* True when a worker's app->worker_init() failed (the run then exits non-zero). */
+bool xskf_engine__worker_failed(const struct xskf_engine *eng);
 /* privs.c: keep only the capabilities in the bit mask @keep, for the calling thread. 0/-errno. */
 int xskf_privs__keep(uint64_t keep);
 /* RX queues of @ifname (sysfs, else ETHTOOL_GCHANNELS), at least 1. */

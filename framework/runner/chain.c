@@ -12,25 +12,26 @@
  * options merged into one command line, and their JSON.
  */
 #include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runner/chain.h"
-#include "core/internal.h"
+#include "core/log.h"
 
 /* Per worker: each plugin's wctx, and room to move decided frames aside. */
 struct chain_worker {
+	const struct xskf_chain *ch; /* the burst's wctx is this: no process-wide chain */
 	void *wctx[XSKF_CHAIN_MAX];
 	struct xskf_pkt aside[XSKF_MAX_BATCH];
 };
 
-static struct xskf_chain *the_chain; /* callbacks get it as app_ctx; one chain per process */
-
 static void chain_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 {
 	struct chain_worker *cw = wctx;
-	const struct xskf_chain *ch = the_chain;
+	const struct xskf_chain *ch = cw->ch;
 	unsigned int k, i, m, d;
 
 	for (k = 0;; k++) {
@@ -84,7 +85,7 @@ static int chain_init(void *ctx, struct xskf_engine *eng)
 		if (ch->pl[k].app.init) {
 			err = ch->pl[k].app.init(ch->pl[k].p->app_ctx, eng);
 			if (err) {
-				fprintf(stderr, "xskf: plugin '%s' (%s): init failed: %s\n",
+				pr_warn("plugin '%s' (%s): init failed: %s\n",
 					ch->pl[k].p->name, ch->pl[k].file, strerror(-err));
 				return -ECANCELED; /* said why: the engine adds nothing */
 			}
@@ -102,6 +103,7 @@ static int chain_worker_init(void *ctx, const struct xskf_worker_info *wi, void 
 	cw = calloc(1, sizeof(*cw));
 	if (!cw)
 		return -ENOMEM;
+	cw->ch = ch;
 	for (k = 0; k < ch->n; k++) {
 		struct xskf_chain_plugin *pl = &ch->pl[k];
 		struct xskf_worker_info own = *wi;
@@ -119,12 +121,6 @@ static int chain_worker_init(void *ctx, const struct xskf_worker_info *wi, void 
 	/* a chain of one hands the plugin's own wctx to its own rx_burst */
 	*wctx = ch->n == 1 ? cw->wctx[0] : cw;
 	return 0;
-}
-
-static unsigned int chain_tx_fill(void *wctx, struct xskf_pkt *pkts, unsigned int max)
-{
-	/* TX-only plugins run alone (xskf_chain__new), so wctx is theirs */
-	return the_chain->pl[0].app.tx_fill(wctx, pkts, max);
 }
 
 static void chain_worker_fini(void *ctx, void *wctx)
@@ -159,7 +155,7 @@ static void chain_tick(void *ctx, struct xskf_engine *eng)
 			fprintf(f, "           %s ", pl->p->name);
 			for (c = 0; c < pl->nr_counters; c++)
 				fprintf(f, " %s %llu", pl->p->counters[c],
-					(unsigned long long)xskf_chain__sum(ch, k, c, eng->nr_workers));
+					(unsigned long long)xskf_chain__sum(ch, k, c, xskf_engine__nr_workers(eng)));
 			fputc('\n', f);
 		}
 		if (pl->app.tick)
@@ -184,7 +180,7 @@ static void chain_fini(void *ctx, struct xskf_engine *eng)
  */
 void xskf_chain__json(struct xskf_chain *ch, struct xskf_engine *eng, FILE *f)
 {
-	unsigned int k, c, w, nw = eng->nr_workers;
+	unsigned int k, c, w, nw = xskf_engine__nr_workers(eng);
 
 	if (ch->n > 1)
 		fputc('{', f);
@@ -242,12 +238,47 @@ uint64_t xskf_chain__sum(struct xskf_chain *ch, unsigned int k, unsigned int c, 
 
 /* ---- the merged command line ---- */
 
+static sigjmp_buf parse_jmp;
+static volatile sig_atomic_t parse_sig;
+
+static void on_parse_crash(int sig)
+{
+	parse_sig = sig;
+	siglongjmp(parse_jmp, 1);
+}
+
+/* A plugin's option parser, run so that its crash is a message, not the runner's. */
+static int guarded_parse(struct xskf_chain_plugin *pl, int idx, const char *arg)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	struct sigaction sa = { .sa_handler = on_parse_crash }, old[5];
+	const struct xskf_app_cli *cli = pl->p->cli;
+	int err = -EINVAL;
+	size_t i;
+
+	if (!cli->parse)
+		return -EINVAL;
+	for (i = 0; i < 5; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	if (!sigsetjmp(parse_jmp, 1)) {
+		err = cli->parse(pl->p->app_ctx, idx, arg);
+	} else {
+		pr_warn("%s: plugin '%s' crashed (%s) parsing --%s: a bug in the "
+			"plugin\n",
+			pl->file, pl->p->name, strsignal(parse_sig), cli->opts[idx].name);
+		err = -EFAULT;
+	}
+	for (i = 0; i < 5; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	return err;
+}
+
 static int chain_parse(void *ctx, int idx, const char *arg)
 {
 	struct xskf_chain *ch = ctx;
 	struct xskf_chain_plugin *pl = &ch->pl[ch->opt_owner[idx]];
 
-	return xskf_chain__guarded_parse(pl, ch->opt_local[idx], arg);
+	return guarded_parse(pl, ch->opt_local[idx], arg);
 }
 
 static int chain_check(void *ctx, struct xskf_engine_opts *eo)
@@ -289,7 +320,6 @@ int xskf_chain__build(struct xskf_chain *ch)
 {
 	unsigned int k, i, j, nopt = 0;
 
-	the_chain = ch;
 	ch->cli = (struct xskf_app_cli){ .sz = sizeof(ch->cli), .opts = ch->opts,
 					 .parse = chain_parse, .check = chain_check };
 	ch->app = (struct xskf_app){ .name = ch->name, .configure = chain_configure,
@@ -305,12 +335,13 @@ int xskf_chain__build(struct xskf_chain *ch)
 		pl->app = *pl->p->app;
 		if (pl->app.flags & XSKF_APP_F_TX_ONLY) {
 			if (ch->n > 1) {
-				fprintf(stderr, "xskf: plugin '%s' only sends (TX-only): it runs alone, "
-						"not in a chain\n",
+				pr_warn("plugin '%s' only sends (TX-only): it runs alone, "
+					"not in a chain\n",
 					pl->p->name);
 				return -EINVAL;
 			}
-			ch->app.tx_fill = pl->app.tx_fill ? chain_tx_fill : NULL;
+			/* it runs alone, so the wctx the worker hands tx_fill() is its own */
+			ch->app.tx_fill = pl->app.tx_fill;
 		}
 		ch->app.flags |= pl->app.flags;
 		ch->app.rx_burst = pl->app.rx_burst; /* chain_check() sets the final one */
@@ -332,14 +363,14 @@ int xskf_chain__build(struct xskf_chain *ch)
 		for (i = 0; cli.opts && cli.opts[i].name; i++) {
 			for (j = 0; j < nopt; j++)
 				if (!strcmp(ch->opts[j].name, cli.opts[i].name)) {
-					fprintf(stderr, "xskf: plugins '%s' and '%s' both have an option "
-							"--%s: they cannot run in one chain\n",
+					pr_warn("plugins '%s' and '%s' both have an option "
+						"--%s: they cannot run in one chain\n",
 						ch->pl[ch->opt_owner[j]].p->name, pl->p->name,
 						cli.opts[i].name);
 					return -EINVAL;
 				}
 			if (nopt == XSKF_CHAIN_OPTS) {
-				fprintf(stderr, "xskf: too many plugin options (at most %d)\n",
+				pr_warn("too many plugin options (at most %d)\n",
 					XSKF_CHAIN_OPTS);
 				return -E2BIG;
 			}

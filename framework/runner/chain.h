@@ -44,8 +44,6 @@ void xskf_chain__free(struct xskf_chain *ch);
 uint64_t *xskf_chain__counters(struct xskf_chain *ch, unsigned int k, unsigned int worker);
 uint64_t xskf_chain__sum(struct xskf_chain *ch, unsigned int k, unsigned int c, unsigned int nw);
 void xskf_chain__json(struct xskf_chain *ch, struct xskf_engine *eng, FILE *f);
-/* A plugin's option parser, run so that its crash is a message, not the runner's (plugin.c). */
-int xskf_chain__guarded_parse(struct xskf_chain_plugin *pl, int idx, const char *arg);
 
 /* The control socket (ctl.c). */
 struct xskf_ctl;

@@ -108,7 +108,7 @@ static int read_frame(struct xskf_cli *c, const char *path)
 	size_t n;
 
 	if (k == XSKF_MAX_PORTS) {
-		fprintf(stderr, "--mem-frame '%s': at most %u, one per port\n", path, XSKF_MAX_PORTS);
+		pr_usage("--mem-frame '%s': at most %u, one per port\n", path, XSKF_MAX_PORTS);
 		return -EINVAL;
 	}
 	c->nr_mem_frame++;
@@ -119,12 +119,12 @@ static int read_frame(struct xskf_cli *c, const char *path)
 	}
 	f = fopen(path, "rb");
 	if (!f) {
-		fprintf(stderr, "cannot open --mem-frame '%s': %s\n", path, strerror(errno));
+		pr_usage("cannot open --mem-frame '%s': %s\n", path, strerror(errno));
 		return -EINVAL;
 	}
 	n = fread(c->mem_frame[k], 1, sizeof(c->mem_frame[k]), f);
 	if (n < 14 || fgetc(f) != EOF) {
-		fprintf(stderr, "--mem-frame '%s': a frame is 14 to %zu bytes, this file is %s\n", path,
+		pr_usage("--mem-frame '%s': a frame is 14 to %zu bytes, this file is %s\n", path,
 			sizeof(c->mem_frame[k]), n < 14 ? "shorter" : "longer");
 		fclose(f);
 		return -EINVAL;
@@ -154,7 +154,7 @@ static int parse_u32(const char *name, const char *s, uint32_t min, uint32_t max
 	errno = 0;
 	v = strtoul(s, &end, 0);
 	if (errno || end == s || *end || s[0] == '-' || v < min || v > max) {
-		fprintf(stderr, "invalid %s '%s': use a number from %u to %u\n", name, s, min, max);
+		pr_usage("invalid %s '%s': use a number from %u to %u\n", name, s, min, max);
 		return -EINVAL;
 	}
 	*out = (uint32_t)v;
@@ -188,7 +188,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 		switch (opt) {
 		case O_IFACE:
 			if (c->nr_ifaces == XSKF_MAX_PORTS) {
-				fprintf(stderr, "too many interfaces: at most %d\n", XSKF_MAX_PORTS);
+				pr_usage("too many interfaces: at most %d\n", XSKF_MAX_PORTS);
 				return -EINVAL;
 			}
 			c->ifaces[c->nr_ifaces++] = optarg;
@@ -244,7 +244,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			else if (!strcmp(optarg, "off"))
 				c->eo.hugepages = XSKF_HUGEPAGES_OFF + 1;
 			else {
-				fprintf(stderr, "invalid --hugepages '%s': use auto, require or off\n",
+				pr_usage("invalid --hugepages '%s': use auto, require or off\n",
 					optarg);
 				err = -EINVAL;
 			}
@@ -252,7 +252,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 		case O_HUGE_SIZE:
 			err = xskf_huge__parse_size(optarg, &c->eo.huge_page_size);
 			if (err)
-				fprintf(stderr, "invalid --huge-size '%s': use 2M or 1G\n", optarg);
+				pr_usage("invalid --huge-size '%s': use 2M or 1G\n", optarg);
 			break;
 		case O_HUGE_DIR:
 			c->eo.huge_dir = optarg;
@@ -260,7 +260,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 		case O_FRAME:
 			err = parse_u32("frame size", optarg, 0, UINT32_MAX, &c->eo.frame_size);
 			if (!err && c->eo.frame_size != 2048 && c->eo.frame_size != 4096) {
-				fprintf(stderr, "invalid frame size %s: use 2048 or 4096\n", optarg);
+				pr_usage("invalid frame size %s: use 2048 or 4096\n", optarg);
 				err = -EINVAL;
 			}
 			break;
@@ -300,7 +300,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			} else if (!strcmp(optarg, "memory")) {
 				c->eo.backend = XSKF_BACKEND_MEMORY;
 			} else {
-				fprintf(stderr, "invalid --backend '%s': use xdp or memory\n", optarg);
+				pr_usage("invalid --backend '%s': use xdp or memory\n", optarg);
 				err = -EINVAL;
 			}
 			break;
@@ -308,7 +308,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			errno = 0;
 			c->eo.mem_frames = strtoull(optarg, &end, 0);
 			if (errno || end == optarg || *end || optarg[0] == '-' || !c->eo.mem_frames) {
-				fprintf(stderr, "invalid --mem-frames '%s': use a number above 0\n",
+				pr_usage("invalid --mem-frames '%s': use a number above 0\n",
 					optarg);
 				err = -EINVAL;
 			}
@@ -328,22 +328,22 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 				err = cli->parse(app_ctx, opt - O_APP_BASE, optarg);
 				break;
 			}
-			fprintf(stderr, "Try '%s --help' for the options.\n", argv[0]);
+			pr_usage("Try '%s --help' for the options.\n", argv[0]);
 			return -EINVAL;
 		}
 		if (err)
 			return err;
 	}
 	if (optind < argc) {
-		fprintf(stderr, "unexpected argument '%s'; try '%s --help'\n", argv[optind], argv[0]);
+		pr_usage("unexpected argument '%s'; try '%s --help'\n", argv[optind], argv[0]);
 		return -EINVAL;
 	}
 	if ((c->eo.mem_frames || c->eo.mem_frame) && c->eo.backend != XSKF_BACKEND_MEMORY) {
-		fprintf(stderr, "--mem-frames and --mem-frame need --backend memory\n");
+		pr_usage("--mem-frames and --mem-frame need --backend memory\n");
 		return -EINVAL;
 	}
 	if (c->eo.cpus && c->eo.nr_workers > c->nr_cpus) {
-		fprintf(stderr, "--workers %u needs as many CPUs in --cpus (got %u)\n",
+		pr_usage("--workers %u needs as many CPUs in --cpus (got %u)\n",
 			c->eo.nr_workers, c->nr_cpus);
 		return -EINVAL;
 	}

@@ -8,15 +8,15 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/log.h"
 #include "runner/chain.h"
-#include "core/internal.h"
+#include "runner/run.h"
 
 #ifndef XSKF_PLUGIN_DIR
 #define XSKF_PLUGIN_DIR "/usr/local/lib/xskf/plugins"
@@ -43,14 +43,14 @@ static int take(struct xskf_chain_plugin *pl, const struct xskf_plugin *d, const
 
 	snprintf(pl->file, sizeof(pl->file), "%s", file);
 	if (d->abi != XSKF_PLUGIN_ABI) {
-		fprintf(stderr, "xskf: %s: built for plugin ABI %u, this xskf has ABI %u: rebuild it "
-				"against this xskf\n",
+		pr_warn("%s: built for plugin ABI %u, this xskf has ABI %u: rebuild it "
+			"against this xskf\n",
 			file, d->abi, XSKF_PLUGIN_ABI);
 		return -EPROTO;
 	}
 	if (d->sz < need) {
-		fprintf(stderr, "xskf: %s: its descriptor is %zu bytes, ABI %u needs at least %zu: "
-				"not built with XSKF_PLUGIN()?\n",
+		pr_warn("%s: its descriptor is %zu bytes, ABI %u needs at least %zu: "
+			"not built with XSKF_PLUGIN()?\n",
 			file, d->sz, XSKF_PLUGIN_ABI, need);
 		return -EPROTO;
 	}
@@ -59,17 +59,17 @@ static int take(struct xskf_chain_plugin *pl, const struct xskf_plugin *d, const
 	memcpy(&pl->desc, d, d->sz < sizeof(pl->desc) ? d->sz : sizeof(pl->desc));
 	pl->p = &pl->desc;
 	if (!good_name(d->name)) {
-		fprintf(stderr, "xskf: %s: plugin name '%s' is invalid: use 1 to 32 of [a-z0-9_-]\n",
+		pr_warn("%s: plugin name '%s' is invalid: use 1 to 32 of [a-z0-9_-]\n",
 			file, d->name ? d->name : "(none)");
 		return -EINVAL;
 	}
 	app = d->app;
 	if (!app) {
-		fprintf(stderr, "xskf: %s: plugin '%s' has no app (.app = &app)\n", file, d->name);
+		pr_warn("%s: plugin '%s' has no app (.app = &app)\n", file, d->name);
 		return -EINVAL;
 	}
 	if (app->flags & XSKF_APP_F_TX_ONLY ? !app->tx_fill : !app->rx_burst) {
-		fprintf(stderr, "xskf: %s: plugin '%s' has no %s callback, which it needs\n", file,
+		pr_warn("%s: plugin '%s' has no %s callback, which it needs\n", file,
 			d->name, app->flags & XSKF_APP_F_TX_ONLY ? "tx_fill" : "rx_burst");
 		return -EINVAL;
 	}
@@ -102,8 +102,8 @@ static int find(const char *name, char *path, size_t len)
 		if (!access(path, R_OK))
 			return 0;
 	}
-	fprintf(stderr, "xskf: plugin '%s' not found (looked for %s.so in $XSKF_PLUGIN_PATH, %s and "
-			"%s): give its path\n",
+	pr_warn("plugin '%s' not found (looked for %s.so in $XSKF_PLUGIN_PATH, %s and "
+		"%s): give its path\n",
 		name, name, self, XSKF_PLUGIN_DIR);
 	return -ENOENT;
 }
@@ -118,7 +118,7 @@ static int load(struct xskf_chain_plugin *pl, const char *spec)
 	if (strchr(spec, '/') || (l > 3 && !strcmp(spec + l - 3, ".so"))) {
 		snprintf(path, sizeof(path), "%s", spec);
 	} else if (!good_name(spec)) {
-		fprintf(stderr, "xskf: '%s' is neither a plugin name nor a path to a .so\n", spec);
+		pr_warn("'%s' is neither a plugin name nor a path to a .so\n", spec);
 		return -EINVAL;
 	} else {
 		err = find(spec, path, sizeof(path));
@@ -127,75 +127,44 @@ static int load(struct xskf_chain_plugin *pl, const char *spec)
 	}
 	pl->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!pl->dl) {
-		fprintf(stderr, "xskf: %s: cannot load it as a plugin: %s\n", path, dlerror());
+		pr_warn("%s: cannot load it as a plugin: %s\n", path, dlerror());
 		return -ENOEXEC;
 	}
 	d = dlsym(pl->dl, "xskf_plugin_descriptor");
 	if (!d) {
-		fprintf(stderr, "xskf: %s: no symbol xskf_plugin_descriptor: not an xskf plugin "
-				"(build it with XSKF_PLUGIN())\n",
+		pr_warn("%s: no symbol xskf_plugin_descriptor: not an xskf plugin "
+			"(build it with XSKF_PLUGIN())\n",
 			path);
 		return -ENOEXEC;
 	}
 	return take(pl, d, path);
 }
 
-/* ---- a plugin's option parser, with its crash turned into a message ---- */
-
-static sigjmp_buf parse_jmp;
-static volatile sig_atomic_t parse_sig;
-
-static void on_parse_crash(int sig)
-{
-	parse_sig = sig;
-	siglongjmp(parse_jmp, 1);
-}
-
-int xskf_chain__guarded_parse(struct xskf_chain_plugin *pl, int idx, const char *arg)
-{
-	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
-	struct sigaction sa = { .sa_handler = on_parse_crash }, old[5];
-	const struct xskf_app_cli *cli = pl->p->cli;
-	int err = -EINVAL;
-	size_t i;
-
-	if (!cli->parse)
-		return -EINVAL;
-	for (i = 0; i < 5; i++)
-		sigaction(sigs[i], &sa, &old[i]);
-	if (!sigsetjmp(parse_jmp, 1)) {
-		err = cli->parse(pl->p->app_ctx, idx, arg);
-	} else {
-		fprintf(stderr, "xskf: %s: plugin '%s' crashed (%s) parsing --%s: a bug in the "
-				"plugin\n",
-			pl->file, pl->p->name, strsignal(parse_sig), cli->opts[idx].name);
-		err = -EFAULT;
-	}
-	for (i = 0; i < 5; i++)
-		sigaction(sigs[i], &old[i], NULL);
-	return err;
-}
-
 /* ---- running a chain ---- */
 
-static struct xskf_ctl *ctl;
-static struct xskf_chain *running_chain;
+/* A running chain and its control socket: the run loop hook's argument. */
+struct chain_run {
+	struct xskf_chain *ch;
+	struct xskf_ctl *ctl;
+	bool tried;
+};
 
 /* Run loop hook: the control socket, opened once the run is up (not for a bad command line). */
 static void serve(struct xskf_engine *eng, double elapsed, void *arg)
 {
-	static bool tried;
+	struct chain_run *r = arg;
 
-	(void)arg;
-	if (!tried) {
-		tried = true;
-		ctl = xskf_ctl__open(running_chain->name);
+	if (!r->tried) {
+		r->tried = true;
+		r->ctl = xskf_ctl__open(r->ch->name);
 	}
-	xskf_ctl__serve(ctl, running_chain, eng, elapsed);
+	xskf_ctl__serve(r->ctl, r->ch, eng, elapsed);
 }
 
 static int run_chain(struct xskf_chain *ch, int argc, char **argv)
 {
+	struct chain_run r = { .ch = ch };
+	struct xskf_run_hook hook = { .fn = serve, .arg = &r };
 	char **av;
 	int i, n = 0, status;
 
@@ -209,12 +178,8 @@ static int run_chain(struct xskf_chain *ch, int argc, char **argv)
 	for (i = 0; i < argc; i++)
 		if (strcmp(argv[i], "--") || !i)
 			av[n++] = argv[i];
-	running_chain = ch;
-	xskf__run_hook = serve;
-	status = xskf_app__main(&ch->app, ch, &ch->cli, n, av);
-	xskf__run_hook = NULL;
-	xskf_ctl__close(ctl);
-	ctl = NULL;
+	status = xskf_run__app(&ch->app, ch, &ch->cli, n, av, &hook);
+	xskf_ctl__close(r.ctl);
 	for (i = 0; i < (int)ch->n; i++)
 		if (ch->pl[i].p->cleanup)
 			ch->pl[i].p->cleanup(ch->pl[i].p->app_ctx);
@@ -280,7 +245,7 @@ static int list_plugins(void)
 		closedir(dir);
 	}
 	if (!found)
-		fprintf(stderr, "xskf: no plugins found\n");
+		pr_warn("no plugins found\n");
 	return found ? 0 : 1;
 }
 
@@ -305,7 +270,7 @@ int xskf_run__main(int argc, char **argv)
 	snprintf(specs, sizeof(specs), "%s", argv[2]);
 	for (s = strtok_r(specs, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
 		if (ch.n == XSKF_CHAIN_MAX) {
-			fprintf(stderr, "xskf: at most %d plugins in a chain\n", XSKF_CHAIN_MAX);
+			pr_warn("at most %d plugins in a chain\n", XSKF_CHAIN_MAX);
 			status = 2;
 			goto out;
 		}
@@ -316,7 +281,7 @@ int xskf_run__main(int argc, char **argv)
 		}
 		for (k = 0; k < ch.n; k++)
 			if (!strcmp(ch.pl[k].p->name, ch.pl[ch.n].p->name)) {
-				fprintf(stderr, "xskf: plugin '%s' given twice\n", ch.pl[k].p->name);
+				pr_warn("plugin '%s' given twice\n", ch.pl[k].p->name);
 				ch.n++;
 				status = 2;
 				goto out;

@@ -6,16 +6,20 @@
 #include <string.h>
 #include <time.h>
 
-#include "runner/cli.h"
 #include "core/internal.h"
+#include "runner/cli.h"
+#include "runner/run.h"
 
+/*
+ * What the signal handlers and xskf_app__*() read: the state of the one run a process makes.
+ * Nothing else of the runner is process-wide.
+ */
 static struct xskf_engine *running;
 static volatile sig_atomic_t hup_count;
 static int hup_seen;
 static int verbosity;
 static bool quiet;
 static FILE *live_out;
-void (*xskf__run_hook)(struct xskf_engine *eng, double elapsed, void *arg);
 
 static void on_stop_signal(int sig)
 {
@@ -67,6 +71,12 @@ static double now_s(void)
 int xskf_app__main(const struct xskf_app *app, void *app_ctx, const struct xskf_app_cli *cli,
 		   int argc, char **argv)
 {
+	return xskf_run__app(app, app_ctx, cli, argc, argv, NULL);
+}
+
+int xskf_run__app(const struct xskf_app *app, void *app_ctx, const struct xskf_app_cli *cli,
+		  int argc, char **argv, const struct xskf_run_hook *hook)
+{
 	static struct xskf_cli c;
 	struct sigaction sa = { .sa_handler = on_stop_signal }, hup = { .sa_handler = on_hup };
 	unsigned int i, min_if = 1, max_if = XSKF_MAX_PORTS;
@@ -92,10 +102,10 @@ int xskf_app__main(const struct xskf_app *app, void *app_ctx, const struct xskf_
 	quiet = c.quiet;
 	if (c.nr_ifaces < min_if || c.nr_ifaces > max_if) {
 		if (min_if == max_if)
-			fprintf(stderr, "%s needs %u interface%s (-i IFACE); try --help\n", argv[0],
+			pr_usage("%s needs %u interface%s (-i IFACE); try --help\n", argv[0],
 				min_if, min_if == 1 ? "" : "s");
 		else
-			fprintf(stderr, "%s needs %u to %u interfaces (-i IFACE); try --help\n", argv[0],
+			pr_usage("%s needs %u to %u interfaces (-i IFACE); try --help\n", argv[0],
 				min_if, max_if);
 		return 2;
 	}
@@ -144,8 +154,8 @@ int xskf_app__main(const struct xskf_app *app, void *app_ctx, const struct xskf_
 			break;
 		}
 		t = now_s();
-		if (xskf__run_hook)
-			xskf__run_hook(eng, t - t0, NULL);
+		if (hook && hook->fn)
+			hook->fn(eng, t - t0, hook->arg);
 		if (c.duration && t - t0 >= c.duration)
 			break;
 		if (t - last >= c.interval) {
@@ -163,9 +173,8 @@ int xskf_app__main(const struct xskf_app *app, void *app_ctx, const struct xskf_
 		xskf_report__json(eng, stdout, t - t0, census_err);
 	if (census_err || recon_err)
 		status = 1;
-	for (i = 0; i < eng->nr_workers; i++)
-		if (eng->workers[i].init_err)
-			status = 1;
+	if (xskf_engine__worker_failed(eng))
+		status = 1;
 	xskf_engine__destroy(eng);
 	running = NULL;
 	return status;
