@@ -254,19 +254,12 @@ struct xskf_engine_opts {
 	const struct xskf_app *app;
 	void *app_ctx;
 	enum xskf_backend backend;
-	/* XSKF_BACKEND_MEMORY: frames each worker receives before the engine stops by itself
-	 * (0: until stopped), and the frame they carry (NULL: a 60-byte IPv4/UDP frame) */
-	uint64_t mem_frames;
-	const void *mem_frame;
-	uint32_t mem_frame_len;
-	/* XSKF_BACKEND_MEMORY, when ports must receive different frames (a tunnel: inner frames
-	 * on its access port, VXLAN on its underlay): port k (in the order the ports were given)
-	 * receives mem_port_frames[k], mem_port_frame_lens[k] bytes, copied in at each receive
-	 * (apps such as the tunnel rewrite frames in place); NULL: port k receives nothing. Ports
-	 * from nr_mem_port_frames on receive mem_frame. */
-	const void *const *mem_port_frames;
-	const uint32_t *mem_port_frame_lens;
-	uint32_t nr_mem_port_frames;
+	/*
+	 * Reserved, must be zero: the memory backend's benchmark settings were here. They are
+	 * the runner's now (--mem-frames, --mem-frame); the space keeps the offsets of the
+	 * members below (docs/plugins.md, ABI rules).
+	 */
+	uint64_t __reserved0[6];
 	/*
 	 * A hugetlbfs mount (--huge-dir): each UMEM is a file there, unlinked as soon as it is
 	 * mapped, so nothing is left behind. NULL (default): anonymous MAP_HUGETLB memory. Copied

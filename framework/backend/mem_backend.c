@@ -15,7 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/internal.h"
+#include "backend/backend.h"
+#include "core/clock.h"
 #include "core/ring_ops.h"
 #include "xskf_hints_parse.h"
 
@@ -59,20 +60,26 @@ static void ring_init(void *ring, struct mem_ring_words *k, void *slots, uint32_
 	xskf_ring__init(ring, &k->producer, &k->consumer, &k->flags, slots, size, producer);
 }
 
-int xskf_mem__open(struct xskf_sock *s, const struct xskf_engine_opts *o)
+static void mem_close_sock(struct xskf_sock *s);
+
+static int mem_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned int idx)
 {
+	const struct xskf_engine_opts *o = &w->eng->o;
+	const struct xskf_mem_opts *mo = &w->eng->mem.o;
 	const uint32_t sizes[4] = { o->fill_size, o->rx_size, o->tx_size, o->comp_size };
 	const size_t slot[4] = { sizeof(uint64_t), sizeof(struct xdp_desc), sizeof(struct xdp_desc),
 				 sizeof(uint64_t) };
 	struct xskf_mem_rings *m;
 	unsigned int i;
 
+	(void)idx;
 	if (posix_memalign((void **)&m, 64, sizeof(*m)))
 		return -ENOMEM;
 	memset(m, 0, sizeof(*m));
+	s->mem = m;
 	for (i = 0; i < 4; i++) {
 		if (posix_memalign(&m->slots[i], 64, sizes[i] * slot[i])) {
-			xskf_mem__close_rings(m);
+			mem_close_sock(s);
 			return -ENOMEM;
 		}
 		memset(m->slots[i], 0, sizes[i] * slot[i]);
@@ -81,23 +88,23 @@ int xskf_mem__open(struct xskf_sock *s, const struct xskf_engine_opts *o)
 	ring_init(&s->rx, &m->w[1], m->slots[1], sizes[1], false);
 	ring_init(&s->tx, &m->w[2], m->slots[2], sizes[2], true);
 	ring_init(&s->comp, &m->w[3], m->slots[3], sizes[3], false);
-	if (s->port->idx < o->nr_mem_port_frames) {
-		m->frame = o->mem_port_frames[s->port->idx];
-		m->len = m->frame ? o->mem_port_frame_lens[s->port->idx] : 0;
+	if (s->port->idx < mo->nr_port_frames) {
+		m->frame = mo->port_frames[s->port->idx];
+		m->len = m->frame ? mo->port_frame_lens[s->port->idx] : 0;
 		m->silent = !m->frame;
 		m->meta_on = !o->no_hints;
 		if (m->frame)
 			frame_meta(m->frame, m->len, &m->meta);
 	}
-	s->mem = m;
 	s->fd = -1;
 	/* the stand-in needs no kick: as a zero-copy driver that never asks for a wakeup */
 	s->zerocopy = true;
 	return 0;
 }
 
-void xskf_mem__close_rings(struct xskf_mem_rings *m)
+static void mem_close_sock(struct xskf_sock *s)
 {
+	struct xskf_mem_rings *m = s->mem;
 	unsigned int i;
 
 	if (!m)
@@ -105,6 +112,7 @@ void xskf_mem__close_rings(struct xskf_mem_rings *m)
 	for (i = 0; i < 4; i++)
 		free(m->slots[i]);
 	free(m);
+	s->mem = NULL;
 }
 
 /* A 60-byte IPv4/UDP frame (64 on the wire), 192.0.2.1:1024 -> 192.0.2.2:9, valid checksums. */
@@ -114,18 +122,21 @@ static const uint8_t default_frame[60] = {
 	0x02, 0x01, 0xc0, 0x00, 0x02, 0x02, 0x04, 0x00, 0x00, 0x09, 0x00, 0x1a, 0x00, 0x00,
 };
 
-int xskf_mem__prime(struct xskf_engine *eng, struct xskf_umem *um)
+static int mem_prime(struct xskf_worker *w)
 {
+	struct xskf_engine *eng = w->eng;
 	const struct xskf_engine_opts *o = &eng->o;
-	const uint8_t *frame = o->mem_frame ? o->mem_frame : default_frame;
-	uint32_t len = o->mem_frame ? o->mem_frame_len : sizeof(default_frame);
+	const struct xskf_mem_opts *mo = &eng->mem.o;
+	const uint8_t *frame = mo->frame ? mo->frame : default_frame;
+	uint32_t len = mo->frame ? mo->frame_len : sizeof(default_frame);
 	uint32_t off = eng->rx_data_off, i;
+	struct xskf_umem *um = &w->umem;
 	struct xskf_meta meta;
 
-	for (i = 0; i <= o->nr_mem_port_frames; i++) {
-		uint32_t l = i < o->nr_mem_port_frames ? o->mem_port_frame_lens[i] : len;
+	for (i = 0; i <= mo->nr_port_frames; i++) {
+		uint32_t l = i < mo->nr_port_frames ? mo->port_frame_lens[i] : len;
 
-		if (i < o->nr_mem_port_frames && !o->mem_port_frames[i])
+		if (i < mo->nr_port_frames && !mo->port_frames[i])
 			continue;
 		if (!l || off + l > um->frame_size) {
 			pr_warn("memory backend: a %u-byte frame does not fit a %u-byte UMEM frame "
@@ -142,25 +153,26 @@ int xskf_mem__prime(struct xskf_engine *eng, struct xskf_umem *um)
 		if (!o->no_hints)
 			memcpy(chunk + off - sizeof(meta), &meta, sizeof(meta));
 	}
-	eng->mem_len = len;
+	eng->mem.len = len;
+	w->mem.left = mo->frames ? mo->frames : UINT64_MAX;
 	return 0;
 }
 
 /*
  * The kernel's side of the worker's sockets, once per loop iteration: up to @batch frames from
  * each fill ring into its RX ring (their bytes are already in place), and every TX descriptor
- * into the completion ring. It stops making RX frames once @w->mem_left is used up, and while
+ * into the completion ring. It stops making RX frames once @w->mem.left is used up, and while
  * the worker drains (as an interface does once its XDP program is detached).
  */
-void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
+static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 {
 	struct xskf_engine *eng = w->eng;
-	uint32_t off = eng->rx_data_off, len = eng->mem_len;
+	uint32_t off = eng->rx_data_off, len = eng->mem.len;
 	unsigned int i;
 
-	if (!w->mem_t0)
-		w->mem_t0 = xskf_now_ns();
-	if (w->mem_finished) {
+	if (!w->mem.t0)
+		w->mem.t0 = xskf_now_ns();
+	if (w->mem.finished) {
 		/* nothing more will come: wait for the stop without spinning, so that a profile
 		 * counts the packets' work, not idle polls */
 		struct timespec ts = { .tv_nsec = 1000 * 1000 };
@@ -168,11 +180,11 @@ void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 		nanosleep(&ts, NULL);
 		return;
 	}
-	if (!w->mem_left && xskf_worker__drained(w)) {
+	if (!w->mem.left && xskf_worker__drained(w)) {
 		/* the last worker through its frames stops the engine */
-		w->mem_finished = true;
-		w->mem_busy_ns = xskf_now_ns() - w->mem_t0;
-		if (atomic_fetch_add(&eng->mem_finished, 1) + 1 == eng->nr_workers)
+		w->mem.finished = true;
+		w->mem.busy_ns = xskf_now_ns() - w->mem.t0;
+		if (atomic_fetch_add(&eng->mem.finished, 1) + 1 == eng->nr_workers)
 			atomic_store(&eng->stop, true);
 		return;
 	}
@@ -207,8 +219,8 @@ void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 			n = j;
 		if (n > batch)
 			n = batch;
-		if (n > w->mem_left)
-			n = (uint32_t)w->mem_left;
+		if (n > w->mem.left)
+			n = (uint32_t)w->mem.left;
 		for (j = 0; j < n; j++) {
 			struct xdp_desc *d = &rslots[(rxw->producer + j) & s->rx.mask];
 
@@ -229,6 +241,104 @@ void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 		fill->consumer += n;
 		rxw->producer += n;
 		s->mem_rx += n;
-		w->mem_left -= n;
+		w->mem.left -= n;
 	}
 }
+
+int xskf_mem__set_opts(struct xskf_engine *eng, const struct xskf_mem_opts *mo)
+{
+	if (!eng || !mo || eng->started || eng->be != &xskf_backend_mem)
+		return -EINVAL;
+	if (mo->nr_port_frames > XSKF_MAX_PORTS ||
+	    (mo->nr_port_frames && (!mo->port_frames || !mo->port_frame_lens))) {
+		pr_warn("memory backend: %u per-port frames without their array (at most %u)\n",
+			mo->nr_port_frames, XSKF_MAX_PORTS);
+		return -EINVAL;
+	}
+	eng->mem.o = *mo;
+	return 0;
+}
+
+/* A port of the memory backend is a name and queue ids (default: queue 0); any queue id is
+ * valid, as on an interface with XSKF_MAX_QUEUES queues. */
+static int mem_add_port(struct xskf_engine *eng, struct xskf_port *p, const char *name,
+			const uint32_t *queues, unsigned int nr_queues)
+{
+	unsigned int i, j;
+
+	if (strlen(name) >= IF_NAMESIZE || nr_queues > XSKF_MAX_QUEUES)
+		return -EINVAL;
+	p->numa_node = -1;
+	p->nr_hw_queues = XSKF_MAX_QUEUES;
+	p->nr_queues = nr_queues ? nr_queues : 1;
+	for (i = 0; i < p->nr_queues; i++) {
+		p->queues[i] = nr_queues ? queues[i] : 0;
+		for (j = 0; j < i; j++)
+			if (p->queues[j] == p->queues[i] || p->queues[i] >= XSKF_MAX_QUEUES)
+				return -EINVAL;
+	}
+	for (i = 0; i < eng->nr_ports; i++)
+		if (!strcmp(eng->ports[i].name, p->name))
+			return -EINVAL;
+	return 0;
+}
+
+/* The stand-in plays the XDP program: what it put on the RX ring. No kernel counters. */
+static void mem_kstats(const struct xskf_sock *s, struct xskf_queue_stats *st)
+{
+	st->prog_redirected = s->mem_rx;
+}
+
+/* A memory port: the MAC its frames are addressed to (default_frame), always up. */
+static int mem_port_info(const struct xskf_engine *eng, const struct xskf_port *p,
+			 struct xskf_port_info *pi)
+{
+	static const uint8_t mac[6] = { 0x02, 0, 0, 0, 0, 0x02 };
+
+	(void)eng;
+	memcpy(pi->mac, mac, sizeof(mac));
+	pi->mac[5] += (uint8_t)p->idx;
+	pi->mtu = 1500;
+	pi->up = pi->running = true;
+	return 0;
+}
+
+static const char *mem_sock_mode(const struct xskf_sock *s)
+{
+	(void)s;
+	return "memory backend";
+}
+
+static void mem_port_mode(const struct xskf_port *p, const char **attach, const char **redirect)
+{
+	(void)p;
+	*attach = "none";
+	*redirect = "memory";
+}
+
+/* How long each worker took for its --mem-frames (0: it did not finish them). */
+static void mem_json(struct xskf_engine *eng, FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, ",\n  \"memory_backend\": [");
+	for (i = 0; i < eng->nr_workers; i++)
+		fprintf(f, "%s{\"worker\": %u, \"frames\": %llu, \"busy_ns\": %llu}", i ? ", " : "",
+			i, (unsigned long long)eng->mem.o.frames,
+			(unsigned long long)eng->workers[i].mem.busy_ns);
+	fprintf(f, "]");
+}
+
+const struct xskf_backend_ops xskf_backend_mem = {
+	.name = "memory",
+	.add_port = mem_add_port,
+	.open_sock = mem_open_sock,
+	.prime = mem_prime,
+	.close_sock = mem_close_sock,
+	.step = xskf_mem__kernel,
+	.kstats = mem_kstats,
+	.port_info = mem_port_info,
+	.sock_mode = mem_sock_mode,
+	.port_mode = mem_port_mode,
+	.json = mem_json,
+};

@@ -22,8 +22,8 @@
 #include <sys/syscall.h>
 #include <numa.h>
 
+#include "backend/backend.h"
 #include "core/hints.h"
-#include "core/internal.h"
 
 #define DEF_RING 2048
 
@@ -47,6 +47,7 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 {
 	struct xskf_engine *eng;
 	struct xskf_engine_opts o = {};
+	unsigned int i;
 	int err;
 
 	xskf_log_hook_libs();
@@ -104,13 +105,13 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		errno = EINVAL;
 		return NULL;
 	}
-	if (o.nr_mem_port_frames > XSKF_MAX_PORTS ||
-	    (o.nr_mem_port_frames && (!o.mem_port_frames || !o.mem_port_frame_lens))) {
-		pr_warn("memory backend: %u per-port frames without their array (at most %u)\n",
-			o.nr_mem_port_frames, XSKF_MAX_PORTS);
-		errno = EINVAL;
-		return NULL;
-	}
+	for (i = 0; i < sizeof(o.__reserved0) / sizeof(o.__reserved0[0]); i++)
+		if (o.__reserved0[i]) {
+			pr_warn("xskf_engine_opts: reserved field set (the memory backend's frames "
+				"are the runner's --mem-frames and --mem-frame now)\n");
+			errno = EINVAL;
+			return NULL;
+		}
 	if (o.backend == XSKF_BACKEND_MEMORY && o.busy_poll) {
 		pr_warn("busy polling needs a NIC: the memory backend has none (drop -B)\n");
 		errno = EINVAL;
@@ -123,7 +124,7 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 	eng->o = o;
 	eng->app = *o.app;
 	eng->app_ctx = o.app_ctx;
-	eng->mem = o.backend == XSKF_BACKEND_MEMORY;
+	eng->be = o.backend == XSKF_BACKEND_MEMORY ? &xskf_backend_mem : &xskf_backend_xdp;
 	eng->hugepages = o.hugepages ? (enum xskf_hugepages)(o.hugepages - 1) : XSKF_DEFAULT_HUGEPAGES;
 	/* asking where hugepages come from asks for hugepages, whatever the build's default */
 	if (!o.hugepages && (o.huge_dir || o.huge_page_size) &&
@@ -188,58 +189,11 @@ int xskf_count_rx_queues(const char *ifname)
 	return n > 0 ? n : 1;
 }
 
-static int read_numa_node(const char *ifname)
-{
-	char path[128];
-	int node = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/class/net/%s/device/numa_node", ifname);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &node) != 1)
-		node = -1;
-	fclose(f);
-	return node;
-}
-
-/*
- * A port of the memory backend is a name and queue ids (default: queue 0); any queue id is
- * valid, as on an interface with XSKF_MAX_QUEUES queues.
- */
-static int add_mem_port(struct xskf_engine *eng, const char *name, const uint32_t *queues,
-			unsigned int nr_queues)
-{
-	struct xskf_port *p = &eng->ports[eng->nr_ports];
-	unsigned int i, j;
-
-	if (strlen(name) >= IF_NAMESIZE || nr_queues > XSKF_MAX_QUEUES)
-		return -EINVAL;
-	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	p->idx = eng->nr_ports;
-	p->prog_fd = -1;
-	p->numa_node = -1;
-	p->nr_hw_queues = XSKF_MAX_QUEUES;
-	p->nr_queues = nr_queues ? nr_queues : 1;
-	for (i = 0; i < p->nr_queues; i++) {
-		p->queues[i] = nr_queues ? queues[i] : 0;
-		for (j = 0; j < i; j++)
-			if (p->queues[j] == p->queues[i] || p->queues[i] >= XSKF_MAX_QUEUES)
-				return -EINVAL;
-	}
-	for (i = 0; i < eng->nr_ports; i++)
-		if (!strcmp(eng->ports[i].name, p->name))
-			return -EINVAL;
-	return (int)eng->nr_ports++;
-}
-
 int xskf_engine__add_port(struct xskf_engine *eng, const char *ifname, const uint32_t *queues,
 			  unsigned int nr_queues)
 {
 	struct xskf_port *p;
-	unsigned int i, j;
+	int err;
 
 	if (!eng || !ifname || eng->started)
 		return -EINVAL;
@@ -247,51 +201,14 @@ int xskf_engine__add_port(struct xskf_engine *eng, const char *ifname, const uin
 		pr_warn("too many interfaces: at most %d\n", XSKF_MAX_PORTS);
 		return -E2BIG;
 	}
-	if (eng->mem)
-		return add_mem_port(eng, ifname, queues, nr_queues);
-	if (strlen(ifname) >= IF_NAMESIZE || !if_nametoindex(ifname)) {
-		pr_warn("interface '%s' not found: check 'ip link' (in a network namespace, run under "
-			"'ip netns exec NS')\n",
-			ifname);
-		return -ENODEV;
-	}
 	p = &eng->ports[eng->nr_ports];
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", ifname);
-	p->ifindex = (int)if_nametoindex(ifname);
 	p->idx = eng->nr_ports;
 	p->prog_fd = -1;
-	p->nr_hw_queues = (unsigned int)xskf_count_rx_queues(ifname);
-	p->numa_node = read_numa_node(ifname);
-	if (!nr_queues) {
-		nr_queues = p->nr_hw_queues < XSKF_MAX_QUEUES ? p->nr_hw_queues : XSKF_MAX_QUEUES;
-		for (i = 0; i < nr_queues; i++)
-			p->queues[i] = i;
-	} else {
-		if (nr_queues > XSKF_MAX_QUEUES)
-			return -E2BIG;
-		for (i = 0; i < nr_queues; i++) {
-			if (queues[i] >= p->nr_hw_queues) {
-				pr_warn("queue %u out of range: %s has %u RX queue%s (0..%u); see "
-					"'ethtool -l %s'\n",
-					queues[i], ifname, p->nr_hw_queues,
-					p->nr_hw_queues == 1 ? "" : "s", p->nr_hw_queues - 1, ifname);
-				return -ERANGE;
-			}
-			for (j = 0; j < i; j++)
-				if (queues[j] == queues[i]) {
-					pr_warn("queue %u of %s given twice\n", queues[i], ifname);
-					return -EINVAL;
-				}
-			p->queues[i] = queues[i];
-		}
-	}
-	for (i = 0; i < eng->nr_ports; i++)
-		if (eng->ports[i].ifindex == p->ifindex) {
-			pr_warn("interface %s given twice: list its queues with -q instead\n", ifname);
-			return -EINVAL;
-		}
-	p->nr_queues = nr_queues;
+	err = eng->be->add_port(eng, p, ifname, queues, nr_queues);
+	if (err)
+		return err;
 	return (int)eng->nr_ports++;
 }
 
@@ -303,25 +220,6 @@ int xskf_engine__steer_udp(struct xskf_engine *eng, unsigned int port, uint16_t 
 		return -EBUSY;
 	eng->ports[port].steer_udp_dport = dport;
 	return 0;
-}
-
-/* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
-static int check_caps(void)
-{
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[2] = {};
-	uint64_t eff;
-
-	if (syscall(SYS_capget, &h, d))
-		return 0;
-	eff = d[0].effective | ((uint64_t)d[1].effective << 32);
-#define HAS(c) (eff & (1ull << (c)))
-	if (HAS(CAP_NET_ADMIN) && HAS(CAP_NET_RAW) && (HAS(39 /* CAP_BPF */) || HAS(CAP_SYS_ADMIN)))
-		return 0;
-#undef HAS
-	pr_warn("permission denied: AF_XDP and XDP need root (or CAP_NET_ADMIN, CAP_NET_RAW and "
-		"CAP_BPF): run with sudo\n");
-	return -EPERM;
 }
 
 static int assign_workers(struct xskf_engine *eng)
@@ -356,6 +254,7 @@ static int assign_workers(struct xskf_engine *eng)
 		struct xskf_worker *w = &eng->workers[i];
 
 		w->eng = eng;
+		w->step = eng->be->step;
 		w->id = i;
 		w->cpu = eng->nr_cpus ? eng->cpus[i % eng->nr_cpus] : -1;
 	}
@@ -449,40 +348,11 @@ static int open_worker(struct xskf_engine *eng, struct xskf_worker *w)
 		return err; /* said by umem.c */
 	for (i = 0; i < w->nr_socks; i++) {
 		struct xskf_sock *s = w->socks[i];
-		bool zc = o->bind_mode == XSKF_BIND_ZEROCOPY ||
-			  (o->bind_mode == XSKF_BIND_AUTO && o->attach_mode != XSKF_ATTACH_SKB);
 
-		if (i > 0)
-			zc = w->socks[0]->zerocopy; /* shared UMEM: the kernel reuses the first mode */
-		if (eng->mem) {
-			err = xskf_mem__open(s, o);
-			goto opened;
-		}
-		err = xskf_sock__open(s, &w->umem, o, zc);
-		if (err && err != -EBUSY && zc && i == 0 && o->bind_mode == XSKF_BIND_AUTO) {
-			pr_info("%s queue %u: zero-copy not available (%s): using copy mode\n",
-				s->port->name, s->queue, strerror(-err));
-			err = xskf_sock__open(s, &w->umem, o, false);
-		}
-		if (err) {
-			if (err == -EOPNOTSUPP && zc)
-				pr_warn("%s queue %u: zero-copy is not supported by this driver: use -c "
-					"(copy mode) or leave the mode on auto\n",
-					s->port->name, s->queue);
-			else if (err == -EBUSY)
-				pr_warn("%s queue %u: busy, another AF_XDP socket is bound to it\n",
-					s->port->name, s->queue);
-			else if (err == -EPERM)
-				pr_warn("%s queue %u: permission denied: run as root\n", s->port->name,
-					s->queue);
-			else
-				pr_warn("%s queue %u: cannot open the AF_XDP socket: %s\n",
-					s->port->name, s->queue, strerror(-err));
-			return err;
-		}
-opened:
+		err = eng->be->open_sock(w, s, i);
 		if (err)
-			return err;
+			return err; /* said by the backend */
+		s->open = true;
 		s->txq_mask = txq_slots(o) - 1;
 		s->txq = calloc(s->txq_mask + 1, sizeof(*s->txq));
 		if (!s->txq)
@@ -490,11 +360,10 @@ opened:
 		if (!tx_only)
 			prime_fill(s, &w->umem);
 	}
-	if (eng->mem) {
-		err = xskf_mem__prime(eng, &w->umem);
+	if (eng->be->prime) {
+		err = eng->be->prime(w);
 		if (err)
 			return err;
-		w->mem_left = o->mem_frames ? o->mem_frames : UINT64_MAX;
 	}
 	w->info.id = w->id;
 	w->info.cpu = w->cpu;
@@ -509,7 +378,7 @@ opened:
 		w->nr_socks, w->nr_socks == 1 ? "" : "s", frames, o->frame_size,
 		xskf_huge__name(w->umem.page_size, psz, sizeof(psz)),
 		w->umem.hugepages ? "hugepages" : "pages",
-		eng->mem ? "memory backend" : w->socks[0]->zerocopy ? "zero-copy" : "copy mode");
+		eng->be->sock_mode(w->socks[0]));
 	xskf_umem__describe(&w->umem, mem, sizeof(mem));
 	pr_info("worker %u: UMEM %s\n", w->id, mem);
 	return 0;
@@ -526,7 +395,7 @@ static void *worker_main(void *arg)
 	snprintf(name, sizeof(name), "xskf-w%u", w->id);
 	pthread_setname_np(pthread_self(), name);
 	/* the per-packet path needs none; CAP_NET_ADMIN stays for a crash's detach (privs.c) */
-	err = w->eng->mem ? 0 : xskf_privs__keep(1ull << CAP_NET_ADMIN);
+	err = w->eng->be->caps ? xskf_privs__keep(1ull << CAP_NET_ADMIN) : 0;
 	if (err)
 		pr_warn("warning: worker %u: cannot drop its capabilities: %s\n", w->id,
 			strerror(-err));
@@ -579,12 +448,12 @@ static void teardown(struct xskf_engine *eng)
 {
 	unsigned int i;
 
-	for (i = 0; i < eng->nr_ports; i++)
-		xskf_prog__teardown(&eng->ports[i]);
+	if (eng->be->teardown)
+		eng->be->teardown(eng);
 	for (i = 0; i < eng->nr_socks; i++) {
-		xskf_sock__close(&eng->socks[i]);
-		xskf_mem__close_rings(eng->socks[i].mem);
-		eng->socks[i].mem = NULL;
+		if (eng->socks[i].open)
+			eng->be->close_sock(&eng->socks[i]);
+		eng->socks[i].open = false;
 		free(eng->socks[i].txq);
 		eng->socks[i].txq = NULL;
 	}
@@ -632,48 +501,25 @@ static int start_workers(struct xskf_engine *eng)
 	return 0;
 }
 
-/* The memory backend: UMEMs and rings in plain memory, no program, no privileges. */
-static int start_mem(struct xskf_engine *eng)
-{
-	unsigned int i;
-	int err;
-
-	err = assign_workers(eng);
-	if (err)
-		return err;
-	eng->started = true;
-	err = load_rss_keys(eng);
-	for (i = 0; i < eng->nr_workers && !err; i++)
-		err = open_worker(eng, &eng->workers[i]);
-	if (!err)
-		err = app_init(eng);
-	if (err) {
-		teardown(eng);
-		eng->stopped = true;
-		return err;
-	}
-	return start_workers(eng);
-}
-
+/*
+ * One sequence for every backend; the backend table (backend/backend.h) says what its kernel
+ * needs at each step (the memory backend: no preflight, no program, no capabilities).
+ */
 int xskf_engine__start(struct xskf_engine *eng)
 {
+	const struct xskf_backend_ops *be;
 	unsigned int i;
 	int err;
 
 	if (!eng || eng->started)
 		return -EINVAL;
+	be = eng->be;
 	if (eng->o.bind_mode == XSKF_BIND_ZEROCOPY && eng->o.attach_mode == XSKF_ATTACH_SKB) {
 		pr_warn("zero-copy needs native XDP: drop -S or use -c (copy mode)\n");
 		return -EOPNOTSUPP;
 	}
-	if (eng->mem)
-		return start_mem(eng);
-	err = check_caps();
-	if (err)
-		return err;
-	/* refuse early (program of a live xskf, foreign program) before touching anything */
-	for (i = 0; i < eng->nr_ports; i++) {
-		err = xskf_prog__preflight(eng, &eng->ports[i]);
+	if (be->preflight) {
+		err = be->preflight(eng);
 		if (err)
 			return err;
 	}
@@ -684,32 +530,17 @@ int xskf_engine__start(struct xskf_engine *eng)
 	err = load_rss_keys(eng);
 	for (i = 0; i < eng->nr_workers && !err; i++)
 		err = open_worker(eng, &eng->workers[i]);
-	for (i = 0; i < eng->nr_ports && !err; i++)
-		err = xskf_prog__setup(eng, &eng->ports[i]);
-	/*
-	 * A TX-only app receives nothing: its sockets stay out of the XSKMAP, so the program
-	 * passes every frame to the stack and the interface keeps working for the host. The
-	 * program is still attached: zero-copy drivers set up their XDP TX rings only with one.
-	 */
-	if (eng->app.flags & XSKF_APP_F_TX_ONLY)
-		pr_info("TX-only app: its sockets receive nothing, the XDP program passes every "
-			"frame to the stack\n");
-	for (i = 0; i < eng->nr_socks && !err && !(eng->app.flags & XSKF_APP_F_TX_ONLY); i++) {
-		struct xskf_sock *s = &eng->socks[i];
-
-		err = xskf_prog__set_xsk(s->port, s->queue, s->fd);
-		if (err)
-			pr_warn("%s queue %u: cannot enter the socket in the XSKMAP: %s\n", s->port->name,
-				s->queue, strerror(-err));
-	}
-	for (i = 0; i < eng->nr_ports && !err; i++)
-		err = xskf_prog__attach(eng, &eng->ports[i]);
+	if (!err && be->attach)
+		err = be->attach(eng);
 	if (!err)
 		err = app_init(eng);
-	if (err)
-		goto fail;
+	if (err) {
+		teardown(eng);
+		eng->stopped = true;
+		return err;
+	}
 	err = start_workers(eng);
-	if (err)
+	if (err || !be->caps)
 		return err;
 	/* set-up is done: the control thread keeps only what tear-down needs (privs.c) */
 	err = xskf_privs__keep(1ull << CAP_NET_ADMIN);
@@ -718,10 +549,6 @@ int xskf_engine__start(struct xskf_engine *eng)
 	else
 		pr_debug("capabilities after set-up: CAP_NET_ADMIN only, in every thread\n");
 	return 0;
-fail:
-	teardown(eng);
-	eng->stopped = true;
-	return err;
 }
 
 void xskf_engine__request_stop(struct xskf_engine *eng)
@@ -745,8 +572,8 @@ int xskf_engine__stop(struct xskf_engine *eng)
 		return eng && eng->census_err ? eng->census_err : 0;
 	atomic_store(&eng->stop, true);
 	/* No new frames: then whatever is in the rings can be accounted for. */
-	for (i = 0; i < eng->nr_ports; i++)
-		xskf_prog__detach(&eng->ports[i]);
+	if (eng->be->detach)
+		eng->be->detach(eng);
 	for (i = 0; i < eng->nr_workers; i++)
 		atomic_store(&eng->workers[i].draining, true);
 	for (i = 0; i < eng->nr_workers; i++)
@@ -799,4 +626,11 @@ bool xskf_engine__worker_failed(const struct xskf_engine *eng)
 		if (eng->workers[i].init_err)
 			return true;
 	return false;
+}
+
+int xskf_engine__watch(struct xskf_engine *eng)
+{
+	if (!eng || !eng->started || eng->stopped || !eng->be->watch)
+		return 0;
+	return eng->be->watch(eng);
 }

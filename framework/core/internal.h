@@ -133,6 +133,9 @@ static inline void xskf_cache_put(struct xskf_umem *um, uint64_t addr)
 #define XSKF_TXQ_CAP (2 * XSKF_MAX_BATCH)
 
 struct xskf_port;
+struct xskf_worker;
+struct xskf_engine;
+struct xskf_backend_ops;
 
 /* Per-socket counters, written by the owning worker only, read by the control thread. */
 struct xskf_qcounters {
@@ -149,6 +152,7 @@ struct xskf_sock {
 	struct xsk_socket *xsk;
 	int fd;
 	bool zerocopy;
+	bool open;                 /* its backend opened it: its rings are set up */
 	struct xsk_ring_cons rx;
 	struct xsk_ring_prod tx;
 	struct xsk_ring_prod fill;
@@ -187,15 +191,44 @@ int xskf_sock__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf
 void xskf_sock__close(struct xskf_sock *s);
 int xskf_sock__kstats(const struct xskf_sock *s, struct xdp_statistics *st);
 
-/* ---- memory backend (mem_backend.c) ---- */
+/* ---- memory backend's state (backend/mem_backend.c; its operations: backend/backend.h) ---- */
 
-struct xskf_mem_rings;
-struct xskf_worker;
-struct xskf_engine;
-int xskf_mem__open(struct xskf_sock *s, const struct xskf_engine_opts *o);
-void xskf_mem__close_rings(struct xskf_mem_rings *m);
-int xskf_mem__prime(struct xskf_engine *eng, struct xskf_umem *um);
-void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx);
+/*
+ * The memory backend's benchmark settings (--mem-frames, --mem-frame): the runner's, not the
+ * public engine options'.
+ */
+struct xskf_mem_opts {
+	/* frames each worker receives before the engine stops by itself (0: until stopped) */
+	uint64_t frames;
+	/* the frame they carry (NULL: a 60-byte IPv4/UDP frame) */
+	const void *frame;
+	uint32_t frame_len;
+	/*
+	 * When ports must receive different frames (a tunnel: inner frames on its access port,
+	 * VXLAN on its underlay): port k (in the order the ports were given) receives
+	 * port_frames[k], port_frame_lens[k] bytes, copied in at each receive (apps such as the
+	 * tunnel rewrite frames in place); NULL: port k receives nothing. Ports from
+	 * nr_port_frames on receive frame.
+	 */
+	const void *const *port_frames;
+	const uint32_t *port_frame_lens;
+	uint32_t nr_port_frames;
+};
+
+/* An engine's */
+struct xskf_mem_engine {
+	struct xskf_mem_opts o;
+	atomic_uint finished; /* its workers that received all their frames */
+	uint32_t len;         /* the frames' length */
+};
+
+/* A worker's */
+struct xskf_mem_worker {
+	uint64_t left;    /* frames its stand-in still makes */
+	uint64_t busy_ns; /* and how long the worker took for all of them */
+	uint64_t t0;      /* when its stand-in first ran */
+	bool finished;    /* all its frames made and back: it waits for the stop */
+};
 
 /* ---- ports and the XDP program (prog.c) ---- */
 
@@ -258,10 +291,9 @@ struct xskf_worker {
 	struct xskf_worker_info info;
 	void *wctx;
 	int init_err;
-	uint64_t mem_left;         /* memory backend: frames its stand-in still makes */
-	uint64_t mem_busy_ns;      /* and how long the worker took for all of them */
-	uint64_t mem_t0;           /* when its stand-in first ran */
-	bool mem_finished;         /* all its frames made and back: it waits for the stop */
+	/* its backend's step (backend/backend.h), NULL when a kernel serves the rings */
+	void (*step)(struct xskf_worker *w, uint32_t batch, bool rx);
+	struct xskf_mem_worker mem; /* the memory backend's */
 	atomic_bool draining;      /* set by stop(): XDP is detached, empty the rings then exit */
 	atomic_bool done;
 } __attribute__((aligned(XSKF_CACHE_LINE))); /* nor do two workers */
@@ -289,19 +321,19 @@ struct xskf_engine {
 	uint32_t headroom;         /* UMEM frame headroom we ask for */
 	uint32_t rx_data_off;      /* where RX data starts in a chunk: XDP_PACKET_HEADROOM + headroom */
 	atomic_bool stop;
-	bool mem;                  /* XSKF_BACKEND_MEMORY */
-	atomic_uint mem_finished;  /* its workers that received all their frames */
-	uint32_t mem_len;          /* its frames' length */
+	const struct xskf_backend_ops *be; /* backend/backend.h */
+	struct xskf_mem_engine mem;        /* the memory backend's */
 	bool started, stopped;
 	int census_err;
 	const struct xskf_rss *rss[XSKF_MAX_PORTS]; /* by port index, for worker threads */
 };
 
-uint64_t xskf_now_ns(void);
 /* True when a worker's app->worker_init() failed (the run then exits non-zero). */
 bool xskf_engine__worker_failed(const struct xskf_engine *eng);
 /* privs.c: keep only the capabilities in the bit mask @keep, for the calling thread. 0/-errno. */
 int xskf_privs__keep(uint64_t keep);
+/* xskf_engine__watch() of the xdp backend (watch.c): every port's interface and program. */
+int xskf_watch__ports(struct xskf_engine *eng);
 /* RX queues of @ifname (sysfs, else ETHTOOL_GCHANNELS), at least 1. */
 int xskf_count_rx_queues(const char *ifname);
 int xskf_parse_cpus(const char *list, int *cpus, unsigned int max, unsigned int *nr);

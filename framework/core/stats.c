@@ -6,14 +6,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/internal.h"
+#include "backend/backend.h"
 
 int xskf_engine__queue_stats(struct xskf_engine *eng, unsigned int idx, unsigned int *port,
 			     uint32_t *queue, struct xskf_queue_stats *st)
 {
-	struct xdp_statistics k;
 	struct xskf_sock *s;
-	uint64_t prog[3];
 
 	if (!eng || idx >= eng->nr_socks)
 		return -ENOENT;
@@ -35,22 +33,8 @@ int xskf_engine__queue_stats(struct xskf_engine *eng, unsigned int idx, unsigned
 	st->tx_ring_full = s->c.tx_ring_full;
 	st->fill_ring_empty = s->c.fill_ring_empty;
 	st->kicks = s->c.kicks;
-	if (!xskf_sock__kstats(s, &k)) {
-		st->k_rx_dropped = k.rx_dropped;
-		st->k_rx_invalid_descs = k.rx_invalid_descs;
-		st->k_tx_invalid_descs = k.tx_invalid_descs;
-		st->k_rx_ring_full = k.rx_ring_full;
-		st->k_rx_fill_ring_empty_descs = k.rx_fill_ring_empty_descs;
-		st->k_tx_ring_empty_descs = k.tx_ring_empty_descs;
-	}
-	if (s->mem) {
-		/* the stand-in plays the XDP program: what it put on the RX ring */
-		st->prog_redirected = s->mem_rx;
-	} else if (!xskf_prog__counters(s->port, s->queue, prog)) {
-		st->prog_redirected = prog[0];
-		st->prog_passed = prog[1];
-		st->prog_errors = prog[2];
-	}
+	if (s->open && eng->be->kstats)
+		eng->be->kstats(s, st);
 	return 0;
 }
 
@@ -72,7 +56,7 @@ int xskf_engine__census(struct xskf_engine *eng, unsigned int worker, struct xsk
 		struct xskf_sock *s = w->socks[i];
 		uint64_t fill, rx, tx, comp;
 
-		if (!s->xsk && !s->mem)
+		if (!s->open)
 			continue;
 		fill = (uint32_t)(s->fill.cached_prod - *s->fill.consumer);
 		rx = (uint32_t)(*s->rx.producer - s->rx.cached_cons);

@@ -113,13 +113,11 @@ static int watch_port(struct xskf_engine *eng, struct xskf_port *p, int sock)
 	return 0;
 }
 
-int xskf_engine__watch(struct xskf_engine *eng)
+int xskf_watch__ports(struct xskf_engine *eng)
 {
 	unsigned int i;
 	int sock, err, ret = 0;
 
-	if (!eng || !eng->started || eng->stopped || eng->mem)
-		return 0;
 	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (sock < 0)
 		return 0; /* cannot look: say nothing rather than something wrong */

@@ -134,14 +134,14 @@ static int read_frame(struct xskf_cli *c, const char *path)
 	c->mem_port_len[k] = (uint32_t)n;
 out:
 	if (c->nr_mem_frame == 1 && c->mem_port_frame[0]) {
-		c->eo.mem_frame = c->mem_port_frame[0];
-		c->eo.mem_frame_len = c->mem_port_len[0];
+		c->mem.frame = c->mem_port_frame[0];
+		c->mem.frame_len = c->mem_port_len[0];
 	} else {
-		c->eo.mem_frame = NULL;
-		c->eo.mem_frame_len = 0;
-		c->eo.mem_port_frames = c->mem_port_frame;
-		c->eo.mem_port_frame_lens = c->mem_port_len;
-		c->eo.nr_mem_port_frames = c->nr_mem_frame;
+		c->mem.frame = NULL;
+		c->mem.frame_len = 0;
+		c->mem.port_frames = c->mem_port_frame;
+		c->mem.port_frame_lens = c->mem_port_len;
+		c->mem.nr_port_frames = c->nr_mem_frame;
 	}
 	return 0;
 }
@@ -306,8 +306,8 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			break;
 		case O_MEM_FRAMES:
 			errno = 0;
-			c->eo.mem_frames = strtoull(optarg, &end, 0);
-			if (errno || end == optarg || *end || optarg[0] == '-' || !c->eo.mem_frames) {
+			c->mem.frames = strtoull(optarg, &end, 0);
+			if (errno || end == optarg || *end || optarg[0] == '-' || !c->mem.frames) {
 				pr_usage("invalid --mem-frames '%s': use a number above 0\n",
 					optarg);
 				err = -EINVAL;
@@ -338,7 +338,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 		pr_usage("unexpected argument '%s'; try '%s --help'\n", argv[optind], argv[0]);
 		return -EINVAL;
 	}
-	if ((c->eo.mem_frames || c->eo.mem_frame) && c->eo.backend != XSKF_BACKEND_MEMORY) {
+	if ((c->mem.frames || c->nr_mem_frame) && c->eo.backend != XSKF_BACKEND_MEMORY) {
 		pr_usage("--mem-frames and --mem-frame need --backend memory\n");
 		return -EINVAL;
 	}

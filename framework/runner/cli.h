@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "xskf.h"
+#include "core/internal.h" /* struct xskf_mem_opts */
 
 /* What the standard command line gives (cli.c), used by run.c. */
 struct xskf_cli {
@@ -24,6 +24,7 @@ struct xskf_cli {
 	const void *mem_port_frame[XSKF_MAX_PORTS];
 	uint32_t mem_port_len[XSKF_MAX_PORTS];
 	unsigned int nr_mem_frame;
+	struct xskf_mem_opts mem; /* --mem-frames and --mem-frame */
 };
 
 /* Parse argv into @c. Returns 0 (c->help set if --help was printed) or -EINVAL (message printed). */

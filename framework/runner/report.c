@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "runner/cli.h"
-#include "core/internal.h"
+#include "backend/backend.h"
 
 static struct xskf_queue_stats prev[XSKF_MAX_PORTS * XSKF_MAX_QUEUES];
 
@@ -133,23 +133,22 @@ static void json_queue(FILE *f, struct xskf_engine *eng, unsigned int i)
 
 void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int census_err)
 {
-	static const char *const tiers[] = { "redirect_xsk", "xskmap", "xskmap_lookup" };
 	struct xskf_frame_census c;
 	unsigned int i;
 
 	fprintf(f,
 		"{\n  \"app\": \"%s\",\n  \"backend\": \"%s\",\n  \"duration_s\": %.3f,\n"
 		"  \"ports\": [\n",
-		eng->app.name ? eng->app.name : "", eng->mem ? "memory" : "xdp", elapsed);
+		eng->app.name ? eng->app.name : "", eng->be->name, elapsed);
 	for (i = 0; i < eng->nr_ports; i++) {
 		struct xskf_port *p = &eng->ports[i];
+		const char *attach, *redirect;
 
+		eng->be->port_mode(p, &attach, &redirect);
 		fprintf(f,
 			"    {\"name\": \"%s\", \"ifindex\": %d, \"attach_mode\": \"%s\", "
 			"\"redirect\": \"%s\", \"rx_queues\": %u, \"numa_node\": %d}%s\n",
-			p->name, p->ifindex,
-			eng->mem ? "none" : p->attach_flags == XDP_FLAGS_SKB_MODE ? "skb" : "native",
-			eng->mem ? "memory" : tiers[p->tier], p->nr_hw_queues, p->numa_node,
+			p->name, p->ifindex, attach, redirect, p->nr_hw_queues, p->numa_node,
 			i + 1 < eng->nr_ports ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"queues\": [\n");
@@ -179,15 +178,8 @@ void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int cen
 			i + 1 < eng->nr_workers ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"census_ok\": %s", census_err ? "false" : "true");
-	if (eng->mem) {
-		/* how long each worker took for its --mem-frames (0: it did not finish them) */
-		fprintf(f, ",\n  \"memory_backend\": [");
-		for (i = 0; i < eng->nr_workers; i++)
-			fprintf(f, "%s{\"worker\": %u, \"frames\": %llu, \"busy_ns\": %llu}",
-				i ? ", " : "", i, (unsigned long long)eng->o.mem_frames,
-				(unsigned long long)eng->workers[i].mem_busy_ns);
-		fprintf(f, "]");
-	}
+	if (eng->be->json)
+		eng->be->json(eng, f);
 	if (eng->app.json) {
 		fprintf(f, ",\n  \"app_stats\": ");
 		eng->app.json(eng->app_ctx, eng, f);

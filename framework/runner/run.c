@@ -6,7 +6,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/internal.h"
+#include "backend/backend.h"
+#include "core/clock.h"
 #include "runner/cli.h"
 #include "runner/run.h"
 
@@ -116,6 +117,10 @@ int xskf_run__app(const struct xskf_app *app, void *app_ctx, const struct xskf_a
 	eng = xskf_engine__new(&c.eo);
 	if (!eng)
 		return 2;
+	if (c.eo.backend == XSKF_BACKEND_MEMORY && xskf_mem__set_opts(eng, &c.mem)) {
+		xskf_engine__destroy(eng);
+		return 2;
+	}
 	for (i = 0; i < c.nr_ifaces; i++) {
 		err = xskf_engine__add_port(eng, c.ifaces[i], c.queues,
 					    c.all_queues ? 0 : c.nr_queues);
