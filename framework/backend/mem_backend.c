@@ -15,7 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "backend/backend.h"
+#include "backend/mem_backend.h"
+#include "core/backend.h"
 #include "core/clock.h"
 #include "core/ring_ops.h"
 #include "xskf_hints_parse.h"

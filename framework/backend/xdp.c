@@ -13,7 +13,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
-#include "backend/backend.h"
+#include "core/backend.h"
 
 /* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
 static int check_caps(void)

@@ -22,8 +22,11 @@
 #include <sys/syscall.h>
 #include <numa.h>
 
-#include "backend/backend.h"
+#include "core/backend.h"
+#include "core/cpus.h"
 #include "core/hints.h"
+#include "core/hugepages.h"
+#include "core/privs.h"
 
 #define DEF_RING 2048
 
@@ -158,35 +161,6 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		}
 	}
 	return eng;
-}
-
-int xskf_count_rx_queues(const char *ifname)
-{
-	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
-	char path[128];
-	struct ifreq ifr = {};
-	struct dirent *de;
-	int n = 0, fd;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", ifname);
-	d = opendir(path);
-	if (d) {
-		while ((de = readdir(d)))
-			n += !strncmp(de->d_name, "rx-", 3);
-		closedir(d);
-		if (n)
-			return n;
-	}
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (fd < 0)
-		return 1;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	ifr.ifr_data = (void *)&ch;
-	if (!ioctl(fd, SIOCETHTOOL, &ifr))
-		n = (int)(ch.rx_count + ch.combined_count);
-	close(fd);
-	return n > 0 ? n : 1;
 }
 
 int xskf_engine__add_port(struct xskf_engine *eng, const char *ifname, const uint32_t *queues,

@@ -14,7 +14,8 @@
 #include <unistd.h>
 #include <sys/vfs.h>
 
-#include "core/internal.h"
+#include "core/hugepages.h"
+#include "core/log.h"
 
 #ifndef HUGETLBFS_MAGIC
 #define HUGETLBFS_MAGIC 0x958458f6

@@ -6,7 +6,7 @@
 #include <bpf/libbpf.h>
 #include <xdp/libxdp.h>
 
-#include "core/internal.h"
+#include "core/log.h"
 
 static int default_print(enum xskf_log_level level, const char *fmt, va_list args)
 {
@@ -60,23 +60,4 @@ void xskf_log_hook_libs(void)
 {
 	libbpf_set_print(libbpf_print);
 	libxdp_set_print(libxdp_print);
-}
-
-int xskf_opts_valid(const void *opts, size_t user_sz, size_t known_sz, const char *type)
-{
-	const char *p = opts;
-	size_t i;
-
-	if (user_sz < sizeof(size_t)) {
-		pr_warn("%s: sz is %zu: declare options with XSKF_OPTS()\n", type, user_sz);
-		return -EINVAL;
-	}
-	for (i = known_sz; i < user_sz; i++) {
-		if (p[i]) {
-			pr_warn("%s: unknown option set (byte %zu): this libxskf is older than the app\n",
-				type, i);
-			return -EINVAL;
-		}
-	}
-	return 0;
 }

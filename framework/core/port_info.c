@@ -1,10 +1,45 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* What apps ask of their ports' interfaces (MAC, MTU, link state), and MAC address parsing. */
+/* What apps ask of their ports' interfaces (MAC, MTU, link state, RX queues), and MAC parsing. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 
-#include "backend/backend.h"
+#include "core/backend.h"
+
+int xskf_count_rx_queues(const char *ifname)
+{
+	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+	char path[128];
+	struct ifreq ifr = {};
+	struct dirent *de;
+	int n = 0, fd;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", ifname);
+	d = opendir(path);
+	if (d) {
+		while ((de = readdir(d)))
+			n += !strncmp(de->d_name, "rx-", 3);
+		closedir(d);
+		if (n)
+			return n;
+	}
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return 1;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	ifr.ifr_data = (void *)&ch;
+	if (!ioctl(fd, SIOCETHTOOL, &ifr))
+		n = (int)(ch.rx_count + ch.combined_count);
+	close(fd);
+	return n > 0 ? n : 1;
+}
 
 int xskf_engine__port_info(const struct xskf_engine *eng, unsigned int port,
 			   struct xskf_port_info *info)

@@ -21,7 +21,8 @@
 #include <unistd.h>
 #include <linux/capability.h>
 
-#include "core/internal.h"
+#include "core/log.h"
+#include "core/privs.h"
 
 int xskf_privs__keep(uint64_t keep)
 {

@@ -18,7 +18,7 @@
 #include <bpf/libbpf.h>
 
 #include "core/hints_probe.h"
-#include "core/internal.h"
+#include "core/engine.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
 

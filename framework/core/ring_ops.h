@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "core/engine.h"
 
 /*
  * Point libxdp's ring struct at a ring in plain memory (the memory backend, the unit tests).

@@ -24,7 +24,11 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
-#include "core/internal.h"
+#include <xdp/xsk.h>
+
+#include "core/hugepages.h"
+#include "core/log.h"
+#include "core/umem.h"
 
 #ifndef MAP_HUGE_SHIFT
 #define MAP_HUGE_SHIFT 26

@@ -15,7 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "core/internal.h"
+#include "core/engine.h"
 
 /* The id of the program behind @fd, 0 if unknown. */
 static uint32_t prog_id(int fd)

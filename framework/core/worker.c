@@ -14,7 +14,7 @@
 #include <time.h>
 #include <urcu-qsbr.h>
 
-#include "backend/backend.h"
+#include "core/backend.h"
 #include "core/clock.h"
 #include "core/ring_ops.h"
 

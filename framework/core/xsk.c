@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/internal.h"
+#include "core/engine.h"
 
 #ifndef SO_PREFER_BUSY_POLL
 #define SO_PREFER_BUSY_POLL 69

@@ -45,19 +45,4 @@ uint64_t *xskf_chain__counters(struct xskf_chain *ch, unsigned int k, unsigned i
 uint64_t xskf_chain__sum(struct xskf_chain *ch, unsigned int k, unsigned int c, unsigned int nw);
 void xskf_chain__json(struct xskf_chain *ch, struct xskf_engine *eng, FILE *f);
 
-/* The control socket (ctl.c). */
-struct xskf_ctl;
-struct xskf_ctl *xskf_ctl__open(const char *name);
-void xskf_ctl__serve(struct xskf_ctl *ctl, struct xskf_chain *ch, struct xskf_engine *eng,
-		     double elapsed);
-void xskf_ctl__close(struct xskf_ctl *ctl);
-/*
- * Parse one request (ctl_proto.c): @buf of @len bytes (at most XSKF_CTL_MAX) with room for one
- * more, where the parser may write a NUL. Returns the kind,
- * with arg0 and arg1 pointing into @buf (NUL-terminated in place), or XSKF_CTL_BAD.
- */
-#define XSKF_CTL_MAX 1024
-enum xskf_ctl_req { XSKF_CTL_BAD, XSKF_CTL_STATS, XSKF_CTL_PLUGINS, XSKF_CTL_PLUGIN_CMD };
-enum xskf_ctl_req xskf_ctl__parse(char *buf, size_t len, char **arg0, char **arg1);
-
 #endif /* XSKF_CHAIN_H */

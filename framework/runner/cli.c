@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "runner/cli.h"
-#include "core/internal.h"
+#include "core/cpus.h"
+#include "core/hugepages.h"
+#include "core/log.h"
 
 enum {
 	O_IFACE = 'i', O_QUEUE = 'q', O_ZC = 'z', O_COPY = 'c', O_NATIVE = 'N', O_SKB = 'S',

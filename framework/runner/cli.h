@@ -2,9 +2,7 @@
 #ifndef XSKF_CLI_H
 #define XSKF_CLI_H
 
-#include <stdio.h>
-
-#include "core/internal.h" /* struct xskf_mem_opts */
+#include "core/engine.h" /* struct xskf_mem_opts */
 
 /* What the standard command line gives (cli.c), used by run.c. */
 struct xskf_cli {
@@ -30,12 +28,5 @@ struct xskf_cli {
 /* Parse argv into @c. Returns 0 (c->help set if --help was printed) or -EINVAL (message printed). */
 int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *app_ctx, int argc,
 		    char **argv);
-
-/* Print one stats line per socket and a total, for the last @secs seconds (report.c). */
-void xskf_report__interval(struct xskf_engine *eng, FILE *f, double elapsed, double secs);
-/* Print the closing summary (report.c). Returns 0 if the counters reconcile, else -EIO. */
-int xskf_report__summary(struct xskf_engine *eng, FILE *f, double elapsed);
-/* Print the JSON document (report.c). */
-void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int census_err);
 
 #endif

@@ -20,8 +20,9 @@
 #include <unistd.h>
 
 #include "runner/chain.h"
-#include "runner/cli.h"
-#include "core/internal.h"
+#include "runner/ctl.h"
+#include "runner/report.h"
+#include "core/log.h"
 
 struct xskf_ctl {
 	int fd;

@@ -14,7 +14,8 @@
  */
 #include <string.h>
 
-#include "runner/chain.h"
+#include "runner/ctl.h"
+#include "runner/plugin_name.h"
 
 enum xskf_ctl_req xskf_ctl__parse(char *buf, size_t len, char **arg0, char **arg1)
 {
@@ -34,10 +35,8 @@ enum xskf_ctl_req xskf_ctl__parse(char *buf, size_t len, char **arg0, char **arg
 			return XSKF_CTL_BAD; /* NUL, a second line, tabs, bytes beyond ASCII */
 	buf[len] = 0; /* the newline's place, or the byte the caller left room for */
 	for (w = 0; w < len && buf[w] != ' '; w++)
-		if (!((buf[w] >= 'a' && buf[w] <= 'z') || (buf[w] >= '0' && buf[w] <= '9') ||
-		      buf[w] == '-' || buf[w] == '_'))
-			return XSKF_CTL_BAD;
-	if (!w || w > 32)
+		;
+	if (!xskf_plugin_name__valid(buf, w))
 		return XSKF_CTL_BAD;
 	*arg0 = buf;
 	if (w < len) {

@@ -16,6 +16,8 @@
 
 #include "core/log.h"
 #include "runner/chain.h"
+#include "runner/ctl.h"
+#include "runner/plugin_name.h"
 #include "runner/run.h"
 
 #ifndef XSKF_PLUGIN_DIR
@@ -24,15 +26,7 @@
 
 static bool good_name(const char *s)
 {
-	size_t i;
-
-	if (!s || !*s || strlen(s) > 32)
-		return false;
-	for (i = 0; s[i]; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-' ||
-		      s[i] == '_'))
-			return false;
-	return true;
+	return s && xskf_plugin_name__valid(s, strlen(s));
 }
 
 /* Take @d (as the plugin exported it) into @pl if it is a plugin this xskf can run. */

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/cli.h"
-#include "backend/backend.h"
+#include "core/backend.h"
+#include "runner/report.h"
 
 static struct xskf_queue_stats prev[XSKF_MAX_PORTS * XSKF_MAX_QUEUES];
 

@@ -6,9 +6,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "backend/backend.h"
+#include "backend/mem_backend.h"
 #include "core/clock.h"
+#include "core/engine.h"
 #include "runner/cli.h"
+#include "runner/report.h"
 #include "runner/run.h"
 
 /*

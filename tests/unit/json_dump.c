@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "runner/cli.h"
+#include "runner/report.h"
 #include "core/internal.h"
 
 static void nop(void *w, struct xskf_pkt *p, unsigned int n)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "runner/cli.h"
+#include "runner/report.h"
 #include "core/internal.h"
 
 #include "tap.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/chain.h"
+#include "runner/ctl.h"
 
 #include "tap.h"
 

@@ -8,13 +8,18 @@
  *   xdp     (backend/xdp.c)          AF_XDP sockets on real interfaces, our XDP program
  *   memory  (backend/mem_backend.c)  rings in plain memory, a kernel stand-in on the worker
  *
+ * The table is the core's: the core defines what it asks, backend/ answers (the core never
+ * includes a backend's header; it names each backend's table once, in xskf_engine__new()).
+ *
  * A NULL operation means "nothing to do". Every operation but step() runs on the control
  * thread; step() runs on each worker, once per loop iteration.
  */
 #ifndef XSKF_BACKEND_H
 #define XSKF_BACKEND_H
 
-#include "core/internal.h"
+#include <stdio.h>
+
+#include "core/engine.h"
 
 struct xskf_backend_ops {
 	const char *name; /* "xdp", "memory": the JSON's "backend" */
@@ -61,12 +66,5 @@ struct xskf_backend_ops {
 
 extern const struct xskf_backend_ops xskf_backend_xdp;
 extern const struct xskf_backend_ops xskf_backend_mem;
-
-/*
- * xskf_mem__set_opts() - give a memory-backend engine its benchmark settings (copied; the
- * frames must outlive the engine). Returns 0, -EINVAL (not the memory backend, or too many
- * per-port frames: said). Thread: control thread, before xskf_engine__start().
- */
-int xskf_mem__set_opts(struct xskf_engine *eng, const struct xskf_mem_opts *mo);
 
 #endif /* XSKF_BACKEND_H */
