@@ -19,7 +19,7 @@
 #include "core/backend.h"
 #include "core/clock.h"
 #include "core/ring_ops.h"
-#include "xskf_hints_parse.h"
+#include "core/sw_meta.h"
 
 /* One ring's shared words, each in its own cache line as the kernel lays them out. */
 struct mem_ring_words {
@@ -38,22 +38,6 @@ struct xskf_mem_rings {
 	bool meta_on;
 	struct xskf_meta meta;
 };
-
-/* The meta the XDP program's software variant would write: parsed type, no driver hash. */
-static void frame_meta(const uint8_t *frame, uint32_t len, struct xskf_meta *meta)
-{
-	struct xskf_parse p;
-
-	*meta = (struct xskf_meta){ .magic = XSKF_META_MAGIC };
-	xskf_parse_frame(frame, frame + len, &p);
-	meta->ptype = p.ptype;
-	meta->l3_off = (uint8_t)p.l3_off;
-	meta->l4_off = p.l4_off;
-	meta->inner_off = p.inner_off;
-	meta->inner_l3_off = p.inner_l3_off;
-	meta->inner_l4_off = p.inner_l4_off;
-	meta->vlan_tci = p.vlan_tci;
-}
 
 static void ring_init(void *ring, struct mem_ring_words *k, void *slots, uint32_t size,
 		      bool producer)
@@ -95,7 +79,7 @@ static int mem_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 		m->silent = !m->frame;
 		m->meta_on = !o->no_hints;
 		if (m->frame)
-			frame_meta(m->frame, m->len, &m->meta);
+			xskf_sw_meta(m->frame, m->len, &m->meta);
 	}
 	s->fd = -1;
 	/* the stand-in needs no kick: as a zero-copy driver that never asks for a wakeup */
@@ -146,7 +130,7 @@ static int mem_prime(struct xskf_worker *w)
 			return -EINVAL;
 		}
 	}
-	frame_meta(frame, len, &meta);
+	xskf_sw_meta(frame, len, &meta);
 	for (i = 0; i < um->nr_frames; i++) {
 		uint8_t *chunk = (uint8_t *)um->area + (uint64_t)i * um->frame_size;
 

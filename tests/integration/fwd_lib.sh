@@ -2,10 +2,10 @@
 # Helpers for the forwarding / txgen tests (sourced). Each test gets its own namespace prefix
 # from its name and PID, and everything it creates is removed by the EXIT trap.
 
-[[ $EUID -eq 0 ]] || { echo "SKIP: needs root"; exit 77; }
-SRC=${XSKF_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
-BUILD=${XSKF_BUILD:-$SRC/build}
-PY=/usr/bin/python3 # the one that has scapy
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+require_root
+SRC=$S
+BUILD=$B
 L2FWD=$BUILD/apps/xsk-l2fwd
 TXGEN=$BUILD/apps/xsk-txgen
 P=${P:-f$$}
@@ -13,24 +13,14 @@ TMP=$(mktemp -d)
 PIDS=()
 NSES=()
 
-cleanup() {
+fwd_cleanup() {
 	local p ns
 	for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
 	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
 	for ns in "${NSES[@]}"; do ip netns del "$ns" 2>/dev/null; done
 	rm -rf "$TMP"
 }
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-
-ok() {
-	echo "ok: $*"
-}
-. "$SRC/tests/integration/wait_lib.sh"
+at_exit fwd_cleanup
 
 # mkns NAME: a namespace with lo up, added to the cleanup list.
 mkns() {

@@ -42,18 +42,10 @@ tb_up "xe$$"
 ip netns exec "$TB_NS_DUT" "$xskf" run "$dest/ex/count_udp.so" -i "$TB_IF_DUT" -q 0 -c --cpus 1 \
 	--json --quiet >"$dest/run.json" 2>"$dest/run.err" &
 pid=$!
-for ((i = 0; i < 400; i++)); do
-	grep -q "XDP program attached" "$dest/run.err" && break
-	sleep 0.05
-done
-grep -q "XDP program attached" "$dest/run.err" || { cat "$dest/run.err"; fail "did not start"; }
-r0=$(dut ethtool -S "$TB_IF_DUT" | awk '/rx_queue_0_xdp_redirect:/ { print $2 }')
+wait_line "$dest/run.err" "XDP program attached"
+r0=$(q0_xdp)
 gen "$GEN" -i "$TB_IF_GEN" -n 3000 --cpu 0 --rate 50000 --json >/dev/null || fail "generator"
-for ((i = 0; i < 400; i++)); do
-	r=$(dut ethtool -S "$TB_IF_DUT" | awk '/rx_queue_0_xdp_redirect:/ { print $2 }')
-	[ $((r - r0)) -ge 3000 ] && break
-	sleep 0.05
-done
+wait_for "3000 frames at the XDP program of queue 0" ge q0_xdp $((r0 + 3000))
 kill -INT $pid
 wait $pid || { cat "$dest/run.err"; fail "the installed xskf exited non-zero"; }
 $PY - "$dest/run.json" <<'EOPY' || fail "counts"
