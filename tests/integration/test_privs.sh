@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# Least privilege (framework/privs.c): once xsk-rxdrop is set up, every thread (control thread
+# Least privilege (framework/core/privs.c): once xsk-rxdrop is set up, every thread (control thread
 # and workers, found by their names xskf-w*) holds CAP_NET_ADMIN only, in its effective,
 # permitted and bounding sets, as /proc/PID/task/TID/status shows; and with only that it still
 # counts 1000 frames exactly and detaches its program at exit.
