@@ -150,7 +150,8 @@ struct xskf_worker_info {
 enum xskf_app_flags {
 	/* Workers register with liburcu-qsbr; each loop iteration is a quiescent state. */
 	XSKF_APP_F_RCU_QSBR = 1u << 0,
-	/* The app sends frames it builds itself (xskf_worker__tx_alloc()); see xsk-txgen. */
+	/* The app sends frames it builds itself, in the empty chunks tx_fill() is handed; see
+	 * xsk-txgen. */
 	XSKF_APP_F_TX_ONLY = 1u << 1,
 };
 
@@ -224,6 +225,13 @@ enum xskf_hugepages {
 	XSKF_HUGEPAGES_OFF = 2,     /* 4 KiB pages; huge_dir and huge_page_size must be unset */
 };
 
+/*
+ * xskf_engine_opts.hugepages: XSKF_HUGEPAGES_DEFAULT (0, what a zeroed struct says: the build's
+ * default, meson option hugepages), or XSKF_HUGEPAGES_SET(policy) for one of the above.
+ */
+#define XSKF_HUGEPAGES_DEFAULT    0
+#define XSKF_HUGEPAGES_SET(policy) ((int)(policy) + 1)
+
 #define XSKF_MAX_PORTS   16
 #define XSKF_MAX_QUEUES  256 /* per port */
 #define XSKF_MAX_WORKERS 64
@@ -241,7 +249,7 @@ struct xskf_engine_opts {
 	uint32_t tx_drain_us;   /* flush partial TX batches after this long; default 100 */
 	enum xskf_bind_mode bind_mode;
 	enum xskf_attach_mode attach_mode;
-	int hugepages;          /* enum xskf_hugepages + 1; 0 = build default (meson option) */
+	int hugepages;          /* XSKF_HUGEPAGES_DEFAULT or XSKF_HUGEPAGES_SET(enum xskf_hugepages) */
 	bool no_need_wakeup;    /* need_wakeup is on unless this is set */
 	bool busy_poll;         /* SO_PREFER_BUSY_POLL + SO_BUSY_POLL + SO_BUSY_POLL_BUDGET */
 	uint32_t busy_poll_us;  /* default 20 */

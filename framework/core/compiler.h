@@ -19,6 +19,15 @@
  */
 #define XSKF_CACHE_LINE 64
 
+/* The end of @member in @type, as libbpf's: the size of the struct a library knows. */
+#define offsetofend(type, member) (offsetof(type, member) + sizeof(((type *)0)->member))
+
+/*
+ * What this library knows of an options struct: up to the end of its last member
+ * (TYPE__last_field in the public header), so that its trailing padding counts as unknown.
+ */
+#define XSKF_OPTS_KNOWN(type) offsetofend(struct type, type##__last_field)
+
 /*
  * xskf_opts_valid() - check an sz-versioned options struct (opts.c): @user_sz at least the
  * size field, and every byte the caller has beyond the @known_sz this library knows is zero.

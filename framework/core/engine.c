@@ -54,7 +54,8 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 	int err;
 
 	xskf_log_hook_libs();
-	if (!opts || xskf_opts_valid(opts, opts->sz, sizeof(o), "xskf_engine_opts")) {
+	if (!opts ||
+	    xskf_opts_valid(opts, opts->sz, XSKF_OPTS_KNOWN(xskf_engine_opts), "xskf_engine_opts")) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -93,11 +94,12 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		o.busy_poll_budget = o.batch;
 	if (!o.tx_skb_budget)
 		o.tx_skb_budget = o.tx_size;
-	if (o.hugepages < 0 || o.hugepages > 3) {
+	if (o.hugepages < XSKF_HUGEPAGES_DEFAULT ||
+	    o.hugepages > XSKF_HUGEPAGES_SET(XSKF_HUGEPAGES_OFF)) {
 		errno = EINVAL;
 		return NULL;
 	}
-	if (o.hugepages == XSKF_HUGEPAGES_OFF + 1 && (o.huge_dir || o.huge_page_size)) {
+	if (o.hugepages == XSKF_HUGEPAGES_SET(XSKF_HUGEPAGES_OFF) && (o.huge_dir || o.huge_page_size)) {
 		pr_warn("--huge-dir and --huge-size need hugepages: drop --hugepages=off\n");
 		errno = EINVAL;
 		return NULL;
@@ -128,9 +130,11 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 	eng->app = *o.app;
 	eng->app_ctx = o.app_ctx;
 	eng->be = o.backend == XSKF_BACKEND_MEMORY ? &xskf_backend_mem : &xskf_backend_xdp;
-	eng->hugepages = o.hugepages ? (enum xskf_hugepages)(o.hugepages - 1) : XSKF_DEFAULT_HUGEPAGES;
+	eng->hugepages = o.hugepages != XSKF_HUGEPAGES_DEFAULT ?
+				 (enum xskf_hugepages)(o.hugepages - 1) :
+				 XSKF_DEFAULT_HUGEPAGES;
 	/* asking where hugepages come from asks for hugepages, whatever the build's default */
-	if (!o.hugepages && (o.huge_dir || o.huge_page_size) &&
+	if (o.hugepages == XSKF_HUGEPAGES_DEFAULT && (o.huge_dir || o.huge_page_size) &&
 	    eng->hugepages == XSKF_HUGEPAGES_OFF)
 		eng->hugepages = XSKF_HUGEPAGES_AUTO;
 	if (eng->hugepages != XSKF_HUGEPAGES_OFF) {

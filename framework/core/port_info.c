@@ -50,6 +50,7 @@ int xskf_engine__port_info(const struct xskf_engine *eng, unsigned int port,
 
 	if (!eng || port >= eng->nr_ports)
 		return -ENOENT;
+	/* filled in by us: bytes past what we know must be zero, not the caller's padding */
 	if (!info || xskf_opts_valid(info, info->sz, sizeof(pi), "xskf_port_info"))
 		return -EINVAL;
 	p = &eng->ports[port];

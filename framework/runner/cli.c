@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The standard command line of apps/: one table of options gives getopt_long's table and the
- * --help text, so they cannot disagree. App options are appended from struct xskf_app_cli.
+ * The standard command line of apps/: one table of options gives getopt_long's table, its short
+ * options string and the --help text, so they cannot disagree. App options are appended from struct xskf_app_cli.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -167,15 +167,24 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 		    char **argv)
 {
 	struct option lopts[NR_STD + 64 + 1];
+	char shorts[2 * NR_STD + 1], *s = shorts;
 	size_t n = 0, i, nr_app = 0;
 	uint32_t v;
 	char *end;
 	int opt, idx, err = 0;
 
 	memset(lopts, 0, sizeof(lopts));
-	for (i = 0; i < NR_STD; i++)
+	for (i = 0; i < NR_STD; i++) {
 		lopts[n++] = (struct option){ std_opts[i].name, std_opts[i].has_arg, NULL,
 					      std_opts[i].val };
+		/* the short options too: an option whose value is a letter has one */
+		if (std_opts[i].val < 128) {
+			*s++ = (char)std_opts[i].val;
+			if (std_opts[i].has_arg)
+				*s++ = ':';
+		}
+	}
+	*s = 0;
 	if (cli && cli->opts)
 		for (; cli->opts[nr_app].name && nr_app < 64; nr_app++)
 			lopts[n++] = (struct option){ cli->opts[nr_app].name,
@@ -186,7 +195,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 	/* 0, not 1: glibc's getopt then forgets all of a previous parse, also where it stopped
 	 * inside a cluster of short options ("-Xv" after an error at X) */
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "i:q:zcNSBb:d:f:vhmF", lopts, &idx)) != -1) {
+	while ((opt = getopt_long(argc, argv, shorts, lopts, &idx)) != -1) {
 		switch (opt) {
 		case O_IFACE:
 			if (c->nr_ifaces == XSKF_MAX_PORTS) {
@@ -240,11 +249,11 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			break;
 		case O_HUGE:
 			if (!strcmp(optarg, "auto"))
-				c->eo.hugepages = XSKF_HUGEPAGES_AUTO + 1;
+				c->eo.hugepages = XSKF_HUGEPAGES_SET(XSKF_HUGEPAGES_AUTO);
 			else if (!strcmp(optarg, "require"))
-				c->eo.hugepages = XSKF_HUGEPAGES_REQUIRE + 1;
+				c->eo.hugepages = XSKF_HUGEPAGES_SET(XSKF_HUGEPAGES_REQUIRE);
 			else if (!strcmp(optarg, "off"))
-				c->eo.hugepages = XSKF_HUGEPAGES_OFF + 1;
+				c->eo.hugepages = XSKF_HUGEPAGES_SET(XSKF_HUGEPAGES_OFF);
 			else {
 				pr_usage("invalid --hugepages '%s': use auto, require or off\n",
 					optarg);

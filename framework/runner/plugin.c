@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/compiler.h"
 #include "core/log.h"
 #include "runner/chain.h"
 #include "runner/ctl.h"
@@ -50,7 +51,7 @@ static int take(struct xskf_chain_plugin *pl, const struct xskf_plugin *d, const
 	}
 	memset(&pl->desc, 0, sizeof(pl->desc));
 	/* fields a newer plugin added at the end are not ours to read */
-	memcpy(&pl->desc, d, d->sz < sizeof(pl->desc) ? d->sz : sizeof(pl->desc));
+	memcpy(&pl->desc, d, d->sz < XSKF_OPTS_KNOWN(xskf_plugin) ? d->sz : XSKF_OPTS_KNOWN(xskf_plugin));
 	pl->p = &pl->desc;
 	if (!good_name(d->name)) {
 		pr_warn("%s: plugin name '%s' is invalid: use 1 to 32 of [a-z0-9_-]\n",

@@ -91,7 +91,8 @@ int xskf_run__app(const struct xskf_app *app, void *app_ctx, const struct xskf_a
 	memset(&c, 0, sizeof(c));
 	c.eo.sz = sizeof(c.eo);
 	xskf_set_print(app_print);
-	if (cli && cli->sz && xskf_opts_valid(cli, cli->sz, sizeof(*cli), "xskf_app_cli"))
+	if (cli && cli->sz &&
+	    xskf_opts_valid(cli, cli->sz, XSKF_OPTS_KNOWN(xskf_app_cli), "xskf_app_cli"))
 		return 2;
 	if (cli && cli->min_ifaces)
 		min_if = cli->min_ifaces;

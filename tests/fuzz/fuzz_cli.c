@@ -117,7 +117,7 @@ static void check_ok(const struct xskf_cli *c, const struct app *a)
 	FUZZ_ASSERT(eo->nr_workers <= XSKF_MAX_WORKERS &&
 			(!eo->cpus || eo->nr_workers <= c->nr_cpus),
 		    "%u workers, %u CPUs", eo->nr_workers, c->nr_cpus);
-	FUZZ_ASSERT(eo->hugepages >= 0 && eo->hugepages <= XSKF_HUGEPAGES_OFF + 1, "hugepages %d",
+	FUZZ_ASSERT(eo->hugepages >= 0 && eo->hugepages <= XSKF_HUGEPAGES_SET(XSKF_HUGEPAGES_OFF), "hugepages %d",
 		    eo->hugepages);
 	FUZZ_ASSERT(eo->backend == XSKF_BACKEND_XDP || eo->backend == XSKF_BACKEND_MEMORY,
 		    "backend %d", eo->backend);
