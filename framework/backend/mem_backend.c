@@ -314,16 +314,15 @@ static void mem_json(struct xskf_engine *eng, FILE *f)
 	fprintf(f, "]");
 }
 
+/* No capabilities, no wakeups, no program: no preflight, attach, detach or watch. */
 const struct xskf_backend_ops xskf_backend_mem = {
 	.name = "memory",
-	.add_port = mem_add_port,
-	.open_sock = mem_open_sock,
-	.prime = mem_prime,
+	/* start and stop */
+	.add_port = mem_add_port, .open_sock = mem_open_sock, .prime = mem_prime,
 	.close_sock = mem_close_sock,
+	/* the worker's loop: the kernel's side, played here */
 	.step = xskf_mem__kernel,
-	.kstats = mem_kstats,
-	.port_info = mem_port_info,
-	.sock_mode = mem_sock_mode,
-	.port_mode = mem_port_mode,
-	.json = mem_json,
+	/* what the control thread asks */
+	.kstats = mem_kstats, .port_info = mem_port_info,
+	.sock_mode = mem_sock_mode, .port_mode = mem_port_mode, .json = mem_json,
 };

@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 
 #include "core/backend.h"
+#include "core/sysfs.h"
 
 /* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
 static int check_caps(void)
@@ -45,22 +46,6 @@ static int xdp_preflight(struct xskf_engine *eng)
 	return err;
 }
 
-static int read_numa_node(const char *ifname)
-{
-	char path[128];
-	int node = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/class/net/%s/device/numa_node", ifname);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &node) != 1)
-		node = -1;
-	fclose(f);
-	return node;
-}
-
 static int xdp_add_port(struct xskf_engine *eng, struct xskf_port *p, const char *ifname,
 			const uint32_t *queues, unsigned int nr_queues)
 {
@@ -74,7 +59,7 @@ static int xdp_add_port(struct xskf_engine *eng, struct xskf_port *p, const char
 	}
 	p->ifindex = (int)if_nametoindex(ifname);
 	p->nr_hw_queues = (unsigned int)xskf_count_rx_queues(ifname);
-	p->numa_node = read_numa_node(ifname);
+	p->numa_node = (int)xskf_sysfs__long("/sys/class/net/%s/device/numa_node", ifname);
 	if (!nr_queues) {
 		nr_queues = p->nr_hw_queues < XSKF_MAX_QUEUES ? p->nr_hw_queues : XSKF_MAX_QUEUES;
 		for (i = 0; i < nr_queues; i++)
@@ -253,20 +238,15 @@ static void xdp_port_mode(const struct xskf_port *p, const char **attach, const 
 	*redirect = tiers[p->tier];
 }
 
+/* No step: the kernel serves the rings by itself. */
 const struct xskf_backend_ops xskf_backend_xdp = {
 	.name = "xdp",
-	.wakeups = true,
-	.caps = true,
-	.preflight = xdp_preflight,
-	.add_port = xdp_add_port,
-	.open_sock = xdp_open_sock,
-	.attach = xdp_attach,
-	.detach = xdp_detach,
-	.teardown = xdp_teardown,
+	.wakeups = true, .caps = true,
+	/* start and stop */
+	.preflight = xdp_preflight, .add_port = xdp_add_port, .open_sock = xdp_open_sock,
+	.attach = xdp_attach, .detach = xdp_detach, .teardown = xdp_teardown,
 	.close_sock = xskf_sock__close,
-	.kstats = xdp_kstats,
-	.port_info = xdp_port_info,
-	.watch = xskf_watch__ports,
-	.sock_mode = xdp_sock_mode,
-	.port_mode = xdp_port_mode,
+	/* what the control thread asks */
+	.kstats = xdp_kstats, .port_info = xdp_port_info, .watch = xskf_watch__ports,
+	.sock_mode = xdp_sock_mode, .port_mode = xdp_port_mode,
 };

@@ -16,6 +16,7 @@
 
 #include "core/hugepages.h"
 #include "core/log.h"
+#include "core/sysfs.h"
 
 #ifndef HUGETLBFS_MAGIC
 #define HUGETLBFS_MAGIC 0x958458f6
@@ -23,26 +24,6 @@
 
 #define SYS_GLOBAL "/sys/kernel/mm/hugepages"
 #define SYS_NODE   "/sys/devices/system/node/node%d/hugepages"
-
-/* A number from a one-line file, or -1 when it cannot be read. */
-static long read_long(const char *fmt, ...)
-{
-	char path[PATH_MAX];
-	va_list ap;
-	long v = -1;
-	FILE *f;
-
-	va_start(ap, fmt);
-	vsnprintf(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
 
 int xskf_huge__parse_size(const char *s, uint64_t *bytes)
 {
@@ -154,17 +135,17 @@ int xskf_huge__pool(uint64_t size, int node, struct xskf_huge_pool *p)
 
 	memset(p, 0, sizeof(*p));
 	if (node >= 0) {
-		p->nr = read_long(SYS_NODE "/hugepages-%llukB/nr_hugepages", node, kb);
-		p->free = read_long(SYS_NODE "/hugepages-%llukB/free_hugepages", node, kb);
-		p->surplus = read_long(SYS_NODE "/hugepages-%llukB/surplus_hugepages", node, kb);
+		p->nr = xskf_sysfs__long(SYS_NODE "/hugepages-%llukB/nr_hugepages", node, kb);
+		p->free = xskf_sysfs__long(SYS_NODE "/hugepages-%llukB/free_hugepages", node, kb);
+		p->surplus = xskf_sysfs__long(SYS_NODE "/hugepages-%llukB/surplus_hugepages", node, kb);
 	} else {
-		p->nr = read_long(SYS_GLOBAL "/hugepages-%llukB/nr_hugepages", kb);
-		p->free = read_long(SYS_GLOBAL "/hugepages-%llukB/free_hugepages", kb);
-		p->surplus = read_long(SYS_GLOBAL "/hugepages-%llukB/surplus_hugepages", kb);
+		p->nr = xskf_sysfs__long(SYS_GLOBAL "/hugepages-%llukB/nr_hugepages", kb);
+		p->free = xskf_sysfs__long(SYS_GLOBAL "/hugepages-%llukB/free_hugepages", kb);
+		p->surplus = xskf_sysfs__long(SYS_GLOBAL "/hugepages-%llukB/surplus_hugepages", kb);
 	}
 	/* reserved-but-unfaulted pages and overcommit exist only globally */
-	p->resv = read_long(SYS_GLOBAL "/hugepages-%llukB/resv_hugepages", kb);
-	p->overcommit = read_long(SYS_GLOBAL "/hugepages-%llukB/nr_overcommit_hugepages", kb);
+	p->resv = xskf_sysfs__long(SYS_GLOBAL "/hugepages-%llukB/resv_hugepages", kb);
+	p->overcommit = xskf_sysfs__long(SYS_GLOBAL "/hugepages-%llukB/nr_overcommit_hugepages", kb);
 	if (p->nr < 0 || p->free < 0)
 		return -ENOENT;
 	if (p->resv < 0)

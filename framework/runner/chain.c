@@ -60,37 +60,35 @@ static void chain_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 	}
 }
 
-static int chain_configure(void *ctx, struct xskf_engine *eng)
+/* Each plugin's configure() (@init false) or init(), in chain order, until one fails. */
+static int each_plugin(struct xskf_chain *ch, struct xskf_engine *eng, bool init)
 {
-	struct xskf_chain *ch = ctx;
 	unsigned int k;
 	int err;
 
-	for (k = 0; k < ch->n; k++)
-		if (ch->pl[k].app.configure) {
-			err = ch->pl[k].app.configure(ch->pl[k].p->app_ctx, eng);
-			if (err)
-				return err;
-		}
+	for (k = 0; k < ch->n; k++) {
+		int (*cb)(void *, struct xskf_engine *) = init ? ch->pl[k].app.init :
+								 ch->pl[k].app.configure;
+
+		if (!cb || !(err = cb(ch->pl[k].p->app_ctx, eng)))
+			continue;
+		if (!init)
+			return err;
+		pr_warn("plugin '%s' (%s): init failed: %s\n", ch->pl[k].p->name, ch->pl[k].file,
+			strerror(-err));
+		return -ECANCELED; /* said why: the engine adds nothing */
+	}
 	return 0;
+}
+
+static int chain_configure(void *ctx, struct xskf_engine *eng)
+{
+	return each_plugin(ctx, eng, false);
 }
 
 static int chain_init(void *ctx, struct xskf_engine *eng)
 {
-	struct xskf_chain *ch = ctx;
-	unsigned int k;
-	int err;
-
-	for (k = 0; k < ch->n; k++)
-		if (ch->pl[k].app.init) {
-			err = ch->pl[k].app.init(ch->pl[k].p->app_ctx, eng);
-			if (err) {
-				pr_warn("plugin '%s' (%s): init failed: %s\n",
-					ch->pl[k].p->name, ch->pl[k].file, strerror(-err));
-				return -ECANCELED; /* said why: the engine adds nothing */
-			}
-		}
-	return 0;
+	return each_plugin(ctx, eng, true);
 }
 
 static int chain_worker_init(void *ctx, const struct xskf_worker_info *wi, void **wctx)

@@ -50,6 +50,13 @@ tb_up() {
 	at_exit tb_cleanup
 }
 
+# tb_up_out PREFIX: tb_up, and $out, a scratch folder, removed at exit as the bed is.
+tb_up_out() {
+	tb_up "$1"
+	out=$(mktemp -d)
+	at_exit 'rm -rf "$out"'
+}
+
 tb_cleanup() {
 	local pids
 	pids=$(ip netns pids "$TB_NS_DUT" 2>/dev/null || true)

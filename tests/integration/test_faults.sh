@@ -19,9 +19,8 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
 case_name=${1:?case}
-tb_up "xf$$"
-out=$(mktemp -d)
-trap 'tb_cleanup; ip netns del "xf$$-other" 2>/dev/null; rm -rf "$out"' EXIT
+tb_up_out "xf$$"
+at_exit 'ip netns del "xf$$-other" 2>/dev/null'
 
 # start_rx ARGS...: xsk-rxdrop on queue 0 of the dut (CPU 1), JSON in $out/rx.json; waits
 # until it says its program is attached (not merely until a program is there: a killed run's

@@ -9,9 +9,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
-tb_up "xp$$"
-out=$(mktemp -d)
-trap 'tb_cleanup; rm -rf "$out"' EXIT
+tb_up_out "xp$$"
 NET_ADMIN=0000000000001000 # 1 << CAP_NET_ADMIN (12)
 
 ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 -c --cpus 1 --json --quiet \
