@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "chain.h"
+#include "json_check.h"
 #include "internal.h"
 
 /* Per worker: each plugin's wctx, and room to move decided frames aside. */
@@ -178,6 +179,44 @@ static void chain_fini(void *ctx, struct xskf_engine *eng)
 }
 
 /*
+ * A plugin's json() output goes into the document only when it is one JSON value: it is
+ * printed into a buffer and checked first. Anything else (members of an object, two values,
+ * garbage) becomes null, and the plugin is named once per run on stderr, so that one plugin
+ * cannot make the document unreadable for all (`--json` and `xskfctl stats` alike).
+ */
+static void plugin_json(struct xskf_chain_plugin *pl, struct xskf_engine *eng, FILE *f)
+{
+	char *buf = NULL;
+	size_t len = 0, off;
+	const char *why;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m) {
+		fputs("null", f);
+		return;
+	}
+	pl->app.json(pl->p->app_ctx, eng, m);
+	if (fclose(m)) {
+		free(buf);
+		fputs("null", f);
+		return;
+	}
+	if (!xskf_json__check(buf, len, &off, &why)) {
+		fwrite(buf, 1, len, f);
+	} else {
+		fputs("null", f);
+		if (!pl->json_warned)
+			fprintf(stderr,
+				"xskf: plugin '%s' (%s): its json() printed no single JSON value "
+				"(byte %zu: expected %s); its \"app_stats\" is null: print one value, "
+				"e.g. {\"name\": 1} (docs/plugins.md)\n",
+				pl->p->name, pl->file, off, why);
+		pl->json_warned = true;
+	}
+	free(buf);
+}
+
+/*
  * The "app_stats" member of the JSON document: a chain of one keeps its plugin's own object
  * (as the xsk-* commands always printed it), a longer chain an object by plugin name; then a
  * member "plugins" of its own with every plugin's counters, summed and per worker.
@@ -192,7 +231,7 @@ void xskf_chain__json(struct xskf_chain *ch, struct xskf_engine *eng, FILE *f)
 		if (ch->n > 1)
 			fprintf(f, "%s\"%s\": ", k ? ", " : "", ch->pl[k].p->name);
 		if (ch->pl[k].app.json)
-			ch->pl[k].app.json(ch->pl[k].p->app_ctx, eng, f);
+			plugin_json(&ch->pl[k], eng, f);
 		else
 			fputs("null", f);
 	}

@@ -6,6 +6,7 @@
 #ifndef XSKF_CHAIN_H
 #define XSKF_CHAIN_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "xskf.h"
@@ -22,6 +23,7 @@ struct xskf_chain_plugin {
 	struct xskf_app app;         /* its callbacks (its check() may have swapped rx_burst) */
 	unsigned int nr_counters, stride;
 	uint64_t *counters;          /* XSKF_MAX_WORKERS arrays of stride counters */
+	bool json_warned;            /* its json() printed no JSON value, and we said so */
 };
 
 struct chain_worker;

@@ -184,7 +184,12 @@ struct xskf_app {
 	void (*worker_fini)(void *app_ctx, void *wctx);
 	/* Control thread, once after workers stopped. Optional. */
 	void (*fini)(void *app_ctx, struct xskf_engine *eng);
-	/* Control thread, at exit with --json: print the app's own members of the JSON object. */
+	/*
+	 * Control thread, at exit with --json and for each `xskfctl stats`: print ONE JSON value
+	 * (usually an object: {"name": 1, ...}) to @out, the value of the document's
+	 * "app_stats" member (a chain's by plugin name). Output that is not one value is
+	 * replaced by null and the plugin named in a warning. Optional.
+	 */
 	void (*json)(void *app_ctx, struct xskf_engine *eng, void *out /* FILE * */);
 };
 

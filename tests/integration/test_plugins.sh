@@ -11,6 +11,9 @@
 #             equals the final JSON; `xskfctl plugins`; `xskfctl tunnel reload` (good and bad
 #             file); a peer that is not root is refused; malformed, oversized, truncated and
 #             empty requests are answered or dropped without harm
+#   json      a plugin whose json() prints no JSON value (members, not an object) in a chain
+#             with rxdrop: --json and a live `xskfctl stats` stay valid JSON, its app_stats is
+#             null, rxdrop's are there, and one warning names the plugin
 # Root; exit 77 to skip.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -143,6 +146,22 @@ counters)
 	[ "$(json_get "$out/k.json" 'd["plugins"][0]["workers"][0]["dropped"]')" = "$fin" ] ||
 		fail "per-worker counters do not add up"
 	ok "plugin counters: $n per-second lines, $fin in the JSON, per worker and summed"
+	;;
+json)
+	TP=${XSKF_TEST_PLUGINS:?XSKF_TEST_PLUGINS not set (run through meson test)}
+	"$XSKF" run "$TP/bad_json.so,rxdrop" -i mem0 --backend memory --quiet --json -d 4 \
+		>"$out/j.json" 2>"$out/j.err" &
+	pid=$!
+	wait_line "$out/j.err" "control socket"
+	"$CTL" stats >"$out/live.json" || fail "xskfctl stats failed"
+	wait "$pid" || { cat "$out/j.err"; fail "the run exited non-zero"; }
+	for f in "$out/live.json" "$out/j.json"; do
+		json_get "$f" '"ok" if d["app_stats"]["bad"] is None and "hints_read" in d["app_stats"]["rxdrop"] else 1/0' \
+			>/dev/null || { cat "$f"; fail "$(basename "$f"): not valid JSON, or app_stats not as expected"; }
+	done
+	n=$(grep -c "plugin 'bad' (.*bad_json.so): its json() printed no single JSON value (byte 6: expected nothing after the value)" "$out/j.err")
+	[ "$n" = 1 ] || { cat "$out/j.err"; fail "the warning was printed $n times, not once"; }
+	ok "a plugin's broken json(): --json and xskfctl stats valid, its app_stats null, named once"
 	;;
 ctl)
 	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 -c --cpus 1 --json --quiet \
