@@ -274,8 +274,9 @@ uint64_t xskf_chain__sum(struct xskf_chain *ch, unsigned int k, unsigned int c, 
 	uint64_t s = 0;
 	unsigned int w;
 
+	/* relaxed loads: each worker stores its counters whole, and no ordering is needed */
 	for (w = 0; w < nw; w++)
-		s += xskf_chain__counters(ch, k, w)[c];
+		s += __atomic_load_n(&xskf_chain__counters(ch, k, w)[c], __ATOMIC_RELAXED);
 	return s;
 }
 
