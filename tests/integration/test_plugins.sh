@@ -180,6 +180,13 @@ ctl)
 		sleep 0.05
 	done
 	"$CTL" plugins | grep -q "^rxdrop (built in)" || fail "xskfctl plugins"
+	# the run chosen by name, by pid and by path: the same answer
+	sname=$(basename "$sock")
+	sname=${sname%.*.sock}
+	for s in "$sname" "$pid" "$sock"; do
+		"$CTL" -s "$s" plugins | grep -q "^rxdrop (built in)" || fail "xskfctl -s $s plugins"
+	done
+	ok "xskfctl -s $sname, -s $pid and -s $sock reach the run"
 	"$CTL" nosuch x >"$out/np" && fail "an unknown plugin got an ok"
 	grep -q "no plugin 'nosuch'" "$out/np" || fail "unknown plugin: $(cat "$out/np")"
 	# requests that are wrong in every way; the run must answer what it can and go on
