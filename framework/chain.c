@@ -300,6 +300,12 @@ static int chain_check(void *ctx, struct xskf_engine_opts *eo)
 	for (k = 0; k < ch->n; k++) {
 		struct xskf_chain_plugin *pl = &ch->pl[k];
 
+		if ((pl->app.flags & XSKF_APP_F_NEEDS_HINTS) && eo->no_hints) {
+			fprintf(stderr, "xskf: plugin '%s' (%s) reads the RX hints, and --no-hints "
+					"turns them off: drop --no-hints\n",
+				pl->p->name, pl->file);
+			return -EINVAL;
+		}
 		if (!pl->p->cli || !pl->p->cli->check)
 			continue;
 		/* the plugin sees its own app, and may swap it (xsk-l2fwd picks its burst) */
@@ -363,8 +369,21 @@ int xskf_chain__build(struct xskf_chain *ch)
 			if (!pl->counters)
 				return -ENOMEM;
 		}
-		if (!k && cli.summary)
+		if (ch->n == 1 && cli.summary)
 			ch->cli.summary = cli.summary;
+		if (ch->n > 1) {
+			size_t l = strlen(ch->summary);
+
+			if (!k)
+				l = (size_t)snprintf(ch->summary, sizeof(ch->summary),
+						     "A chain of %u plugins; a frame one marks XSKF_NEXT "
+						     "goes on to the next:",
+						     ch->n);
+			if (l < sizeof(ch->summary))
+				snprintf(ch->summary + l, sizeof(ch->summary) - l, "\n  %-10s %s",
+					 pl->p->name, cli.summary ? cli.summary : "");
+			ch->cli.summary = ch->summary;
+		}
 		if (cli.min_ifaces > ch->cli.min_ifaces)
 			ch->cli.min_ifaces = cli.min_ifaces;
 		if (cli.max_ifaces && (!ch->cli.max_ifaces || cli.max_ifaces < ch->cli.max_ifaces))
@@ -384,6 +403,11 @@ int xskf_chain__build(struct xskf_chain *ch)
 				return -E2BIG;
 			}
 			ch->opts[nopt] = cli.opts[i];
+			if (ch->n > 1) { /* say whose option it is */
+				snprintf(ch->opt_help[nopt], sizeof(ch->opt_help[nopt]), "%s: %s",
+					 pl->p->name, cli.opts[i].help ? cli.opts[i].help : "");
+				ch->opts[nopt].help = ch->opt_help[nopt];
+			}
 			ch->opt_owner[nopt] = k;
 			ch->opt_local[nopt] = (int)i;
 			nopt++;

@@ -37,6 +37,9 @@ struct xskf_chain {
 	struct xskf_cli_opt opts[XSKF_CHAIN_OPTS + 1];
 	unsigned int opt_owner[XSKF_CHAIN_OPTS];
 	int opt_local[XSKF_CHAIN_OPTS];
+	/* a chain's --help: what it is and, per option, whose ("l2fwd: macswap (default) ...") */
+	char summary[1024];
+	char opt_help[XSKF_CHAIN_OPTS][192];
 	struct chain_worker *workers[XSKF_MAX_WORKERS];
 };
 

@@ -52,7 +52,7 @@ static const struct std_opt std_opts[] = {
 	{ "comp-ring", O_COMPR, 1, "N", "completion ring size (default 2048)" },
 	{ "no-need-wakeup", O_NOWAKE, 0, NULL, "turn need_wakeup off" },
 	{ "no-hints", O_NOHINTS, 0, NULL, "do not write RX hints in front of frames" },
-	{ "force", O_FORCE, 0, NULL, "replace a foreign XDP program on the interface" },
+	{ "force", O_FORCE, 0, NULL, "replace a foreign XDP program until exit (it is put back)" },
 	{ "interval", O_INTERVAL, 1, "SECONDS", "stats interval (default 1)" },
 	{ "quiet", O_QUIET, 0, NULL, "no per-interval stats lines" },
 	{ "backend", O_BACKEND, 1, "xdp|memory",
@@ -108,7 +108,7 @@ static int read_frame(struct xskf_cli *c, const char *path)
 	size_t n;
 
 	if (k == XSKF_MAX_PORTS) {
-		fprintf(stderr, "--mem-frame '%s': at most %u, one per port\n", path, XSKF_MAX_PORTS);
+		fprintf(stderr, "xskf: --mem-frame '%s': at most %u, one per port\n", path, XSKF_MAX_PORTS);
 		return -EINVAL;
 	}
 	c->nr_mem_frame++;
@@ -119,12 +119,12 @@ static int read_frame(struct xskf_cli *c, const char *path)
 	}
 	f = fopen(path, "rb");
 	if (!f) {
-		fprintf(stderr, "cannot open --mem-frame '%s': %s\n", path, strerror(errno));
+		fprintf(stderr, "xskf: cannot open --mem-frame '%s': %s\n", path, strerror(errno));
 		return -EINVAL;
 	}
 	n = fread(c->mem_frame[k], 1, sizeof(c->mem_frame[k]), f);
 	if (n < 14 || fgetc(f) != EOF) {
-		fprintf(stderr, "--mem-frame '%s': a frame is 14 to %zu bytes, this file is %s\n", path,
+		fprintf(stderr, "xskf: --mem-frame '%s': a frame is 14 to %zu bytes, this file is %s\n", path,
 			sizeof(c->mem_frame[k]), n < 14 ? "shorter" : "longer");
 		fclose(f);
 		return -EINVAL;
@@ -154,7 +154,7 @@ static int parse_u32(const char *name, const char *s, uint32_t min, uint32_t max
 	errno = 0;
 	v = strtoul(s, &end, 0);
 	if (errno || end == s || *end || s[0] == '-' || v < min || v > max) {
-		fprintf(stderr, "invalid %s '%s': use a number from %u to %u\n", name, s, min, max);
+		fprintf(stderr, "xskf: invalid %s '%s': use a number from %u to %u\n", name, s, min, max);
 		return -EINVAL;
 	}
 	*out = (uint32_t)v;
@@ -184,11 +184,12 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 	/* 0, not 1: glibc's getopt then forgets all of a previous parse, also where it stopped
 	 * inside a cluster of short options ("-Xv" after an error at X) */
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "i:q:zcNSBb:d:f:vhmF", lopts, &idx)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":i:q:zcNSBb:d:f:vhmF", lopts, &idx)) != -1) {
 		switch (opt) {
 		case O_IFACE:
 			if (c->nr_ifaces == XSKF_MAX_PORTS) {
-				fprintf(stderr, "too many interfaces: at most %d\n", XSKF_MAX_PORTS);
+				fprintf(stderr, "xskf: too many interfaces: at most %d\n", XSKF_MAX_PORTS);
 				return -EINVAL;
 			}
 			c->ifaces[c->nr_ifaces++] = optarg;
@@ -244,7 +245,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			else if (!strcmp(optarg, "off"))
 				c->eo.hugepages = XSKF_HUGEPAGES_OFF + 1;
 			else {
-				fprintf(stderr, "invalid --hugepages '%s': use auto, require or off\n",
+				fprintf(stderr, "xskf: invalid --hugepages '%s': use auto, require or off\n",
 					optarg);
 				err = -EINVAL;
 			}
@@ -252,7 +253,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 		case O_HUGE_SIZE:
 			err = xskf_huge__parse_size(optarg, &c->eo.huge_page_size);
 			if (err)
-				fprintf(stderr, "invalid --huge-size '%s': use 2M or 1G\n", optarg);
+				fprintf(stderr, "xskf: invalid --huge-size '%s': use 2M or 1G\n", optarg);
 			break;
 		case O_HUGE_DIR:
 			c->eo.huge_dir = optarg;
@@ -260,7 +261,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 		case O_FRAME:
 			err = parse_u32("frame size", optarg, 0, UINT32_MAX, &c->eo.frame_size);
 			if (!err && c->eo.frame_size != 2048 && c->eo.frame_size != 4096) {
-				fprintf(stderr, "invalid frame size %s: use 2048 or 4096\n", optarg);
+				fprintf(stderr, "xskf: invalid frame size %s: use 2048 or 4096\n", optarg);
 				err = -EINVAL;
 			}
 			break;
@@ -300,7 +301,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			} else if (!strcmp(optarg, "memory")) {
 				c->eo.backend = XSKF_BACKEND_MEMORY;
 			} else {
-				fprintf(stderr, "invalid --backend '%s': use xdp or memory\n", optarg);
+				fprintf(stderr, "xskf: invalid --backend '%s': use xdp or memory\n", optarg);
 				err = -EINVAL;
 			}
 			break;
@@ -308,7 +309,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			errno = 0;
 			c->eo.mem_frames = strtoull(optarg, &end, 0);
 			if (errno || end == optarg || *end || optarg[0] == '-' || !c->eo.mem_frames) {
-				fprintf(stderr, "invalid --mem-frames '%s': use a number above 0\n",
+				fprintf(stderr, "xskf: invalid --mem-frames '%s': use a number above 0\n",
 					optarg);
 				err = -EINVAL;
 			}
@@ -328,22 +329,33 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 				err = cli->parse(app_ctx, opt - O_APP_BASE, optarg);
 				break;
 			}
-			fprintf(stderr, "Try '%s --help' for the options.\n", argv[0]);
+			/* getopt's own messages are off (opterr): they name argv[0], which in
+			 * `xskf run` is the plugin list, and give no way out */
+			if (opt == ':')
+				fprintf(stderr, "xskf: option '%s' needs a value; try '%s --help'\n",
+					argv[optind - 1], argv[0]);
+			else if (optopt && optopt < 128)
+				fprintf(stderr, "xskf: unrecognized option '-%c'; try '%s --help'\n",
+					optopt, argv[0]);
+			else
+				fprintf(stderr, "xskf: unrecognized option '%s'; try '%s --help'\n",
+					argv[optind - 1], argv[0]);
 			return -EINVAL;
 		}
 		if (err)
 			return err;
 	}
 	if (optind < argc) {
-		fprintf(stderr, "unexpected argument '%s'; try '%s --help'\n", argv[optind], argv[0]);
+		fprintf(stderr, "xskf: unexpected argument '%s'; try '%s --help'\n", argv[optind],
+			argv[0]);
 		return -EINVAL;
 	}
 	if ((c->eo.mem_frames || c->eo.mem_frame) && c->eo.backend != XSKF_BACKEND_MEMORY) {
-		fprintf(stderr, "--mem-frames and --mem-frame need --backend memory\n");
+		fprintf(stderr, "xskf: --mem-frames and --mem-frame need --backend memory\n");
 		return -EINVAL;
 	}
 	if (c->eo.cpus && c->eo.nr_workers > c->nr_cpus) {
-		fprintf(stderr, "--workers %u needs as many CPUs in --cpus (got %u)\n",
+		fprintf(stderr, "xskf: --workers %u needs as many CPUs in --cpus (got %u)\n",
 			c->eo.nr_workers, c->nr_cpus);
 		return -EINVAL;
 	}

@@ -61,6 +61,13 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		errno = EINVAL;
 		return NULL;
 	}
+	if ((o.app->flags & XSKF_APP_F_NEEDS_HINTS) && o.no_hints) {
+		pr_warn("app '%s' reads the RX hints (XSKF_APP_F_NEEDS_HINTS): it cannot run with "
+			"no_hints (--no-hints)\n",
+			o.app->name ? o.app->name : "?");
+		errno = EINVAL;
+		return NULL;
+	}
 	if (!o.frame_size)
 		o.frame_size = 2048;
 	if (o.frame_size != 2048 && o.frame_size != 4096) {

@@ -221,6 +221,11 @@ struct xskf_port {
 	int native_fd, skb_fd;     /* the loaded candidates for native and SKB mode */
 	uint32_t attach_flags;     /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE when attached */
 	bool attached;
+	/* a foreign program replaced with --force, put back at exit: its fd, mode and name */
+	bool foreign_saved;
+	int foreign_fd;
+	uint32_t foreign_mode;
+	char foreign_name[64];
 	enum xskf_redirect_tier tier;
 	unsigned int hints_hw;     /* XSKF_HINTS_KF_* the attached program reads from the driver */
 	uint16_t steer_udp_dport;  /* host order; 0: every frame of a bound queue to its socket */

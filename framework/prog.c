@@ -96,6 +96,53 @@ out:
 	return kind;
 }
 
+/* "native"/"SKB" for messages; with @ip, iproute2's word for the mode (xdpdrv, xdpgeneric) */
+static const char *mode_word(uint32_t mode, bool ip)
+{
+	if (mode == XDP_FLAGS_SKB_MODE)
+		return ip ? "xdpgeneric" : "generic (SKB)";
+	return ip ? "xdpdrv" : "native";
+}
+
+/*
+ * Keep a foreign program that --force replaces, to put it back at exit: an fd holds it alive
+ * after it is detached. Without one (it was unloaded meanwhile) it is simply gone.
+ */
+static void save_foreign(struct xskf_port *port, uint32_t id, uint32_t mode, const char *name)
+{
+	int fd = bpf_prog_get_fd_by_id(id);
+
+	if (fd < 0 || port->foreign_saved) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	port->foreign_saved = true;
+	port->foreign_fd = fd;
+	port->foreign_mode = mode;
+	snprintf(port->foreign_name, sizeof(port->foreign_name), "%s", name);
+}
+
+/* Put back what --force replaced, once ours is gone; never over a program attached since. */
+static void restore_foreign(struct xskf_port *port)
+{
+	LIBBPF_OPTS(bpf_xdp_attach_opts, o);
+	int err;
+
+	if (!port->foreign_saved)
+		return;
+	err = bpf_xdp_attach(port->ifindex, port->foreign_fd,
+			     port->foreign_mode | XDP_FLAGS_UPDATE_IF_NOEXIST, &o);
+	if (err)
+		pr_warn("%s: cannot put back the foreign XDP program %s: %s\n", port->name,
+			port->foreign_name, strerror(-err));
+	else
+		pr_info("%s: foreign XDP program %s put back (%s mode)\n", port->name,
+			port->foreign_name, mode_word(port->foreign_mode, false));
+	close(port->foreign_fd);
+	port->foreign_saved = false;
+}
+
 /*
  * Deal with programs already on the interface: left by a killed run of ours (replace), used by
  * a live xskf process (refuse), or foreign (refuse unless forced). With @detach false it only
@@ -141,14 +188,22 @@ static int clear_existing(struct xskf_port *port, bool force, bool detach)
 			break;
 		case OWNER_FOREIGN:
 			if (!force) {
-				pr_warn("%s: another XDP program %s is attached; remove it with 'ip link "
-					"set dev %s xdp off' or pass --force to replace it\n",
-					port->name, name, port->name);
+				/* 'xdp off' removes only a native program: name the mode's own word */
+				pr_warn("%s: another XDP program %s is attached in %s mode; remove it "
+					"with 'ip link set dev %s %s off' or pass --force to replace it "
+					"until xskf exits\n",
+					port->name, name, mode_word(progs[i].mode, false), port->name,
+					mode_word(progs[i].mode, true));
 				return -EEXIST;
 			}
-			if (detach)
-				pr_info("%s: replacing foreign XDP program %s (--force)\n", port->name,
-					name);
+			if (!detach)
+				break;
+			save_foreign(port, progs[i].id, progs[i].mode, name);
+			pr_info("%s: replacing foreign XDP program %s (%s mode, --force)%s\n",
+				port->name, name, mode_word(progs[i].mode, false),
+				port->foreign_saved ? "; it is put back when xskf exits (not after a "
+						      "crash or SIGKILL)"
+						    : "; it cannot be put back (its fd is gone)");
 			break;
 		}
 		if (!detach)
@@ -512,12 +567,17 @@ void xskf_prog__detach(struct xskf_port *port)
 	LIBBPF_OPTS(bpf_xdp_attach_opts, o, .old_prog_fd = port->prog_fd);
 	int err;
 
-	if (!port->attached)
+	if (!port->attached) {
+		restore_foreign(port); /* set-up failed after --force took it off */
 		return;
+	}
 	if (port->seen.gone || port->seen.replaced) {
 		/* nothing of ours to detach here: xskf_engine__watch() said why */
 		port->attached = false;
 		forget_attached(port);
+		if (port->foreign_saved)
+			close(port->foreign_fd);
+		port->foreign_saved = false;
 		return;
 	}
 	/* REPLACE with our fd: never remove a program someone attached after us. */
@@ -526,6 +586,8 @@ void xskf_prog__detach(struct xskf_port *port)
 		pr_warn("%s: detaching the XDP program failed: %s\n", port->name, strerror(-err));
 	port->attached = false;
 	forget_attached(port);
+	if (!err)
+		restore_foreign(port);
 }
 
 void xskf_prog__teardown(struct xskf_port *port)

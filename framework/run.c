@@ -92,11 +92,12 @@ int xskf_app__main(const struct xskf_app *app, void *app_ctx, const struct xskf_
 	quiet = c.quiet;
 	if (c.nr_ifaces < min_if || c.nr_ifaces > max_if) {
 		if (min_if == max_if)
-			fprintf(stderr, "%s needs %u interface%s (-i IFACE); try --help\n", argv[0],
-				min_if, min_if == 1 ? "" : "s");
+			fprintf(stderr, "xskf: %s needs %u interface%s (-i IFACE); try '%s --help'\n",
+				argv[0], min_if, min_if == 1 ? "" : "s", argv[0]);
 		else
-			fprintf(stderr, "%s needs %u to %u interfaces (-i IFACE); try --help\n", argv[0],
-				min_if, max_if);
+			fprintf(stderr,
+				"xskf: %s needs %u to %u interfaces (-i IFACE); try '%s --help'\n",
+				argv[0], min_if, max_if, argv[0]);
 		return 2;
 	}
 	c.eo.app = app;

@@ -152,6 +152,12 @@ enum xskf_app_flags {
 	XSKF_APP_F_RCU_QSBR = 1u << 0,
 	/* The app sends frames it builds itself (xskf_worker__tx_alloc()); see xsk-txgen. */
 	XSKF_APP_F_TX_ONLY = 1u << 1,
+	/*
+	 * The app reads RX hints (xskf_hints.h) and gives wrong answers without them: a run with
+	 * --no-hints (xskf_engine_opts.no_hints) is refused at start-up, in one line, instead of
+	 * handing it frames whose pkts[i].meta is NULL.
+	 */
+	XSKF_APP_F_NEEDS_HINTS = 1u << 2,
 };
 
 struct xskf_app {

@@ -26,6 +26,7 @@ rows=$(sed -n '/<!-- matrix:begin -->/,/<!-- matrix:end -->/p' "$DOC" | grep -E 
 setup() { # setup KIND: make the machine what the row needs; BG_PID for "running"
 	case $1 in
 	foreign) dut ip link set dev "$TB_IF_DUT" xdpdrv obj "$FOREIGN" sec xdp ;;
+	foreignskb) dut ip link set dev "$TB_IF_DUT" xdpgeneric obj "$FOREIGN" sec xdp ;;
 	running)
 		# not through dut(): $! must be the app itself, not a subshell that ignores SIGINT.
 		# The last instance's log goes first: the child truncates it only when it runs, and
@@ -48,6 +49,7 @@ setup() { # setup KIND: make the machine what the row needs; BG_PID for "running
 undo() { # undo KIND
 	case $1 in
 	foreign) dut ip link set dev "$TB_IF_DUT" xdp off ;;
+	foreignskb) dut ip link set dev "$TB_IF_DUT" xdpgeneric off ;;
 	running)
 		kill -INT "$BG_PID"
 		local i
@@ -89,7 +91,7 @@ while IFS= read -r row; do
 		dut timeout 60 "${argv[@]}" >"$out/o" 2>"$out/e" </dev/null || rc=$?
 	fi
 	[ "$rc" = 124 ] && { cat "$out/e" >&2; fail "row $num ($cmd) did not end in 60 s"; }
-	[ "$kind" = foreign ] && [ -z "$(xdp_attached)" ] && fail "row $num: the foreign program was removed"
+	[[ $kind == foreign* ]] && [ -z "$(xdp_attached)" ] && fail "row $num: the foreign program was removed"
 	undo "$kind"
 	line=$(cat "$out/e" "$out/o" | grep -E -m1 -- "$re") # xskfctl answers on stdout
 	[ -n "$line" ] || { cat "$out/e" >&2; fail "row $num ($cmd): no line matching '$re'"; }

@@ -7,6 +7,7 @@
  *   PARSE_CRASH  its option parser dereferences NULL
  *   SHORT_DESC   a descriptor too short to hold the required fields
  *   BAD_JSON     its json() prints members of an object, not one JSON value
+ *   NEEDS_HINTS  a good plugin that says it reads the RX hints (XSKF_APP_F_NEEDS_HINTS)
  * Without a flag: a plugin that counts and drops every frame (the good control).
  */
 #include <errno.h>
@@ -70,6 +71,9 @@ static void bad_json(void *ctx, struct xskf_engine *eng, void *out)
 
 static const struct xskf_app bad_app = {
 	.name = "bad",
+#ifdef NEEDS_HINTS
+	.flags = XSKF_APP_F_NEEDS_HINTS,
+#endif
 	.init = bad_init,
 #ifndef NO_RX
 	.rx_burst = bad_burst,
