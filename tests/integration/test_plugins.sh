@@ -11,6 +11,8 @@
 #             equals the final JSON; `xskfctl plugins`; `xskfctl tunnel reload` (good and bad
 #             file); a peer that is not root is refused; malformed, oversized, truncated and
 #             empty requests are answered or dropped without harm
+#   list      `xskf plugins` with two files of one plugin name (same file name, another
+#             file name): each pair is named in a warning that says which one a name runs
 #   json      a plugin whose json() prints no JSON value (members, not an object) in a chain
 #             with rxdrop: --json and a live `xskfctl stats` stay valid JSON, its app_stats is
 #             null, rxdrop's are there, and one warning names the plugin
@@ -146,6 +148,18 @@ counters)
 	[ "$(json_get "$out/k.json" 'd["plugins"][0]["workers"][0]["dropped"]')" = "$fin" ] ||
 		fail "per-worker counters do not add up"
 	ok "plugin counters: $n per-second lines, $fin in the JSON, per worker and summed"
+	;;
+list)
+	mkdir "$out/pp"
+	cp "$B/apps/l2fwd.so" "$out/pp/l2fwd.so"
+	cp "$B/apps/rxdrop.so" "$out/pp/other.so"
+	XSKF_PLUGIN_PATH=$out/pp "$XSKF" plugins >"$out/l.out" 2>"$out/l.err" || fail "xskf plugins failed"
+	grep -qF "xskf: warning: two plugins called 'l2fwd': $out/pp/l2fwd.so and $B/apps/l2fwd.so; 'xskf run' by name runs the first" "$out/l.err" ||
+		{ cat "$out/l.err"; fail "same file name: no warning"; }
+	grep -qF "xskf: warning: two plugins called 'rxdrop': $out/pp/other.so and $B/apps/rxdrop.so; 'xskf run NAME' loads the first NAME.so" "$out/l.err" ||
+		{ cat "$out/l.err"; fail "another file name: no warning"; }
+	[ "$(wc -l <"$out/l.err")" = 2 ] || { cat "$out/l.err"; fail "more warnings than the two pairs"; }
+	ok "xskf plugins: both pairs of one name named, with which one runs"
 	;;
 json)
 	TP=${XSKF_TEST_PLUGINS:?XSKF_TEST_PLUGINS not set (run through meson test)}
