@@ -75,7 +75,7 @@ run_named() {
 	done
 	grep -q "XDP program attached" "$dest/run.err" || { cat "$dest/run.err"; fail "$1 did not start"; }
 	r0=$(dut ethtool -S "$TB_IF_DUT" | awk '/rx_queue_0_xdp_redirect:/ { print $2 }')
-	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --cpu 0 --rate 50000 --json >/dev/null || fail "generator"
+	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --cpus 0 --rate 50000 --json >/dev/null || fail "generator"
 	for ((i = 0; i < 400; i++)); do
 		r=$(dut ethtool -S "$TB_IF_DUT" | awk '/rx_queue_0_xdp_redirect:/ { print $2 }')
 		[ $((r - r0)) -ge 3000 ] && break

@@ -76,7 +76,7 @@ same)
 		pid=$!
 		wait_line "$out/v.err" "XDP program attached"
 		r0=$(dut ethtool -S "$TB_IF_DUT" | awk '/rx_queue_0_xdp_redirect:/ { print $2 }')
-		gen "$GEN" -i "$TB_IF_GEN" -n 10000 --cpu 0 --rate 100000 --json >"$out/g.json" || fail "generator"
+		gen "$GEN" -i "$TB_IF_GEN" -n 10000 --cpus 0 --rate 100000 --json >"$out/g.json" || fail "generator"
 		for ((i = 0; i < 400; i++)); do
 			r=$(dut ethtool -S "$TB_IF_DUT" | awk '/rx_queue_0_xdp_redirect:/ { print $2 }')
 			[ $((r - r0)) -ge 10000 ] && break
@@ -99,7 +99,7 @@ chain)
 	back0=$(gen cat "/sys/class/net/$TB_IF_GEN/statistics/rx_packets")
 	# port 9 (dropped), then port 7777 (sent back); to the dut's address, so that frames
 	# coming back to the generator are not for its stack (no ICMP answers)
-	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --dport 9 --cpu 0 --rate 50000 --json >"$out/g1.json" || fail "gen"
+	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --dport 9 --cpus 0 --rate 50000 --json >"$out/g1.json" || fail "gen"
 	# the kernel may drop some on a starved machine: how many of the port-9 ones it did
 	for ((i = 0; i < 400; i++)); do
 		"$CTL" stats >"$out/s1.json" || fail "xskfctl stats"
@@ -107,7 +107,7 @@ chain)
 		[ $(($(json_get "$out/s1.json" "d['queues'][0]['rx_packets']") + kd1)) -ge 3000 ] && break
 		sleep 0.05
 	done
-	gen "$GEN" -i "$TB_IF_GEN" -n 2000 --dport 7777 --cpu 0 --rate 50000 --json >"$out/g2.json" || fail "gen"
+	gen "$GEN" -i "$TB_IF_GEN" -n 2000 --dport 7777 --cpus 0 --rate 50000 --json >"$out/g2.json" || fail "gen"
 	for ((i = 0; i < 400; i++)); do
 		back=$(($(gen cat "/sys/class/net/$TB_IF_GEN/statistics/rx_packets") - back0))
 		"$CTL" stats >"$out/s2.json" || fail "xskfctl stats"
@@ -186,7 +186,7 @@ ctl)
 	[ "$(stat -c %a "$XSKF_CTL_DIR")" = 700 ] || fail "control folder mode $(stat -c %a "$XSKF_CTL_DIR")"
 	[ "$(stat -c '%a %u' "$sock")" = "600 0" ] || fail "socket mode/owner $(stat -c '%a %u' "$sock")"
 	ok "control socket $sock: 0600, root, in a 0700 folder"
-	gen "$GEN" -i "$TB_IF_GEN" -n 5000 --cpu 0 --rate 50000 --json >/dev/null || fail "gen"
+	gen "$GEN" -i "$TB_IF_GEN" -n 5000 --cpus 0 --rate 50000 --json >/dev/null || fail "gen"
 	for ((i = 0; i < 400; i++)); do
 		"$CTL" stats >"$out/live.json" || fail "xskfctl stats failed"
 		got=$(json_get "$out/live.json" "d['queues'][0]['rx_packets'] + d['queues'][0]['kernel']['rx_dropped']")

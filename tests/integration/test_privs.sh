@@ -41,7 +41,7 @@ done
 [ $bad = 0 ] || fail "a thread holds more (or less) than CAP_NET_ADMIN"
 ok "every thread holds CAP_NET_ADMIN only"
 
-gen "$GEN" -i "$TB_IF_GEN" -n 1000 --cpu 0 --json >"$out/gen.json" || fail "generator"
+gen "$GEN" -i "$TB_IF_GEN" -n 1000 --cpus 0 --json >"$out/gen.json" || fail "generator"
 for ((i = 0; i < 400; i++)); do
 	[ "$(dut ethtool -S "$TB_IF_DUT" | awk '/rx_queue_0_xdp_redirect:/ { print $2 }')" -ge 1000 ] && break
 	sleep 0.05
