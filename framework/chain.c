@@ -85,8 +85,13 @@ static int chain_init(void *ctx, struct xskf_engine *eng)
 		if (ch->pl[k].app.init) {
 			err = ch->pl[k].app.init(ch->pl[k].p->app_ctx, eng);
 			if (err) {
-				fprintf(stderr, "xskf: plugin '%s' (%s): init failed: %s\n",
-					ch->pl[k].p->name, ch->pl[k].file, strerror(-err));
+				/* "(built in)" comes in parentheses already */
+				const char *f = ch->pl[k].file;
+				bool paren = f[0] == '(';
+
+				fprintf(stderr, "xskf: plugin '%s' %s%s%s: init failed: %s\n",
+					ch->pl[k].p->name, paren ? "" : "(", f, paren ? "" : ")",
+					strerror(-err));
 				return -ECANCELED; /* said why: the engine adds nothing */
 			}
 		}

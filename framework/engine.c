@@ -645,6 +645,8 @@ static int start_mem(struct xskf_engine *eng)
 	unsigned int i;
 	int err;
 
+	/* before set-up, so that it comes with the refusals above rather than after the attach */
+	xskf_watch__mtu(eng, -1);
 	err = assign_workers(eng);
 	if (err)
 		return err;
@@ -684,6 +686,8 @@ int xskf_engine__start(struct xskf_engine *eng)
 		if (err)
 			return err;
 	}
+	/* before set-up, so that it comes with the refusals above rather than after the attach */
+	xskf_watch__mtu(eng, -1);
 	err = assign_workers(eng);
 	if (err)
 		return err;

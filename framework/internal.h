@@ -247,6 +247,14 @@ void xskf_prog__teardown(struct xskf_port *port);
 int xskf_prog__counters(struct xskf_port *port, uint32_t queue, uint64_t out[3]);
 void xskf_prog__emergency_detach(void);
 
+/*
+ * xskf_watch__mtu() - say once, for every port whose MTU allows frames longer than a UMEM
+ * frame holds, that the kernel drops them and what helps; one line for ports of the same MTU.
+ * Nothing for TX-only apps. @sock: a datagram socket for the ioctls, or -1 (one is opened).
+ * Thread: control thread (xskf_engine__start() before set-up, xskf_engine__watch()).
+ */
+void xskf_watch__mtu(struct xskf_engine *eng, int sock);
+
 /* ---- workers (worker.c) ---- */
 
 struct xskf_worker {

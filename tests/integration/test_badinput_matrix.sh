@@ -43,6 +43,12 @@ setup() { # setup KIND: make the machine what the row needs; BG_PID for "running
 		fail "the first instance did not start"
 		;;
 	nohuge) echo 0 >/proc/sys/vm/nr_hugepages ;;
+	mtu3000 | mtu9000) dut ip link set dev "$TB_IF_DUT" mtu "${1#mtu}" ;;
+	mtupair) # a second port of another MTU, up with a carrier
+		dut ip link add xm1 mtu 1400 type veth peer name xm2 mtu 1400
+		dut ip link set xm1 up
+		dut ip link set xm2 up
+		;;
 	esac
 }
 
@@ -61,6 +67,8 @@ undo() { # undo KIND
 		wait "$BG_PID"
 		;;
 	nohuge) echo "$hp0" >/proc/sys/vm/nr_hugepages ;;
+	mtu3000 | mtu9000) dut ip link set dev "$TB_IF_DUT" mtu 1500 ;;
+	mtupair) dut ip link del xm1 ;;
 	esac
 }
 
