@@ -95,10 +95,15 @@ static bool icmp4_is_err(uint8_t type)
  */
 static bool icmp4_allowed(const uint8_t *dmac, const uint8_t *ip, uint32_t len)
 {
-	uint32_t ihl = (ip[0] & 0xf) * 4u;
-	uint8_t src0 = ip[12], dst0 = ip[16];
+	uint32_t ihl;
+	uint8_t src0, dst0;
 
-	if (len < IP4_HLEN || (ip[0] >> 4) != 4 || ihl < IP4_HLEN || ihl > len)
+	if (len < IP4_HLEN)
+		return false;
+	ihl = (ip[0] & 0xf) * 4u;
+	src0 = ip[12];
+	dst0 = ip[16];
+	if ((ip[0] >> 4) != 4 || ihl < IP4_HLEN || ihl > len)
 		return false;
 	if (get16(ip + 6) != 0x4000) /* DF, no MF, offset 0 */
 		return false;
