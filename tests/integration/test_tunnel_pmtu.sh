@@ -66,16 +66,19 @@ wait "$HTTP_PID" || true
 echo "ok: curl 4 MiB through the tunnel, sha256 matches; server learnt mtu 1450 from $sent4 ICMP"
 
 # 2. ping -M do: each gets its ICMP, with the MTU of its tunnel
-ping_mtu() { # ping_mtu EXPECT ARGS...: one probe; ping must print "mtu = EXPECT" / "mtu=EXPECT"
-	local want=$1 out
-	shift
-	out=$(ip netns exec "$NS_H" ping -n -c 1 -W 5 -M do "$@" 2>&1 || true)
-	grep -Eq "mtu ?= ?$want\b" <<<"$out" || fail "ping -M do $*: no 'mtu = $want' in: $out"
-	echo "ok: ping -M do $*: $(grep -Eo '(Frag needed|Packet too big)[^)]*\)?' <<<"$out" | head -1)"
+# ping_mtu EXPECT DST ARGS...: one probe; ping must print the ICMP it got from DST with the MTU
+# (not a "local error ... mtu=": that would be a path MTU its host knew already)
+ping_mtu() {
+	local want=$1 dst=$2 out
+	shift 2
+	out=$(ip netns exec "$NS_H" ping -n -c 1 -W 5 -M do "$@" "$dst" 2>&1 || true)
+	grep -Eq "^From $dst .*(Frag needed and DF set \(mtu = $want\)|Packet too big: mtu=$want)" \
+		<<<"$out" || fail "ping -M do $* $dst: no ICMP with mtu $want from $dst in: $out"
+	echo "ok: ping -M do $* $dst: $(grep -Eo '(Frag needed|Packet too big)[^)]*\)?' <<<"$out" | head -1)"
 }
-ping_mtu 1450 -s 1472 192.0.2.2          # IPv4 underlay: 1500 - 50
-ping_mtu 1430 -s 1472 203.0.113.2        # IPv6 underlay: 1500 - 70
-ping_mtu 1450 -6 -s 1452 2001:db8:100::2 # IPv6 inside, IPv4 underlay
+ping_mtu 1450 192.0.2.2 -s 1472          # IPv4 underlay: 1500 - 50
+ping_mtu 1430 203.0.113.2 -s 1472        # IPv6 underlay: 1500 - 70
+ping_mtu 1450 2001:db8:100::2 -6 -s 1452 # IPv6 inside, IPv4 underlay
 # the IPv4 messages are the download's and two pings', the ICMPv6 one the last ping's
 wait_for "the ICMPv6 message counted" ge live pmtu_icmp6_sent 1
 sent4=$(live pmtu_icmp4_sent)
