@@ -186,9 +186,9 @@ static int load_pcap(struct txgen *t, uint32_t room)
 	ret = txgen_pcap__load(t->pcap, room, &t->fr, err, sizeof(err));
 	if (t->fr.skipped)
 		fprintf(stderr,
-			"xsk-txgen: %s: %u frames skipped (truncated, shorter than 14 or longer "
+			"xsk-txgen: %s: %u frame%s skipped (truncated, shorter than 14 or longer "
 			"than %u bytes)\n",
-			t->pcap, t->fr.skipped, room);
+			t->pcap, t->fr.skipped, t->fr.skipped == 1 ? "" : "s", room);
 	if (ret)
 		fprintf(stderr, "xsk-txgen: %s\n", err);
 	return ret;

@@ -437,7 +437,7 @@ static int open_worker(struct xskf_engine *eng, struct xskf_worker *w)
 	const struct xskf_engine_opts *o = &eng->o;
 	bool tx_only = eng->app.flags & XSKF_APP_F_TX_ONLY;
 	uint32_t frames = o->frames;
-	char who[24], mem[256], psz[32];
+	char who[24], mem[320], psz[32];
 	struct xskf_umem_place place = {
 		.policy = eng->hugepages,
 		.page_size = eng->huge_page_size,

@@ -264,6 +264,7 @@ static void check_node(struct xskf_umem *um)
 			pages[i] = (uint8_t *)um->area + i * step * um->page_size;
 		if (!move_pages(0, n, pages, NULL, status, 0)) {
 			um->pages_checked = (long)n;
+			um->pages_step = (long)step;
 			for (i = 0; i < n; i++)
 				um->pages_on_node += status[i] == um->numa_node;
 		}
@@ -332,7 +333,7 @@ int xskf_umem__alloc(struct xskf_umem *um, uint32_t nr_frames, uint32_t frame_si
 
 void xskf_umem__describe(const struct xskf_umem *um, char *buf, size_t len)
 {
-	char ps[32], sz[32], where[80] = "on any node (not bound)", left[80] = "";
+	char ps[32], sz[32], where[200] = "on any node (not bound)", left[80] = "";
 	const char *kind = !um->hugepages ? "no hugepages" :
 			   um->huge_file  ? "hugetlbfs file, unlinked" :
 					    "anonymous";
@@ -341,7 +342,14 @@ void xskf_umem__describe(const struct xskf_umem *um, char *buf, size_t len)
 	long long free_b;
 
 	xskf_huge__name(um->page_size, ps, sizeof(ps));
-	if (um->numa_node >= 0 && um->pages_checked)
+	if (um->numa_node >= 0 && um->pages_checked && um->pages_step > 1)
+		/* a sample: say of how many pages, and why not all (MAX_CHECKED) */
+		snprintf(where, sizeof(where),
+			 "on node %d (sampled %ld of %lu pages, 1 in %ld, to bound start-up: %ld of "
+			 "%ld there)",
+			 um->numa_node, um->pages_checked, pages, um->pages_step, um->pages_on_node,
+			 um->pages_checked);
+	else if (um->numa_node >= 0 && um->pages_checked)
 		snprintf(where, sizeof(where), "on node %d (checked: %ld of %ld page%s there)",
 			 um->numa_node, um->pages_on_node, um->pages_checked,
 			 um->pages_checked == 1 ? "" : "s");
