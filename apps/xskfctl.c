@@ -9,6 +9,10 @@
  * Without -s: the one socket in /run/xskf (or $XSKF_CTL_DIR); -s picks a run by its name (the
  * NAME of NAME.PID.sock), its pid, or its socket's path. Exit 0 when the answer is not an
  * error, 1 when it is or nothing answers, 2 on usage errors.
+ *
+ * Who answers is checked (SO_PEERCRED: the uid that created the listening socket): root or
+ * ourselves, never another user, who could have put a socket of theirs where we look and
+ * forge the answer.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -114,6 +118,8 @@ int main(int argc, char **argv)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char path[sizeof(sa.sun_path)] = "", req[1100], buf[65536];
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
 	size_t len = 0;
 	ssize_t r;
 	int i = 1, fd, is_error = 0, first = 1;
@@ -162,6 +168,17 @@ int main(int argc, char **argv)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		fprintf(stderr, "xskfctl: cannot connect to %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl)) {
+		fprintf(stderr, "xskfctl: cannot tell who serves %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	if (cred.uid != 0 && cred.uid != geteuid()) {
+		fprintf(stderr,
+			"xskfctl: %s is served by uid %u (pid %d), neither root nor you: not "
+			"trusting it\n",
+			path, (unsigned int)cred.uid, (int)cred.pid);
 		return 1;
 	}
 	if (send(fd, req, len, MSG_NOSIGNAL) != (ssize_t)len) {

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <linux/capability.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
@@ -432,6 +433,30 @@ static int umem_node(const struct xskf_worker *w)
 	return numa_max_node() == 0 ? 0 : -1;
 }
 
+/*
+ * XDP_UMEM_REG says ENOBUFS when the UMEM's pages would pass the locked-memory limit: without
+ * CAP_IPC_LOCK the kernel charges them to the user's RLIMIT_MEMLOCK (all its UMEMs together).
+ */
+static void memlock_advice(const struct xskf_worker *w)
+{
+	uint64_t need = w->umem.size, kib = (need + 1023) >> 10;
+	struct rlimit rl;
+	char lim[48] = "unknown", sz[32];
+
+	if (!getrlimit(RLIMIT_MEMLOCK, &rl)) {
+		if (rl.rlim_cur == RLIM_INFINITY)
+			snprintf(lim, sizeof(lim), "unlimited");
+		else
+			snprintf(lim, sizeof(lim), "%llu KiB", (unsigned long long)rl.rlim_cur >> 10);
+	}
+	pr_warn("worker %u: cannot register its %s UMEM: it is locked memory, and without "
+		"CAP_IPC_LOCK it must fit in the locked-memory limit (RLIMIT_MEMLOCK, now %s, "
+		"shared by all of the user's UMEMs): raise it to at least %llu KiB ('ulimit -l "
+		"%llu', or unlimited) or run as root with CAP_IPC_LOCK\n",
+		w->id, xskf_huge__name(need, sz, sizeof(sz)), lim, (unsigned long long)kib,
+		(unsigned long long)kib);
+}
+
 static int open_worker(struct xskf_engine *eng, struct xskf_worker *w)
 {
 	const struct xskf_engine_opts *o = &eng->o;
@@ -466,6 +491,10 @@ static int open_worker(struct xskf_engine *eng, struct xskf_worker *w)
 			goto opened;
 		}
 		err = xskf_sock__open(s, &w->umem, o, zc);
+		if (err == -ENOBUFS && i == 0) {
+			memlock_advice(w);
+			return err;
+		}
 		if (err && err != -EBUSY && zc && i == 0 && o->bind_mode == XSKF_BIND_AUTO) {
 			pr_info("%s queue %u: zero-copy not available (%s): using copy mode\n",
 				s->port->name, s->queue, strerror(-err));
@@ -568,13 +597,15 @@ static int load_rss_keys(struct xskf_engine *eng)
 static void fatal_signal(int sig)
 {
 	xskf_prog__emergency_detach();
+	xskf_ctl__emergency_unlink();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
 static void install_fatal_handlers(void)
 {
-	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+	/* synchronous faults: returning would run the faulting instruction again (run.c says more) */
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGSYS, SIGTRAP };
 	struct sigaction sa = { .sa_handler = fatal_signal, .sa_flags = SA_RESETHAND };
 	size_t i;
 

@@ -309,9 +309,26 @@ struct xskf_engine {
 	bool started, stopped;
 	int census_err;
 	const struct xskf_rss *rss[XSKF_MAX_PORTS]; /* by port index, for worker threads */
+	/* the kernel's BTF, read once per run (prog.c) */
+	bool kernel_probed;
+	int kernel_probe_err;
+	unsigned int kernel_kfuncs; /* XSKF_HINTS_KF_* the kernel has */
+	bool kernel_redirect_xsk;
 };
 
 uint64_t xskf_now_ns(void);
+
+/* ctl.c: remove the control socket's file; async-signal-safe (the fatal-signal handler). */
+void xskf_ctl__emergency_unlink(void);
+
+/* ---- other processes (proc.c; any thread) ---- */
+
+/* Start time (field 22 of /proc/PID/stat, clock ticks since boot), 0 when unknown. */
+uint64_t xskf_proc__start_time(pid_t pid);
+/* @pid exists and is not a zombie (state Z or X): a zombie holds nothing any more. */
+bool xskf_proc__alive(pid_t pid);
+/* @pid is alive (as above) and is the process that started at @start_time (not a reused pid). */
+bool xskf_proc__same(pid_t pid, uint64_t start_time);
 /* run.c: called every loop iteration (about 50 ms) while running; set by the runner (plugin.c) */
 extern void (*xskf__run_hook)(struct xskf_engine *eng, double elapsed, void *arg);
 /* privs.c: keep only the capabilities in the bit mask @keep, for the calling thread. 0/-errno. */

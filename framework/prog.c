@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -27,31 +28,6 @@
 #endif
 
 /* ---- who owns a program ---- */
-
-static uint64_t proc_start_time(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long start = 0;
-	FILE *f;
-	int i;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return 0;
-	}
-	fclose(f);
-	/* comm (field 2) may hold spaces: count fields from the last ')' */
-	p = strrchr(buf, ')');
-	for (i = 2; p && i < 22; i++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		sscanf(p + 1, "%llu", &start);
-	return start;
-}
 
 enum owner_kind { OWNER_FOREIGN, OWNER_OURS_DEAD, OWNER_OURS_ALIVE };
 
@@ -85,8 +61,8 @@ static enum owner_kind classify(uint32_t id, char *name, size_t name_len, pid_t 
 		    mi.value_size == sizeof(owner) && !bpf_map_lookup_elem(mfd, &key, &owner)) {
 			*pid = (pid_t)owner.pid;
 			kind = OWNER_OURS_DEAD;
-			if (owner.pid && (kill((pid_t)owner.pid, 0) == 0 || errno == EPERM) &&
-			    proc_start_time((pid_t)owner.pid) == owner.start_time)
+			/* a zombie (killed, not yet reaped) holds nothing: it is dead (proc.c) */
+			if (xskf_proc__same((pid_t)owner.pid, owner.start_time))
 				kind = OWNER_OURS_ALIVE;
 		}
 		close(mfd);
@@ -229,14 +205,11 @@ int xskf_prog__preflight(struct xskf_engine *eng, struct xskf_port *port)
  * bpf_redirect_xsk() was proposed upstream (2021) and never merged. A kernel that carries it
  * names it in its BTF, as a helper id (enum bpf_func_id) or as a kfunc.
  */
-static bool kernel_has_redirect_xsk(void)
+static bool kernel_has_redirect_xsk(const struct btf *btf)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
 	bool found = false;
 	int id;
 
-	if (!btf)
-		return false;
 	if (btf__find_by_name_kind(btf, "bpf_redirect_xsk", BTF_KIND_FUNC) > 0)
 		found = true;
 	id = btf__find_by_name_kind(btf, "bpf_func_id", BTF_KIND_ENUM);
@@ -249,8 +222,50 @@ static bool kernel_has_redirect_xsk(void)
 			if (!strcmp(btf__name_by_offset(btf, e[i].name_off), "BPF_FUNC_redirect_xsk"))
 				found = true;
 	}
-	btf__free(btf);
 	return found;
+}
+
+#define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
+
+/*
+ * What the kernel's BTF tells, read once per run (it is 5-6 MiB to parse): the hint kfuncs,
+ * and whether bpf_redirect_xsk() exists. libbpf still parses it once more for each object it
+ * loads with kfunc externs (libbpf 1.1 takes no parsed BTF from its caller). A failure here
+ * would fail libbpf's load too, with a worse message ("No such process"), so it is said here
+ * with its cause.
+ */
+static int probe_kernel(struct xskf_engine *eng)
+{
+	struct rlimit as;
+	struct btf *btf;
+	int err;
+
+	if (eng->kernel_probed)
+		return eng->kernel_probe_err;
+	eng->kernel_probed = true;
+	/* the file itself first, as libbpf does: its error is the real one (libbpf says ESRCH) */
+	btf = access(VMLINUX_BTF, R_OK) ? btf__load_vmlinux_btf() : btf__parse(VMLINUX_BTF, NULL);
+	err = libbpf_get_error(btf);
+	if (err) {
+		btf = NULL;
+		if (err == -ENOMEM && !getrlimit(RLIMIT_AS, &as) && as.rlim_cur != RLIM_INFINITY)
+			pr_warn("cannot load the kernel's BTF (" VMLINUX_BTF "): out of memory under "
+				"the address-space limit (RLIMIT_AS, ulimit -v) of %llu KiB: raise it "
+				"('ulimit -v unlimited')\n",
+				(unsigned long long)as.rlim_cur >> 10);
+		else if (err == -ENOENT || err == -ESRCH)
+			pr_warn("the kernel has no BTF (" VMLINUX_BTF " is missing): the XDP program "
+				"needs a kernel built with CONFIG_DEBUG_INFO_BTF\n");
+		else
+			pr_warn("cannot load the kernel's BTF (" VMLINUX_BTF "): %s\n",
+				strerror((int)-err));
+		eng->kernel_probe_err = (int)err;
+		return (int)err;
+	}
+	xskf_hints__probe_kfuncs_btf(btf, &eng->kernel_kfuncs);
+	eng->kernel_redirect_xsk = kernel_has_redirect_xsk(btf);
+	btf__free(btf);
+	return 0;
 }
 
 /*
@@ -351,7 +366,7 @@ static int write_owner(struct xskf_port *port)
 {
 	struct xskf_prog_owner owner = {
 		.pid = (uint32_t)getpid(),
-		.start_time = proc_start_time(getpid()),
+		.start_time = xskf_proc__start_time(getpid()),
 	};
 	int fd = bpf_map__fd(port->skel->maps.xskf_owner);
 	struct bpf_program *prog;
@@ -415,7 +430,8 @@ static unsigned int hw_hints_mask(struct xskf_engine *eng, struct xskf_port *por
 
 	if (eng->o.no_hints || eng->o.attach_mode == XSKF_ATTACH_SKB)
 		return 0;
-	if (xskf_hints__probe_kfuncs(&k) || !k)
+	k = eng->kernel_kfuncs;
+	if (!k)
 		return 0;
 	if (xskf_hints__probe_dev(port->ifindex, &d))
 		return 0;
@@ -479,6 +495,9 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	err = clear_existing(port, eng->o.force, true);
 	if (err)
 		return err;
+	err = probe_kernel(eng);
+	if (err)
+		return err;
 
 	port->hints_hw = hw_hints_mask(eng, port);
 	port->skel = open_load(eng, port);
@@ -498,7 +517,7 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	if (err)
 		goto fail;
 
-	if (kernel_has_redirect_xsk()) {
+	if (eng->kernel_redirect_xsk) {
 		if (!printed_tier_a++)
 			pr_info("redirect: the kernel names bpf_redirect_xsk() but this xskf has no "
 				"program for its unmerged signature; using the next tier\n");
