@@ -237,6 +237,7 @@ static int l2fwd_check(void *ctx, struct xskf_engine_opts *eo)
 
 static const struct xskf_app l2fwd_app = {
 	.name = "xsk-l2fwd",
+	.flags = XSKF_APP_F_FORWARDS,
 	.init = l2fwd_init,
 	.worker_init = l2fwd_worker_init,
 	.rx_burst = macswap_burst,

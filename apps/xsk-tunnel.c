@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <urcu-qsbr.h>
 
+#include <xskf_hints.h>
 #include <xskf_plugin.h>
 
 #include "tunnel_config.h"
@@ -34,6 +35,7 @@ struct tunnel {
 	const char *config;
 	bool forward_only;        /* baseline for benchmarks: forward both ways, unchanged */
 	bool policy_pass;         /* underlay frames that are not VXLAN go to the kernel */
+	bool csum_repair;         /* --csum-repair: finish the inner checksums after decap */
 	struct tun_table *table;  /* RCU-protected: rcu_dereference() on workers */
 	struct tun_underlay ul;   /* set in init(), read-only afterwards */
 	pthread_mutex_t lock;     /* guards totals, which workers add to when they end */
@@ -77,6 +79,9 @@ static void tunnel_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 		} else {
 			c = tun_vxlan__decap(t, p);
 			p->out_port = PORT_ACCESS;
+			/* the kernel's VXLAN leaves the inner checksum for the NIC too */
+			if (tun->csum_repair && c == TUN_DECAP)
+				xskf_pkt__csum_finish(p);
 		}
 		w->ctr[c]++;
 		if (c == TUN_ENCAP || c == TUN_DECAP)
@@ -129,6 +134,7 @@ static int tunnel_init(void *app_ctx, struct xskf_engine *eng)
 	const char *ifname = xskf_engine__port_name(eng, PORT_UNDERLAY);
 	int err = read_underlay(eng, &tun->ul);
 
+	tun->csum_repair = xskf_engine__csum_repair(eng);
 	if (err)
 		fprintf(stderr, "xsk-tunnel: %s: cannot read MAC/MTU: %s\n", ifname,
 			strerror(-err));
@@ -275,7 +281,7 @@ static int tunnel_check(void *app_ctx, struct xskf_engine_opts *eo)
 
 static const struct xskf_app tunnel_app = {
 	.name = "xsk-tunnel",
-	.flags = XSKF_APP_F_RCU_QSBR,
+	.flags = XSKF_APP_F_RCU_QSBR | XSKF_APP_F_FORWARDS,
 	.configure = tunnel_configure,
 	.init = tunnel_init,
 	.worker_init = tunnel_worker_init,

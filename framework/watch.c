@@ -15,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "csum.h"
 #include "internal.h"
 
 /* The id of the program behind @fd, 0 if unknown. */
@@ -129,5 +130,6 @@ int xskf_engine__watch(struct xskf_engine *eng)
 			ret = err;
 	}
 	close(sock);
+	xskf_csum__watch(eng);
 	return ret;
 }
