@@ -79,14 +79,20 @@ static void tunnel_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 		} else {
 			c = tun_vxlan__decap(t, p);
 			p->out_port = PORT_ACCESS;
-			/* the kernel's VXLAN leaves the inner checksum for the NIC too */
-			if (tun->csum_repair && c == TUN_DECAP)
-				xskf_pkt__csum_finish(p);
 		}
 		w->ctr[c]++;
 		if (c == TUN_ENCAP || c == TUN_DECAP)
 			p->action = XSKF_FWD;
 	}
+	/*
+	 * --csum-repair: the kernel's VXLAN leaves the inner frame's TCP/UDP checksum for the
+	 * underlay's NIC, as the framework found the outer one. A second pass, so that the loop
+	 * above costs nothing more without the option.
+	 */
+	if (tun->csum_repair)
+		for (i = 0; i < n; i++)
+			if (pkts[i].port == PORT_UNDERLAY && pkts[i].action == XSKF_FWD)
+				xskf_pkt__csum_finish(&pkts[i]);
 }
 
 static int tunnel_worker_init(void *app_ctx, const struct xskf_worker_info *wi, void **wctx)

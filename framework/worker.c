@@ -137,7 +137,11 @@ void *xskf_worker__run(void *arg)
 	bool tx_only = app->flags & XSKF_APP_F_TX_ONLY;
 	bool busy_poll = eng->o.busy_poll, kick_always = eng->o.no_need_wakeup && !eng->mem;
 	bool mem = eng->mem, csum_repair = eng->o.csum_repair;
-	/* full bursts until the next checksum sample (csum.h) */
+	/*
+	 * Checksums (csum.h): bursts shorter than csum_whole are looked at whole, the first frame
+	 * of every XSKF_CSUM_SAMPLE-th other one; --csum-repair makes every burst shorter.
+	 */
+	const uint32_t csum_whole = csum_repair ? batch + 1 : batch;
 	unsigned int csum_every = XSKF_CSUM_SAMPLE;
 	/* fixed once the worker runs: in locals, so that no store of the loop makes them reload */
 	struct xskf_sock *const *socks = w->socks;
@@ -195,9 +199,8 @@ void *xskf_worker__run(void *arg)
 				 * than the batch are whole (a slow flow, the handshake of a TCP
 				 * connection), of full ones only the first frame of every 64th.
 				 */
-				if (unlikely(csum_repair || n < batch) || unlikely(!--csum_every)) {
-					xskf_csum__burst(s, pkts, csum_repair || n < batch ? n : 1,
-							 csum_repair);
+				if (unlikely(n < csum_whole) || unlikely(!--csum_every)) {
+					xskf_csum__burst(s, pkts, n < csum_whole ? n : 1, csum_repair);
 					csum_every = XSKF_CSUM_SAMPLE;
 				}
 				rx_cb(wctx, pkts, n);
