@@ -35,7 +35,8 @@ static const char *csum_words(const struct xskf_engine *eng, const struct xskf_q
 {
 	buf[0] = 0;
 	if (s->csum_unfinished || eng->o.csum_repair)
-		snprintf(buf, len, "  csum_unfinished %llu", (unsigned long long)s->csum_unfinished);
+		snprintf(buf, len, "  csum_unfinished %llu",
+			 (unsigned long long)s->csum_unfinished);
 	if (eng->o.csum_repair)
 		snprintf(buf + strlen(buf), len - strlen(buf), "  csum_repaired %llu",
 			 (unsigned long long)s->csum_repaired);

@@ -200,7 +200,8 @@ void *xskf_worker__run(void *arg)
 				 * connection), of full ones only the first frame of every 64th.
 				 */
 				if (unlikely(n < csum_whole) || unlikely(!--csum_every)) {
-					xskf_csum__burst(s, pkts, n < csum_whole ? n : 1, csum_repair);
+					xskf_csum__burst(s, pkts, n < csum_whole ? n : 1,
+							 csum_repair);
 					csum_every = XSKF_CSUM_SAMPLE;
 				}
 				rx_cb(wctx, pkts, n);
