@@ -8,7 +8,9 @@
 #     the run-time warning names the fix, iperf3 cannot connect, tshark at B sees bad checksums;
 #  2. with --csum-repair: every UDP datagram reaches B's socket, iperf3 completes a bounded
 #     transfer (bytes > 0 in its JSON), tshark in B's namespace finds 0 bad TCP/UDP checksums
-#     in what B received, and csum_repaired counts what was finished.
+#     in what B received, and csum_repaired counts what was finished;
+#  3. a veth whose peer is in the same namespace: the start-up line names the peer while its
+#     offload is on, and says nothing once it is off.
 # The forwarder is pinned to CPU 1 (its idle worker spins there), the clients to CPU 0.
 #
 #   nsA [a0 192.0.2.1] --- [la] nsL xsk-l2fwd [lb] --- [b0 192.0.2.2] nsB
@@ -154,3 +156,19 @@ read -r bad tot <<<"$(bad_csums $TMP/on.pcap)"
 [[ $tot -gt $N ]] || fail "tshark at B: only $tot TCP/UDP frames captured"
 [[ $bad -eq 0 ]] || fail "tshark at B: $bad of $tot TCP/UDP frames with a bad checksum"
 ok "with the repair: tshark at B: 0 of $tot TCP/UDP frames with a bad checksum; csum_repaired on la $rep"
+
+# --- 3. a peer in the same namespace: named, and its offload read (no line once it is off) ---
+ip -n $NL link add p0 type veth peer name p1
+ip -n $NL link set p0 up
+ip -n $NL link set p1 up
+ip netns exec $NL $L2FWD -i p0 --duration 1 --quiet --cpus 1 >/dev/null 2>$TMP/same.err ||
+	{ cat $TMP/same.err; fail "xsk-l2fwd -i p0 failed"; }
+grep -q "warning: p0: its veth peer p1 has TX checksum offload on: .*fix: 'ethtool -K p1 tx off', or --csum-repair" \
+	$TMP/same.err || { cat $TMP/same.err; fail "the peer in the same namespace was not named"; }
+ok "peer in the same namespace: $(grep -m1 'p0: its veth peer' $TMP/same.err | cut -c1-100)..."
+ip netns exec $NL ethtool -K p1 tx off >/dev/null
+ip netns exec $NL $L2FWD -i p0 --duration 1 --quiet --cpus 1 >/dev/null 2>$TMP/same.err ||
+	{ cat $TMP/same.err; fail "xsk-l2fwd -i p0 failed"; }
+grep -qi "checksum" $TMP/same.err && { cat $TMP/same.err; fail "a checksum line with the peer's offload off"; }
+ok "peer in the same namespace with tx off: no checksum line"
+no_xdp $NL p0
