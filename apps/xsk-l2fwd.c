@@ -222,6 +222,7 @@ static int l2fwd_check(void *ctx, struct xskf_engine_opts *eo)
 
 static const struct xskf_app l2fwd_app = {
 	.name = "xsk-l2fwd",
+	.flags = XSKF_APP_F_FORWARDS,
 	.configure = l2fwd_configure,
 	.worker_init = l2fwd_worker_init,
 	.rx_burst = macswap_burst,

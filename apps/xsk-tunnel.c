@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <urcu-qsbr.h>
 
+#include <xskf_hints.h>
 #include <xskf_plugin.h>
 
 #include "tunnel_config.h"
@@ -37,6 +38,7 @@ struct tunnel {
 	bool policy_pass;         /* underlay frames that are not VXLAN go to the kernel */
 	uint32_t icmp_rate;       /* ICMP "too big" messages per second per worker (0: none) */
 	uint32_t icmp_burst;      /* and at most this many at once (the token bucket's size) */
+	bool csum_repair;         /* --csum-repair: finish the inner checksums after decap */
 	struct tun_table *table;  /* RCU-protected: rcu_dereference() on workers */
 	struct tun_underlay ul;   /* set in init(), read-only afterwards */
 	pthread_mutex_t lock;     /* guards totals, which workers add to when they end */
@@ -105,6 +107,15 @@ static void tunnel_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 		else if (c == TUN_ENC_MTU)
 			too_big(w, t, p, &now_ns);
 	}
+	/*
+	 * --csum-repair: the kernel's VXLAN leaves the inner frame's TCP/UDP checksum for the
+	 * underlay's NIC, as the framework found the outer one. A second pass, so that the loop
+	 * above costs nothing more without the option.
+	 */
+	if (tun->csum_repair)
+		for (i = 0; i < n; i++)
+			if (pkts[i].port == PORT_UNDERLAY && pkts[i].action == XSKF_FWD)
+				xskf_pkt__csum_finish(&pkts[i]);
 }
 
 static int tunnel_worker_init(void *app_ctx, const struct xskf_worker_info *wi, void **wctx)
@@ -153,6 +164,7 @@ static int tunnel_init(void *app_ctx, struct xskf_engine *eng)
 	const char *ifname = xskf_engine__port_name(eng, PORT_UNDERLAY);
 	int err = read_underlay(eng, &tun->ul);
 
+	tun->csum_repair = xskf_engine__csum_repair(eng);
 	if (err)
 		fprintf(stderr, "xsk-tunnel: %s: cannot read MAC/MTU: %s\n", ifname,
 			strerror(-err));
@@ -327,7 +339,7 @@ static int tunnel_check(void *app_ctx, struct xskf_engine_opts *eo)
 
 static const struct xskf_app tunnel_app = {
 	.name = "xsk-tunnel",
-	.flags = XSKF_APP_F_RCU_QSBR,
+	.flags = XSKF_APP_F_RCU_QSBR | XSKF_APP_F_FORWARDS,
 	.configure = tunnel_configure,
 	.init = tunnel_init,
 	.worker_init = tunnel_worker_init,

@@ -24,6 +24,7 @@
 #include <numa.h>
 
 #include "hints.h"
+#include "csum.h"
 #include "internal.h"
 
 #define DEF_RING 2048
@@ -747,6 +748,8 @@ int xskf_engine__start(struct xskf_engine *eng)
 	for (i = 0; i < eng->nr_ports && !err; i++)
 		err = xskf_prog__attach(eng, &eng->ports[i]);
 	if (!err)
+		xskf_csum__probe(eng);
+	if (!err)
 		err = app_init(eng);
 	if (err)
 		goto fail;
@@ -831,4 +834,9 @@ const char *xskf_engine__port_name(const struct xskf_engine *eng, unsigned int p
 unsigned int xskf_engine__nr_workers(const struct xskf_engine *eng)
 {
 	return eng ? eng->nr_workers : 0;
+}
+
+bool xskf_engine__csum_repair(const struct xskf_engine *eng)
+{
+	return eng && eng->o.csum_repair;
 }

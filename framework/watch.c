@@ -15,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "csum.h"
 #include "internal.h"
 
 /* Ethernet header and one VLAN tag on top of the MTU: what a veth forwards to its peer (the
@@ -195,5 +196,6 @@ int xskf_engine__watch(struct xskf_engine *eng)
 	if (!ret)
 		xskf_watch__mtu(eng, sock);
 	close(sock);
+	xskf_csum__watch(eng);
 	return ret;
 }

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <urcu-qsbr.h>
 
+#include "csum.h"
 #include "internal.h"
 #include "ring_ops.h"
 
@@ -135,7 +136,13 @@ void *xskf_worker__run(void *arg)
 	bool hints = !eng->o.no_hints, rcu = app->flags & XSKF_APP_F_RCU_QSBR;
 	bool tx_only = app->flags & XSKF_APP_F_TX_ONLY;
 	bool busy_poll = eng->o.busy_poll, kick_always = eng->o.no_need_wakeup && !eng->mem;
-	bool mem = eng->mem;
+	bool mem = eng->mem, csum_repair = eng->o.csum_repair;
+	/*
+	 * Checksums (csum.h): bursts shorter than csum_whole are looked at whole, the first frame
+	 * of every XSKF_CSUM_SAMPLE-th other one; --csum-repair makes every burst shorter.
+	 */
+	const uint32_t csum_whole = csum_repair ? batch + 1 : batch;
+	unsigned int csum_every = XSKF_CSUM_SAMPLE;
 	/* fixed once the worker runs: in locals, so that no store of the loop makes them reload */
 	struct xskf_sock *const *socks = w->socks;
 	const unsigned int nr_socks = w->nr_socks;
@@ -185,6 +192,18 @@ void *xskf_worker__run(void *arg)
 			n = rx_burst(w, s, pkts, batch, hints);
 			got += n;
 			if (n) {
+				/*
+				 * Unfinished TCP/UDP checksums (csum.c): every frame is finished
+				 * with --csum-repair; else a few are looked at, so that the
+				 * control thread can say why forwarded TCP fails. Bursts shorter
+				 * than the batch are whole (a slow flow, the handshake of a TCP
+				 * connection), of full ones only the first frame of every 64th.
+				 */
+				if (unlikely(n < csum_whole) || unlikely(!--csum_every)) {
+					xskf_csum__burst(s, pkts, n < csum_whole ? n : 1,
+							 csum_repair);
+					csum_every = XSKF_CSUM_SAMPLE;
+				}
 				rx_cb(wctx, pkts, n);
 				dispatch(w, s, pkts, n);
 			} else if (busy_poll || xsk_ring_prod__needs_wakeup(&s->fill)) {
