@@ -12,6 +12,7 @@
 #define TUN_HAVE_HINTS 1
 #endif
 
+#include "tunnel_csum.h"
 #include "tunnel_vxlan.h"
 
 const char *const tun_ctr_names[TUN_CTR_MAX + 1] = {
@@ -28,6 +29,10 @@ const char *const tun_ctr_names[TUN_CTR_MAX + 1] = {
 	[TUN_DEC_SHORT] = "decap_drop_short",
 	[TUN_DEC_BAD_FLAGS] = "decap_drop_bad_flags",
 	[TUN_DEC_UNKNOWN_VNI] = "decap_drop_unknown_vni",
+	[TUN_PMTU_ICMP4] = "pmtu_icmp4_sent",
+	[TUN_PMTU_ICMP6] = "pmtu_icmp6_sent",
+	[TUN_PMTU_RATELIMITED] = "pmtu_icmp_ratelimited",
+	[TUN_PMTU_NO_ICMP] = "pmtu_no_icmp",
 };
 
 #define VXLAN_FLAG_I 0x08 /* the VNI is valid (RFC 7348 section 5) */
@@ -41,39 +46,6 @@ static inline void put16(uint8_t *p, uint16_t v)
 {
 	p[0] = (uint8_t)(v >> 8);
 	p[1] = (uint8_t)v;
-}
-
-/* One's-complement sum of @len bytes in memory order, added to @sum (not folded). */
-static uint64_t csum_add(uint64_t sum, const uint8_t *b, size_t len)
-{
-	uint32_t w4;
-	uint16_t w2 = 0;
-
-	for (; len >= 4; b += 4, len -= 4) {
-		memcpy(&w4, b, 4);
-		sum += w4;
-	}
-	if (len >= 2) {
-		memcpy(&w2, b, 2);
-		sum += w2;
-		b += 2;
-		len -= 2;
-	}
-	if (len) {
-		/* an odd last byte is the first byte of a word whose second byte is zero */
-		w2 = 0;
-		memcpy(&w2, b, 1);
-		sum += w2;
-	}
-	return sum;
-}
-
-/* Fold to 16 bits and complement; the result is in memory order, ready to memcpy. */
-static uint16_t csum_fold(uint64_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
 }
 
 /* Mix one 32-bit word into a running hash (multiply-rotate; order-dependent on purpose). */

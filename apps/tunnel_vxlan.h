@@ -34,6 +34,11 @@ enum tun_ctr {
 	TUN_DEC_SHORT,       /* ends inside a header, or lengths that do not add up */
 	TUN_DEC_BAD_FLAGS,   /* VXLAN header without the I (valid VNI) flag */
 	TUN_DEC_UNKNOWN_VNI, /* a VNI that is not in the table */
+	/* what became of the TUN_ENC_MTU frames (tunnel_pmtu.h): each is one of these four */
+	TUN_PMTU_ICMP4,       /* answered with ICMP fragmentation needed */
+	TUN_PMTU_ICMP6,       /* answered with ICMPv6 packet too big */
+	TUN_PMTU_RATELIMITED, /* one was due, but the worker's token bucket was empty */
+	TUN_PMTU_NO_ICMP,     /* none by the rules (no DF, not IP, an ICMP error, ...) or ICMP off */
 	TUN_CTR_MAX,
 };
 

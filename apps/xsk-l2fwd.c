@@ -39,19 +39,19 @@ struct l2fwd {
 	enum l2fwd_mode mode;
 	bool rewrite[2];	      /* fwd: rewrite MACs of frames leaving port i */
 	uint8_t dst_mac[2][ETH_ALEN]; /* fwd: new destination per output port */
-	uint8_t src_mac[2][ETH_ALEN]; /* fwd: that port's own MAC, read at init */
-	int max_mtu;		      /* largest MTU of the ports */
-	unsigned int max_mtu_port;
+	uint8_t src_mac[2][ETH_ALEN]; /* fwd: that port's own MAC, read before set-up */
 	struct l2fwd_worker workers[XSKF_MAX_WORKERS];
 };
 
 /*
- * Check the ports before any frame flows: a port that is down or has no carrier would swallow
- * what we send to it, and in fwd mode a larger MTU on the input side than on the output side
- * would make the output drop frames silently. Frames larger than a UMEM frame never reach us:
- * the kernel drops them and counts them in the socket's rx_dropped.
+ * Check the ports before any set-up (configure: no socket, no program yet, so a refusal
+ * leaves nothing behind and says one line): a port that is down or has no carrier would
+ * swallow what we send to it, and in fwd mode a larger MTU on the input side than on the
+ * output side would make the output drop frames silently. Frames larger than a UMEM frame
+ * never reach us: the kernel drops them (rx_dropped), and the framework says so once at
+ * start-up with the MTU that fits.
  */
-static int l2fwd_init(void *app_ctx, struct xskf_engine *eng)
+static int l2fwd_configure(void *app_ctx, struct xskf_engine *eng)
 {
 	struct l2fwd *l = app_ctx;
 	unsigned int i, nr = xskf_engine__nr_ports(eng);
@@ -79,10 +79,6 @@ static int l2fwd_init(void *app_ctx, struct xskf_engine *eng)
 		mtu[i] = (int)pi.mtu;
 		if (i < 2)
 			memcpy(l->src_mac[i], pi.mac, ETH_ALEN);
-		if (mtu[i] > l->max_mtu) {
-			l->max_mtu = mtu[i];
-			l->max_mtu_port = i;
-		}
 	}
 	if (l->mode == MODE_FWD && mtu[0] != mtu[1]) {
 		fprintf(
@@ -96,18 +92,7 @@ static int l2fwd_init(void *app_ctx, struct xskf_engine *eng)
 static int l2fwd_worker_init(void *app_ctx, const struct xskf_worker_info *wi, void **wctx)
 {
 	struct l2fwd *l = app_ctx;
-	uint32_t room = wi->frame_size - wi->headroom;
 
-	/* the frame room is only known here; say it once, from the first worker */
-	if (wi->id == 0 && (uint32_t)l->max_mtu + ETH_HLEN > room)
-		fprintf(
-		    stderr,
-		    "xsk-l2fwd: warning: the MTU (%d) of port %u allows frames larger than "
-		    "a UMEM frame holds (%u bytes): the kernel drops them (rx_dropped); %s %u\n",
-		    l->max_mtu, l->max_mtu_port, room,
-		    wi->frame_size < 4096 ? "use --frame-size 4096 or an MTU of at most"
-					  : "use an MTU of at most",
-		    room - ETH_HLEN);
 	*wctx = &l->workers[wi->id];
 	return 0;
 }
@@ -237,7 +222,8 @@ static int l2fwd_check(void *ctx, struct xskf_engine_opts *eo)
 
 static const struct xskf_app l2fwd_app = {
 	.name = "xsk-l2fwd",
-	.init = l2fwd_init,
+	.flags = XSKF_APP_F_FORWARDS,
+	.configure = l2fwd_configure,
 	.worker_init = l2fwd_worker_init,
 	.rx_burst = macswap_burst,
 	.json = l2fwd_json,

@@ -22,9 +22,11 @@
 #include <unistd.h>
 #include <urcu-qsbr.h>
 
+#include <xskf_hints.h>
 #include <xskf_plugin.h>
 
 #include "tunnel_config.h"
+#include "tunnel_pmtu.h"
 #include "tunnel_vxlan.h"
 
 #define PORT_ACCESS   0
@@ -34,6 +36,9 @@ struct tunnel {
 	const char *config;
 	bool forward_only;        /* baseline for benchmarks: forward both ways, unchanged */
 	bool policy_pass;         /* underlay frames that are not VXLAN go to the kernel */
+	uint32_t icmp_rate;       /* ICMP "too big" messages per second per worker (0: none) */
+	uint32_t icmp_burst;      /* and at most this many at once (the token bucket's size) */
+	bool csum_repair;         /* --csum-repair: finish the inner checksums after decap */
 	struct tun_table *table;  /* RCU-protected: rcu_dereference() on workers */
 	struct tun_underlay ul;   /* set in init(), read-only afterwards */
 	pthread_mutex_t lock;     /* guards totals, which workers add to when they end */
@@ -44,15 +49,32 @@ struct tunnel {
 struct tunnel_worker {
 	struct tunnel *tun;
 	uint16_t ip_id;
+	struct tun_pmtu_bucket pmtu; /* this worker's ICMP "too big" token bucket */
 	uint64_t *ctr;             /* the runner's counters of this worker (shown each second) */
 	uint64_t own[TUN_CTR_MAX]; /* or these, where there are none */
 };
+
+/*
+ * A frame too large for its tunnel: answered with ICMP "too big" back out of the access port,
+ * or dropped. Off the common path: only frames encap refused for their size come here, so it
+ * is kept out of line (noinline, cold), away from the burst loop's instructions.
+ */
+static __attribute__((noinline, cold)) void
+too_big(struct tunnel_worker *w, const struct tun_table *t, struct xskf_pkt *p, uint64_t *now_ns)
+{
+	enum tun_ctr c = tun_pmtu__answer(&w->pmtu, t, &w->tun->ul, p, now_ns);
+
+	w->ctr[c]++;
+	if (c == TUN_PMTU_ICMP4 || c == TUN_PMTU_ICMP6)
+		p->action = XSKF_TX;
+}
 
 static void tunnel_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 {
 	struct tunnel_worker *w = wctx;
 	struct tunnel *tun = w->tun;
 	const struct tun_table *t;
+	uint64_t now_ns = 0; /* the burst's time, read once a frame needs it (tunnel_pmtu.h) */
 	unsigned int i;
 
 	if (tun->forward_only) {
@@ -79,9 +101,21 @@ static void tunnel_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 			p->out_port = PORT_ACCESS;
 		}
 		w->ctr[c]++;
-		if (c == TUN_ENCAP || c == TUN_DECAP)
+		/* expected: keeps the forwarded frames' path straight (no jump back per frame) */
+		if (__builtin_expect(c == TUN_ENCAP || c == TUN_DECAP, 1))
 			p->action = XSKF_FWD;
+		else if (c == TUN_ENC_MTU)
+			too_big(w, t, p, &now_ns);
 	}
+	/*
+	 * --csum-repair: the kernel's VXLAN leaves the inner frame's TCP/UDP checksum for the
+	 * underlay's NIC, as the framework found the outer one. A second pass, so that the loop
+	 * above costs nothing more without the option.
+	 */
+	if (tun->csum_repair)
+		for (i = 0; i < n; i++)
+			if (pkts[i].port == PORT_UNDERLAY && pkts[i].action == XSKF_FWD)
+				xskf_pkt__csum_finish(&pkts[i]);
 }
 
 static int tunnel_worker_init(void *app_ctx, const struct xskf_worker_info *wi, void **wctx)
@@ -93,6 +127,7 @@ static int tunnel_worker_init(void *app_ctx, const struct xskf_worker_info *wi, 
 	w->tun = app_ctx;
 	w->ctr = wi->counters ? wi->counters : w->own;
 	w->ip_id = (uint16_t)(wi->id << 12); /* workers start their IPv4 ids apart */
+	tun_pmtu__bucket_init(&w->pmtu, w->tun->icmp_rate, w->tun->icmp_burst);
 	*wctx = w;
 	return 0;
 }
@@ -129,6 +164,7 @@ static int tunnel_init(void *app_ctx, struct xskf_engine *eng)
 	const char *ifname = xskf_engine__port_name(eng, PORT_UNDERLAY);
 	int err = read_underlay(eng, &tun->ul);
 
+	tun->csum_repair = xskf_engine__csum_repair(eng);
 	if (err)
 		fprintf(stderr, "xsk-tunnel: %s: cannot read MAC/MTU: %s\n", ifname,
 			strerror(-err));
@@ -219,13 +255,41 @@ static const struct xskf_cli_opt tunnel_opts[] = {
 	{ "policy", 1, "drop|pass",
 	  "underlay frames that are not VXLAN: dropped and counted (default), or passed to the "
 	  "kernel (it then answers ARP/ND and ping for the VTEP address)" },
+	{ "icmp-rate", 1, "N",
+	  "ICMP 'fragmentation needed' / ICMPv6 'packet too big' sent per second per worker for "
+	  "frames too large for the tunnel (default 1000; 0: none)" },
+	{ "icmp-burst", 1, "N", "and at most N of them at once (default 50)" },
 	{ NULL, 0, NULL, NULL },
 };
+
+/* A number of 0..@max (@min..@max) for option @name, or -EINVAL and one line. */
+static int parse_count(const char *name, const char *arg, uint32_t min, uint32_t max,
+		       const char *what, uint32_t *out)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || v < min || v > max) {
+		fprintf(stderr, "xsk-tunnel: invalid --%s '%s': %s, a whole number from %u to %u\n",
+			name, arg, what, min, max);
+		return -EINVAL;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
 
 static int tunnel_parse(void *app_ctx, int idx, const char *arg)
 {
 	struct tunnel *tun = app_ctx;
 
+	if (idx == 3)
+		return parse_count("icmp-rate", arg, 0, TUN_PMTU_RATE_MAX,
+				   "ICMP messages per second per worker (0: none)", &tun->icmp_rate);
+	if (idx == 4)
+		return parse_count("icmp-burst", arg, 1, TUN_PMTU_BURST_MAX,
+				   "ICMP messages a worker may send at once", &tun->icmp_burst);
 	if (idx == 0)
 		tun->config = arg;
 	else if (idx == 1)
@@ -275,7 +339,7 @@ static int tunnel_check(void *app_ctx, struct xskf_engine_opts *eo)
 
 static const struct xskf_app tunnel_app = {
 	.name = "xsk-tunnel",
-	.flags = XSKF_APP_F_RCU_QSBR,
+	.flags = XSKF_APP_F_RCU_QSBR | XSKF_APP_F_FORWARDS,
 	.configure = tunnel_configure,
 	.init = tunnel_init,
 	.worker_init = tunnel_worker_init,
@@ -284,7 +348,11 @@ static const struct xskf_app tunnel_app = {
 	.worker_fini = tunnel_worker_fini,
 	.json = tunnel_json,
 };
-static struct tunnel tun = { .lock = PTHREAD_MUTEX_INITIALIZER };
+static struct tunnel tun = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.icmp_rate = TUN_PMTU_RATE_DEFAULT,
+	.icmp_burst = TUN_PMTU_BURST_DEFAULT,
+};
 static const struct xskf_app_cli tunnel_cli = {
 	.sz = sizeof(tunnel_cli),
 	.summary = "VXLAN tunnel endpoint: encapsulate frames from the first interface "

@@ -8,12 +8,14 @@
  *   xsk-txgen -i veth0 --pcap trace.pcap --loop
  *
  * --imix sends 7:4:1 of 60-, 590- and 1514-byte frames (IP packets of 46, 576 and 1500 bytes;
- * sizes here never include the 4-byte FCS). --rate and --count are for the whole run and are
- * split evenly between workers (each runs its own token bucket). The framework still opens RX
- * rings and attaches its XDP program on the interface (see docs/forwarding.md): frames that
- * arrive on the generator's queues are dropped and counted as the kernel's rx_dropped.
+ * sizes here never include the 4-byte FCS). --rate and --count are for the whole run: built
+ * frames are split evenly between workers (each runs its own token bucket); a pcap file is
+ * split by flow (txgen_flow.h), each worker replaying its own flows in file order, and the
+ * count and rate in proportion. The framework still attaches its XDP program on the interface
+ * (see docs/forwarding.md); it passes what arrives to the stack.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <arpa/inet.h>
 #include <net/if.h>
 #include <stdatomic.h>
@@ -25,12 +27,17 @@
 #include <sys/socket.h>
 #include <xskf_plugin.h>
 
+#include "txgen_flow.h" /* the split by flow */
 #include "txgen_pcap.h" /* struct txgen_frames; the reader is built with libpcap only */
 
 #define ETH_ALEN   6
 #define HDR_LEN	   42 /* Ethernet + IPv4 + UDP */
 #define MAX_FRAME  4096
 #define IMIX_CYCLE 12
+#define IMIX_MAX   1514
+/* what an interface forwards beyond its MTU: the Ethernet header and one VLAN tag (the
+ * kernel's is_skb_forwardable(), which veth applies to every frame it passes to its peer) */
+#define MTU_EXTRA 18
 
 static const uint32_t imix_sizes[IMIX_CYCLE] = {60,  60, 60, 590, 60,  60,
 						590, 60, 60, 590, 590, 1514};
@@ -42,12 +49,24 @@ struct txgen_worker {
 	double rate;	/* frames per ns for this worker, 0 = unlimited */
 	uint64_t last_ns;
 	uint64_t bytes;
+	/*
+	 * Built frames: the flow of the next frame, its place in the IMIX cycle, and the round
+	 * (how often the flows came round, the flow's IPv4 ID). The cycle starts one place later
+	 * each round, so that the 12-frame cycle and N flows never line up: every flow sees every
+	 * size, in the 7:4:1 mix, over 12 rounds. Counters, not divisions, in the per-frame path.
+	 */
+	uint32_t flow, imix, imix_base;
+	uint16_t round;
+	/* pcap: this worker's share of the file (file order) and the next frame of it */
+	const uint32_t *idx;
+	uint32_t nr_idx, pos;
 	bool done;
 } __attribute__((aligned(64)));
 
 struct txgen {
 	/* options */
 	uint32_t size;
+	const char *size_arg; /* checked against the frame room in txgen_check() */
 	bool imix, loop;
 	uint32_t flows;
 	uint64_t rate, count;
@@ -61,6 +80,8 @@ struct txgen {
 	unsigned int nr_workers, nr_ports;
 	uint8_t tmpl[MAX_FRAME]; /* the largest UDP frame; smaller ones are its prefix */
 	struct txgen_frames fr;	 /* pcap frames */
+	struct txgen_share shares[XSKF_MAX_WORKERS]; /* the frames of each worker's flows */
+	uint64_t tx_dropped0[XSKF_MAX_PORTS];	     /* each port's tx_dropped at configure */
 	uint64_t t_start;
 	atomic_uint workers_done;
 	struct txgen_worker workers[XSKF_MAX_WORKERS];
@@ -88,15 +109,19 @@ static uint16_t ip_csum(const uint8_t *p, unsigned int len)
 
 /*
  * Headers of a frame of @len bytes: the template holds the largest frame's headers, and IP
- * total length, its checksum and the UDP length are per size. UDP checksum 0 = none (IPv4).
+ * total length, the IPv4 ID, the IP checksum and the UDP length are per frame. UDP checksum
+ * 0 = none (IPv4).
  */
-static void put_headers(const struct txgen *t, uint8_t *f, uint32_t len, uint16_t sport)
+static void put_headers(const struct txgen *t, uint8_t *f, uint32_t len, uint16_t sport,
+			uint16_t id)
 {
 	uint16_t ip_len = (uint16_t)(len - 14), udp_len = (uint16_t)(len - 34), c;
 
 	memcpy(f, t->tmpl, HDR_LEN);
 	f[16] = (uint8_t)(ip_len >> 8);
 	f[17] = (uint8_t)ip_len;
+	f[18] = (uint8_t)(id >> 8);
+	f[19] = (uint8_t)id;
 	c = ip_csum(f + 14, 20);
 	f[24] = (uint8_t)(c >> 8);
 	f[25] = (uint8_t)c;
@@ -127,6 +152,31 @@ static void build_template(struct txgen *t)
 	/* the checksum field must be zero while it is computed: put_headers() starts from here */
 }
 
+/*
+ * What a UMEM frame holds after the headroom the engine puts in front of every frame
+ * (XDP_PACKET_HEADROOM 256, and 32 bytes of hints unless --no-hints: framework/engine.c).
+ */
+static uint32_t frame_room(uint32_t frame_size, bool no_hints)
+{
+	return frame_size - 256 - (no_hints ? 0 : 32);
+}
+
+/* @ifname's interface counter @name (statistics/ in sysfs), or -errno. */
+static int if_counter(const char *ifname, const char *name, uint64_t *v)
+{
+	char path[128];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/%s", ifname, name);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	ok = fscanf(f, "%" SCNu64, v) == 1;
+	fclose(f);
+	return ok ? 0 : -EIO;
+}
+
 #ifdef XSKF_HAVE_PCAP
 static int load_pcap(struct txgen *t, uint32_t room)
 {
@@ -136,22 +186,129 @@ static int load_pcap(struct txgen *t, uint32_t room)
 	ret = txgen_pcap__load(t->pcap, room, &t->fr, err, sizeof(err));
 	if (t->fr.skipped)
 		fprintf(stderr,
-			"xsk-txgen: %s: %u frames skipped (truncated, shorter than 14 or longer "
+			"xsk-txgen: %s: %u frame%s skipped (truncated, shorter than 14 or longer "
 			"than %u bytes)\n",
-			t->pcap, t->fr.skipped, room);
+			t->pcap, t->fr.skipped, t->fr.skipped == 1 ? "" : "s", room);
 	if (ret)
 		fprintf(stderr, "xsk-txgen: %s\n", err);
 	return ret;
 }
 #endif
 
+/*
+ * Frames longer than a port's MTU allows are dropped by the interface (a veth drops them and
+ * counts them in tx_dropped; a NIC driver may do the same): say so, with the numbers.
+ */
+static void warn_mtu(const struct txgen *t, const char *name, uint32_t mtu)
+{
+	uint32_t limit = mtu + MTU_EXTRA, max = t->imix ? IMIX_MAX : t->size, i, n, longest;
+
+	if (!t->pcap) {
+		if (max > limit)
+			fprintf(stderr,
+				"xsk-txgen: warning: %u-byte frames are longer than the MTU of %s "
+				"(%u) allows (%u bytes with the Ethernet header and a VLAN tag): "
+				"the interface will drop them (tx_dropped)\n",
+				max, name, mtu, limit);
+		return;
+	}
+	for (i = 0, n = 0, longest = 0; i < t->fr.nr; i++)
+		if (t->fr.len[i] > limit) {
+			n++;
+			longest = t->fr.len[i] > longest ? t->fr.len[i] : longest;
+		}
+	if (n)
+		fprintf(stderr,
+			"xsk-txgen: warning: %u of the %u frames of %s are longer than the MTU of "
+			"%s (%u) allows (%u bytes with the Ethernet header and a VLAN tag; the "
+			"longest has %u): the interface will drop them (tx_dropped)\n",
+			n, t->fr.nr, t->pcap, name, mtu, limit, longest);
+}
+
+/*
+ * Before any set-up: warn of frames the MTU does not let through, once per port, and
+ * remember each port's tx_dropped to report the run's drops.
+ */
+static int txgen_configure(void *app_ctx, struct xskf_engine *eng)
+{
+	struct txgen *t = app_ctx;
+	unsigned int p, nr = xskf_engine__nr_ports(eng);
+
+	for (p = 0; p < nr && p < XSKF_MAX_PORTS; p++) {
+		const char *name = xskf_engine__port_name(eng, p);
+		struct xskf_port_info pi = { .sz = sizeof(pi) };
+
+		if (if_counter(name, "tx_dropped", &t->tx_dropped0[p]))
+			t->tx_dropped0[p] = UINT64_MAX; /* unknown: not reported */
+		/* a memory port (ifindex 0) has no interface to drop anything; an error: init says it */
+		if (!xskf_engine__port_info(eng, p, &pi) && pi.ifindex > 0)
+			warn_mtu(t, name, pi.mtu);
+	}
+	return 0;
+}
+
+/* Split count and rate evenly over the workers; the first workers take the remainder. */
+static void share_built(struct txgen *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nr_workers; i++) {
+		struct txgen_worker *w = &t->workers[i];
+
+		w->limit = t->count / t->nr_workers + (i < t->count % t->nr_workers);
+		if (t->count && !w->limit)
+			w->done = true;
+		w->rate = (double)t->rate / t->nr_workers / 1e9;
+	}
+}
+
+/*
+ * Each worker replays its own flows of the file (txgen_flow.h), in file order. The run sends
+ * the first count frames of the file repeated end to end (one pass without --count and
+ * --loop), as one worker would; worker w sends those of them that are its own, which is
+ * (count / nr) times its share plus its frames among the first (count % nr). The rate is
+ * shared in proportion, so that the workers finish together.
+ */
+static int share_pcap(struct txgen *t)
+{
+	uint64_t full, total;
+	uint32_t rest, j;
+	unsigned int i;
+	int err;
+
+	err = txgen_frames__split(&t->fr, t->nr_workers, t->shares);
+	if (err) {
+		fprintf(stderr, "xsk-txgen: %s: out of memory\n", t->pcap);
+		return err;
+	}
+	full = t->count / t->fr.nr;
+	rest = (uint32_t)(t->count % t->fr.nr);
+	for (i = 0; i < t->nr_workers; i++) {
+		struct txgen_worker *w = &t->workers[i];
+		const struct txgen_share *sh = &t->shares[i];
+
+		w->idx = sh->idx;
+		w->nr_idx = sh->nr;
+		if (!t->count) {
+			/* --loop without --count: until stopped; a worker without a flow is done */
+			w->done = !sh->nr;
+			w->rate = (double)t->rate * sh->nr / t->fr.nr / 1e9;
+			continue;
+		}
+		for (j = 0, total = full * sh->nr; j < sh->nr && sh->idx[j] < rest; j++)
+			total++;
+		w->limit = total;
+		w->done = !total;
+		w->rate = (double)t->rate * (double)total / (double)t->count / 1e9;
+	}
+	return 0;
+}
+
 static int txgen_init(void *app_ctx, struct xskf_engine *eng)
 {
 	struct txgen *t = app_ctx;
 	const char *name = xskf_engine__port_name(eng, 0);
-	uint32_t max = t->imix ? 1514 : t->size;
 	struct xskf_port_info pi = { .sz = sizeof(pi) };
-	unsigned int i;
 	int err;
 
 	t->eng = eng;
@@ -164,22 +321,15 @@ static int txgen_init(void *app_ctx, struct xskf_engine *eng)
 	}
 	if (!t->have_src_mac)
 		memcpy(t->src_mac, pi.mac, ETH_ALEN);
-	if (!t->pcap && max > pi.mtu + 14)
-		fprintf(stderr,
-			"xsk-txgen: warning: %u-byte frames exceed the MTU of %s (%u): the "
-			"interface will drop them\n",
-			max, name, pi.mtu);
 	build_template(t);
-	if (t->pcap && !t->count && !t->loop)
-		t->count = t->fr.nr; /* one pass over the file */
-	for (i = 0; i < t->nr_workers; i++) {
-		struct txgen_worker *w = &t->workers[i];
-
-		/* split count and rate evenly; the first workers take the remainder */
-		w->limit = t->count / t->nr_workers + (i < t->count % t->nr_workers);
-		if (t->count && !w->limit)
-			w->done = true;
-		w->rate = (double)t->rate / t->nr_workers / 1e9;
+	if (t->pcap) {
+		if (!t->count && !t->loop)
+			t->count = t->fr.nr; /* one pass over the file */
+		err = share_pcap(t);
+		if (err)
+			return err;
+	} else {
+		share_built(t);
 	}
 	t->t_start = now_ns();
 	return 0;
@@ -188,16 +338,9 @@ static int txgen_init(void *app_ctx, struct xskf_engine *eng)
 static int txgen_worker_init(void *app_ctx, const struct xskf_worker_info *wi, void **wctx)
 {
 	struct txgen *t = app_ctx;
-	uint32_t room = wi->frame_size - wi->headroom, max = t->imix ? 1514 : t->size;
 	struct txgen_worker *w = &t->workers[wi->id];
 
-	if (!t->pcap && max > room) {
-		fprintf(stderr,
-			"xsk-txgen: %u-byte frames do not fit in a UMEM frame (%u bytes free): "
-			"use --frame-size 4096 or a smaller --size\n",
-			max, room);
-		return -EINVAL;
-	}
+	/* sizes were checked against the frame room before set-up (txgen_check) */
 	w->last_ns = now_ns();
 	/* a worker with no share of --count is done at once; it may even be the last one */
 	if (w->done && atomic_fetch_add(&t->workers_done, 1) + 1 == t->nr_workers)
@@ -232,6 +375,20 @@ static unsigned int budget(struct txgen_worker *w, unsigned int max)
 	return max;
 }
 
+/* The next built frame: next flow; when the flows come round, the next round (see above). */
+static inline void next_built(struct txgen_worker *w, uint32_t flows)
+{
+	if (++w->flow == flows) {
+		w->flow = 0;
+		w->round++;
+		if (++w->imix_base == IMIX_CYCLE)
+			w->imix_base = 0;
+		w->imix = w->imix_base;
+	} else if (++w->imix == IMIX_CYCLE) {
+		w->imix = 0;
+	}
+}
+
 static unsigned int txgen_fill(void *wctx, struct xskf_pkt *pkts, unsigned int max)
 {
 	struct txgen_worker *w = wctx;
@@ -244,21 +401,23 @@ static unsigned int txgen_fill(void *wctx, struct xskf_pkt *pkts, unsigned int m
 	n = budget(w, max);
 	for (i = 0; i < n; i++) {
 		struct xskf_pkt *p = &pkts[i];
-		uint64_t seq = w->seq + i;
 		uint32_t len;
 
 		if (t->pcap) {
-			uint32_t k = (uint32_t)(seq % t->fr.nr);
+			uint32_t k = w->idx[w->pos];
 
+			if (++w->pos == w->nr_idx)
+				w->pos = 0;
 			len = t->fr.len[k];
 			memcpy(p->data, t->fr.data[k], len);
 		} else {
-			len = t->imix ? imix_sizes[seq % IMIX_CYCLE] : t->size;
+			len = t->imix ? imix_sizes[w->imix] : t->size;
 			memcpy(p->data + HDR_LEN, t->tmpl + HDR_LEN, len - HDR_LEN);
-			put_headers(t, p->data, len, (uint16_t)(t->sport + seq % t->flows));
+			put_headers(t, p->data, len, (uint16_t)(t->sport + w->flow), w->round);
+			next_built(w, t->flows);
 		}
 		p->len = len;
-		p->out_port = (uint16_t)(t->nr_ports > 1 ? seq % t->nr_ports : 0);
+		p->out_port = (uint16_t)(t->nr_ports > 1 ? (w->seq + i) % t->nr_ports : 0);
 		bytes += len;
 	}
 	w->seq += n;
@@ -272,15 +431,38 @@ static unsigned int txgen_fill(void *wctx, struct xskf_pkt *pkts, unsigned int m
 	return n;
 }
 
-static void totals(struct xskf_engine *eng, uint64_t *pkts, uint64_t *bytes)
+/* What the run handed to the kernel, and what the kernel and the interfaces dropped of it. */
+struct txgen_totals {
+	uint64_t handed, bytes;	    /* completed by the kernel (tx_packets, tx_bytes) */
+	uint64_t invalid;	    /* refused by the kernel: XDP_STATISTICS tx_invalid_descs */
+	uint64_t dropped;	    /* the interfaces' tx_dropped, since configure */
+	char where[128];	    /* "g0 tx_dropped +10" for each port that dropped */
+};
+
+static void totals(struct txgen *t, struct xskf_engine *eng, struct txgen_totals *tt)
 {
 	struct xskf_queue_stats st;
 	unsigned int i;
+	size_t off = 0;
+	uint64_t v;
 
-	*pkts = *bytes = 0;
+	memset(tt, 0, sizeof(*tt));
 	for (i = 0; xskf_engine__queue_stats(eng, i, NULL, NULL, &st) == 0; i++) {
-		*pkts += st.tx_packets;
-		*bytes += st.tx_bytes;
+		tt->handed += st.tx_packets;
+		tt->bytes += st.tx_bytes;
+		tt->invalid += st.k_tx_invalid_descs;
+	}
+	for (i = 0; i < xskf_engine__nr_ports(eng) && i < XSKF_MAX_PORTS; i++) {
+		const char *name = xskf_engine__port_name(eng, i);
+
+		if (t->tx_dropped0[i] == UINT64_MAX || if_counter(name, "tx_dropped", &v) ||
+		    v <= t->tx_dropped0[i])
+			continue;
+		tt->dropped += v - t->tx_dropped0[i];
+		if (off < sizeof(tt->where))
+			off += (size_t)snprintf(tt->where + off, sizeof(tt->where) - off,
+						"%s%s tx_dropped +%llu", off ? ", " : "", name,
+						(unsigned long long)(v - t->tx_dropped0[i]));
 	}
 }
 
@@ -288,28 +470,54 @@ static void txgen_fini(void *app_ctx, struct xskf_engine *eng)
 {
 	struct txgen *t = app_ctx;
 	double secs = (double)(now_ns() - t->t_start) / 1e9;
-	uint64_t pkts, bytes;
+	struct txgen_totals tt;
+	uint64_t sent;
 
-	totals(eng, &pkts, &bytes);
-	/* on the wire each frame also takes FCS (4), preamble (8) and the inter-frame gap (12) */
+	totals(t, eng, &tt);
+	/*
+	 * A frame the interface drops was still completed by the kernel (tx_packets): it is not
+	 * sent. Bytes are those handed over: the counters do not say which frames were dropped.
+	 */
+	sent = tt.handed > tt.dropped ? tt.handed - tt.dropped : 0;
+	if (!tt.dropped && !tt.invalid) {
+		/* on the wire each frame also takes FCS (4), preamble (8) and the gap (12) */
+		fprintf(stderr,
+			"xsk-txgen: sent %llu frames, %llu bytes in %.3f s: %.0f pps, %.0f bps "
+			"(%.0f bps on the wire)\n",
+			(unsigned long long)sent, (unsigned long long)tt.bytes, secs,
+			(double)sent / secs, 8.0 * (double)tt.bytes / secs,
+			8.0 * (double)(tt.bytes + 24 * sent) / secs);
+		return;
+	}
+	if (tt.invalid)
+		snprintf(tt.where + strlen(tt.where), sizeof(tt.where) - strlen(tt.where),
+			 "%s%llu refused by the kernel: tx_invalid_descs", tt.dropped ? ", " : "",
+			 (unsigned long long)tt.invalid);
 	fprintf(stderr,
-		"xsk-txgen: sent %llu frames, %llu bytes in %.3f s: %.0f pps, %.0f bps "
-		"(%.0f bps on the wire)\n",
-		(unsigned long long)pkts, (unsigned long long)bytes, secs, (double)pkts / secs,
-		8.0 * (double)bytes / secs, 8.0 * (double)(bytes + 24 * pkts) / secs);
+		"xsk-txgen: sent %llu frames in %.3f s (%.0f pps), dropped %llu (%s); handed to "
+		"the kernel: %llu frames, %llu bytes\n",
+		(unsigned long long)sent, secs, (double)sent / secs,
+		(unsigned long long)(tt.dropped + tt.invalid), tt.where,
+		(unsigned long long)tt.handed, (unsigned long long)tt.bytes);
 }
 
 static void txgen_json(void *app_ctx, struct xskf_engine *eng, void *out)
 {
 	struct txgen *t = app_ctx;
-	uint64_t pkts, bytes, built = 0;
+	struct txgen_totals tt;
+	uint64_t built = 0;
 	unsigned int i;
 
-	totals(eng, &pkts, &bytes);
+	totals(t, eng, &tt);
 	for (i = 0; i < t->nr_workers; i++)
 		built += t->workers[i].seq;
-	fprintf(out, "{\"built\": %llu, \"sent\": %llu, \"bytes\": %llu, \"mode\": \"%s\"}",
-		(unsigned long long)built, (unsigned long long)pkts, (unsigned long long)bytes,
+	fprintf(out,
+		"{\"built\": %llu, \"sent\": %llu, \"bytes\": %llu, \"handed\": %llu, "
+		"\"if_tx_dropped\": %llu, \"tx_invalid_descs\": %llu, \"mode\": \"%s\"}",
+		(unsigned long long)built,
+		(unsigned long long)(tt.handed > tt.dropped ? tt.handed - tt.dropped : 0),
+		(unsigned long long)tt.bytes, (unsigned long long)tt.handed,
+		(unsigned long long)tt.dropped, (unsigned long long)tt.invalid,
 		t->pcap	  ? "pcap"
 		: t->imix ? "imix"
 			  : "fixed");
@@ -355,8 +563,8 @@ static int txgen_parse(void *ctx, int idx, const char *arg)
 
 	switch (idx) {
 	case 0:
-		err = parse_num(name, arg, 60, MAX_FRAME, &v);
-		t->size = (uint32_t)v;
+		/* its bound is the frame room, known once every option is read: txgen_check() */
+		t->size_arg = arg;
 		break;
 	case 1:
 		t->imix = true;
@@ -404,11 +612,48 @@ static int txgen_parse(void *ctx, int idx, const char *arg)
 	return err;
 }
 
+/*
+ * --size against what a UMEM frame holds, with advice that is true for the numbers: a
+ * larger --frame-size where it holds the size, else no advice but the limit.
+ */
+static int check_size(struct txgen *t, uint32_t frame_size, bool no_hints)
+{
+	uint32_t room = frame_room(frame_size, no_hints), room4k = frame_room(4096, no_hints);
+	unsigned long long v;
+	bool number;
+	char *end;
+
+	errno = 0;
+	v = strtoull(t->size_arg, &end, 0);
+	number = !errno && end != t->size_arg && !*end && t->size_arg[0] != '-';
+	if (number && v >= 60 && v <= room) {
+		t->size = (uint32_t)v;
+		return 0;
+	}
+	if (!number || v < 60 || v > room4k || room4k == room)
+		fprintf(stderr,
+			"invalid --size '%s': use a number from 60 to %u (what a %u-byte UMEM "
+			"frame holds after its %u-byte headroom)%s\n",
+			t->size_arg, room, frame_size, frame_size - room,
+			number && v > room ? "; larger frames need multi-buffer (jumbo frame) "
+					     "support, which xskf does not have yet"
+					   : "");
+	else
+		fprintf(stderr,
+			"invalid --size '%s': use a number from 60 to %u (what a %u-byte UMEM "
+			"frame holds after its %u-byte headroom), or add --frame-size 4096 (it "
+			"holds %u)\n",
+			t->size_arg, room, frame_size, frame_size - room, room4k);
+	return -EINVAL;
+}
+
 static int txgen_check(void *ctx, struct xskf_engine_opts *eo)
 {
 	struct txgen *t = ctx;
+	uint32_t fs = eo->frame_size ? eo->frame_size : 2048;
+	int err;
 
-	if (t->pcap && (t->imix || t->size != 60 || t->flows != 1)) {
+	if (t->pcap && (t->imix || t->size_arg || t->flows != 1)) {
 		fprintf(stderr,
 			"--pcap replays the file as it is: drop --size, --imix and --flows\n");
 		return -EINVAL;
@@ -417,14 +662,15 @@ static int txgen_check(void *ctx, struct xskf_engine_opts *eo)
 		fprintf(stderr, "--loop needs --pcap\n");
 		return -EINVAL;
 	}
+	if (t->size_arg) {
+		err = check_size(t, fs, eo->no_hints);
+		if (err)
+			return err;
+	}
 	if (t->pcap) {
 #ifdef XSKF_HAVE_PCAP
-		uint32_t fs = eo->frame_size ? eo->frame_size : 2048;
-
-		/* the frame room is only known per worker; the largest headroom is 256 + 32 */
-		return load_pcap(t, fs - 288);
+		return load_pcap(t, frame_room(fs, eo->no_hints));
 #else
-		(void)eo;
 		fprintf(stderr, "--pcap: this xsk-txgen was built without libpcap\n");
 		return -EOPNOTSUPP;
 #endif
@@ -435,6 +681,7 @@ static int txgen_check(void *ctx, struct xskf_engine_opts *eo)
 static const struct xskf_app txgen_app = {
 	.name = "xsk-txgen",
 	.flags = XSKF_APP_F_TX_ONLY,
+	.configure = txgen_configure,
 	.init = txgen_init,
 	.worker_init = txgen_worker_init,
 	.tx_fill = txgen_fill,
@@ -463,12 +710,11 @@ __attribute__((constructor)) static void txgen_defaults(void)
 
 static void txgen_cleanup(void *app_ctx)
 {
-#ifdef XSKF_HAVE_PCAP
 	struct txgen *t = app_ctx;
 
+	txgen_shares__free(t->shares, XSKF_MAX_WORKERS);
+#ifdef XSKF_HAVE_PCAP
 	txgen_frames__free(&t->fr);
-#else
-	(void)app_ctx;
 #endif
 }
 

@@ -2,15 +2,21 @@
 /*
  * xskfctl - talk to a running xskf (any xsk-* command or `xskf run`) over its control socket.
  *
- *   xskfctl [-s SOCKET] stats            the run's JSON document, now
- *   xskfctl [-s SOCKET] plugins          its plugins
- *   xskfctl [-s SOCKET] PLUGIN ARGS...   a plugin's command, e.g. `xskfctl tunnel reload`
+ *   xskfctl [-s NAME|PID|SOCKET] stats            the run's JSON document, now
+ *   xskfctl [-s NAME|PID|SOCKET] plugins          its plugins
+ *   xskfctl [-s NAME|PID|SOCKET] PLUGIN ARGS...   a plugin's command (`xskfctl tunnel reload`)
  *
- * Without -s: the one socket in /run/xskf (or $XSKF_CTL_DIR). Exit 0 when the answer is not an
+ * Without -s: the one socket in /run/xskf (or $XSKF_CTL_DIR); -s picks a run by its name (the
+ * NAME of NAME.PID.sock), its pid, or its socket's path. Exit 0 when the answer is not an
  * error, 1 when it is or nothing answers, 2 on usage errors.
+ *
+ * Who answers is checked (SO_PEERCRED: the uid that created the listening socket): root or
+ * ourselves, never another user, who could have put a socket of theirs where we look and
+ * forge the answer.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,27 +24,59 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-/* The one NAME.PID.sock of the control folder; with several, name them and give up. */
-static int find_socket(char *path, size_t len)
+static const char *ctl_dir(void)
 {
 	const char *dir = getenv("XSKF_CTL_DIR");
+
+	return dir && *dir ? dir : "/run/xskf";
+}
+
+/* Does socket file @name (NAME.PID.sock) belong to @want: a PID (all digits), a NAME, or any? */
+static bool sock_matches(const char *name, const char *want)
+{
+	size_t l = strlen(name), wl;
+	const char *dot;
+
+	if (l <= 5 || strcmp(name + l - 5, ".sock"))
+		return false;
+	if (!want)
+		return true;
+	dot = memrchr(name, '.', l - 5); /* the dot before PID */
+	if (!dot)
+		return false;
+	wl = strlen(want);
+	if (strspn(want, "0123456789") == wl) /* a pid */
+		return (size_t)(name + l - 5 - dot - 1) == wl && !memcmp(dot + 1, want, wl);
+	return (size_t)(dot - name) == wl && !memcmp(name, want, wl);
+}
+
+/*
+ * The one NAME.PID.sock of the control folder that matches @want (NULL: any); with several,
+ * name them and give up.
+ */
+static int find_socket(const char *want, char *path, size_t len)
+{
+	const char *dir = ctl_dir();
 	char names[16][256];
 	struct dirent *de;
 	unsigned int n = 0, i;
 	DIR *d;
 
-	if (!dir || !*dir)
-		dir = "/run/xskf";
 	d = opendir(dir);
 	if (!d) {
-		fprintf(stderr, "xskfctl: no xskf is running (cannot open %s: %s)\n", dir,
-			strerror(errno));
+		if (errno == ENOENT)
+			fprintf(stderr, "xskfctl: no xskf is running (no control folder %s)\n", dir);
+		else if (errno == EACCES)
+			fprintf(stderr, "xskfctl: cannot read the control folder %s: %s: only its "
+					"owner (root) can reach a running xskf: run xskfctl as root\n",
+				dir, strerror(errno));
+		else
+			fprintf(stderr, "xskfctl: cannot read the control folder %s: %s\n", dir,
+				strerror(errno));
 		return -1;
 	}
 	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-
-		if (l <= 5 || strcmp(de->d_name + l - 5, ".sock"))
+		if (!sock_matches(de->d_name, want))
 			continue;
 		if (n < 16)
 			snprintf(names[n], sizeof(names[n]), "%s", de->d_name);
@@ -55,30 +93,64 @@ static int find_socket(char *path, size_t len)
 	}
 	for (i = 0; i < n && i < 16; i++)
 		fprintf(stderr, "%s/%s\n", dir, names[i]);
-	if (!n)
+	if (!n && want)
+		fprintf(stderr, "xskfctl: no running xskf called '%s' (no %s.sock in %s)\n", want,
+			strspn(want, "0123456789") == strlen(want) ? "*.PID" : "NAME.*", dir);
+	else if (!n)
 		fprintf(stderr, "xskfctl: no xskf is running (no socket in %s)\n", dir);
 	else
-		fprintf(stderr, "xskfctl: %u runs have a socket (above): give one with -s SOCKET\n",
+		fprintf(stderr, "xskfctl: %u runs have a socket (above): choose one with -s NAME, "
+				"-s PID or -s SOCKET\n",
 			n);
 	return -1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: xskfctl [-s NAME|PID|SOCKET] stats | plugins | PLUGIN [ARGS...]\n"
+		   "  -s, --socket X   the run to ask: its name (xsk-rxdrop, filter+l2fwd), its pid,\n"
+		   "                   or its socket's path (default: the only run in %s)\n"
+		   "  -h, --help       this text\n",
+		ctl_dir());
 }
 
 int main(int argc, char **argv)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char path[sizeof(sa.sun_path)] = "", req[1100], buf[65536];
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
 	size_t len = 0;
 	ssize_t r;
 	int i = 1, fd, is_error = 0, first = 1;
+	const char *want = NULL;
 
-	if (argc > 2 && !strcmp(argv[1], "-s")) {
-		snprintf(path, sizeof(path), "%s", argv[2]);
-		i = 3;
+	/* options come before the request; what follows the request's first word is its own */
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if (strcmp(argv[i], "-s") && strcmp(argv[i], "--socket")) {
+			fprintf(stderr, "xskfctl: unknown option '%s' (xskfctl --help)\n", argv[i]);
+			return 2;
+		}
+		if (++i == argc) {
+			fprintf(stderr, "xskfctl: %s needs a NAME, PID or SOCKET\n", argv[i - 1]);
+			return 2;
+		}
+		want = argv[i];
 	}
-	if (i >= argc || !strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-		fprintf(i >= argc ? stderr : stdout,
-			"usage: xskfctl [-s SOCKET] stats | plugins | PLUGIN ARGS...\n");
-		return i >= argc ? 2 : 0;
+	if (i >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (want && strchr(want, '/')) {
+		if (strlen(want) >= sizeof(path)) {
+			fprintf(stderr, "xskfctl: socket path too long: %s\n", want);
+			return 2;
+		}
+		snprintf(path, sizeof(path), "%s", want);
 	}
 	for (; i < argc; i++) {
 		int w = snprintf(req + len, sizeof(req) - len, "%s%s", len ? " " : "", argv[i]);
@@ -90,12 +162,23 @@ int main(int argc, char **argv)
 		len += (size_t)w;
 	}
 	req[len++] = '\n';
-	if (!path[0] && find_socket(path, sizeof(path)))
+	if (!path[0] && find_socket(want, path, sizeof(path)))
 		return 1;
 	memcpy(sa.sun_path, path, strlen(path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		fprintf(stderr, "xskfctl: cannot connect to %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl)) {
+		fprintf(stderr, "xskfctl: cannot tell who serves %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	if (cred.uid != 0 && cred.uid != geteuid()) {
+		fprintf(stderr,
+			"xskfctl: %s is served by uid %u (pid %d), neither root nor you: not "
+			"trusting it\n",
+			path, (unsigned int)cred.uid, (int)cred.pid);
 		return 1;
 	}
 	if (send(fd, req, len, MSG_NOSIGNAL) != (ssize_t)len) {

@@ -153,6 +153,19 @@ enum xskf_app_flags {
 	/* The app sends frames it builds itself, in the empty chunks tx_fill() is handed; see
 	 * xsk-txgen. */
 	XSKF_APP_F_TX_ONLY = 1u << 1,
+	/*
+	 * The app sends received frames on (XSKF_TX, XSKF_FWD): a forwarder, a tunnel. The
+	 * framework then warns, at start-up and at the first such frame, when a sender leaves TCP
+	 * and UDP checksums unfinished (its TX checksum offload: veth's default), since frames
+	 * sent on as they are get dropped by their receivers (docs/forwarding.md).
+	 */
+	XSKF_APP_F_FORWARDS = 1u << 2,
+	/*
+	 * The app reads RX hints (xskf_hints.h) and gives wrong answers without them: a run with
+	 * --no-hints (xskf_engine_opts.no_hints) is refused at start-up, in one line, instead of
+	 * handing it frames whose pkts[i].meta is NULL.
+	 */
+	XSKF_APP_F_NEEDS_HINTS = 1u << 3,
 };
 
 struct xskf_app {
@@ -185,7 +198,12 @@ struct xskf_app {
 	void (*worker_fini)(void *app_ctx, void *wctx);
 	/* Control thread, once after workers stopped. Optional. */
 	void (*fini)(void *app_ctx, struct xskf_engine *eng);
-	/* Control thread, at exit with --json: print the app's own members of the JSON object. */
+	/*
+	 * Control thread, at exit with --json and for each `xskfctl stats`: print ONE JSON value
+	 * (usually an object: {"name": 1, ...}) to @out, the value of the document's
+	 * "app_stats" member (a chain's by plugin name). Output that is not one value is
+	 * replaced by null and the plugin named in a warning. Optional.
+	 */
 	void (*json)(void *app_ctx, struct xskf_engine *eng, void *out /* FILE * */);
 };
 
@@ -281,8 +299,15 @@ struct xskf_engine_opts {
 	 * up to whole pages (said at start-up).
 	 */
 	uint64_t huge_page_size;
+	/*
+	 * --csum-repair: finish the TCP/UDP checksums (IPv4, IPv6, behind up to two VLAN tags)
+	 * that a sender's TX checksum offload left unfinished, on every received frame, before the
+	 * app sees it (xskf_pkt__csum_finish()). Off (default): frames are only sampled and
+	 * counted (csum_unfinished). Costs instructions per packet: docs/performance.md.
+	 */
+	bool csum_repair;
 };
-#define xskf_engine_opts__last_field huge_page_size
+#define xskf_engine_opts__last_field csum_repair
 
 /*
  * xskf_engine__new() - validate @opts and create an engine with no ports yet.
@@ -341,6 +366,12 @@ XSKF_API unsigned int xskf_engine__nr_ports(const struct xskf_engine *eng);
 XSKF_API const char *xskf_engine__port_name(const struct xskf_engine *eng, unsigned int port);
 /* Number of workers. Thread: any. */
 XSKF_API unsigned int xskf_engine__nr_workers(const struct xskf_engine *eng);
+/*
+ * xskf_engine__csum_repair() - true when the engine finishes unfinished TCP/UDP checksums of
+ * received frames (xskf_engine_opts.csum_repair, --csum-repair): an app that builds or
+ * decapsulates frames then does the same to them (xskf_pkt__csum_finish()). Thread: any.
+ */
+XSKF_API bool xskf_engine__csum_repair(const struct xskf_engine *eng);
 
 /*
  * xskf_engine__steer_udp() - send only UDP datagrams to port @dport (over IPv4 or IPv6, one
@@ -410,6 +441,13 @@ struct xskf_queue_stats {
 	uint64_t prog_redirected, prog_passed, prog_errors;
 	/* RX hints by source, for the hash and the packet type */
 	uint64_t hint_hash[3];  /* index: XSKF_SRC_NONE, XSKF_SRC_HW, XSKF_SRC_SW */
+	/*
+	 * TCP/UDP checksums of received frames (docs/forwarding.md): frames whose checksum was
+	 * looked at (every frame with csum_repair; else every frame of a burst shorter than the
+	 * batch and the first of every 64th full burst), those of them whose checksum the sender
+	 * left unfinished, and those finished in software (csum_repair).
+	 */
+	uint64_t csum_checked, csum_unfinished, csum_repaired;
 };
 
 /*

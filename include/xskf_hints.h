@@ -226,6 +226,39 @@ static inline enum xskf_src xskf_pkt__rx_hash(const struct xskf_pkt *pkt, uint32
 	return xskf_hash__sw(pkt, hash, type) ? XSKF_SRC_NONE : XSKF_SRC_SW;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Unfinished TCP/UDP checksums                                                                */
+
+/*
+ * A sender with TX checksum offload (veth's default, so every container's network) leaves the
+ * TCP or UDP checksum of its frames for the NIC to finish (CHECKSUM_PARTIAL): the field holds
+ * only the sum of the pseudo-header, not complemented. XDP and AF_XDP hand such frames over as
+ * they are, and nothing on the frame says so; a receiver drops them as bad checksums when they
+ * are sent on unchanged. The kernel's VXLAN device leaves the inner frame's checksum the same
+ * way. These finish them, as the NIC would have (docs/forwarding.md).
+ */
+
+/*
+ * xskf_csum__finish() - finish the TCP or UDP checksum of the Ethernet frame of @len bytes at
+ * @frame (IPv4 or IPv6, behind up to two VLAN tags) if the sender left it unfinished: the field
+ * holds the pseudo-header sum and the checksum does not verify as it is. The L4 length is the
+ * IP header's (Ethernet padding is left out).
+ * Returns 1 when it finished the checksum; 0 when there was nothing to finish (not TCP or UDP
+ * over IPv4/IPv6, a fragment, a checksum that is complete, an IPv4 UDP datagram without a
+ * checksum); -EBADMSG when the IP header says more bytes than the frame has, or fewer than its
+ * TCP/UDP header (left unchanged). Thread: any; reads the L4 segment once (about one
+ * instruction per byte) only when the field holds the pseudo-header sum.
+ */
+XSKF_API int xskf_csum__finish(void *frame, uint32_t len);
+
+/*
+ * xskf_pkt__csum_finish() - xskf_csum__finish() on the frame of @pkt: with the XDP program's
+ * offsets when the frame starts where it was received and its hints are valid, else parsing
+ * it (an app that decapsulated a frame calls it on the inner frame once pulled to it).
+ * Returns 1, 0 or -EBADMSG as xskf_csum__finish(). Thread: any (a worker, in rx_burst).
+ */
+XSKF_API int xskf_pkt__csum_finish(struct xskf_pkt *pkt);
+
 #ifdef __cplusplus
 }
 #endif

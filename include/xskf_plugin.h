@@ -53,10 +53,25 @@ struct xskf_plugin {
 };
 #define xskf_plugin__last_field cleanup
 
-/* Define the plugin's descriptor: XSKF_PLUGIN(.name = "x", .app = &app, ...). */
+/*
+ * Define the plugin's descriptor: XSKF_PLUGIN(.name = "x", .app = &app, ...). In C++ (g++ or
+ * clang++, -std=c++20 or the GNU dialects, which take designated initializers) give the
+ * members in the order of struct xskf_plugin. A namespace-scope const has internal linkage in
+ * C++ and a C++ name is mangled: extern "C" gives the symbol the runner looks for both.
+ */
+#ifdef __cplusplus
+/* g++ -Wextra warns of members a designated initializer leaves out; C leaves them zero silently */
+#define XSKF_PLUGIN(...)                                                                           \
+	_Pragma("GCC diagnostic push")                                                             \
+	_Pragma("GCC diagnostic ignored \"-Wmissing-field-initializers\"")                         \
+	extern "C" XSKF_API const struct xskf_plugin xskf_plugin_descriptor = {                    \
+		.sz = sizeof(struct xskf_plugin), .abi = XSKF_PLUGIN_ABI, __VA_ARGS__ };           \
+	_Pragma("GCC diagnostic pop")
+#else
 #define XSKF_PLUGIN(...)                                                                           \
 	XSKF_API const struct xskf_plugin xskf_plugin_descriptor = {                               \
 		.sz = sizeof(struct xskf_plugin), .abi = XSKF_PLUGIN_ABI, __VA_ARGS__ }
+#endif
 
 /*
  * xskf_plugin__main() - run one plugin as a program of its own: the same command line,

@@ -37,6 +37,29 @@ OUTER=0254000000110254000000200800450000600001000040112622c6336402c6336401c00012
 $PY -c 'import sys; open(sys.argv[1], "wb").write(bytes.fromhex(sys.argv[2]))' "$TMP/inner.bin" $INNER
 $PY -c 'import sys; open(sys.argv[1], "wb").write(bytes.fromhex(sys.argv[2]))' "$TMP/outer.bin" $OUTER
 
+# TCP/IPv4 frames whose checksum the sender left unfinished (the folded pseudo-header sum, as
+# tcp_v4_send_check() leaves it with TX checksum offload): 60 bytes (no payload) and 1514 bytes.
+# Given as the port's own frame (--mem-frame F --mem-frame none), so that each receive writes it
+# anew and --csum-repair finishes every one (docs/performance.md).
+$PY - "$TMP" <<'PYEOF'
+import struct, sys
+def fold(s):
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return s
+def frame(pay, path):
+    src, dst, tl = bytes([192, 0, 2, 1]), bytes([192, 0, 2, 2]), 20 + pay
+    ip = bytearray(struct.pack('!BBHHHBBH4s4s', 0x45, 0, 20 + tl, 1, 0x4000, 64, 6, 0, src, dst))
+    ip[10:12] = struct.pack('!H', ~fold(sum(struct.unpack('!10H', ip))) & 0xffff)
+    tcp = bytearray(struct.pack('!HHIIBBHHH', 40000, 5201, 1, 1, 0x50, 0x18, 512, 0, 0))
+    tcp += bytes((i * 7 + 3) & 0xff for i in range(pay))
+    tcp[16:18] = struct.pack('!H', fold(sum(struct.unpack('!4H', src + dst)) + 6 + tl))
+    f = bytes.fromhex('020000000002020000000001') + b'\x08\x00' + bytes(ip) + bytes(tcp)
+    open(path, 'wb').write(f + bytes(max(0, 60 - len(f))))
+frame(0, sys.argv[1] + '/partial60.bin')
+frame(1460, sys.argv[1] + '/partial1514.bin')
+PYEOF
+
 # APPS: name, then the command line (without -i/-q/--batch). Names starting "tunnel" have two
 # ports (access mem0, underlay mem1): their sockets per worker are 2 x the queues per port.
 APPS=(
@@ -48,6 +71,11 @@ APPS=(
 	"filter+l2fwd|$B/apps/xskf run filter,l2fwd --no-hints -- --port 10"
 	"tunnel-encap|$B/apps/xsk-tunnel --no-hints --config $TMP/tun.conf --mem-frame $TMP/inner.bin --mem-frame none"
 	"tunnel-decap|$B/apps/xsk-tunnel --no-hints --config $TMP/tun.conf --mem-frame none --mem-frame $TMP/outer.bin"
+	# --csum-repair finishing every frame's TCP checksum, 60 and 1514 bytes; the same 60-byte
+	# frame without the option (only sampled): what the option costs
+	"l2fwd-partial|$B/apps/xsk-l2fwd --no-hints --mem-frame $TMP/partial60.bin --mem-frame none"
+	"l2fwd-repair|$B/apps/xsk-l2fwd --no-hints --csum-repair --mem-frame $TMP/partial60.bin --mem-frame none"
+	"l2fwd-rep1514|$B/apps/xsk-l2fwd --no-hints --csum-repair --mem-frame $TMP/partial1514.bin --mem-frame none"
 )
 BATCHES=(16 32 64 256)
 SOCKS=(1 2 8)

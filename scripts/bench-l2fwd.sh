@@ -67,7 +67,7 @@ pass() {
 		pid=$!
 		;;
 	refloop)
-		ip netns exec "$TB_NS_DUT" "$BUILD/tools/xsk-refloop" -i "$TB_IF_DUT" -q 0 --cpu 1 -c \
+		ip netns exec "$TB_NS_DUT" "$BUILD/tools/xsk-refloop" -i "$TB_IF_DUT" -q 0 --cpus 1 -c \
 			-m macswap -b 64 >/dev/null 2>&1 &
 		pid=$!
 		;;
@@ -85,7 +85,7 @@ pass() {
 	esac
 	wait_xdp present
 	b=$(rx_back) tb=$(tx_out)
-	ip netns exec "$TB_NS_GEN" "$TGEN" -i "$TB_IF_GEN" --cpu 0 -d "$SECS" >/dev/null 2>&1
+	ip netns exec "$TB_NS_GEN" "$TGEN" -i "$TB_IF_GEN" --cpus 0 -d "$SECS" >/dev/null 2>&1
 	sleep 0.2
 	a=$(rx_back) ta=$(tx_out)
 	kill -INT $pid 2>/dev/null || true

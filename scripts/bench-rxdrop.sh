@@ -38,7 +38,7 @@ TESTPMD=$(command -v dpdk-testpmd || true)
 mkfifo "$res.fifo"
 
 gen() {
-	ip netns exec "$TB_NS_GEN" "$B/tools/xskf-trafficgen" -i "$TB_IF_GEN" --cpu 0 -d "$secs" --json
+	ip netns exec "$TB_NS_GEN" "$B/tools/xskf-trafficgen" -i "$TB_IF_GEN" --cpus 0 -d "$secs" --json
 }
 
 one() {
@@ -53,7 +53,7 @@ one() {
 			# one call makes at most 2^26 frames (xskf-trafficgen --chunk): on a machine
 			# that sends more in a pass, the one call makes fewer frames; the rate compares
 			n1=$((last_sent < 67108864 ? last_sent : 67108864))
-			g=$(ip netns exec "$TB_NS_GEN" "$B/tools/xskf-trafficgen" -i "$TB_IF_GEN" --cpu 0 \
+			g=$(ip netns exec "$TB_NS_GEN" "$B/tools/xskf-trafficgen" -i "$TB_IF_GEN" --cpus 0 \
 				-n "$n1" --chunk "$n1" --json)
 		fi
 		rx=$($PYTHON -c 'import json,sys; print(json.loads(sys.argv[1])["sent"])' "$g")
@@ -72,7 +72,7 @@ one() {
 				-b "$batch" --quiet --json "$@" "${extra[@]}" >"$res.out" 2>/dev/null &
 			;;
 		refloop)
-			ip netns exec "$TB_NS_DUT" "$B/tools/xsk-refloop" -i "$TB_IF_DUT" -q 0 --cpu 1 -c \
+			ip netns exec "$TB_NS_DUT" "$B/tools/xsk-refloop" -i "$TB_IF_DUT" -q 0 --cpus 1 -c \
 				-b "$batch" >"$res.out" 2>/dev/null &
 			;;
 		testpmd)

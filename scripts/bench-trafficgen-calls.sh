@@ -30,7 +30,7 @@ res=$(mktemp)
 trap '"$TB" down; rm -f "$res"' EXIT
 eval "$("$TB" up)"
 "$TB" sink drop
-gen() { ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" --cpu 0 --json "$@"; }
+gen() { ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" --cpus 0 --json "$@"; }
 field() { "$PY" -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
 
 # the frame count of one-call: what a first sized run makes (the runs below are measured)

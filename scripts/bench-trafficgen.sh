@@ -28,7 +28,7 @@ eval "$("$TB" up)"
 
 CASES=(
 	"-s 60"
-	"-s 60 -f 16"
+	"-s 60 --flows 16"
 	"-6 -s 62"
 	"-s 60 -t"
 	"-s 60 --batch 256"
@@ -40,7 +40,7 @@ declare -A results
 for ((r = 0; r < RUNS; r++)); do
 	for c in "${CASES[@]}"; do
 		# shellcheck disable=SC2086
-		out=$(ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" --cpu 0 -d "$SECS" --json $c)
+		out=$(ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" --cpus 0 -d "$SECS" --json $c)
 		results[$c]+="$out"$'\n'
 	done
 done

@@ -107,7 +107,7 @@ taskset -c 1 "$W/micro" "$W/self4.conf" "$W/self6.conf" | tee "$W/micro.txt"
 FWD=("$L2FWD" -i ta -i tu --mode fwd --dst-mac-0 $MAC_G --dst-mac-1 $MAC_S0)
 for r in $(seq "$ROUNDS"); do
 	echo "--- round $r"
-	ip netns exec btg "$GEN" -i g0 --cpu 0 -d 100000 -f 64 --src-ip 192.0.2.1 --dst-ip 192.0.2.2 \
+	ip netns exec btg "$GEN" -i g0 --cpus 0 -d 100000 --flows 64 --src-ip 192.0.2.1 --dst-ip 192.0.2.2 \
 		--dst-mac 02:54:00:00:00:30 >/dev/null 2>&1 &
 	GEN_PID=$!
 	sleep 1

@@ -61,7 +61,7 @@ for ((i = 0; i < 300; i++)); do
 	sleep 0.1
 done
 grep -q "XDP program attached" "$tmp/rx.err" || { echo "demo: xsk-rxdrop not ready in 30 s" >&2; exit 1; }
-ip netns exec "$TB_NS_GEN" "$B/tools/xskf-trafficgen" -i "$TB_IF_GEN" --cpu 0 -d "$secs" \
+ip netns exec "$TB_NS_GEN" "$B/tools/xskf-trafficgen" -i "$TB_IF_GEN" --cpus 0 -d "$secs" \
 	--flows 16 --json >"$tmp/gen.json"
 kill -INT $rx
 rc=0

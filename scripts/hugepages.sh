@@ -5,7 +5,7 @@
 # DPDK (docs/memory.md has both side by side).
 #
 #   hugepages.sh [show]                          the pools per node and page size, and the mounts
-#   hugepages.sh reserve SIZE N [--node N | --iface IF]
+#   hugepages.sh reserve SIZE N [--node N | --interface IF]
 #                                                make the pool of SIZE (2M, 1G) N pages: on node
 #                                                N, on the NIC's node of IF, else on all nodes
 #   hugepages.sh mount SIZE DIR                  mount a hugetlbfs with pagesize=SIZE on DIR
@@ -147,7 +147,7 @@ reserve() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--node) node=${2:?--node N}; shift 2 ;;
-		--iface) iface=${2:?--iface IF}; shift 2 ;;
+		--interface) iface=${2:?--interface IF}; shift 2 ;;
 		*) usage ;;
 		esac
 	done

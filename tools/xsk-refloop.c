@@ -12,7 +12,7 @@
  * Not an app of the framework and not for production: no statistics, no hugepages, no
  * accounting, no clean-up beyond libxdp's.
  *
- *   xsk-refloop -i IFACE [-q Q] [-b BATCH] [-d SECONDS] [--cpu N] [-m rxdrop|macswap] [-c|-z]
+ *   xsk-refloop -i IFACE [-q Q] [-b BATCH] [-d SECONDS] [--cpus N] [-m rxdrop|macswap] [-c|-z]
  * Prints one JSON line at the end: {"rx": N, "tx": N, "seconds": S}.
  */
 #include <errno.h>
@@ -150,7 +150,7 @@ static void loop(struct ref *r, uint32_t batch, bool macswap, double end)
 
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = { { "cpu", required_argument, NULL, 'C' }, {} };
+	static const struct option lo[] = { { "cpus", required_argument, NULL, 'C' }, {} };
 	const char *ifname = NULL;
 	uint32_t queue = 0, batch = 64, idx, i;
 	double secs = 0, t0;
@@ -171,7 +171,7 @@ int main(int argc, char **argv)
 		case 'C': cpu = atoi(optarg); break;
 		default:
 			fprintf(stderr, "usage: xsk-refloop -i IFACE [-q Q] [-b BATCH] [-d SECONDS] "
-					"[--cpu N] [-m rxdrop|macswap] [-c|-z]\n");
+					"[--cpus N] [-m rxdrop|macswap] [-c|-z]\n");
 			return 2;
 		}
 	}

@@ -95,13 +95,13 @@ static void usage(FILE *f)
 		"Send test frames out of IFACE (in the current network namespace) from an XDP\n"
 		"program run in BPF_PROG_RUN live-frames mode. Needs root.\n"
 		"\n"
-		"  -i, --iface IFACE     interface to send on (required)\n"
+		"  -i, --interface IFACE interface to send on (required)\n"
 		"  -n, --count N         send N frames (wins over --duration)\n"
 		"  -d, --duration SEC    send for SEC seconds (fractions allowed);\n"
 		"                        without -n and -d: until Ctrl-C\n"
 		"  -s, --size BYTES      frame size without FCS, %d..%d (default %d, or the\n"
 		"                        headers' size when larger: 62 IPv6/UDP, 74 IPv6/TCP)\n"
-		"  -f, --flows N         N flows: source port = sport + (frame number %% N)\n"
+		"      --flows N         N flows: source port = sport + (frame number %% N)\n"
 		"  -6, --ipv6            IPv6 instead of IPv4\n"
 		"  -t, --tcp             TCP (bare ACK segments) instead of UDP\n"
 		"      --src-mac MAC     default: IFACE's MAC\n"
@@ -111,7 +111,7 @@ static void usage(FILE *f)
 		"      --dst-ip IP       default: the first neighbour entry on IFACE\n"
 		"      --sport PORT      base source port (default 1024)\n"
 		"      --dport PORT      destination port (default 9)\n"
-		"      --cpu N           pin the sending thread to CPU N (veth: peer RX queue =\n"
+		"      --cpus N          pin the sending thread to CPU N (one CPU; veth: peer RX queue =\n"
 		"                        N %% queues)\n"
 		"      --rate PPS        pace to PPS frames per second (batches every ~1 ms)\n"
 		"      --batch N         frames per kernel flush, 1..%d (default 64)\n"
@@ -155,14 +155,14 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 {
 	enum {
 		O_SRC_MAC = 256, O_DST_MAC, O_SRC_IP, O_DST_IP, O_SPORT, O_DPORT, O_CPU, O_RATE,
-		O_BATCH, O_CHUNK, O_JSON,
+		O_BATCH, O_CHUNK, O_JSON, O_FLOWS,
 	};
 	static const struct option longopts[] = {
-		{ "iface", required_argument, NULL, 'i' },
+		{ "interface", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'n' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "size", required_argument, NULL, 's' },
-		{ "flows", required_argument, NULL, 'f' },
+		{ "flows", required_argument, NULL, O_FLOWS },
 		{ "ipv6", no_argument, NULL, '6' },
 		{ "tcp", no_argument, NULL, 't' },
 		{ "src-mac", required_argument, NULL, O_SRC_MAC },
@@ -171,7 +171,7 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 		{ "dst-ip", required_argument, NULL, O_DST_IP },
 		{ "sport", required_argument, NULL, O_SPORT },
 		{ "dport", required_argument, NULL, O_DPORT },
-		{ "cpu", required_argument, NULL, O_CPU },
+		{ "cpus", required_argument, NULL, O_CPU },
 		{ "rate", required_argument, NULL, O_RATE },
 		{ "batch", required_argument, NULL, O_BATCH },
 		{ "chunk", required_argument, NULL, O_CHUNK },
@@ -188,7 +188,7 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 	*o = (struct tg_opts){ .flows = 1, .cpu = -1 };
 	o->pkt.sport = 1024;
 	o->pkt.dport = 9;
-	while ((c = getopt_long(argc, argv, ":i:n:d:s:f:6tvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:n:d:s:6tvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o->ifname = optarg;
@@ -207,7 +207,7 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 			o->pkt.size = parse_u64(optarg, "size", TG_MIN_SIZE, TG_MAX_SIZE);
 			size_given = true;
 			break;
-		case 'f':
+		case O_FLOWS:
 			o->flows = parse_u64(optarg, "flows", 1, 65536);
 			break;
 		case '6':
@@ -235,7 +235,11 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 			o->pkt.dport = parse_u64(optarg, "dport", 0, 65535);
 			break;
 		case O_CPU:
-			o->cpu = parse_u64(optarg, "cpu", 0, CPU_SETSIZE - 1);
+			if (strspn(optarg, "0123456789") != strlen(optarg))
+				die(2, "bad --cpus '%s': the generator sends from one thread: give one "
+				       "CPU",
+				    optarg);
+			o->cpu = parse_u64(optarg, "--cpus", 0, CPU_SETSIZE - 1);
 			break;
 		case O_RATE:
 			o->rate = parse_u64(optarg, "rate", 1, 1000000000);

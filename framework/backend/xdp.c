@@ -9,11 +9,14 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <sys/resource.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
 #include "core/backend.h"
+#include "core/csum.h"
+#include "core/hugepages.h"
 #include "core/sysfs.h"
 
 /* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
@@ -43,6 +46,9 @@ static int xdp_preflight(struct xskf_engine *eng)
 
 	for (i = 0; i < eng->nr_ports && !err; i++)
 		err = xskf_prog__preflight(eng, &eng->ports[i]);
+	/* before set-up, so that it comes with the refusals above rather than after the attach */
+	if (!err)
+		xskf_watch__mtu(eng, -1);
 	return err;
 }
 
@@ -92,6 +98,30 @@ static int xdp_add_port(struct xskf_engine *eng, struct xskf_port *p, const char
 	return 0;
 }
 
+/*
+ * XDP_UMEM_REG says ENOBUFS when the UMEM's pages would pass the locked-memory limit: without
+ * CAP_IPC_LOCK the kernel charges them to the user's RLIMIT_MEMLOCK (all its UMEMs together).
+ */
+static void memlock_advice(const struct xskf_worker *w)
+{
+	uint64_t need = w->umem.size, kib = (need + 1023) >> 10;
+	struct rlimit rl;
+	char lim[48] = "unknown", sz[32];
+
+	if (!getrlimit(RLIMIT_MEMLOCK, &rl)) {
+		if (rl.rlim_cur == RLIM_INFINITY)
+			snprintf(lim, sizeof(lim), "unlimited");
+		else
+			snprintf(lim, sizeof(lim), "%llu KiB", (unsigned long long)rl.rlim_cur >> 10);
+	}
+	pr_warn("worker %u: cannot register its %s UMEM: it is locked memory, and without "
+		"CAP_IPC_LOCK it must fit in the locked-memory limit (RLIMIT_MEMLOCK, now %s, "
+		"shared by all of the user's UMEMs): raise it to at least %llu KiB ('ulimit -l "
+		"%llu', or unlimited) or run as root with CAP_IPC_LOCK\n",
+		w->id, xskf_huge__name(need, sz, sizeof(sz)), lim, (unsigned long long)kib,
+		(unsigned long long)kib);
+}
+
 static int xdp_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned int i)
 {
 	const struct xskf_engine_opts *o = &w->eng->o;
@@ -102,6 +132,10 @@ static int xdp_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 	if (i > 0)
 		zc = w->socks[0]->zerocopy; /* shared UMEM: the kernel reuses the first mode */
 	err = xskf_sock__open(s, &w->umem, o, zc);
+	if (err == -ENOBUFS && i == 0) {
+		memlock_advice(w);
+		return err;
+	}
 	if (err && err != -EBUSY && zc && i == 0 && o->bind_mode == XSKF_BIND_AUTO) {
 		pr_info("%s queue %u: zero-copy not available (%s): using copy mode\n", s->port->name,
 			s->queue, strerror(-err));
@@ -154,6 +188,9 @@ static int xdp_attach(struct xskf_engine *eng)
 	}
 	for (i = 0; i < eng->nr_ports && !err; i++)
 		err = xskf_prog__attach(eng, &eng->ports[i]);
+	/* unfinished checksums the interfaces will hand us (csum_watch.c) */
+	if (!err)
+		xskf_csum__probe(eng);
 	return err;
 }
 

@@ -24,6 +24,7 @@
 
 #include "core/backend.h"
 #include "core/cpus.h"
+#include "core/csum.h"
 #include "core/hints.h"
 #include "core/hugepages.h"
 #include "core/privs.h"
@@ -63,6 +64,13 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 	o.sz = sizeof(o);
 	if (!o.app || (!o.app->rx_burst && !(o.app->flags & XSKF_APP_F_TX_ONLY))) {
 		pr_warn("no app given, or the app has no rx_burst callback\n");
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((o.app->flags & XSKF_APP_F_NEEDS_HINTS) && o.no_hints) {
+		pr_warn("app '%s' reads the RX hints (XSKF_APP_F_NEEDS_HINTS): it cannot run with "
+			"no_hints (--no-hints)\n",
+			o.app->name ? o.app->name : "?");
 		errno = EINVAL;
 		return NULL;
 	}
@@ -307,7 +315,7 @@ static int open_worker(struct xskf_engine *eng, struct xskf_worker *w)
 	const struct xskf_engine_opts *o = &eng->o;
 	bool tx_only = eng->app.flags & XSKF_APP_F_TX_ONLY;
 	uint32_t frames = o->frames;
-	char who[24], mem[256], psz[32];
+	char who[24], mem[320], psz[32];
 	struct xskf_umem_place place = {
 		.policy = eng->hugepages,
 		.page_size = eng->huge_page_size,
@@ -405,16 +413,26 @@ static int load_rss_keys(struct xskf_engine *eng)
 	return 0;
 }
 
+static void (*fatal_hook)(void);
+
+void xskf_engine__on_fatal(void (*fn)(void))
+{
+	fatal_hook = fn;
+}
+
 static void fatal_signal(int sig)
 {
 	xskf_prog__emergency_detach();
+	if (fatal_hook)
+		fatal_hook();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
 
 static void install_fatal_handlers(void)
 {
-	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+	/* synchronous faults: returning would run the faulting instruction again (run.c says more) */
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGSYS, SIGTRAP };
 	struct sigaction sa = { .sa_handler = fatal_signal, .sa_flags = SA_RESETHAND };
 	size_t i;
 
@@ -611,4 +629,9 @@ int xskf_engine__watch(struct xskf_engine *eng)
 	if (!eng || !eng->started || eng->stopped || !eng->be->watch)
 		return 0;
 	return eng->be->watch(eng);
+}
+
+bool xskf_engine__csum_repair(const struct xskf_engine *eng)
+{
+	return eng && eng->o.csum_repair;
 }

@@ -75,7 +75,19 @@ struct xskf_engine {
 	bool started, stopped;
 	int census_err;
 	const struct xskf_rss *rss[XSKF_MAX_PORTS]; /* by port index, for worker threads */
+	/* the kernel's BTF, read once per run (prog.c) */
+	bool kernel_probed;
+	int kernel_probe_err;
+	unsigned int kernel_kfuncs; /* XSKF_HINTS_KF_* the kernel has */
+	bool kernel_redirect_xsk;
 };
+
+/*
+ * xskf_engine__on_fatal() - @fn runs in the fatal-signal handler (SIGSEGV, SIGABRT, ...),
+ * after the emergency detach: the runner's control socket file (ctl.c). It must be
+ * async-signal-safe. Thread: control thread, before xskf_engine__start().
+ */
+void xskf_engine__on_fatal(void (*fn)(void));
 
 /* True when a worker's app->worker_init() failed (the run then exits non-zero). */
 bool xskf_engine__worker_failed(const struct xskf_engine *eng);

@@ -30,10 +30,19 @@ static const struct {
 	{ "bpf_xdp_metadata_rx_vlan_tag", XSKF_HINTS_KF_VLAN_TAG },
 };
 
+void xskf_hints__probe_kfuncs_btf(const struct btf *btf, unsigned int *mask)
+{
+	unsigned int i;
+
+	*mask = 0;
+	for (i = 0; i < sizeof(kfuncs) / sizeof(kfuncs[0]); i++)
+		if (btf__find_by_name_kind(btf, kfuncs[i].name, BTF_KIND_FUNC) > 0)
+			*mask |= kfuncs[i].bit;
+}
+
 int xskf_hints__probe_kfuncs(unsigned int *mask)
 {
 	struct btf *btf;
-	unsigned int i;
 	long err;
 
 	*mask = 0;
@@ -41,9 +50,7 @@ int xskf_hints__probe_kfuncs(unsigned int *mask)
 	err = libbpf_get_error(btf);
 	if (err)
 		return (int)err;
-	for (i = 0; i < sizeof(kfuncs) / sizeof(kfuncs[0]); i++)
-		if (btf__find_by_name_kind(btf, kfuncs[i].name, BTF_KIND_FUNC) > 0)
-			*mask |= kfuncs[i].bit;
+	xskf_hints__probe_kfuncs_btf(btf, mask);
 	btf__free(btf);
 	return 0;
 }

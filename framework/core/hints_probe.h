@@ -22,6 +22,13 @@
  */
 int xskf_hints__probe_kfuncs(unsigned int *mask);
 
+struct btf;
+/*
+ * xskf_hints__probe_kfuncs_btf() - the same from a kernel BTF the caller has parsed already
+ * (the engine reads it once per run, prog.c). Thread: any.
+ */
+void xskf_hints__probe_kfuncs_btf(const struct btf *btf, unsigned int *mask);
+
 /*
  * xskf_hints__probe_dev() - set *@mask to the XSKF_HINTS_KF_* kfuncs the driver of @ifindex
  * implements (netdev netlink family, xdp-rx-metadata-features, Linux 6.8+: veth all three,

@@ -13,6 +13,8 @@
  *   core/worker.h     a worker and the poll loop
  *   core/engine.h     the engine, its start and stop
  *   core/cpus.h       CPU lists
+ *   core/proc.h       other processes (owners)
+ *   core/csum.h       unfinished TCP/UDP checksums
  */
 #ifndef XSKF_INTERNAL_H
 #define XSKF_INTERNAL_H
@@ -20,10 +22,12 @@
 #include "core/clock.h"
 #include "core/compiler.h"
 #include "core/cpus.h"
+#include "core/csum.h"
 #include "core/engine.h"
 #include "core/hugepages.h"
 #include "core/log.h"
 #include "core/port.h"
+#include "core/proc.h"
 #include "core/sock.h"
 #include "core/umem.h"
 #include "core/worker.h"

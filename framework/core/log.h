@@ -10,8 +10,6 @@ __attribute__((format(printf, 2, 3))) void xskf_log(enum xskf_log_level level, c
 #define pr_warn(fmt, ...)  xskf_log(XSKF_LOG_WARN, "xskf: " fmt, ##__VA_ARGS__)
 #define pr_info(fmt, ...)  xskf_log(XSKF_LOG_INFO, "xskf: " fmt, ##__VA_ARGS__)
 #define pr_debug(fmt, ...) xskf_log(XSKF_LOG_DEBUG, "xskf: " fmt, ##__VA_ARGS__)
-/* The runner's answer to a bad command line, worded for its user: no "xskf: " prefix. */
-#define pr_usage(fmt, ...) xskf_log(XSKF_LOG_WARN, fmt, ##__VA_ARGS__)
 
 /* Route libbpf's and libxdp's messages through ours (once, from xskf_engine__new()). */
 void xskf_log_hook_libs(void);

@@ -37,6 +37,11 @@ struct xskf_port {
 	int native_fd, skb_fd;     /* the loaded candidates for native and SKB mode */
 	uint32_t attach_flags;     /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE when attached */
 	bool attached;
+	/* a foreign program replaced with --force, put back at exit: its fd, mode and name */
+	bool foreign_saved;
+	int foreign_fd;
+	uint32_t foreign_mode;
+	char foreign_name[64];
 	enum xskf_redirect_tier tier;
 	unsigned int hints_hw;     /* XSKF_HINTS_KF_* the attached program reads from the driver */
 	uint16_t steer_udp_dport;  /* host order; 0: every frame of a bound queue to its socket */
@@ -45,6 +50,7 @@ struct xskf_port {
 	struct {
 		bool checked, gone, replaced, running, mtu_warned;
 		bool prog_missing; /* our program was not there at the last look */
+		bool csum_told;    /* unfinished checksums counted and said (csum_watch.c) */
 		unsigned int rx_queues;
 	} seen;
 };
@@ -57,6 +63,14 @@ void xskf_prog__detach(struct xskf_port *port);
 void xskf_prog__teardown(struct xskf_port *port);
 int xskf_prog__counters(struct xskf_port *port, uint32_t queue, uint64_t out[3]);
 void xskf_prog__emergency_detach(void);
+
+/*
+ * xskf_watch__mtu() - say once, for every port whose MTU allows frames longer than a UMEM
+ * frame holds, that the kernel drops them and what helps; one line for ports of the same MTU.
+ * Nothing for TX-only apps. @sock: a datagram socket for the ioctls, or -1 (one is opened).
+ * Thread: control thread (xskf_engine__start() before set-up, xskf_engine__watch()).
+ */
+void xskf_watch__mtu(struct xskf_engine *eng, int sock);
 
 /* xskf_engine__watch() of the xdp backend (watch.c): every port's interface and program. */
 int xskf_watch__ports(struct xskf_engine *eng);

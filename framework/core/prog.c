@@ -13,12 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "core/hints_probe.h"
 #include "core/engine.h"
+#include "core/proc.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
 
@@ -27,31 +29,6 @@
 #endif
 
 /* ---- who owns a program ---- */
-
-static uint64_t proc_start_time(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long start = 0;
-	FILE *f;
-	int i;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return 0;
-	}
-	fclose(f);
-	/* comm (field 2) may hold spaces: count fields from the last ')' */
-	p = strrchr(buf, ')');
-	for (i = 2; p && i < 22; i++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		sscanf(p + 1, "%llu", &start);
-	return start;
-}
 
 enum owner_kind { OWNER_FOREIGN, OWNER_OURS_DEAD, OWNER_OURS_ALIVE };
 
@@ -85,8 +62,8 @@ static enum owner_kind classify(uint32_t id, char *name, size_t name_len, pid_t 
 		    mi.value_size == sizeof(owner) && !bpf_map_lookup_elem(mfd, &key, &owner)) {
 			*pid = (pid_t)owner.pid;
 			kind = OWNER_OURS_DEAD;
-			if (owner.pid && (kill((pid_t)owner.pid, 0) == 0 || errno == EPERM) &&
-			    proc_start_time((pid_t)owner.pid) == owner.start_time)
+			/* a zombie (killed, not yet reaped) holds nothing: it is dead (proc.c) */
+			if (xskf_proc__same((pid_t)owner.pid, owner.start_time))
 				kind = OWNER_OURS_ALIVE;
 		}
 		close(mfd);
@@ -94,6 +71,53 @@ static enum owner_kind classify(uint32_t id, char *name, size_t name_len, pid_t 
 out:
 	close(fd);
 	return kind;
+}
+
+/* "native"/"SKB" for messages; with @ip, iproute2's word for the mode (xdpdrv, xdpgeneric) */
+static const char *mode_word(uint32_t mode, bool ip)
+{
+	if (mode == XDP_FLAGS_SKB_MODE)
+		return ip ? "xdpgeneric" : "generic (SKB)";
+	return ip ? "xdpdrv" : "native";
+}
+
+/*
+ * Keep a foreign program that --force replaces, to put it back at exit: an fd holds it alive
+ * after it is detached. Without one (it was unloaded meanwhile) it is simply gone.
+ */
+static void save_foreign(struct xskf_port *port, uint32_t id, uint32_t mode, const char *name)
+{
+	int fd = bpf_prog_get_fd_by_id(id);
+
+	if (fd < 0 || port->foreign_saved) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	port->foreign_saved = true;
+	port->foreign_fd = fd;
+	port->foreign_mode = mode;
+	snprintf(port->foreign_name, sizeof(port->foreign_name), "%s", name);
+}
+
+/* Put back what --force replaced, once ours is gone; never over a program attached since. */
+static void restore_foreign(struct xskf_port *port)
+{
+	LIBBPF_OPTS(bpf_xdp_attach_opts, o);
+	int err;
+
+	if (!port->foreign_saved)
+		return;
+	err = bpf_xdp_attach(port->ifindex, port->foreign_fd,
+			     port->foreign_mode | XDP_FLAGS_UPDATE_IF_NOEXIST, &o);
+	if (err)
+		pr_warn("%s: cannot put back the foreign XDP program %s: %s\n", port->name,
+			port->foreign_name, strerror(-err));
+	else
+		pr_info("%s: foreign XDP program %s put back (%s mode)\n", port->name,
+			port->foreign_name, mode_word(port->foreign_mode, false));
+	close(port->foreign_fd);
+	port->foreign_saved = false;
 }
 
 /*
@@ -141,14 +165,22 @@ static int clear_existing(struct xskf_port *port, bool force, bool detach)
 			break;
 		case OWNER_FOREIGN:
 			if (!force) {
-				pr_warn("%s: another XDP program %s is attached; remove it with 'ip link "
-					"set dev %s xdp off' or pass --force to replace it\n",
-					port->name, name, port->name);
+				/* 'xdp off' removes only a native program: name the mode's own word */
+				pr_warn("%s: another XDP program %s is attached in %s mode; remove it "
+					"with 'ip link set dev %s %s off' or pass --force to replace it "
+					"until xskf exits\n",
+					port->name, name, mode_word(progs[i].mode, false), port->name,
+					mode_word(progs[i].mode, true));
 				return -EEXIST;
 			}
-			if (detach)
-				pr_info("%s: replacing foreign XDP program %s (--force)\n", port->name,
-					name);
+			if (!detach)
+				break;
+			save_foreign(port, progs[i].id, progs[i].mode, name);
+			pr_info("%s: replacing foreign XDP program %s (%s mode, --force)%s\n",
+				port->name, name, mode_word(progs[i].mode, false),
+				port->foreign_saved ? "; it is put back when xskf exits (not after a "
+						      "crash or SIGKILL)"
+						    : "; it cannot be put back (its fd is gone)");
 			break;
 		}
 		if (!detach)
@@ -174,14 +206,11 @@ int xskf_prog__preflight(struct xskf_engine *eng, struct xskf_port *port)
  * bpf_redirect_xsk() was proposed upstream (2021) and never merged. A kernel that carries it
  * names it in its BTF, as a helper id (enum bpf_func_id) or as a kfunc.
  */
-static bool kernel_has_redirect_xsk(void)
+static bool kernel_has_redirect_xsk(const struct btf *btf)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
 	bool found = false;
 	int id;
 
-	if (!btf)
-		return false;
 	if (btf__find_by_name_kind(btf, "bpf_redirect_xsk", BTF_KIND_FUNC) > 0)
 		found = true;
 	id = btf__find_by_name_kind(btf, "bpf_func_id", BTF_KIND_ENUM);
@@ -194,8 +223,50 @@ static bool kernel_has_redirect_xsk(void)
 			if (!strcmp(btf__name_by_offset(btf, e[i].name_off), "BPF_FUNC_redirect_xsk"))
 				found = true;
 	}
-	btf__free(btf);
 	return found;
+}
+
+#define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
+
+/*
+ * What the kernel's BTF tells, read once per run (it is 5-6 MiB to parse): the hint kfuncs,
+ * and whether bpf_redirect_xsk() exists. libbpf still parses it once more for each object it
+ * loads with kfunc externs (libbpf 1.1 takes no parsed BTF from its caller). A failure here
+ * would fail libbpf's load too, with a worse message ("No such process"), so it is said here
+ * with its cause.
+ */
+static int probe_kernel(struct xskf_engine *eng)
+{
+	struct rlimit as;
+	struct btf *btf;
+	int err;
+
+	if (eng->kernel_probed)
+		return eng->kernel_probe_err;
+	eng->kernel_probed = true;
+	/* the file itself first, as libbpf does: its error is the real one (libbpf says ESRCH) */
+	btf = access(VMLINUX_BTF, R_OK) ? btf__load_vmlinux_btf() : btf__parse(VMLINUX_BTF, NULL);
+	err = libbpf_get_error(btf);
+	if (err) {
+		btf = NULL;
+		if (err == -ENOMEM && !getrlimit(RLIMIT_AS, &as) && as.rlim_cur != RLIM_INFINITY)
+			pr_warn("cannot load the kernel's BTF (" VMLINUX_BTF "): out of memory under "
+				"the address-space limit (RLIMIT_AS, ulimit -v) of %llu KiB: raise it "
+				"('ulimit -v unlimited')\n",
+				(unsigned long long)as.rlim_cur >> 10);
+		else if (err == -ENOENT || err == -ESRCH)
+			pr_warn("the kernel has no BTF (" VMLINUX_BTF " is missing): the XDP program "
+				"needs a kernel built with CONFIG_DEBUG_INFO_BTF\n");
+		else
+			pr_warn("cannot load the kernel's BTF (" VMLINUX_BTF "): %s\n",
+				strerror((int)-err));
+		eng->kernel_probe_err = (int)err;
+		return (int)err;
+	}
+	xskf_hints__probe_kfuncs_btf(btf, &eng->kernel_kfuncs);
+	eng->kernel_redirect_xsk = kernel_has_redirect_xsk(btf);
+	btf__free(btf);
+	return 0;
 }
 
 /*
@@ -296,7 +367,7 @@ static int write_owner(struct xskf_port *port)
 {
 	struct xskf_prog_owner owner = {
 		.pid = (uint32_t)getpid(),
-		.start_time = proc_start_time(getpid()),
+		.start_time = xskf_proc__start_time(getpid()),
 	};
 	int fd = bpf_map__fd(port->skel->maps.xskf_owner);
 	struct bpf_program *prog;
@@ -360,7 +431,8 @@ static unsigned int hw_hints_mask(struct xskf_engine *eng, struct xskf_port *por
 
 	if (eng->o.no_hints || eng->o.attach_mode == XSKF_ATTACH_SKB)
 		return 0;
-	if (xskf_hints__probe_kfuncs(&k) || !k)
+	k = eng->kernel_kfuncs;
+	if (!k)
 		return 0;
 	if (xskf_hints__probe_dev(port->ifindex, &d))
 		return 0;
@@ -424,6 +496,9 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	err = clear_existing(port, eng->o.force, true);
 	if (err)
 		return err;
+	err = probe_kernel(eng);
+	if (err)
+		return err;
 
 	port->hints_hw = hw_hints_mask(eng, port);
 	port->skel = open_load(eng, port);
@@ -443,7 +518,7 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	if (err)
 		goto fail;
 
-	if (kernel_has_redirect_xsk()) {
+	if (eng->kernel_redirect_xsk) {
 		if (!printed_tier_a++)
 			pr_info("redirect: the kernel names bpf_redirect_xsk() but this xskf has no "
 				"program for its unmerged signature; using the next tier\n");
@@ -512,12 +587,17 @@ void xskf_prog__detach(struct xskf_port *port)
 	LIBBPF_OPTS(bpf_xdp_attach_opts, o, .old_prog_fd = port->prog_fd);
 	int err;
 
-	if (!port->attached)
+	if (!port->attached) {
+		restore_foreign(port); /* set-up failed after --force took it off */
 		return;
+	}
 	if (port->seen.gone || port->seen.replaced) {
 		/* nothing of ours to detach here: xskf_engine__watch() said why */
 		port->attached = false;
 		forget_attached(port);
+		if (port->foreign_saved)
+			close(port->foreign_fd);
+		port->foreign_saved = false;
 		return;
 	}
 	/* REPLACE with our fd: never remove a program someone attached after us. */
@@ -526,6 +606,8 @@ void xskf_prog__detach(struct xskf_port *port)
 		pr_warn("%s: detaching the XDP program failed: %s\n", port->name, strerror(-err));
 	port->attached = false;
 	forget_attached(port);
+	if (!err)
+		restore_foreign(port);
 }
 
 void xskf_prog__teardown(struct xskf_port *port)

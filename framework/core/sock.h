@@ -37,6 +37,7 @@ struct xskf_qcounters {
 	uint64_t rx_packets, rx_bytes, tx_packets, tx_bytes;
 	uint64_t drop_app, drop_no_port, drop_too_long, drop_tx_full;
 	uint64_t tx_ring_full, fill_ring_empty, kicks;
+	uint64_t csum_checked, csum_unfinished, csum_repaired; /* csum.c */
 };
 
 struct xskf_sock {

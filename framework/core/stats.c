@@ -33,6 +33,9 @@ int xskf_engine__queue_stats(struct xskf_engine *eng, unsigned int idx, unsigned
 	st->tx_ring_full = s->c.tx_ring_full;
 	st->fill_ring_empty = s->c.fill_ring_empty;
 	st->kicks = s->c.kicks;
+	st->csum_checked = s->c.csum_checked;
+	st->csum_unfinished = s->c.csum_unfinished;
+	st->csum_repaired = s->c.csum_repaired;
 	if (s->open && eng->be->kstats)
 		eng->be->kstats(s, st);
 	return 0;

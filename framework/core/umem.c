@@ -268,12 +268,62 @@ static void check_node(struct xskf_umem *um)
 			pages[i] = (uint8_t *)um->area + i * step * um->page_size;
 		if (!move_pages(0, n, pages, NULL, status, 0)) {
 			um->pages_checked = (long)n;
+			um->pages_step = (long)step;
 			for (i = 0; i < n; i++)
 				um->pages_on_node += status[i] == um->numa_node;
 		}
 	}
 	free(pages);
 	free(status);
+}
+
+/* MemAvailable and MemTotal of /proc/meminfo in bytes; 0 when unknown. */
+static void meminfo(uint64_t *avail, uint64_t *total)
+{
+	char line[128];
+	unsigned long long kb;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	*avail = *total = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+			*total = (uint64_t)kb << 10;
+		else if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			*avail = (uint64_t)kb << 10;
+	}
+	fclose(f);
+}
+
+/* "23.4 GiB", "512 MiB": a rough size for messages */
+static const char *rough(uint64_t b, char *buf, size_t len)
+{
+	if (b >= 1ull << 30)
+		snprintf(buf, len, "%.1f GiB", (double)b / (double)(1ull << 30));
+	else
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(b >> 20));
+	return buf;
+}
+
+/*
+ * A UMEM is touched whole at start-up: one larger than the memory available now would end
+ * in the OOM killer, or in advice to reserve more hugepages than the machine has. Say so first.
+ */
+static int check_size(size_t want, const struct xskf_umem_place *pl, uint32_t nr_frames,
+		      uint32_t frame_size)
+{
+	char w[32], a[32], t[32];
+	uint64_t avail, total;
+
+	meminfo(&avail, &total);
+	if (!avail || want <= avail)
+		return 0;
+	pr_warn("%s: a %s UMEM (%u frames of %u bytes) is more than the memory available "
+		"(%s of %s): use fewer frames (--frames)\n",
+		pl->who, xskf_huge__name(want, w, sizeof(w)), nr_frames, frame_size,
+		rough(avail, a, sizeof(a)), rough(total, t, sizeof(t)));
+	return -ENOMEM;
 }
 
 int xskf_umem__alloc(struct xskf_umem *um, uint32_t nr_frames, uint32_t frame_size,
@@ -285,6 +335,9 @@ int xskf_umem__alloc(struct xskf_umem *um, uint32_t nr_frames, uint32_t frame_si
 
 	memset(um, 0, sizeof(*um));
 	um->numa_node = -1;
+	err = check_size(want, pl, nr_frames, frame_size);
+	if (err)
+		return err;
 	if (pl->policy != XSKF_HUGEPAGES_OFF) {
 		um->area = map_huge(um, pl, want);
 		err = errno;
@@ -297,8 +350,10 @@ int xskf_umem__alloc(struct xskf_umem *um, uint32_t nr_frames, uint32_t frame_si
 		um->area = map_anon(um->page_size, um->size);
 		if (!um->area) {
 			err = -errno;
-			pr_warn("%s: cannot map a %zu KiB UMEM: %s\n", pl->who, um->size >> 10,
-				strerror(-err));
+			char sz[32];
+
+			pr_warn("%s: cannot map a %s UMEM: %s\n", pl->who,
+				xskf_huge__name(um->size, sz, sizeof(sz)), strerror(-err));
 			return err;
 		}
 		um->numa_node = bind_node(um->area, um->size, pl->node);
@@ -336,7 +391,7 @@ int xskf_umem__alloc(struct xskf_umem *um, uint32_t nr_frames, uint32_t frame_si
 
 void xskf_umem__describe(const struct xskf_umem *um, char *buf, size_t len)
 {
-	char ps[32], sz[32], where[80] = "on any node (not bound)", left[80] = "";
+	char ps[32], sz[32], where[200] = "on any node (not bound)", left[80] = "";
 	const char *kind = !um->hugepages ? "no hugepages" :
 			   um->huge_file  ? "hugetlbfs file, unlinked" :
 					    "anonymous";
@@ -345,7 +400,14 @@ void xskf_umem__describe(const struct xskf_umem *um, char *buf, size_t len)
 	long long free_b;
 
 	xskf_huge__name(um->page_size, ps, sizeof(ps));
-	if (um->numa_node >= 0 && um->pages_checked)
+	if (um->numa_node >= 0 && um->pages_checked && um->pages_step > 1)
+		/* a sample: say of how many pages, and why not all (MAX_CHECKED) */
+		snprintf(where, sizeof(where),
+			 "on node %d (sampled %ld of %lu pages, 1 in %ld, to bound start-up: %ld of "
+			 "%ld there)",
+			 um->numa_node, um->pages_checked, pages, um->pages_step, um->pages_on_node,
+			 um->pages_checked);
+	else if (um->numa_node >= 0 && um->pages_checked)
 		snprintf(where, sizeof(where), "on node %d (checked: %ld of %ld page%s there)",
 			 um->numa_node, um->pages_on_node, um->pages_checked,
 			 um->pages_checked == 1 ? "" : "s");

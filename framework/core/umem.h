@@ -29,6 +29,7 @@ struct xskf_umem {
 	uint64_t page_size;   /* bytes of each page backing it */
 	int numa_node;        /* node the memory was bound to, or -1 */
 	long pages_checked;   /* pages whose node move_pages() reported after the first touch */
+	long pages_step;      /* 1 in this many pages was asked about (1: every page) */
 	long pages_on_node;   /* of them, on numa_node */
 	struct xsk_umem *xu;  /* libxdp's handle, created with the first socket */
 	/* frame cache: a LIFO stack of free frame addresses (chunk starts), worker-private */

@@ -15,7 +15,12 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "core/csum.h"
 #include "core/engine.h"
+
+/* Ethernet header and one VLAN tag on top of the MTU: what a veth forwards to its peer (the
+ * kernel's is_skb_forwardable()), and so the longest frame that can arrive */
+#define MTU_EXTRA 18
 
 /* The id of the program behind @fd, 0 if unknown. */
 static uint32_t prog_id(int fd)
@@ -28,10 +33,10 @@ static uint32_t prog_id(int fd)
 	return info.id;
 }
 
-static int watch_port(struct xskf_engine *eng, struct xskf_port *p, int sock)
+static int watch_port(struct xskf_port *p, int sock)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
-	uint32_t room = eng->o.frame_size - eng->rx_data_off, attached, ours;
+	uint32_t attached, ours;
 	struct ifreq ifr = {};
 	char name[IF_NAMESIZE];
 	unsigned int rxq, i;
@@ -83,17 +88,6 @@ static int watch_port(struct xskf_engine *eng, struct xskf_port *p, int sock)
 					  "down: no frames until it is up (the workers wait)");
 		p->seen.running = running;
 	}
-	if (!ioctl(sock, SIOCGIFMTU, &ifr)) {
-		/* Ethernet header and one VLAN tag on top of the MTU */
-		uint32_t frame = (uint32_t)ifr.ifr_mtu + 18;
-
-		if (frame > room && !p->seen.mtu_warned)
-			pr_warn("%s: MTU %d allows %u-byte frames, a UMEM frame holds %u after its "
-				"headroom: longer frames are dropped by the kernel (rx_dropped); use "
-				"--frame-size 4096 or a lower MTU\n",
-				p->name, ifr.ifr_mtu, frame, room);
-		p->seen.mtu_warned = frame > room;
-	}
 	rxq = (unsigned int)xskf_count_rx_queues(name);
 	if (p->seen.checked && rxq != p->seen.rx_queues) {
 		uint32_t top = 0;
@@ -113,6 +107,78 @@ static int watch_port(struct xskf_engine *eng, struct xskf_port *p, int sock)
 	return 0;
 }
 
+/*
+ * One line for the ports @tell marks that have the MTU of port @first: "a0, b0: MTU 9000
+ * allows ...", with advice true for the numbers: --frame-size 4096 where a 4096-byte frame
+ * holds what the MTU allows, else the MTU that fits (xskf has no multi-buffer support).
+ */
+static void tell_mtu(struct xskf_engine *eng, const int *mtu, bool *tell, unsigned int first)
+{
+	uint32_t room = eng->o.frame_size - eng->rx_data_off, room4k = 4096 - eng->rx_data_off;
+	uint32_t frame = (uint32_t)mtu[first] + MTU_EXTRA;
+	char names[XSKF_MAX_PORTS * (IF_NAMESIZE + 2)], more[48] = "";
+	size_t off = 0;
+	unsigned int i;
+
+	for (i = first; i < eng->nr_ports; i++) {
+		if (!tell[i] || mtu[i] != mtu[first])
+			continue;
+		tell[i] = false;
+		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", off ? ", " : "",
+					eng->ports[i].name);
+	}
+	if (eng->o.frame_size < 4096 && frame <= room4k) {
+		pr_warn("%s: MTU %d allows %u-byte frames, a UMEM frame holds %u after its "
+			"headroom: longer frames are dropped by the kernel (rx_dropped); use "
+			"--frame-size 4096 (it holds %u) or an MTU of at most %u\n",
+			names, mtu[first], frame, room, room4k, room - MTU_EXTRA);
+		return;
+	}
+	if (eng->o.frame_size < 4096)
+		snprintf(more, sizeof(more), " (%u with --frame-size 4096)", room4k - MTU_EXTRA);
+	pr_warn("%s: MTU %d allows %u-byte frames, a UMEM frame holds %u after its headroom: "
+		"longer frames are dropped by the kernel (rx_dropped); xskf has no multi-buffer "
+		"(jumbo frame) support yet: use an MTU of at most %u%s\n",
+		names, mtu[first], frame, room, room - MTU_EXTRA, more);
+}
+
+void xskf_watch__mtu(struct xskf_engine *eng, int sock)
+{
+	bool tell[XSKF_MAX_PORTS] = { false }, any = false;
+	uint32_t room = eng->o.frame_size - eng->rx_data_off;
+	int mtu[XSKF_MAX_PORTS] = { 0 }, own = -1;
+	unsigned int i;
+
+	/* a TX-only app receives nothing: its program passes every frame to the stack (the xdp
+	 * backend's alone: backend/xdp.c calls it) */
+	if (eng->app.flags & XSKF_APP_F_TX_ONLY)
+		return;
+	if (sock < 0) {
+		sock = own = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (sock < 0)
+			return; /* cannot look: say nothing rather than something wrong */
+	}
+	for (i = 0; i < eng->nr_ports; i++) {
+		struct xskf_port *p = &eng->ports[i];
+		struct ifreq ifr = {};
+		bool over;
+
+		if (p->seen.gone || !if_indextoname((unsigned int)p->ifindex, ifr.ifr_name) ||
+		    ioctl(sock, SIOCGIFMTU, &ifr))
+			continue;
+		mtu[i] = ifr.ifr_mtu;
+		over = (uint32_t)ifr.ifr_mtu + MTU_EXTRA > room;
+		tell[i] = over && !p->seen.mtu_warned;
+		any |= tell[i];
+		p->seen.mtu_warned = over;
+	}
+	for (i = 0; any && i < eng->nr_ports; i++)
+		if (tell[i])
+			tell_mtu(eng, mtu, tell, i);
+	if (own >= 0)
+		close(own);
+}
+
 int xskf_watch__ports(struct xskf_engine *eng)
 {
 	unsigned int i;
@@ -122,10 +188,13 @@ int xskf_watch__ports(struct xskf_engine *eng)
 	if (sock < 0)
 		return 0; /* cannot look: say nothing rather than something wrong */
 	for (i = 0; i < eng->nr_ports; i++) {
-		err = watch_port(eng, &eng->ports[i], sock);
+		err = watch_port(&eng->ports[i], sock);
 		if (err && !ret)
 			ret = err;
 	}
+	if (!ret)
+		xskf_watch__mtu(eng, sock);
 	close(sock);
+	xskf_csum__watch(eng);
 	return ret;
 }

@@ -16,6 +16,7 @@
 
 #include "core/backend.h"
 #include "core/clock.h"
+#include "core/csum.h"
 #include "core/ring_ops.h"
 
 static inline void kick_tx(struct xskf_sock *s)
@@ -128,6 +129,13 @@ void *xskf_worker__run(void *arg)
 	bool hints = !eng->o.no_hints, rcu = app->flags & XSKF_APP_F_RCU_QSBR;
 	bool tx_only = app->flags & XSKF_APP_F_TX_ONLY;
 	bool busy_poll = eng->o.busy_poll, kick_always = eng->o.no_need_wakeup && eng->be->wakeups;
+	bool csum_repair = eng->o.csum_repair;
+	/*
+	 * Checksums (csum.h): bursts shorter than csum_whole are looked at whole, the first frame
+	 * of every XSKF_CSUM_SAMPLE-th other one; --csum-repair makes every burst shorter.
+	 */
+	const uint32_t csum_whole = csum_repair ? batch + 1 : batch;
+	unsigned int csum_every = XSKF_CSUM_SAMPLE;
 	/* fixed once the worker runs: in locals, so that no store of the loop makes them reload */
 	struct xskf_sock *const *socks = w->socks;
 	const unsigned int nr_socks = w->nr_socks;
@@ -182,6 +190,18 @@ void *xskf_worker__run(void *arg)
 			n = rx_burst(w, s, pkts, batch, hints);
 			got += n;
 			if (n) {
+				/*
+				 * Unfinished TCP/UDP checksums (csum.c): every frame is finished
+				 * with --csum-repair; else a few are looked at, so that the
+				 * control thread can say why forwarded TCP fails. Bursts shorter
+				 * than the batch are whole (a slow flow, the handshake of a TCP
+				 * connection), of full ones only the first frame of every 64th.
+				 */
+				if (unlikely(n < csum_whole) || unlikely(!--csum_every)) {
+					xskf_csum__burst(s, pkts, n < csum_whole ? n : 1,
+							 csum_repair);
+					csum_every = XSKF_CSUM_SAMPLE;
+				}
 				rx_cb(wctx, pkts, n);
 				dispatch(w, s, pkts, n);
 			} else if (busy_poll || xsk_ring_prod__needs_wakeup(&s->fill)) {

@@ -18,8 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner/chain.h"
 #include "core/log.h"
+#include "runner/chain.h"
+#include "runner/json_check.h"
 
 /* Per worker: each plugin's wctx, and room to move decided frames aside. */
 struct chain_worker {
@@ -64,6 +65,7 @@ static void chain_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 static int each_plugin(struct xskf_chain *ch, struct xskf_engine *eng, bool init)
 {
 	unsigned int k;
+	bool paren;
 	int err;
 
 	for (k = 0; k < ch->n; k++) {
@@ -74,8 +76,10 @@ static int each_plugin(struct xskf_chain *ch, struct xskf_engine *eng, bool init
 			continue;
 		if (!init)
 			return err;
-		pr_warn("plugin '%s' (%s): init failed: %s\n", ch->pl[k].p->name, ch->pl[k].file,
-			strerror(-err));
+		/* "(built in)" comes in parentheses already */
+		paren = ch->pl[k].file[0] == '(';
+		pr_warn("plugin '%s' %s%s%s: init failed: %s\n", ch->pl[k].p->name, paren ? "" : "(",
+			ch->pl[k].file, paren ? "" : ")", strerror(-err));
 		return -ECANCELED; /* said why: the engine adds nothing */
 	}
 	return 0;
@@ -172,6 +176,43 @@ static void chain_fini(void *ctx, struct xskf_engine *eng)
 }
 
 /*
+ * A plugin's json() output goes into the document only when it is one JSON value: it is
+ * printed into a buffer and checked first. Anything else (members of an object, two values,
+ * garbage) becomes null, and the plugin is named once per run on stderr, so that one plugin
+ * cannot make the document unreadable for all (`--json` and `xskfctl stats` alike).
+ */
+static void plugin_json(struct xskf_chain_plugin *pl, struct xskf_engine *eng, FILE *f)
+{
+	char *buf = NULL;
+	size_t len = 0, off;
+	const char *why;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m) {
+		fputs("null", f);
+		return;
+	}
+	pl->app.json(pl->p->app_ctx, eng, m);
+	if (fclose(m)) {
+		free(buf);
+		fputs("null", f);
+		return;
+	}
+	if (!xskf_json__check(buf, len, &off, &why)) {
+		fwrite(buf, 1, len, f);
+	} else {
+		fputs("null", f);
+		if (!pl->json_warned)
+			pr_warn("plugin '%s' (%s): its json() printed no single JSON value "
+				"(byte %zu: expected %s); its \"app_stats\" is null: print one value, "
+				"e.g. {\"name\": 1} (docs/plugins.md)\n",
+				pl->p->name, pl->file, off, why);
+		pl->json_warned = true;
+	}
+	free(buf);
+}
+
+/*
  * The "app_stats" member of the JSON document: a chain of one keeps its plugin's own object
  * (as the xsk-* commands always printed it), a longer chain an object by plugin name; then a
  * member "plugins" of its own with every plugin's counters, summed and per worker.
@@ -186,7 +227,7 @@ void xskf_chain__json(struct xskf_chain *ch, struct xskf_engine *eng, FILE *f)
 		if (ch->n > 1)
 			fprintf(f, "%s\"%s\": ", k ? ", " : "", ch->pl[k].p->name);
 		if (ch->pl[k].app.json)
-			ch->pl[k].app.json(ch->pl[k].p->app_ctx, eng, f);
+			plugin_json(&ch->pl[k], eng, f);
 		else
 			fputs("null", f);
 	}
@@ -229,8 +270,9 @@ uint64_t xskf_chain__sum(struct xskf_chain *ch, unsigned int k, unsigned int c, 
 	uint64_t s = 0;
 	unsigned int w;
 
+	/* relaxed loads: each worker stores its counters whole, and no ordering is needed */
 	for (w = 0; w < nw; w++)
-		s += xskf_chain__counters(ch, k, w)[c];
+		s += __atomic_load_n(&xskf_chain__counters(ch, k, w)[c], __ATOMIC_RELAXED);
 	return s;
 }
 
@@ -289,6 +331,12 @@ static int chain_check(void *ctx, struct xskf_engine_opts *eo)
 	for (k = 0; k < ch->n; k++) {
 		struct xskf_chain_plugin *pl = &ch->pl[k];
 
+		if ((pl->app.flags & XSKF_APP_F_NEEDS_HINTS) && eo->no_hints) {
+			pr_warn("plugin '%s' (%s) reads the RX hints, and --no-hints "
+				"turns them off: drop --no-hints\n",
+				pl->p->name, pl->file);
+			return -EINVAL;
+		}
 		if (!pl->p->cli || !pl->p->cli->check)
 			continue;
 		/* the plugin sees its own app, and may swap it (xsk-l2fwd picks its burst) */
@@ -352,8 +400,21 @@ int xskf_chain__build(struct xskf_chain *ch)
 			if (!pl->counters)
 				return -ENOMEM;
 		}
-		if (!k && cli.summary)
+		if (ch->n == 1 && cli.summary)
 			ch->cli.summary = cli.summary;
+		if (ch->n > 1) {
+			size_t l = strlen(ch->summary);
+
+			if (!k)
+				l = (size_t)snprintf(ch->summary, sizeof(ch->summary),
+						     "A chain of %u plugins; a frame one marks XSKF_NEXT "
+						     "goes on to the next:",
+						     ch->n);
+			if (l < sizeof(ch->summary))
+				snprintf(ch->summary + l, sizeof(ch->summary) - l, "\n  %-10s %s",
+					 pl->p->name, cli.summary ? cli.summary : "");
+			ch->cli.summary = ch->summary;
+		}
 		if (cli.min_ifaces > ch->cli.min_ifaces)
 			ch->cli.min_ifaces = cli.min_ifaces;
 		if (cli.max_ifaces && (!ch->cli.max_ifaces || cli.max_ifaces < ch->cli.max_ifaces))
@@ -373,6 +434,11 @@ int xskf_chain__build(struct xskf_chain *ch)
 				return -E2BIG;
 			}
 			ch->opts[nopt] = cli.opts[i];
+			if (ch->n > 1) { /* say whose option it is */
+				snprintf(ch->opt_help[nopt], sizeof(ch->opt_help[nopt]), "%s: %s",
+					 pl->p->name, cli.opts[i].help ? cli.opts[i].help : "");
+				ch->opts[nopt].help = ch->opt_help[nopt];
+			}
 			ch->opt_owner[nopt] = k;
 			ch->opt_local[nopt] = (int)i;
 			nopt++;

@@ -6,6 +6,7 @@
 #ifndef XSKF_CHAIN_H
 #define XSKF_CHAIN_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "xskf.h"
@@ -22,6 +23,7 @@ struct xskf_chain_plugin {
 	struct xskf_app app;         /* its callbacks (its check() may have swapped rx_burst) */
 	unsigned int nr_counters, stride;
 	uint64_t *counters;          /* XSKF_MAX_WORKERS arrays of stride counters */
+	bool json_warned;            /* its json() printed no JSON value, and we said so */
 };
 
 struct chain_worker;
@@ -35,6 +37,9 @@ struct xskf_chain {
 	struct xskf_cli_opt opts[XSKF_CHAIN_OPTS + 1];
 	unsigned int opt_owner[XSKF_CHAIN_OPTS];
 	int opt_local[XSKF_CHAIN_OPTS];
+	/* a chain's --help: what it is and, per option, whose ("l2fwd: macswap (default) ...") */
+	char summary[1024];
+	char opt_help[XSKF_CHAIN_OPTS][192];
 	struct chain_worker *workers[XSKF_MAX_WORKERS];
 };
 

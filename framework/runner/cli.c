@@ -21,7 +21,7 @@ enum {
 	O_NOWAKE = 'm', O_FORCE = 'F',
 	O_JSON = 256, O_CPUS, O_WORKERS, O_HUGE, O_RXR, O_TXR, O_FILLR, O_COMPR, O_FRAMES,
 	O_NOHINTS, O_INTERVAL, O_QUIET, O_BACKEND, O_MEM_FRAMES, O_MEM_FRAME, O_HUGE_DIR,
-	O_HUGE_SIZE, O_APP_BASE = 1000,
+	O_HUGE_SIZE, O_CSUM_REPAIR, O_APP_BASE = 1000,
 };
 
 struct std_opt {
@@ -54,7 +54,9 @@ static const struct std_opt std_opts[] = {
 	{ "comp-ring", O_COMPR, 1, "N", "completion ring size (default 2048)" },
 	{ "no-need-wakeup", O_NOWAKE, 0, NULL, "turn need_wakeup off" },
 	{ "no-hints", O_NOHINTS, 0, NULL, "do not write RX hints in front of frames" },
-	{ "force", O_FORCE, 0, NULL, "replace a foreign XDP program on the interface" },
+	{ "force", O_FORCE, 0, NULL, "replace a foreign XDP program until exit (it is put back)" },
+	{ "csum-repair", O_CSUM_REPAIR, 0, NULL,
+	  "finish TCP/UDP checksums a sender's TX offload left unfinished (veth's default)" },
 	{ "interval", O_INTERVAL, 1, "SECONDS", "stats interval (default 1)" },
 	{ "quiet", O_QUIET, 0, NULL, "no per-interval stats lines" },
 	{ "backend", O_BACKEND, 1, "xdp|memory",
@@ -110,7 +112,7 @@ static int read_frame(struct xskf_cli *c, const char *path)
 	size_t n;
 
 	if (k == XSKF_MAX_PORTS) {
-		pr_usage("--mem-frame '%s': at most %u, one per port\n", path, XSKF_MAX_PORTS);
+		pr_warn("--mem-frame '%s': at most %u, one per port\n", path, XSKF_MAX_PORTS);
 		return -EINVAL;
 	}
 	c->nr_mem_frame++;
@@ -121,12 +123,12 @@ static int read_frame(struct xskf_cli *c, const char *path)
 	}
 	f = fopen(path, "rb");
 	if (!f) {
-		pr_usage("cannot open --mem-frame '%s': %s\n", path, strerror(errno));
+		pr_warn("cannot open --mem-frame '%s': %s\n", path, strerror(errno));
 		return -EINVAL;
 	}
 	n = fread(c->mem_frame[k], 1, sizeof(c->mem_frame[k]), f);
 	if (n < 14 || fgetc(f) != EOF) {
-		pr_usage("--mem-frame '%s': a frame is 14 to %zu bytes, this file is %s\n", path,
+		pr_warn("--mem-frame '%s': a frame is 14 to %zu bytes, this file is %s\n", path,
 			sizeof(c->mem_frame[k]), n < 14 ? "shorter" : "longer");
 		fclose(f);
 		return -EINVAL;
@@ -156,7 +158,7 @@ static int parse_u32(const char *name, const char *s, uint32_t min, uint32_t max
 	errno = 0;
 	v = strtoul(s, &end, 0);
 	if (errno || end == s || *end || s[0] == '-' || v < min || v > max) {
-		pr_usage("invalid %s '%s': use a number from %u to %u\n", name, s, min, max);
+		pr_warn("invalid %s '%s': use a number from %u to %u\n", name, s, min, max);
 		return -EINVAL;
 	}
 	*out = (uint32_t)v;
@@ -167,13 +169,14 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 		    char **argv)
 {
 	struct option lopts[NR_STD + 64 + 1];
-	char shorts[2 * NR_STD + 1], *s = shorts;
+	char shorts[2 * NR_STD + 2], *s = shorts;
 	size_t n = 0, i, nr_app = 0;
 	uint32_t v;
 	char *end;
 	int opt, idx, err = 0;
 
 	memset(lopts, 0, sizeof(lopts));
+	*s++ = ':'; /* a missing value is ':', not '?': said our way (opterr is off) */
 	for (i = 0; i < NR_STD; i++) {
 		lopts[n++] = (struct option){ std_opts[i].name, std_opts[i].has_arg, NULL,
 					      std_opts[i].val };
@@ -195,11 +198,12 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 	/* 0, not 1: glibc's getopt then forgets all of a previous parse, also where it stopped
 	 * inside a cluster of short options ("-Xv" after an error at X) */
 	optind = 0;
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, shorts, lopts, &idx)) != -1) {
 		switch (opt) {
 		case O_IFACE:
 			if (c->nr_ifaces == XSKF_MAX_PORTS) {
-				pr_usage("too many interfaces: at most %d\n", XSKF_MAX_PORTS);
+				pr_warn("too many interfaces: at most %d\n", XSKF_MAX_PORTS);
 				return -EINVAL;
 			}
 			c->ifaces[c->nr_ifaces++] = optarg;
@@ -255,7 +259,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			else if (!strcmp(optarg, "off"))
 				c->eo.hugepages = XSKF_HUGEPAGES_SET(XSKF_HUGEPAGES_OFF);
 			else {
-				pr_usage("invalid --hugepages '%s': use auto, require or off\n",
+				pr_warn("invalid --hugepages '%s': use auto, require or off\n",
 					optarg);
 				err = -EINVAL;
 			}
@@ -263,7 +267,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 		case O_HUGE_SIZE:
 			err = xskf_huge__parse_size(optarg, &c->eo.huge_page_size);
 			if (err)
-				pr_usage("invalid --huge-size '%s': use 2M or 1G\n", optarg);
+				pr_warn("invalid --huge-size '%s': use 2M or 1G\n", optarg);
 			break;
 		case O_HUGE_DIR:
 			c->eo.huge_dir = optarg;
@@ -271,7 +275,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 		case O_FRAME:
 			err = parse_u32("frame size", optarg, 0, UINT32_MAX, &c->eo.frame_size);
 			if (!err && c->eo.frame_size != 2048 && c->eo.frame_size != 4096) {
-				pr_usage("invalid frame size %s: use 2048 or 4096\n", optarg);
+				pr_warn("invalid frame size %s: use 2048 or 4096\n", optarg);
 				err = -EINVAL;
 			}
 			break;
@@ -299,6 +303,9 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 		case O_FORCE:
 			c->eo.force = true;
 			break;
+		case O_CSUM_REPAIR:
+			c->eo.csum_repair = true;
+			break;
 		case O_INTERVAL:
 			err = parse_u32("interval", optarg, 1, 3600, &c->interval);
 			break;
@@ -311,7 +318,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			} else if (!strcmp(optarg, "memory")) {
 				c->eo.backend = XSKF_BACKEND_MEMORY;
 			} else {
-				pr_usage("invalid --backend '%s': use xdp or memory\n", optarg);
+				pr_warn("invalid --backend '%s': use xdp or memory\n", optarg);
 				err = -EINVAL;
 			}
 			break;
@@ -319,7 +326,7 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			errno = 0;
 			c->mem.frames = strtoull(optarg, &end, 0);
 			if (errno || end == optarg || *end || optarg[0] == '-' || !c->mem.frames) {
-				pr_usage("invalid --mem-frames '%s': use a number above 0\n",
+				pr_warn("invalid --mem-frames '%s': use a number above 0\n",
 					optarg);
 				err = -EINVAL;
 			}
@@ -339,22 +346,33 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 				err = cli->parse(app_ctx, opt - O_APP_BASE, optarg);
 				break;
 			}
-			pr_usage("Try '%s --help' for the options.\n", argv[0]);
+			/* getopt's own messages are off (opterr): they name argv[0], which in
+			 * `xskf run` is the plugin list, and give no way out */
+			if (opt == ':')
+				pr_warn("option '%s' needs a value; try '%s --help'\n",
+					argv[optind - 1], argv[0]);
+			else if (optopt && optopt < 128)
+				pr_warn("unrecognized option '-%c'; try '%s --help'\n",
+					optopt, argv[0]);
+			else
+				pr_warn("unrecognized option '%s'; try '%s --help'\n",
+					argv[optind - 1], argv[0]);
 			return -EINVAL;
 		}
 		if (err)
 			return err;
 	}
 	if (optind < argc) {
-		pr_usage("unexpected argument '%s'; try '%s --help'\n", argv[optind], argv[0]);
+		pr_warn("unexpected argument '%s'; try '%s --help'\n", argv[optind],
+			argv[0]);
 		return -EINVAL;
 	}
 	if ((c->mem.frames || c->nr_mem_frame) && c->eo.backend != XSKF_BACKEND_MEMORY) {
-		pr_usage("--mem-frames and --mem-frame need --backend memory\n");
+		pr_warn("--mem-frames and --mem-frame need --backend memory\n");
 		return -EINVAL;
 	}
 	if (c->eo.cpus && c->eo.nr_workers > c->nr_cpus) {
-		pr_usage("--workers %u needs as many CPUs in --cpus (got %u)\n",
+		pr_warn("--workers %u needs as many CPUs in --cpus (got %u)\n",
 			c->eo.nr_workers, c->nr_cpus);
 		return -EINVAL;
 	}

@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The control socket of a run: /run/xskf/NAME.PID.sock (or $XSKF_CTL_DIR), a UNIX stream socket
- * of mode 0600 in a folder of mode 0700, served by the control thread between two loop
- * iterations (run.c's hook, every ~50 ms). One request per connection (ctl_proto.c), one
- * answer, then the connection is closed. Peers that are not root are refused (SO_PEERCRED).
- * `xskfctl` (tools/xskfctl.c) is the client.
+ * of mode 0600 in a folder of mode 0700 that xskf owns. One request per connection
+ * (ctl_proto.c), one answer, then the connection is closed. Peers that are neither root nor
+ * the run's own user are refused (SO_PEERCRED). `xskfctl` (apps/xskfctl.c) is the client.
+ *
+ * The control thread serves it between two ticks of its loop (run.c's hook, every ~50 ms),
+ * and that thread also runs the interface watch, --duration and the per-second lines: so
+ * nothing here ever waits. The listening socket and every connection are non-blocking; each
+ * connection has its own buffers and a deadline (CTL_DEADLINE_MS from accept to close) and
+ * moves through READ -> WRITE -> DRAIN as far as its peer lets it in one call; a connection
+ * over CTL_MAX_CLIENTS gets a one-line refusal and is closed at once. A client that sends
+ * nothing, or a byte at a time, costs a slot until its deadline, never the thread's time.
  */
 #include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,12 +28,37 @@
 #include "runner/chain.h"
 #include "runner/ctl.h"
 #include "runner/report.h"
+#include "core/clock.h"
+#include "core/engine.h"
 #include "core/log.h"
+#include "core/proc.h"
+
+#define CTL_MAX_CLIENTS 16   /* connections served at once; more are refused */
+#define CTL_ACCEPTS	64   /* accept() calls per tick: a flood cannot hold the thread */
+#define CTL_DEADLINE_MS 1000 /* from accept: the request in, the answer out, the close */
+#define CTL_DRAIN_MAX	65536
+
+enum ctl_state { CL_FREE, CL_READ, CL_WRITE, CL_DRAIN };
+
+struct ctl_client {
+	int fd;
+	enum ctl_state st;
+	uint64_t deadline; /* xskf_now_ns() */
+	size_t got;	   /* request bytes in req */
+	char req[XSKF_CTL_MAX + 2];
+	char *out;         /* the answer (malloc), out_off of out_len bytes sent */
+	size_t out_len, out_off, drained;
+};
 
 struct xskf_ctl {
 	int fd;
+	uid_t uid; /* ours: peers must be root or this user */
 	char path[108];
+	struct ctl_client cl[CTL_MAX_CLIENTS];
 };
+
+/* Emergency clean-up (a fatal signal): the path, for an async-signal-safe unlink(). */
+static char ctl_path_sig[108];
 
 static const char *ctl_dir(void)
 {
@@ -36,15 +67,65 @@ static const char *ctl_dir(void)
 	return d && *d ? d : "/run/xskf";
 }
 
-/* Sockets of runs that are gone (SIGKILL): NAME.PID.sock with no process PID. */
-static void remove_stale(const char *dir)
+/*
+ * The folder must be ours alone: a real directory (not a symlink), owned by our effective
+ * uid, writable by nobody else. Else another user could swap a socket in (and answer
+ * xskfctl) or lay files for the stale clean-up to delete. Opened O_NOFOLLOW, checked on the fd.
+ */
+static int open_dir(const char *dir)
 {
-	char path[512];
-	struct dirent *de;
-	DIR *d = opendir(dir);
+	struct stat st, st2;
+	int fd;
 
-	if (!d)
+	if (mkdir(dir, 0700) && errno != EEXIST) {
+		pr_warn("warning: no control socket: cannot create %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	if (lstat(dir, &st)) {
+		pr_warn("warning: no control socket: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		pr_warn("warning: no control socket: %s is not a folder (%s): remove it or set "
+			"XSKF_CTL_DIR\n",
+			dir, S_ISLNK(st.st_mode) ? "a symlink" : "a file");
+		return -1;
+	}
+	if (st.st_uid != geteuid() || (st.st_mode & 022)) {
+		pr_warn("warning: no control socket: %s is not a folder xskf owns (owner uid %u, "
+			"mode %03o; it must be uid %u and not group/other writable): remove it or set "
+			"XSKF_CTL_DIR\n",
+			dir, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 0777),
+			(unsigned int)geteuid());
+		return -1;
+	}
+	/* the same folder, not one swapped in since the look above */
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st2) || st2.st_dev != st.st_dev || st2.st_ino != st.st_ino) {
+		pr_warn("warning: no control socket: %s changed while it was checked\n", dir);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Sockets of runs that are gone (SIGKILL): NAME.PID.sock with no live process PID. Only
+ * sockets (a plain file or a symlink of that name is left alone), only in our folder @dfd.
+ */
+static void remove_stale(int dfd)
+{
+	struct dirent *de;
+	struct stat st;
+	int fd = dup(dfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	while ((de = readdir(d))) {
 		char *end, *dot;
 		long pid;
@@ -54,14 +135,13 @@ static void remove_stale(const char *dir)
 			continue;
 		de->d_name[l - 5] = 0;
 		dot = strrchr(de->d_name, '.');
-		if (!dot)
-			continue;
-		pid = strtol(dot + 1, &end, 10);
+		pid = dot ? strtol(dot + 1, &end, 10) : 0;
 		de->d_name[l - 5] = '.';
-		if (*end != '.' || pid <= 0 || !(kill((pid_t)pid, 0) && errno == ESRCH))
+		if (!dot || *end != '.' || pid <= 0 || pid > 0x7fffffff || xskf_proc__alive((pid_t)pid))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		unlink(path);
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISSOCK(st.st_mode))
+			continue;
+		unlinkat(dfd, de->d_name, 0);
 	}
 	closedir(d);
 }
@@ -72,16 +152,19 @@ struct xskf_ctl *xskf_ctl__open(const char *name)
 	const char *dir = ctl_dir();
 	struct xskf_ctl *ctl;
 	mode_t old;
-	int n;
+	int n, dfd, i;
 
-	if (mkdir(dir, 0700) && errno != EEXIST) {
-		pr_warn("warning: no control socket: cannot create %s: %s\n", dir, strerror(errno));
+	dfd = open_dir(dir);
+	if (dfd < 0)
 		return NULL;
-	}
-	remove_stale(dir);
+	remove_stale(dfd);
+	close(dfd);
 	ctl = calloc(1, sizeof(*ctl));
 	if (!ctl)
 		return NULL;
+	for (i = 0; i < CTL_MAX_CLIENTS; i++)
+		ctl->cl[i].fd = -1;
+	ctl->uid = geteuid();
 	n = snprintf(ctl->path, sizeof(ctl->path), "%s/%s.%d.sock", dir, name, (int)getpid());
 	if (n < 0 || (size_t)n >= sizeof(sa.sun_path)) {
 		pr_warn("warning: no control socket: the path in %s is too long\n", dir);
@@ -91,7 +174,8 @@ struct xskf_ctl *xskf_ctl__open(const char *name)
 	memcpy(sa.sun_path, ctl->path, (size_t)n + 1);
 	ctl->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	old = umask(0177); /* the socket is created 0600: nobody else may even connect */
-	if (ctl->fd < 0 || bind(ctl->fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(ctl->fd, 8)) {
+	if (ctl->fd < 0 || bind(ctl->fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    listen(ctl->fd, CTL_MAX_CLIENTS)) {
 		umask(old);
 		pr_warn("warning: no control socket %s: %s\n", ctl->path, strerror(errno));
 		if (ctl->fd >= 0)
@@ -101,155 +185,239 @@ struct xskf_ctl *xskf_ctl__open(const char *name)
 	}
 	umask(old);
 	chmod(ctl->path, 0600);
+	memcpy(ctl_path_sig, ctl->path, sizeof(ctl_path_sig));
+	/* a crash removes the file too: the core's fatal-signal handler calls this back */
+	xskf_engine__on_fatal(xskf_ctl__emergency_unlink);
 	pr_info("control socket %s (xskfctl stats)\n", ctl->path);
 	return ctl;
 }
 
-static void reply(int fd, const char *s, size_t len)
+void xskf_ctl__emergency_unlink(void)
 {
-	while (len) {
-		ssize_t w = send(fd, s, len, MSG_NOSIGNAL);
-
-		if (w <= 0)
-			return;
-		s += w;
-		len -= (size_t)w;
-	}
+	if (ctl_path_sig[0])
+		unlink(ctl_path_sig);
 }
 
-static void replyf(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void replyf(int fd, const char *fmt, ...)
+/* The answer to the request in @c->req, into @f. */
+static void answer(FILE *f, struct ctl_client *c, struct xskf_chain *ch, struct xskf_engine *eng,
+		   double elapsed)
 {
-	char buf[1024];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		reply(fd, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-}
-
-/* Read one request: what arrives within 200 ms, up to the limit (one byte more tells "too long"). */
-static ssize_t read_request(int fd, char *buf, size_t cap)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	size_t got = 0;
-
-	while (got < cap && poll(&p, 1, 200) == 1) {
-		ssize_t r = recv(fd, buf + got, cap - got, 0);
-
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-		if (memchr(buf, '\n', got))
-			break;
-	}
-	return (ssize_t)got;
-}
-
-static void answer(int fd, struct xskf_chain *ch, struct xskf_engine *eng, double elapsed)
-{
-	char buf[XSKF_CTL_MAX + 2], *a0, *a1, out[512], *doc = NULL;
-	struct ucred cred;
-	socklen_t cl = sizeof(cred);
-	size_t doclen = 0;
+	char *a0, *a1, out[512];
 	unsigned int k;
-	ssize_t len;
-	FILE *f;
 	int err;
 
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) || cred.uid != 0) {
-		replyf(fd, "error: permission denied: only root may use this socket\n");
+	if (c->got > XSKF_CTL_MAX) {
+		fprintf(f, "error: request longer than %d bytes\n", XSKF_CTL_MAX);
 		return;
 	}
-	len = read_request(fd, buf, XSKF_CTL_MAX + 1);
-	if (len > XSKF_CTL_MAX) {
-		replyf(fd, "error: request longer than %d bytes\n", XSKF_CTL_MAX);
-		return;
-	}
-	switch (xskf_ctl__parse(buf, (size_t)len, &a0, &a1)) {
+	switch (xskf_ctl__parse(c->req, c->got, &a0, &a1)) {
 	case XSKF_CTL_STATS:
-		f = open_memstream(&doc, &doclen);
-		if (!f) {
-			replyf(fd, "error: %s\n", strerror(errno));
-			return;
-		}
 		xskf_report__json(eng, f, elapsed, 0);
-		fclose(f);
-		reply(fd, doc, doclen);
-		free(doc);
 		return;
 	case XSKF_CTL_PLUGINS:
 		for (k = 0; k < ch->n; k++)
-			replyf(fd, "%s %s%s\n", ch->pl[k].p->name, ch->pl[k].file,
-			       ch->pl[k].p->command ? " (takes commands)" : "");
+			fprintf(f, "%s %s%s\n", ch->pl[k].p->name, ch->pl[k].file,
+				ch->pl[k].p->command ? " (takes commands)" : "");
 		return;
 	case XSKF_CTL_PLUGIN_CMD:
 		for (k = 0; k < ch->n && strcmp(ch->pl[k].p->name, a0); k++)
 			;
 		if (k == ch->n) {
-			replyf(fd, "error: no plugin '%s' in this run (xskfctl plugins)\n", a0);
+			fprintf(f, "error: no plugin '%s' in this run (xskfctl plugins)\n", a0);
 			return;
 		}
 		if (!ch->pl[k].p->command) {
-			replyf(fd, "error: plugin '%s' takes no commands\n", a0);
+			fprintf(f, "error: plugin '%s' takes no commands\n", a0);
 			return;
 		}
 		out[0] = 0;
 		err = ch->pl[k].p->command(ch->pl[k].p->app_ctx, a1, out, sizeof(out));
 		out[sizeof(out) - 1] = 0;
-		replyf(fd, "%s: %s\n", err ? "error" : "ok", out[0] ? out : strerror(-err));
+		fprintf(f, "%s: %s\n", err ? "error" : "ok", out[0] ? out : strerror(-err));
 		return;
 	case XSKF_CTL_BAD:
 		break;
 	}
-	replyf(fd, "error: bad request (one line: stats, plugins, or PLUGIN ARGS)\n");
+	fprintf(f, "error: bad request (one line: stats, plugins, or PLUGIN ARGS)\n");
+}
+
+static void drop(struct ctl_client *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->out);
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+}
+
+/* The answer, or one line of @err when there is none to give. */
+static void to_write(struct ctl_client *c, struct xskf_chain *ch, struct xskf_engine *eng,
+		     double elapsed, const char *err)
+{
+	FILE *f = open_memstream(&c->out, &c->out_len);
+
+	c->st = CL_WRITE;
+	if (!f) {
+		c->out = NULL;
+		c->out_len = 0;
+		return;
+	}
+	if (err)
+		fputs(err, f);
+	else
+		answer(f, c, ch, eng, elapsed);
+	fclose(f);
+}
+
+/* Move @c on as far as its peer lets it without waiting. */
+static void step(struct ctl_client *c, struct xskf_chain *ch, struct xskf_engine *eng,
+		 double elapsed, uint64_t now)
+{
+	char buf[4096];
+	ssize_t r;
+
+	if (c->st == CL_READ) {
+		for (;;) {
+			r = recv(c->fd, c->req + c->got, XSKF_CTL_MAX + 1 - c->got, MSG_DONTWAIT);
+			if (r < 0 && (errno == EAGAIN || errno == EINTR))
+				break;
+			if (r < 0) {
+				drop(c);
+				return;
+			}
+			c->got += (size_t)r;
+			/* complete: a newline, one byte more than a request may have, or the end */
+			if (!r || memchr(c->req, '\n', c->got) || c->got > XSKF_CTL_MAX) {
+				to_write(c, ch, eng, elapsed, NULL);
+				break;
+			}
+		}
+		if (c->st == CL_READ && now >= c->deadline)
+			to_write(c, ch, eng, elapsed, "error: no complete request within 1 s\n");
+	}
+	if (c->st == CL_WRITE) {
+		while (c->out_off < c->out_len) {
+			r = send(c->fd, c->out + c->out_off, c->out_len - c->out_off,
+				 MSG_DONTWAIT | MSG_NOSIGNAL);
+			if (r < 0 && (errno == EAGAIN || errno == EINTR))
+				break;
+			if (r <= 0) {
+				drop(c);
+				return;
+			}
+			c->out_off += (size_t)r;
+		}
+		if (c->out_off < c->out_len) {
+			if (now >= c->deadline)
+				drop(c); /* a peer that does not read its answer */
+			return;
+		}
+		shutdown(c->fd, SHUT_WR);
+		c->st = CL_DRAIN;
+	}
+	/*
+	 * Read what the peer still sends (an oversized request) before closing, up to 64 KiB or
+	 * the deadline: closing with unread bytes resets the connection, and the peer may lose
+	 * the answer on its way.
+	 */
+	while (c->st == CL_DRAIN) {
+		r = recv(c->fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
+			if (now >= c->deadline)
+				drop(c);
+			return;
+		}
+		if (r <= 0 || (c->drained += (size_t)r) >= CTL_DRAIN_MAX)
+			drop(c);
+	}
+}
+
+/* SO_PEERCRED of a connection: root, or the user the run runs as. */
+static bool peer_allowed(const struct xskf_ctl *ctl, int fd)
+{
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
+
+	return !getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) &&
+	       (cred.uid == 0 || cred.uid == ctl->uid);
+}
+
+static void refuse(int fd, const char *line)
+{
+	ssize_t r = send(fd, line, strlen(line), MSG_DONTWAIT | MSG_NOSIGNAL);
+
+	(void)r; /* a fresh connection has room for one line; if not, the close says enough */
+	close(fd);
 }
 
 /*
- * Read what the peer still sends (an oversized request) before closing, up to 64 KiB or 100 ms:
- * closing with unread bytes would reset the connection and lose the answer on the way.
+ * A connection over the bound: served now if its whole request is already there (xskfctl
+ * sends it right after connect, so a flood of idle connections cannot lock it out), else
+ * refused with one line. Either way it is closed before this returns.
  */
-static void drain(int fd)
+static void serve_over_bound(int fd, struct xskf_chain *ch, struct xskf_engine *eng,
+			     double elapsed, uint64_t now)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	char buf[4096];
-	size_t total = 0;
+	struct ctl_client t = { .fd = fd, .st = CL_READ, .deadline = UINT64_MAX };
+	char line[96];
 
-	shutdown(fd, SHUT_WR);
-	while (total < 65536 && poll(&p, 1, 100) == 1) {
-		ssize_t r = recv(fd, buf, sizeof(buf), 0);
-
-		if (r <= 0)
-			break;
-		total += (size_t)r;
+	step(&t, ch, eng, elapsed, now);
+	if (t.st == CL_READ) {
+		snprintf(line, sizeof(line), "error: busy: %d clients are being served; try again\n",
+			 CTL_MAX_CLIENTS);
+		refuse(fd, line);
+		t.fd = -1;
 	}
+	if (t.st != CL_FREE)
+		drop(&t); /* its answer went out whole, or it gets no more time than this */
 }
 
 void xskf_ctl__serve(struct xskf_ctl *ctl, struct xskf_chain *ch, struct xskf_engine *eng,
 		     double elapsed)
 {
-	int i, fd;
+	uint64_t now = xskf_now_ns();
+	int i, k, fd;
 
 	if (!ctl)
 		return;
-	for (i = 0; i < 8; i++) {
-		fd = accept4(ctl->fd, NULL, NULL, SOCK_CLOEXEC);
+	for (k = 0; k < CTL_ACCEPTS; k++) {
+		struct ctl_client *c = NULL;
+
+		fd = accept4(ctl->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0)
-			return;
-		answer(fd, ch, eng, elapsed);
-		drain(fd);
-		close(fd);
+			break;
+		if (!peer_allowed(ctl, fd)) {
+			refuse(fd, "error: permission denied: only root or the run's own user may use "
+				   "this socket\n");
+			continue;
+		}
+		for (i = 0; i < CTL_MAX_CLIENTS && !c; i++)
+			if (ctl->cl[i].st == CL_FREE)
+				c = &ctl->cl[i];
+		if (!c) {
+			serve_over_bound(fd, ch, eng, elapsed, now);
+			continue;
+		}
+		c->fd = fd;
+		c->st = CL_READ;
+		c->deadline = now + CTL_DEADLINE_MS * 1000000ull;
 	}
+	for (i = 0; i < CTL_MAX_CLIENTS; i++)
+		if (ctl->cl[i].st != CL_FREE)
+			step(&ctl->cl[i], ch, eng, elapsed, now);
 }
 
 void xskf_ctl__close(struct xskf_ctl *ctl)
 {
+	int i;
+
 	if (!ctl)
 		return;
+	for (i = 0; i < CTL_MAX_CLIENTS; i++)
+		if (ctl->cl[i].st != CL_FREE)
+			drop(&ctl->cl[i]);
 	close(ctl->fd);
 	unlink(ctl->path);
+	ctl_path_sig[0] = 0;
 	free(ctl);
 }

@@ -17,6 +17,8 @@ struct xskf_ctl *xskf_ctl__open(const char *name);
 void xskf_ctl__serve(struct xskf_ctl *ctl, struct xskf_chain *ch, struct xskf_engine *eng,
 		     double elapsed);
 void xskf_ctl__close(struct xskf_ctl *ctl);
+/* Remove the control socket's file; async-signal-safe (the fatal-signal handler). */
+void xskf_ctl__emergency_unlink(void);
 /*
  * Parse one request (ctl_proto.c): @buf of @len bytes (at most XSKF_CTL_MAX) with room for one
  * more, where the parser may write a NUL. Returns the kind,

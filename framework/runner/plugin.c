@@ -86,20 +86,81 @@ static void plugin_dirs(char *dirs, size_t len, char *self, size_t self_len)
 		snprintf(dirs, len, "%s", XSKF_PLUGIN_DIR); /* an absurd $XSKF_PLUGIN_PATH */
 }
 
+/* Edit distance of two short names (insert, delete, replace: one each), capped at 9. */
+static unsigned int distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	unsigned int row[34], prev, cur;
+
+	if (la > 32 || lb > 32)
+		return 9;
+	for (j = 0; j <= lb; j++)
+		row[j] = (unsigned int)j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = (unsigned int)i;
+		for (j = 1; j <= lb; j++) {
+			cur = row[j];
+			row[j] = prev + (a[i - 1] != b[j - 1]);
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			if (cur + 1 < row[j])
+				row[j] = cur + 1;
+			prev = cur;
+		}
+	}
+	return row[lb] < 9 ? row[lb] : 9;
+}
+
+/* The plugin file of the folders @dirs whose name is closest to @name (2 edits at most). */
+static void suggest(const char *name, char *dirs, char *best, size_t len)
+{
+	unsigned int bestd = 3;
+	char *save = NULL, *d;
+	struct dirent *de;
+
+	best[0] = 0;
+	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		DIR *dir = opendir(d);
+
+		if (!dir)
+			continue;
+		while ((de = readdir(dir))) {
+			char cand[64];
+			size_t l = strlen(de->d_name);
+			unsigned int dist;
+
+			if (l < 4 || l - 3 >= sizeof(cand) || strcmp(de->d_name + l - 3, ".so"))
+				continue;
+			memcpy(cand, de->d_name, l - 3);
+			cand[l - 3] = 0;
+			dist = distance(name, cand);
+			if (dist < bestd) {
+				bestd = dist;
+				snprintf(best, len, "%s", cand);
+			}
+		}
+		closedir(dir);
+	}
+}
+
 /* Where a plugin called @name can be: $XSKF_PLUGIN_PATH, next to this program, installed. */
 static int find(const char *name, char *path, size_t len)
 {
-	char dirs[8192], self[PATH_MAX], *save = NULL, *d;
+	char dirs[8192], dirs_again[8192], self[PATH_MAX], best[64], *save = NULL, *d;
 
 	plugin_dirs(dirs, sizeof(dirs), self, sizeof(self));
+	memcpy(dirs_again, dirs, sizeof(dirs));
 	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
 		snprintf(path, len, "%s/%s.so", d, name);
 		if (!access(path, R_OK))
 			return 0;
 	}
-	pr_warn("plugin '%s' not found (looked for %s.so in $XSKF_PLUGIN_PATH, %s and "
-		"%s): give its path\n",
-		name, name, self, XSKF_PLUGIN_DIR);
+	suggest(name, dirs_again, best, sizeof(best));
+	pr_warn("plugin '%s' not found%s%s%s ('xskf plugins' lists what there is; "
+		"looked for %s.so in $XSKF_PLUGIN_PATH, %s and %s; a path to a .so works too)\n",
+		name, best[0] ? ": did you mean '" : "", best, best[0] ? "'?" : "", name, self,
+		XSKF_PLUGIN_DIR);
 	return -ENOENT;
 }
 
@@ -156,7 +217,7 @@ static void serve(struct xskf_engine *eng, double elapsed, void *arg)
 	xskf_ctl__serve(r->ctl, r->ch, eng, elapsed);
 }
 
-static int run_chain(struct xskf_chain *ch, int argc, char **argv)
+static int run_chain(struct xskf_chain *ch, const char *prog, int argc, char **argv)
 {
 	struct chain_run r = { .ch = ch };
 	struct xskf_run_hook hook = { .fn = serve, .arg = &r };
@@ -170,8 +231,10 @@ static int run_chain(struct xskf_chain *ch, int argc, char **argv)
 	av = calloc((size_t)argc + 1, sizeof(*av));
 	if (!av)
 		return 1;
-	for (i = 0; i < argc; i++)
-		if (strcmp(argv[i], "--") || !i)
+	/* argv[0] names the command in usage and messages: 'xsk-rxdrop', 'xskf run filter,l2fwd' */
+	av[n++] = (char *)prog;
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--"))
 			av[n++] = argv[i];
 	status = xskf_run__app(&ch->app, ch, &ch->cli, n, av, &hook);
 	xskf_ctl__close(r.ctl);
@@ -194,7 +257,7 @@ int xskf_plugin__main(const struct xskf_plugin *p, int argc, char **argv)
 	if (err)
 		return 2;
 	snprintf(ch.name, sizeof(ch.name), "%s", p->app->name ? p->app->name : p->name);
-	return run_chain(&ch, argc, argv);
+	return run_chain(&ch, argc ? basename(argv[0]) : p->name, argc, argv);
 }
 
 static void usage(FILE *f)
@@ -214,6 +277,9 @@ static int list_plugins(void)
 	char self[PATH_MAX], dirs[8192], *save = NULL, *d, path[PATH_MAX * 2];
 	struct dirent *de;
 	unsigned int found = 0;
+	static struct {
+		char name[40], path[PATH_MAX * 2], file[256];
+	} seen[64];
 
 	plugin_dirs(dirs, sizeof(dirs), self, sizeof(self));
 	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
@@ -229,9 +295,30 @@ static int list_plugins(void)
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", d, de->d_name);
 			if (!load(&pl, path)) {
+				unsigned int k;
+
 				printf("%-12s %s%s%s\n", pl.p->name, path,
 				       pl.p->cli && pl.p->cli->summary ? "\n             " : "",
 				       pl.p->cli && pl.p->cli->summary ? pl.p->cli->summary : "");
+				/* two files, one plugin name: say which one a name finds */
+				for (k = 0; k < found && k < 64; k++)
+					if (!strcmp(seen[k].name, pl.p->name))
+						pr_warn("warning: two plugins called '%s': %s "
+							"and %s; %s\n",
+							pl.p->name, seen[k].path, path,
+							strcmp(seen[k].file, de->d_name)
+								? "'xskf run NAME' loads the first "
+							"NAME.so: give a path to be sure "
+							"which one runs"
+								: "'xskf run' by name runs the "
+							"first: give the other's path");
+				if (found < 64) {
+					snprintf(seen[found].name, sizeof(seen[found].name), "%s",
+						 pl.p->name);
+					snprintf(seen[found].path, sizeof(seen[found].path), "%s", path);
+					snprintf(seen[found].file, sizeof(seen[found].file), "%s",
+						 de->d_name);
+				}
 				found++;
 			}
 			if (pl.dl)
@@ -247,7 +334,7 @@ static int list_plugins(void)
 int xskf_run__main(int argc, char **argv)
 {
 	static struct xskf_chain ch;
-	char specs[1024], *save = NULL, *s;
+	char specs[1024], prog[1100], *save = NULL, *s;
 	unsigned int k;
 	int status;
 
@@ -285,8 +372,9 @@ int xskf_run__main(int argc, char **argv)
 			 ch.n ? "+" : "", ch.pl[ch.n].p->name);
 		ch.n++;
 	}
-	/* argv[2] (the plugin list) stands in for the program name */
-	status = run_chain(&ch, argc - 2, argv + 2);
+	/* argv[2] (the plugin list) stands in for the program name: `xskf run LIST` */
+	snprintf(prog, sizeof(prog), "xskf run %s", argv[2]);
+	status = run_chain(&ch, prog, argc - 2, argv + 2);
 	return status;
 out:
 	for (k = 0; k < ch.n; k++)

@@ -25,10 +25,28 @@ static uint64_t drops(const struct xskf_queue_stats *s)
 	return s->drop_no_port + s->drop_too_long + s->drop_tx_full;
 }
 
+/*
+ * "  csum_unfinished 12" at the end of a live line once a frame had an unfinished checksum
+ * (docs/forwarding.md), with "  csum_repaired 12" under --csum-repair; else nothing, so that
+ * the lines of the common case stay as they were.
+ */
+static const char *csum_words(const struct xskf_engine *eng, const struct xskf_queue_stats *s,
+			      char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (s->csum_unfinished || eng->o.csum_repair)
+		snprintf(buf, len, "  csum_unfinished %llu",
+			 (unsigned long long)s->csum_unfinished);
+	if (eng->o.csum_repair)
+		snprintf(buf + strlen(buf), len - strlen(buf), "  csum_repaired %llu",
+			 (unsigned long long)s->csum_repaired);
+	return buf;
+}
+
 void xskf_report__interval(struct xskf_engine *eng, FILE *f, double elapsed, double secs)
 {
 	struct xskf_queue_stats st, tot = {}, ptot = {};
-	char rx[32], tx[32];
+	char rx[32], tx[32], cs[64];
 	unsigned int i, port;
 	uint32_t q;
 
@@ -40,14 +58,17 @@ void xskf_report__interval(struct xskf_engine *eng, FILE *f, double elapsed, dou
 		fmt_rate(rx, sizeof(rx), (double)(st.rx_packets - p->rx_packets) / secs);
 		fmt_rate(tx, sizeof(tx), (double)(st.tx_packets - p->tx_packets) / secs);
 		if (eng->nr_socks > 1)
-			fprintf(f, "[%7.1fs] %s:%u  rx %s  tx %s  rx_total %llu  kernel_drop %llu\n",
+			fprintf(f, "[%7.1fs] %s:%u  rx %s  tx %s  rx_total %llu  kernel_drop %llu%s\n",
 				elapsed, eng->ports[port].name, q, rx, tx,
 				(unsigned long long)st.rx_packets,
-				(unsigned long long)(st.k_rx_dropped + st.k_rx_ring_full));
+				(unsigned long long)(st.k_rx_dropped + st.k_rx_ring_full),
+				csum_words(eng, &st, cs, sizeof(cs)));
 		tot.rx_packets += st.rx_packets;
 		tot.tx_packets += st.tx_packets;
 		tot.k_rx_dropped += st.k_rx_dropped + st.k_rx_ring_full;
 		tot.drop_tx_full += drops(&st);
+		tot.csum_unfinished += st.csum_unfinished;
+		tot.csum_repaired += st.csum_repaired;
 		ptot.rx_packets += p->rx_packets;
 		ptot.tx_packets += p->tx_packets;
 		*p = st;
@@ -55,10 +76,10 @@ void xskf_report__interval(struct xskf_engine *eng, FILE *f, double elapsed, dou
 	fmt_rate(rx, sizeof(rx), (double)(tot.rx_packets - ptot.rx_packets) / secs);
 	fmt_rate(tx, sizeof(tx), (double)(tot.tx_packets - ptot.tx_packets) / secs);
 	fprintf(f, "[%7.1fs] total  rx %s  tx %s  rx_total %llu  tx_total %llu  kernel_drop %llu  "
-		   "drop %llu\n",
+		   "drop %llu%s\n",
 		elapsed, rx, tx, (unsigned long long)tot.rx_packets,
 		(unsigned long long)tot.tx_packets, (unsigned long long)tot.k_rx_dropped,
-		(unsigned long long)tot.drop_tx_full);
+		(unsigned long long)tot.drop_tx_full, csum_words(eng, &tot, cs, sizeof(cs)));
 	fflush(f);
 }
 
@@ -115,6 +136,7 @@ static void json_queue(FILE *f, struct xskf_engine *eng, unsigned int i)
 		"\"tx_invalid_descs\": %llu, \"rx_ring_full\": %llu, \"rx_fill_ring_empty_descs\": "
 		"%llu, \"tx_ring_empty_descs\": %llu},\n"
 		"     \"program\": {\"redirected\": %llu, \"passed\": %llu, \"errors\": %llu},\n"
+		"     \"csum\": {\"checked\": %llu, \"unfinished\": %llu, \"repaired\": %llu},\n"
 		"     \"reconciled\": %s}",
 		eng->ports[port].name, q, eng->socks[i].worker->id,
 		eng->socks[i].zerocopy ? "true" : "false", (unsigned long long)s.rx_packets,
@@ -128,7 +150,8 @@ static void json_queue(FILE *f, struct xskf_engine *eng, unsigned int i)
 		(unsigned long long)s.k_rx_fill_ring_empty_descs,
 		(unsigned long long)s.k_tx_ring_empty_descs, (unsigned long long)s.prog_redirected,
 		(unsigned long long)s.prog_passed, (unsigned long long)s.prog_errors,
-		reconciles(&s) ? "true" : "false");
+		(unsigned long long)s.csum_checked, (unsigned long long)s.csum_unfinished,
+		(unsigned long long)s.csum_repaired, reconciles(&s) ? "true" : "false");
 }
 
 void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int census_err)

@@ -18,6 +18,7 @@
  * Nothing else of the runner is process-wide.
  */
 static struct xskf_engine *running;
+static volatile sig_atomic_t stop_sig; /* the first signal that stopped the run */
 static volatile sig_atomic_t hup_count;
 static int hup_seen;
 static int verbosity;
@@ -26,8 +27,45 @@ static FILE *live_out;
 
 static void on_stop_signal(int sig)
 {
-	(void)sig;
+	if (!stop_sig)
+		stop_sig = sig;
 	xskf_engine__request_stop(running);
+}
+
+/*
+ * Every signal whose default action ends the process and that can be caught stops the run
+ * the way SIGINT does (detach, workers drained, control socket removed, summary): SIGINT and
+ * SIGTERM exit 0 as ever; the others exit 128 + their number, as a shell reports a process
+ * they killed, after one line that names them. SIGHUP stays the apps' "reload" (counted,
+ * xskf_app__sighup()). SIGPIPE is ignored: a closed stdout is seen as EPIPE on the next live
+ * line (out_gone() below). The synchronous faults (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
+ * SIGSYS, SIGTRAP) cannot return safely: engine.c's handler detaches, removes the socket and
+ * re-raises them.
+ */
+static void install_stop_handlers(void)
+{
+	static const int sigs[] = {
+		SIGINT, SIGTERM, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+		SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR,
+#ifdef SIGSTKFLT
+		SIGSTKFLT,
+#endif
+	};
+	struct sigaction sa = { .sa_handler = on_stop_signal }, ign = { .sa_handler = SIG_IGN };
+	size_t i;
+	int sig;
+
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaction(sig, &sa, NULL);
+	sigaction(SIGPIPE, &ign, NULL);
+}
+
+/* The live lines' stream cannot be written any more (a reader that closed the pipe: EPIPE). */
+static bool out_gone(FILE *f)
+{
+	return fflush(f) || ferror(f);
 }
 
 static void on_hup(int sig)
@@ -81,7 +119,7 @@ int xskf_run__app(const struct xskf_app *app, void *app_ctx, const struct xskf_a
 		  int argc, char **argv, const struct xskf_run_hook *hook)
 {
 	static struct xskf_cli c;
-	struct sigaction sa = { .sa_handler = on_stop_signal }, hup = { .sa_handler = on_hup };
+	struct sigaction hup = { .sa_handler = on_hup };
 	unsigned int i, min_if = 1, max_if = XSKF_MAX_PORTS;
 	struct xskf_engine *eng;
 	double t0, last, t;
@@ -106,11 +144,11 @@ int xskf_run__app(const struct xskf_app *app, void *app_ctx, const struct xskf_a
 	quiet = c.quiet;
 	if (c.nr_ifaces < min_if || c.nr_ifaces > max_if) {
 		if (min_if == max_if)
-			pr_usage("%s needs %u interface%s (-i IFACE); try --help\n", argv[0],
-				min_if, min_if == 1 ? "" : "s");
+			pr_warn("%s needs %u interface%s (-i IFACE); try '%s --help'\n",
+				argv[0], min_if, min_if == 1 ? "" : "s", argv[0]);
 		else
-			pr_usage("%s needs %u to %u interfaces (-i IFACE); try --help\n", argv[0],
-				min_if, max_if);
+			pr_warn("%s needs %u to %u interfaces (-i IFACE); try '%s --help'\n",
+				argv[0], min_if, max_if, argv[0]);
 		return 2;
 	}
 	c.eo.app = app;
@@ -143,8 +181,7 @@ int xskf_run__app(const struct xskf_app *app, void *app_ctx, const struct xskf_a
 	out = c.json ? stderr : stdout;
 	live_out = out;
 	running = eng;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	install_stop_handlers();
 	sigaction(SIGHUP, &hup, NULL);
 	err = xskf_engine__start(eng);
 	if (err) {
@@ -167,21 +204,49 @@ int xskf_run__app(const struct xskf_app *app, void *app_ctx, const struct xskf_a
 		if (c.duration && t - t0 >= c.duration)
 			break;
 		if (t - last >= c.interval) {
-			if (!c.quiet)
+			if (!c.quiet) {
 				xskf_report__interval(eng, out, t - t0, t - last);
+				if (out_gone(out)) {
+					/*
+					 * A closed stdout ends the run cleanly, as SIGINT would:
+					 * `xsk-rxdrop ... | head` must end, and with its summary.
+					 */
+					pr_warn("%s: the live lines' output is closed (%s): stopping; the "
+						"summary goes to stderr\n",
+						argv[0], strerror(errno));
+					out = live_out = stderr;
+					break;
+				}
+			}
 			if (app->tick)
 				app->tick(app_ctx, eng);
 			last = t;
 		}
 	}
 	t = now_s();
+	if (stop_sig && stop_sig != SIGINT && stop_sig != SIGTERM) {
+		pr_warn("%s: stopped by signal %d (%s)\n", argv[0], (int)stop_sig,
+			strsignal(stop_sig));
+		status = 128 + stop_sig;
+	}
 	census_err = xskf_engine__stop(eng);
 	recon_err = xskf_report__summary(eng, out, t - t0);
-	if (c.json)
+	if (out != stderr && out_gone(out)) {
+		/* stdout closed while quiet: the summary is not lost */
+		out = live_out = stderr;
+		xskf_report__summary(eng, out, t - t0);
+	}
+	if (c.json) {
 		xskf_report__json(eng, stdout, t - t0, census_err);
-	if (census_err || recon_err)
+		if (out_gone(stdout)) {
+			pr_warn("%s: cannot write the JSON document to stdout: %s\n", argv[0],
+				strerror(errno));
+			status = status ? status : 1;
+		}
+	}
+	if ((census_err || recon_err) && status < 128)
 		status = 1;
-	if (xskf_engine__worker_failed(eng))
+	if (xskf_engine__worker_failed(eng) && status < 128)
 		status = 1;
 	xskf_engine__destroy(eng);
 	running = NULL;

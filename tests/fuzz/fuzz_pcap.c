@@ -6,12 +6,15 @@
  *    the file as they are (a copy of a record, not of memory around it); the frames and a
  *    header each fit in the file.
  *  - failure leaves no frame and says why, naming the file.
+ *  - the split by flow (apps/txgen_flow.c) over 1 to 4 workers is a partition of the frames:
+ *    every frame in exactly one share, the one of its hash, each share in file order.
  * libpcap itself is not instrumented (Debian's build): coverage counts the reader's own edges,
  * while ASan still checks every copy the reader makes out of libpcap's buffers.
  */
 #include <errno.h>
 #include <string.h> /* memmem: _GNU_SOURCE, as the whole build */
 
+#include "txgen_flow.h"
 #include "txgen_pcap.h"
 
 #include "fuzz.h"
@@ -23,6 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct txgen_frames fr = {0};
 	char err[512] = "";
+	unsigned int nw, w;
 	uint32_t i;
 	size_t total;
 	FILE *f;
@@ -48,6 +52,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	FUZZ_ASSERT(total <= size, "%u frames of %zu bytes with their headers from %zu bytes",
 		    fr.nr, total, size);
+	for (nw = 1; nw <= 4; nw++) {
+		struct txgen_share sh[4] = {0};
+		uint32_t seen = 0, j;
+
+		if (txgen_frames__split(&fr, nw, sh))
+			continue; /* -ENOMEM: nothing to check */
+		for (w = 0; w < nw; w++) {
+			for (j = 0; j < sh[w].nr; j++) {
+				uint32_t k = sh[w].idx[j];
+
+				FUZZ_ASSERT(k < fr.nr, "share %u has frame %u of %u", w, k, fr.nr);
+				FUZZ_ASSERT(!j || k > sh[w].idx[j - 1],
+					    "share %u out of file order", w);
+				FUZZ_ASSERT(txgen_flow__hash(fr.data[k], fr.len[k]) % nw == w,
+					    "frame %u in share %u, its hash says %u", k, w,
+					    txgen_flow__hash(fr.data[k], fr.len[k]) % nw);
+			}
+			seen += sh[w].nr;
+		}
+		FUZZ_ASSERT(seen == fr.nr, "%u workers: %u frames in the shares of %u", nw, seen,
+			    fr.nr);
+		txgen_shares__free(sh, nw);
+	}
 	txgen_frames__free(&fr);
 	FUZZ_ASSERT(!fr.nr && !fr.data && !fr.len, "free left frames");
 	return 0;

@@ -169,6 +169,26 @@ write_dict('fuzz_vxlan', [b'\x08\x00', b'\x86\xdd', b'\x12\xb5', b'\x08\x00\x00\
                           ip6('2001:db8::1'), mac('02:00:00:00:01:01'),
                           mac('02:00:00:00:01:02'), b'\x45', b'\x11'])
 
+# pmtu: a flags byte (MTU 1500/9000/1280/626, bit 2: IPv6 underlay, bit 3: headroom too small),
+# then a frame too large for the tunnel
+big4 = eth('02:00:00:00:01:01', '02:00:00:00:02:01', 0x0800) + \
+    ipv4(17, udp(40000, 9, b'x' * 1472), src='192.0.2.1', dst='192.0.2.2', frag=0x4000)
+write('fuzz_pmtu', 'icmp4_df', b'\x00' + big4)
+write('fuzz_pmtu', 'icmp4_df_v6underlay', b'\x04' + big4)
+write('fuzz_pmtu', 'icmp4_noroom', b'\x08' + big4)
+write('fuzz_pmtu', 'no_df', b'\x00' + eth('02:00:00:00:01:01', MA, 0x0800) +
+      ipv4(17, udp(40000, 9, b'x' * 1472), src='192.0.2.1', dst='192.0.2.2'))
+write('fuzz_pmtu', 'icmp4_error', b'\x00' + eth('02:00:00:00:01:01', MA, 0x0800) +
+      ipv4(1, struct.pack('!BBHI', 3, 3, 0, 0) + bytes(1472), frag=0x4000))
+write('fuzz_pmtu', 'icmp6_udp', b'\x00' + eth('02:00:00:00:01:01', MA, 0x86dd) +
+      ipv6(17, udp(40000, 9, b'y' * 1452), src='2001:db8:100::1', dst='2001:db8:100::2'))
+write('fuzz_pmtu', 'icmp6_frag_later', b'\x01' + eth('02:00:00:00:01:01', MA, 0x86dd) +
+      ipv6(44, struct.pack('!BBHI', 17, 0, 0x0081, 9) + bytes(8000)))
+write('fuzz_pmtu', 'icmp6_hbh_error', b'\x00' + eth('02:00:00:00:01:01', MA, 0x86dd) +
+      ipv6(0, struct.pack('!BB6x', 58, 0) + struct.pack('!BBH4x', 1, 0, 0) + bytes(1452)))
+write_dict('fuzz_pmtu', [b'\x08\x00', b'\x86\xdd', b'\x40\x00', b'\x45', b'\x60', b'\x2c',
+                         b'\x3a', b'\x33', b'\x3c', b'\x2b', b'\x00\x81', b'\xff'])
+
 # --- tunnel config ---------------------------------------------------------------------------
 
 confs = {

@@ -30,7 +30,7 @@ mkns() {
 }
 
 # vpair NS1 IF1 MAC1 NS2 IF2 MAC2 [QUEUES]: a veth pair across two namespaces, both ends up,
-# TX checksum offload off, IPv6 off so that no router solicitation or MLD report spoils an exact count.
+# TX checksum offload off (unless VETH_TX_CSUM=on), IPv6 off so that no router solicitation or MLD report spoils an exact count.
 vpair() {
 	local q=${7:-2}
 	ip link add "$P-t1" numtxqueues "$q" numrxqueues "$q" address "$3" type veth peer name \
@@ -42,9 +42,12 @@ vpair() {
 	ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1"
 	ip netns exec "$4" sysctl -qw "net.ipv6.conf.$5.disable_ipv6=1"
 	# A veth hands its peer's XDP program TCP/UDP frames whose checksum is left to an
-	# offload that never happens once AF_XDP copies them out: compute checksums in software.
-	ip netns exec "$1" ethtool -K "$2" tx off >/dev/null
-	ip netns exec "$4" ethtool -K "$5" tx off >/dev/null
+	# offload that never happens once AF_XDP copies them out: compute checksums in software
+	# (VETH_TX_CSUM=on keeps veth's default, for the tests of that case: test_csum_l2fwd.sh).
+	if [ "${VETH_TX_CSUM:-off}" = off ]; then
+		ip netns exec "$1" ethtool -K "$2" tx off >/dev/null
+		ip netns exec "$4" ethtool -K "$5" tx off >/dev/null
+	fi
 	ip -n "$1" link set "$2" up
 	ip -n "$4" link set "$5" up
 }

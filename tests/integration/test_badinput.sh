@@ -33,7 +33,7 @@ expect_fail "invalid frame size" "invalid frame size 3000: use 2048 or 4096" -i 
 expect_fail "invalid CPU list" "CPU 4096 in '4096' does not exist" -i "$TB_IF_DUT" --cpus 4096
 expect_fail "malformed CPU list" "invalid CPU list '1-x'" -i "$TB_IF_DUT" --cpus 1-x
 expect_fail "no interface" "needs 1 to 16 interfaces \(-i IFACE\)" -q 0
-expect_fail "unknown option" "unrecognized option|invalid option" -i "$TB_IF_DUT" --bogus
+expect_fail "unknown option" "xskf: unrecognized option .--bogus.; try .xsk-rxdrop --help." -i "$TB_IF_DUT" --bogus
 
 # No hugepages with --hugepages=require: free the reserved pages for the duration of the case.
 hp=$(cat /proc/sys/vm/nr_hugepages)
@@ -52,19 +52,32 @@ if command -v setpriv >/dev/null; then
 	ok "not root: $(head -1 "$out/e")"
 fi
 
-# A foreign XDP program: refused (and left in place), then replaced with --force.
-dut ip link set dev "$TB_IF_DUT" xdpdrv obj "$FOREIGN" sec xdp || fail "cannot attach the foreign program"
-id=$(xdp_attached)
-ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --duration 1 >"$out/o" 2>"$out/e"
-rc=$?
-[ $rc != 0 ] && [ $rc -lt 128 ] || fail "foreign program: status $rc"
-grep -q "another XDP program 'foreign_pass' (id $id) is attached; remove it with 'ip link set dev $TB_IF_DUT xdp off' or pass --force" "$out/e" ||
-	{ cat "$out/e"; fail "foreign program: message"; }
-[ "$(xdp_attached)" = "$id" ] || fail "the foreign program was touched without --force"
-ok "foreign program refused: $(head -1 "$out/e" | grep another)"
-ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --duration 1 --force >"$out/o" 2>"$out/e" ||
-	{ cat "$out/e"; fail "--force failed"; }
-grep -q "replacing foreign XDP program 'foreign_pass'" "$out/e" || fail "--force: message"
-assert_no_xdp "after --force run"
-ok "--force replaced the foreign program and detached at exit"
+# A foreign XDP program, native then generic: refused (and left in place) with the mode's own
+# command to remove it (which must work: 'xdp off' leaves a generic program), then replaced
+# with --force, and put back at exit: the same program (id), in the same mode.
+for m in xdpdrv xdpgeneric; do
+	dut ip link set dev "$TB_IF_DUT" $m obj "$FOREIGN" sec xdp || fail "cannot attach the foreign program ($m)"
+	id=$(xdp_attached)
+	mode=$([ $m = xdpdrv ] && echo native || echo "generic (SKB)")
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --duration 1 >"$out/o" 2>"$out/e"
+	rc=$?
+	[ $rc != 0 ] && [ $rc -lt 128 ] || fail "foreign program ($m): status $rc"
+	grep -qF "another XDP program 'foreign_pass' (id $id) is attached in $mode mode; remove it with 'ip link set dev $TB_IF_DUT $m off' or pass --force" "$out/e" ||
+		{ cat "$out/e"; fail "foreign program ($m): message"; }
+	[ "$(xdp_attached)" = "$id" ] || fail "the foreign program was touched without --force"
+	ok "foreign program refused: $(grep another "$out/e")"
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --duration 1 --force >"$out/o" 2>"$out/e" ||
+		{ cat "$out/e"; fail "--force failed ($m)"; }
+	grep -qF "replacing foreign XDP program 'foreign_pass' (id $id) ($mode mode, --force); it is put back when xskf exits" "$out/e" ||
+		{ cat "$out/e"; fail "--force: message ($m)"; }
+	grep -qF "foreign XDP program 'foreign_pass' (id $id) put back ($mode mode)" "$out/e" ||
+		{ cat "$out/e"; fail "--force: not put back ($m)"; }
+	[ "$(xdp_attached)" = "$id" ] || fail "after --force ($m): program '$(xdp_attached)' attached, not $id"
+	dut ip -d link show dev "$TB_IF_DUT" | grep -q "$([ $m = xdpdrv ] && echo 'xdp ' || echo 'xdpgeneric')" ||
+		fail "after --force ($m): put back in another mode"
+	# the advice of the refusal, followed to the letter
+	dut ip link set dev "$TB_IF_DUT" $m off
+	assert_no_xdp "after 'ip link set dev $TB_IF_DUT $m off'"
+	ok "--force ($mode): replaced, then put back at exit (id $id); '$m off' removes it"
+done
 echo "$n bad-input cases checked"

@@ -26,6 +26,7 @@ rows=$(sed -n '/<!-- matrix:begin -->/,/<!-- matrix:end -->/p' "$DOC" | grep -E 
 setup() { # setup KIND: make the machine what the row needs; BG_PID for "running"
 	case $1 in
 	foreign) dut ip link set dev "$TB_IF_DUT" xdpdrv obj "$FOREIGN" sec xdp ;;
+	foreignskb) dut ip link set dev "$TB_IF_DUT" xdpgeneric obj "$FOREIGN" sec xdp ;;
 	running)
 		# not through dut(): $! must be the app itself, not a subshell that ignores SIGINT.
 		# The last instance's log goes first: the child truncates it only when it runs, and
@@ -37,18 +38,27 @@ setup() { # setup KIND: make the machine what the row needs; BG_PID for "running
 		wait_line "$out/bg.err" "control socket"
 		;;
 	nohuge) echo 0 >/proc/sys/vm/nr_hugepages ;;
+	mtu3000 | mtu9000) dut ip link set dev "$TB_IF_DUT" mtu "${1#mtu}" ;;
+	mtupair) # a second port of another MTU, up with a carrier
+		dut ip link add xm1 mtu 1400 type veth peer name xm2 mtu 1400
+		dut ip link set xm1 up
+		dut ip link set xm2 up
+		;;
 	esac
 }
 
 undo() { # undo KIND
 	case $1 in
 	foreign) dut ip link set dev "$TB_IF_DUT" xdp off ;;
+	foreignskb) dut ip link set dev "$TB_IF_DUT" xdpgeneric off ;;
 	running)
 		kill -INT "$BG_PID"
 		WAIT_SHOW=$out/bg.err wait_for "exit of the first instance" gone "$BG_PID"
 		wait "$BG_PID"
 		;;
 	nohuge) echo "$hp0" >/proc/sys/vm/nr_hugepages ;;
+	mtu3000 | mtu9000) dut ip link set dev "$TB_IF_DUT" mtu 1500 ;;
+	mtupair) dut ip link del xm1 ;;
 	esac
 }
 
@@ -71,15 +81,26 @@ while IFS= read -r row; do
 	esac
 	setup "$kind"
 	rc=0
+	if [ "$kind" = vmlimit ] && ldd "${argv[0]}" | grep -q libasan; then
+		undo "$kind"
+		ok "row $num: skipped under ASan (its shadow memory needs more address space than the limit)"
+		continue
+	fi
 	if [ "$kind" = nonroot ]; then
 		dut timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 			"${argv[@]}" >"$out/o" 2>"$out/e" </dev/null || rc=$?
+	elif [ "$kind" = memlock ]; then
+		# root without CAP_IPC_LOCK (gone from the bounding set: not regained at exec)
+		dut timeout 60 bash -c 'ulimit -l 64 && exec setpriv --bounding-set=-ipc_lock --inh-caps=-ipc_lock "$@"' \
+			_ "${argv[@]}" >"$out/o" 2>"$out/e" </dev/null || rc=$?
+	elif [ "$kind" = vmlimit ]; then
+		dut timeout 60 bash -c 'ulimit -v 30000 && exec "$@"' _ "${argv[@]}" >"$out/o" 2>"$out/e" </dev/null || rc=$?
 	else
 		# a bound: a row that hangs fails by name instead of the whole test timing out
 		dut timeout 60 "${argv[@]}" >"$out/o" 2>"$out/e" </dev/null || rc=$?
 	fi
 	[ "$rc" = 124 ] && { cat "$out/e" >&2; fail "row $num ($cmd) did not end in 60 s"; }
-	[ "$kind" = foreign ] && [ -z "$(xdp_attached)" ] && fail "row $num: the foreign program was removed"
+	[[ $kind == foreign* ]] && [ -z "$(xdp_attached)" ] && fail "row $num: the foreign program was removed"
 	undo "$kind"
 	line=$(cat "$out/e" "$out/o" | grep -E -m1 -- "$re") # xskfctl answers on stdout
 	[ -n "$line" ] || { cat "$out/e" >&2; fail "row $num ($cmd): no line matching '$re'"; }

@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# The out-of-tree plugin (examples/count-udp): xskf installed into a DESTDIR (`meson install`),
-# the example built against that install alone (pkg-config libxskf from the DESTDIR, with its
-# own small meson.build), then run by the installed `xskf run` on the veth test bed: 3000 UDP
-# frames are counted as "udp", exactly (or dropped and counted by the kernel), none as "other".
+# The plugin author's kit, as installed: xskf installed into a DESTDIR (`meson install`), with
+# its headers, libxskf.pc (and its plugindir), man pages (xskf-plugin(7) too), LICENSE, the
+# plugin guide and the two examples. Each example is built from its installed copy against that
+# install alone (pkg-config --cflags and plugindir, its own meson.build: C for count-udp, C++
+# for count-l3-cxx), links no libxskf, is installed into plugindir by `meson install`, and is
+# then run BY NAME by the installed `xskf run` on the veth test bed: 3000 UDP frames counted
+# exactly by each (or dropped and counted by the kernel).
 # Root; exit 77 to skip.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -30,31 +33,60 @@ if command -v scdoc >/dev/null; then
 fi
 ok "installed: $(realpath --relative-to="$dest/root" "$xskf"), $(realpath --relative-to="$dest/root" "$pc")"
 
-# the example sees nothing of the source tree: only the install, through pkg-config
-PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$dest/root \
-	meson setup "$dest/ex" "$S/examples/count-udp" >"$dest/setup.log" 2>&1 ||
-	{ cat "$dest/setup.log"; fail "meson setup of the example failed"; }
-ninja -C "$dest/ex" >"$dest/build.log" 2>&1 || { cat "$dest/build.log"; fail "the example does not build"; }
-[ -f "$dest/ex/count_udp.so" ] || fail "no count_udp.so"
-ok "examples/count-udp built against the install"
+for f in LICENSE plugins.md examples/count-udp/meson.build examples/count-l3-cxx/meson.build \
+	examples/count-l3-cxx/count_l3.cc; do
+	find "$dest/root" -path "*/doc/xskf/$f" | grep -q . || fail "$f not installed in doc/xskf"
+done
+if command -v scdoc >/dev/null; then
+	find "$dest/root" -path "*/man7/xskf-plugin.7" | grep -q . || fail "xskf-plugin.7 not installed"
+fi
+ok "the kit: LICENSE, plugins.md, xskf-plugin(7), examples in C and C++"
+
+# Each example from its installed copy: it sees nothing of the source tree, only the install
+# through pkg-config. PKG_CONFIG_SYSROOT_DIR puts the DESTDIR in front of plugindir too, so
+# `meson install` (no --destdir) lands in the DESTDIR's plugin folder.
+export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR=$dest/root
+PKG_CONFIG_PATH=$(dirname "$pc")
+plugindir=$(pkg-config --variable=plugindir libxskf)
+[ -d "$plugindir" ] || fail "plugindir $plugindir (pkg-config) is not the install's plugin folder"
+for ex in count-udp:count_udp count-l3-cxx:count_l3; do
+	src=$(find "$dest/root" -path "*/doc/xskf/examples/${ex%%:*}" -type d | head -1)
+	cp -r "$src" "$dest/${ex%%:*}"
+	meson setup "$dest/${ex%%:*}/build" "$dest/${ex%%:*}" >"$dest/setup.log" 2>&1 ||
+		{ cat "$dest/setup.log"; fail "meson setup of ${ex%%:*} failed"; }
+	meson install -C "$dest/${ex%%:*}/build" --quiet >"$dest/build.log" 2>&1 ||
+		{ cat "$dest/build.log"; fail "${ex%%:*} does not build or install"; }
+	so=$plugindir/${ex#*:}.so
+	[ -f "$so" ] || fail "${ex%%:*}: no $so after meson install"
+	readelf -d "$so" | grep -q 'NEEDED.*libxskf' && fail "${ex%%:*} links libxskf: it would not load"
+done
+ok "count-udp (C) and count-l3-cxx (C++) built against the install, installed into $(realpath --relative-to="$dest/root" "$plugindir")"
 
 tb_up "xe$$"
-ip netns exec "$TB_NS_DUT" "$xskf" run "$dest/ex/count_udp.so" -i "$TB_IF_DUT" -q 0 -c --cpus 1 \
-	--json --quiet >"$dest/run.json" 2>"$dest/run.err" &
-pid=$!
-wait_line "$dest/run.err" "XDP program attached"
-r0=$(q0_xdp)
-gen "$GEN" -i "$TB_IF_GEN" -n 3000 --cpu 0 --rate 50000 --json >/dev/null || fail "generator"
-wait_for "3000 frames at the XDP program of queue 0" ge q0_xdp $((r0 + 3000))
-kill -INT $pid
-wait $pid || { cat "$dest/run.err"; fail "the installed xskf exited non-zero"; }
-$PY - "$dest/run.json" <<'EOPY' || fail "counts"
+redirected_since() { echo $(($(q0_xdp) - $1)); }
+# run_named NAME PYCHECK: the installed xskf runs the plugin by name; 3000 frames; the check
+run_named() {
+	local r0 pid
+	XSKF_PLUGIN_PATH=$plugindir ip netns exec "$TB_NS_DUT" "$xskf" run "$1" -i "$TB_IF_DUT" -q 0 \
+		-c --cpus 1 --json --quiet >"$dest/run.json" 2>"$dest/run.err" &
+	pid=$!
+	wait_line "$dest/run.err" "XDP program attached"
+	r0=$(q0_xdp)
+	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --cpus 0 --rate 50000 --json >/dev/null || fail "generator"
+	wait_for "3000 frames at the XDP program for $1" ge redirected_since "$r0" 3000
+	kill -INT $pid
+	wait $pid || { cat "$dest/run.err"; fail "the installed xskf exited non-zero with $1"; }
+	$PY - "$dest/run.json" "$2" <<'EOPY' || fail "$1: counts"
 import json, sys
 d = json.load(open(sys.argv[1]))
 q = d["queues"][0]
 c = d["plugins"][0]["counters"]
 kd = q["kernel"]["rx_dropped"] + q["kernel"]["rx_ring_full"]
-print("count-udp:", c, "received", q["rx_packets"], "kernel drops", kd)
-sys.exit(0 if c["udp"] == q["rx_packets"] and c["udp"] + kd == 3000 and c["other"] == 0 else 1)
+print(d["plugins"][0]["name"], c, "received", q["rx_packets"], "kernel drops", kd)
+sys.exit(0 if eval(sys.argv[2]) else 1)
 EOPY
-ok "the out-of-tree plugin under the installed xskf: 3000 UDP frames, exactly"
+}
+run_named count_udp 'c["udp"] == q["rx_packets"] and c["udp"] + kd == 3000 and c["other"] == 0'
+ok "count_udp (C) by name under the installed xskf: 3000 UDP frames, exactly"
+run_named count_l3 'c["ipv4"] == q["rx_packets"] and c["ipv4"] + kd == 3000 and c["ipv6"] == 0 and c["other"] == 0'
+ok "count_l3 (C++) by name under the installed xskf: 3000 IPv4 frames, exactly"

@@ -75,7 +75,7 @@ EOPY
 case $case_name in
 link-flap)
 	start_rx
-	gen "$GEN" -i "$TB_IF_GEN" --cpu 0 -n 3000000 --rate 300000 --json >"$out/gen.json" &
+	gen "$GEN" -i "$TB_IF_GEN" --cpus 0 -n 3000000 --rate 300000 --json >"$out/gen.json" &
 	gpid=$!
 	# traffic flows: the dut's XDP counter moves
 	wait_for "traffic at $TB_IF_DUT" ge sysfs_ctr "$TB_NS_DUT" "$TB_IF_DUT" rx_packets 1001
@@ -151,7 +151,7 @@ mtu)
 starve)
 	# 64-slot fill and RX rings, 512 frames: the kernel runs out of room at any rate
 	start_rx --fill-ring 64 --rx-ring 64 --tx-ring 64 --comp-ring 64 --frames 512 -b 16
-	gen "$GEN" -i "$TB_IF_GEN" --cpu 0 -n 500000 --json >"$out/gen.json" || fail "generator"
+	gen "$GEN" -i "$TB_IF_GEN" --cpus 0 -n 500000 --json >"$out/gen.json" || fail "generator"
 	kill -INT $RX_PID
 	wait_rc $RX_PID
 	[ "$rc" = 0 ] || { cat "$out/rx.err"; fail "exit $rc"; }

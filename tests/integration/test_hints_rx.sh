@@ -24,7 +24,7 @@ ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -c $flags --cpus 1 --json \
 	>"$out/rx.json" 2>"$out/rx.err" &
 pid=$!
 wait_attached
-gen_paced $pid $NGEN 1000 --cpu 0 --flows 4 --json
+gen_paced $pid $NGEN 1000 --cpus 0 --flows 4 --json
 gen taskset -c 0 $PY -c "
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)

@@ -99,7 +99,7 @@ run_rx() {
 	wait_attached
 	cat "/proc/$pid/numa_maps" >"$out/maps"
 	[ -n "$dir" ] && ls -A "$dir" >"$out/ls"
-	gen "$GEN" -i "$TB_IF_GEN" -n $N --cpu 0 --rate 200000 --flows 8 --json >"$out/gen.json" ||
+	gen "$GEN" -i "$TB_IF_GEN" -n $N --cpus 0 --rate 200000 --flows 8 --json >"$out/gen.json" ||
 		fail "generator failed"
 	wait $pid || { cat "$out/rx.err"; fail "xsk-rxdrop exited $?"; }
 	cat "$out/rx.err"
@@ -182,7 +182,7 @@ file-2m | file-1g)
 anon-1g)
 	[ -d /sys/kernel/mm/hugepages/hugepages-1048576kB ] || skip "this kernel has no 1 GiB hugepages"
 	# the user's way: one helper command, one flag (the NIC's node; veth has none: the only one)
-	dut "$HELPER" reserve 1G $(($(pool 1048576 nr) + 1)) --iface "$TB_IF_DUT" >"$out/r" 2>&1 ||
+	dut "$HELPER" reserve 1G $(($(pool 1048576 nr) + 1)) --interface "$TB_IF_DUT" >"$out/r" 2>&1 ||
 		skip "cannot reserve a 1 GiB page on node $NODE: $(cat "$out/r")"
 	cat "$out/r"
 	run_rx --huge-size 1G

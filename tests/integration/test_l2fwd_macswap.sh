@@ -31,7 +31,7 @@ PIDS+=($TPID)
 wait_capture $TMP/td.err
 # in chunks smaller than the rings, each once the last is back: exact however slow the worker
 for ((sent = 0; sent < N; sent += 1000)); do
-	ip netns exec $NG $TGEN -i g0 --cpu 0 -n 1000 --rate 50000 --dst-mac $MAC_L \
+	ip netns exec $NG $TGEN -i g0 --cpus 0 -n 1000 --rate 50000 --dst-mac $MAC_L \
 		--dst-ip 198.51.100.2 >$TMP/tg.out 2>&1 || { cat $TMP/tg.out; fail "trafficgen"; }
 	wait_ctr $NG g0 rx_packets $((before + sent + 1000))
 done
@@ -58,7 +58,7 @@ start_app $NL $J $L2FWD -i l0 --cpus 1 --quiet --tx-ring 64 --comp-ring 64 --rx-
 	--fill-ring 512
 before=$(rx_count $NG g0)
 txdrop0=$(ip netns exec $NL cat /sys/class/net/l0/statistics/tx_dropped)
-ip netns exec $NG $TGEN -i g0 --cpu 0 -d 2 --dst-mac $MAC_L --dst-ip 198.51.100.2 \
+ip netns exec $NG $TGEN -i g0 --cpus 0 -d 2 --dst-mac $MAC_L --dst-ip 198.51.100.2 \
 	>$TMP/tg2.out 2>&1 || { cat $TMP/tg2.out; fail "trafficgen"; }
 # every frame xsk-l2fwd sent has come back or was dropped by the veth: its TX is drained
 drained() {

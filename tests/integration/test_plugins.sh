@@ -11,6 +11,11 @@
 #             equals the final JSON; `xskfctl plugins`; `xskfctl tunnel reload` (good and bad
 #             file); a peer that is not root is refused; malformed, oversized, truncated and
 #             empty requests are answered or dropped without harm
+#   list      `xskf plugins` with two files of one plugin name (same file name, another
+#             file name): each pair is named in a warning that says which one a name runs
+#   json      a plugin whose json() prints no JSON value (members, not an object) in a chain
+#             with rxdrop: --json and a live `xskfctl stats` stay valid JSON, its app_stats is
+#             null, rxdrop's are there, and one warning names the plugin
 # Root; exit 77 to skip.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -81,7 +86,7 @@ same)
 		pid=$!
 		wait_line "$out/v.err" "XDP program attached"
 		r0=$(q0_xdp)
-		gen "$GEN" -i "$TB_IF_GEN" -n 10000 --cpu 0 --rate 100000 --json >"$out/g.json" || fail "generator"
+		gen "$GEN" -i "$TB_IF_GEN" -n 10000 --cpus 0 --rate 100000 --json >"$out/g.json" || fail "generator"
 		wait_for "10000 frames at the XDP program of queue 0" ge q0_xdp $((r0 + 10000))
 		kill -INT $pid
 		wait $pid || fail "$cmd exited non-zero"
@@ -100,11 +105,11 @@ chain)
 	back0=$(gen cat "/sys/class/net/$TB_IF_GEN/statistics/rx_packets")
 	# port 9 (dropped), then port 7777 (sent back); to the dut's address, so that frames
 	# coming back to the generator are not for its stack (no ICMP answers)
-	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --dport 9 --cpu 0 --rate 50000 --json >"$out/g1.json" || fail "gen"
+	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --dport 9 --cpus 0 --rate 50000 --json >"$out/g1.json" || fail "gen"
 	# the kernel may drop some on a starved machine: how many of the port-9 ones it did
 	wait_for "3000 port-9 frames at the socket or dropped by the kernel" ge ctl_seen "$out/s1.json" 3000
 	kd1=$(json_get "$out/s1.json" "d['queues'][0]['kernel']['rx_dropped'] + d['queues'][0]['kernel']['rx_ring_full']")
-	gen "$GEN" -i "$TB_IF_GEN" -n 2000 --dport 7777 --cpu 0 --rate 50000 --json >"$out/g2.json" || fail "gen"
+	gen "$GEN" -i "$TB_IF_GEN" -n 2000 --dport 7777 --cpus 0 --rate 50000 --json >"$out/g2.json" || fail "gen"
 	wait_for "5000 frames in and every frame sent back" all_back "$out/s2.json" "$back0"
 	back=$(($(gen cat "/sys/class/net/$TB_IF_GEN/statistics/rx_packets") - back0))
 	kill -INT $pid
@@ -141,6 +146,34 @@ counters)
 		fail "per-worker counters do not add up"
 	ok "plugin counters: $n per-second lines, $fin in the JSON, per worker and summed"
 	;;
+list)
+	mkdir "$out/pp"
+	cp "$B/apps/l2fwd.so" "$out/pp/l2fwd.so"
+	cp "$B/apps/rxdrop.so" "$out/pp/other.so"
+	XSKF_PLUGIN_PATH=$out/pp "$XSKF" plugins >"$out/l.out" 2>"$out/l.err" || fail "xskf plugins failed"
+	grep -qF "xskf: warning: two plugins called 'l2fwd': $out/pp/l2fwd.so and $B/apps/l2fwd.so; 'xskf run' by name runs the first" "$out/l.err" ||
+		{ cat "$out/l.err"; fail "same file name: no warning"; }
+	grep -qF "xskf: warning: two plugins called 'rxdrop': $out/pp/other.so and $B/apps/rxdrop.so; 'xskf run NAME' loads the first NAME.so" "$out/l.err" ||
+		{ cat "$out/l.err"; fail "another file name: no warning"; }
+	[ "$(wc -l <"$out/l.err")" = 2 ] || { cat "$out/l.err"; fail "more warnings than the two pairs"; }
+	ok "xskf plugins: both pairs of one name named, with which one runs"
+	;;
+json)
+	TP=${XSKF_TEST_PLUGINS:?XSKF_TEST_PLUGINS not set (run through meson test)}
+	"$XSKF" run "$TP/bad_json.so,rxdrop" -i mem0 --backend memory --quiet --json -d 4 \
+		>"$out/j.json" 2>"$out/j.err" &
+	pid=$!
+	wait_line "$out/j.err" "control socket"
+	"$CTL" stats >"$out/live.json" || fail "xskfctl stats failed"
+	wait "$pid" || { cat "$out/j.err"; fail "the run exited non-zero"; }
+	for f in "$out/live.json" "$out/j.json"; do
+		json_get "$f" '"ok" if d["app_stats"]["bad"] is None and "hints_read" in d["app_stats"]["rxdrop"] else 1/0' \
+			>/dev/null || { cat "$f"; fail "$(basename "$f"): not valid JSON, or app_stats not as expected"; }
+	done
+	n=$(grep -c "plugin 'bad' (.*bad_json.so): its json() printed no single JSON value (byte 6: expected nothing after the value)" "$out/j.err")
+	[ "$n" = 1 ] || { cat "$out/j.err"; fail "the warning was printed $n times, not once"; }
+	ok "a plugin's broken json(): --json and xskfctl stats valid, its app_stats null, named once"
+	;;
 ctl)
 	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 -c --cpus 1 --json --quiet \
 		>"$out/r.json" 2>"$out/r.err" &
@@ -150,9 +183,16 @@ ctl)
 	[ "$(stat -c %a "$XSKF_CTL_DIR")" = 700 ] || fail "control folder mode $(stat -c %a "$XSKF_CTL_DIR")"
 	[ "$(stat -c '%a %u' "$sock")" = "600 0" ] || fail "socket mode/owner $(stat -c '%a %u' "$sock")"
 	ok "control socket $sock: 0600, root, in a 0700 folder"
-	gen "$GEN" -i "$TB_IF_GEN" -n 5000 --cpu 0 --rate 50000 --json >/dev/null || fail "gen"
+	gen "$GEN" -i "$TB_IF_GEN" -n 5000 --cpus 0 --rate 50000 --json >/dev/null || fail "gen"
 	wait_for "5000 frames at the socket or dropped by the kernel" ge ctl_rx "$out/live.json" 5000
 	"$CTL" plugins | grep -q "^rxdrop (built in)" || fail "xskfctl plugins"
+	# the run chosen by name, by pid and by path: the same answer
+	sname=$(basename "$sock")
+	sname=${sname%.*.sock}
+	for s in "$sname" "$pid" "$sock"; do
+		"$CTL" -s "$s" plugins | grep -q "^rxdrop (built in)" || fail "xskfctl -s $s plugins"
+	done
+	ok "xskfctl -s $sname, -s $pid and -s $sock reach the run"
 	"$CTL" nosuch x >"$out/np" && fail "an unknown plugin got an ok"
 	grep -q "no plugin 'nosuch'" "$out/np" || fail "unknown plugin: $(cat "$out/np")"
 	# requests that are wrong in every way; the run must answer what it can and go on

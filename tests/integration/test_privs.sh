@@ -38,7 +38,7 @@ done
 [ $bad = 0 ] || fail "a thread holds more (or less) than CAP_NET_ADMIN"
 ok "every thread holds CAP_NET_ADMIN only"
 
-gen "$GEN" -i "$TB_IF_GEN" -n 1000 --cpu 0 --json >"$out/gen.json" || fail "generator"
+gen "$GEN" -i "$TB_IF_GEN" -n 1000 --cpus 0 --json >"$out/gen.json" || fail "generator"
 wait_for "1000 frames at the XDP program of queue 0" ge q0_xdp 1000
 kill -INT $pid
 rc=0

@@ -32,7 +32,7 @@ run_count() {
 		>"$out/rx.json" 2>"$out/rx.err" &
 	local pid=$!
 	wait_attached
-	gen "$GEN" -i "$TB_IF_GEN" -n $n --cpu "$gcpu" --rate 200000 --flows 8 --json \
+	gen "$GEN" -i "$TB_IF_GEN" -n $n --cpus "$gcpu" --rate 200000 --flows 8 --json \
 		>"$out/gen.json" || fail "generator failed"
 	wait_seen $pid $n
 	stop_run $pid || { cat "$out/rx.err"; fail "xsk-rxdrop exited $?"; }
@@ -137,8 +137,8 @@ run_multiqueue_huge() {
 		--json >"$out/rx.json" 2>"$out/rx.err" &
 	local pid=$!
 	wait_attached
-	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --cpu 0 --rate 100000 --json >"$out/g0.json" || fail gen0
-	gen "$GEN" -i "$TB_IF_GEN" -n 2000 --cpu 1 --rate 100000 --json >"$out/g1.json" || fail gen1
+	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --cpus 0 --rate 100000 --json >"$out/g0.json" || fail gen0
+	gen "$GEN" -i "$TB_IF_GEN" -n 2000 --cpus 1 --rate 100000 --json >"$out/g1.json" || fail gen1
 	wait_seen $pid 5000
 	stop_run $pid || { cat "$out/rx.err"; fail "xsk-rxdrop failed"; }
 	local r0 r1

@@ -6,7 +6,7 @@
 #    by exactly `sent` (veth per-queue XDP counters with an XDP_DROP program; the interface's
 #    rx_packets with GRO instead); sent == N when there were no errors;
 #  - with no NAPI at the dut (no XDP, no GRO) veth refuses the frames: they must show as `lost`;
-#  - --cpu C lands on the dut's RX queue C (2 queues);
+#  - --cpus C lands on the dut's RX queue C (2 queues);
 #  - captured frames (XDP_PASS + tcpdump, decoded by scapy): --flows 16 gives 16 distinct
 #    5-tuples, sequence numbers run 0..N-1, IPv4 header and UDP/TCP checksums are valid for
 #    IPv4/IPv6 x UDP/TCP, size is as asked;
@@ -87,7 +87,7 @@ check_count 10000 --flows 16 -6 -t -s 1514
 check_count 5000 --rate 100000
 # batches of 256 overrun veth's 256-slot ring now and then: tx_errors must then be what the
 # dut did not get (check_count asserts dut == sent, and sent + tx_errors == N)
-check_count 200000 --batch 256 --cpu 0
+check_count 200000 --batch 256 --cpus 0
 
 # --- the same with GRO instead of an XDP program: the frames go up the stack
 sink gro
@@ -102,23 +102,23 @@ out=$(gen -n 1000 2>/dev/null) || fail "generator failed: $out"
 	fail "with no XDP/GRO at the dut expected sent 0 lost 1000: $out"
 ok "no NAPI at the dut: lost 1000"
 
-# --- --cpu C lands on the dut's RX queue C
+# --- --cpus C lands on the dut's RX queue C
 sink drop
 if [[ $(nproc) -ge 2 ]]; then
 	for cpu in 0 1; do
 		other=$((1 - cpu))
 		b_me=$(settle dut_stat "rx_queue_${cpu}_xdp_packets")
 		b_other=$(dut_stat "rx_queue_${other}_xdp_packets")
-		out=$(gen -n 2000 --cpu "$cpu") || fail "generator failed: $out"
+		out=$(gen -n 2000 --cpus "$cpu") || fail "generator failed: $out"
 		a_me=$(settle dut_stat "rx_queue_${cpu}_xdp_packets")
 		a_other=$(dut_stat "rx_queue_${other}_xdp_packets")
 		[[ $((a_me - b_me)) -eq $(jget "$out" sent) && $((a_me - b_me)) -gt 0 ]] ||
-			fail "--cpu $cpu: queue $cpu got $((a_me - b_me)) of $(jget "$out" sent)"
-		[[ $a_other -eq $b_other ]] || fail "--cpu $cpu: queue $other got frames too"
-		ok "--cpu $cpu -> dut RX queue $cpu"
+			fail "--cpus $cpu: queue $cpu got $((a_me - b_me)) of $(jget "$out" sent)"
+		[[ $a_other -eq $b_other ]] || fail "--cpus $cpu: queue $other got frames too"
+		ok "--cpus $cpu -> dut RX queue $cpu"
 	done
 else
-	echo "skip: --cpu test needs 2 CPUs"
+	echo "skip: --cpus test needs 2 CPUs"
 fi
 
 # --- what the frames look like: capture at the dut and decode
@@ -139,7 +139,7 @@ else
 			sleep 0.1
 		done
 		# shellcheck disable=SC2086
-		out=$(gen -n 64 --flows 16 -s 128 --sport 2000 --dport 7777 --cpu 0 $variant) ||
+		out=$(gen -n 64 --flows 16 -s 128 --sport 2000 --dport 7777 --cpus 0 $variant) ||
 			fail "generator failed: $out"
 		wait "$pid" || fail "tcpdump did not see 64 frames ($variant)"
 		"$PY" - "$cap" "$variant" "$TB_MAC_GEN" "$TB_MAC_DUT" <<'EOPY' || fail "capture ($variant)"

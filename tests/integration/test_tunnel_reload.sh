@@ -60,7 +60,7 @@ for i in $(seq $STEPS); do
 	else
 		swap a.conf
 	fi
-	ip netns exec "$NS_H" "$GEN" -i h0 -n $CHUNK --rate $RATE --dst-ip 192.0.2.2 -f 64 --json \
+	ip netns exec "$NS_H" "$GEN" -i h0 -n $CHUNK --rate $RATE --dst-ip 192.0.2.2 --flows 64 --json \
 		>"$WORK/gen.json" 2>"$WORK/gen.err" &
 	GEN_PID=$!
 	ip netns exec "$NS_V" $PY "$HELPER" udp-send 192.0.2.1 5001 $REV_CHUNK

@@ -6,10 +6,13 @@
  *   INIT_FAILS   its init() fails with -EIO
  *   PARSE_CRASH  its option parser dereferences NULL
  *   SHORT_DESC   a descriptor too short to hold the required fields
+ *   BAD_JSON     its json() prints members of an object, not one JSON value
+ *   NEEDS_HINTS  a good plugin that says it reads the RX hints (XSKF_APP_F_NEEDS_HINTS)
  * Without a flag: a plugin that counts and drops every frame (the good control).
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <xskf_plugin.h>
 
@@ -56,11 +59,27 @@ static const struct xskf_cli_opt bad_opts[] = {
 static const struct xskf_app_cli bad_cli __attribute__((unused)) = {
 	.sz = sizeof(bad_cli), .opts = bad_opts, .parse = bad_parse
 };
+#ifdef BAD_JSON
+/* what the header's comment once told plugin authors to do: members, not a value */
+static void bad_json(void *ctx, struct xskf_engine *eng, void *out)
+{
+	(void)ctx;
+	(void)eng;
+	fprintf(out, "\"seen\": 1, \"other\": 2");
+}
+#endif
+
 static const struct xskf_app bad_app = {
 	.name = "bad",
+#ifdef NEEDS_HINTS
+	.flags = XSKF_APP_F_NEEDS_HINTS,
+#endif
 	.init = bad_init,
 #ifndef NO_RX
 	.rx_burst = bad_burst,
+#endif
+#ifdef BAD_JSON
+	.json = bad_json,
 #endif
 };
 

@@ -76,3 +76,18 @@ expect_usage "need --backend memory" "$B/apps/xsk-rxdrop" -i mem0 --mem-frames 1
 printf 'short' >"$TMP/short"
 expect_usage "14 to" "$B/apps/xsk-rxdrop" -i mem0 --backend memory --mem-frame "$TMP/short"
 expect_usage "busy polling" "$B/apps/xsk-rxdrop" -i mem0 --backend memory -B --mem-frames 10
+
+# The UMEM line says what its NUMA check looked at: every page of a small UMEM; of a large one a
+# sample (4096 pages at most, spread), and says so, with the UMEM's real page count (issue 17).
+um() { "$B/apps/xsk-rxdrop" -i mem0 --backend memory --hugepages off --cpus 0 --mem-frames 10 \
+	--quiet --frames "$1" 2>&1 | grep 'UMEM .* pages of 4 KiB'; }
+line=$(um 16384) || fail "no UMEM line"
+if [[ $line == *"on node "* ]]; then # bound to a node (libnuma there): the check ran
+	[[ $line == *"8192 pages of 4 KiB"*"(sampled 4096 of 8192 pages, 1 in 2, to bound start-up: 4096 of 4096 there)"* ]] ||
+		fail "32 MiB UMEM: $line"
+	line=$(um 1000) || fail "no UMEM line"
+	[[ $line == *"(checked: 500 of 500 pages there)"* ]] || fail "2000 KiB UMEM: $line"
+	echo "ok - UMEM NUMA check: a sample of 4096 of 8192 pages said as one, 500 of 500 as all"
+else
+	echo "ok - UMEM NUMA check: not bound to a node here, nothing to say # SKIP"
+fi

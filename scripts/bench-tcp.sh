@@ -1,0 +1,143 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# bench-tcp.sh [PASSES] [SECONDS]: TCP (iperf3, one stream, SECONDS each) from nsA to nsB
+# through a forwarder in nsL, in interleaved passes, three ways in the same topology:
+#   l2fwd    xsk-l2fwd --mode fwd between two ports, the senders' TX checksum offload off
+#            (`ethtool -K a0/b0 tx off`: they finish their checksums themselves)
+#   repair   xsk-l2fwd --mode fwd --csum-repair, veth's default offloads (xskf finishes them)
+#   bridge   a kernel bridge of the same two ports, offloads as for l2fwd
+# Prints each pass and the medians in Gb/s, and the ratios to the bridge (per pass and their
+# median). xsk-l2fwd runs on CPU 1 (its worker polls and spins there, docs/performance.md);
+# iperf3's client and server on CPU 0. Not part of the test suite: root, about
+# PASSES x 3 x (SECONDS + 2) seconds.
+#
+#   nsA [a0 192.0.2.1] --- [la] nsL xsk-l2fwd | bridge [lb] --- [b0 192.0.2.2] nsB
+set -euo pipefail
+PASSES=${1:-3}
+SECS=${2:-5}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${XSKF_BUILD:-$SRC/build}
+L2FWD=$BUILD/apps/xsk-l2fwd
+PY=/usr/bin/python3
+P=btcp$$
+NA=$P-a NL=$P-l NB=$P-b
+MAC_A=02:00:00:00:0a:01 MAC_LA=02:00:00:00:0a:02
+MAC_B=02:00:00:00:0b:01 MAC_LB=02:00:00:00:0b:02
+
+[[ $EUID -eq 0 ]] || { echo "needs root" >&2; exit 1; }
+"$SRC/scripts/deps.sh" >/dev/null # iperf3, ethtool, ip, taskset, bc
+[[ -x $L2FWD ]] || { echo "build first (XSKF_BUILD=$BUILD)" >&2; exit 1; }
+TMP=$(mktemp -d)
+FWD=
+cleanup() {
+	[[ -n $FWD ]] && kill -INT "$FWD" 2>/dev/null && wait "$FWD" 2>/dev/null
+	for ns in $NA $NL $NB; do
+		ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null
+		ip netns del $ns 2>/dev/null
+	done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+for ns in $NA $NL $NB; do
+	ip netns add $ns
+	ip -n $ns link set lo up
+	ip netns exec $ns sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+done
+ip link add $P-1 address $MAC_A type veth peer name $P-2 address $MAC_LA
+ip link add $P-3 address $MAC_B type veth peer name $P-4 address $MAC_LB
+ip link set $P-1 netns $NA name a0
+ip link set $P-2 netns $NL name la
+ip link set $P-3 netns $NB name b0
+ip link set $P-4 netns $NL name lb
+ip -n $NA addr add 192.0.2.1/24 dev a0
+ip -n $NB addr add 192.0.2.2/24 dev b0
+# the forwarder rewrites the destination MAC to the host behind the port; the bridge learns
+ip -n $NA neigh replace 192.0.2.2 lladdr $MAC_B dev a0 nud permanent
+ip -n $NB neigh replace 192.0.2.1 lladdr $MAC_A dev b0 nud permanent
+for l in "$NA a0" "$NL la" "$NL lb" "$NB b0"; do
+	read -r ns d <<<"$l"
+	ip -n $ns link set $d up
+done
+
+offload() { # on|off: the senders' TX checksum offload
+	ip netns exec $NA ethtool -K a0 tx "$1" >/dev/null
+	ip netns exec $NB ethtool -K b0 tx "$1" >/dev/null
+}
+has_xdp() { ip -n $NL link show dev "$1" | grep -q prog/xdp; }
+until_() { # until_ CMD...: up to 30 s
+	local i
+	for ((i = 0; i < 600; i++)); do "$@" && return 0; sleep 0.05; done
+	echo "bench-tcp: timed out waiting for: $*" >&2
+	exit 1
+}
+listening() { ip netns exec $NB ss -ltn | grep -q ':5201 '; }
+
+# pass WHO: one iperf3 run through WHO, prints Gb/s
+pass() {
+	local who=$1 gbps
+	case $who in
+	l2fwd | repair)
+		[[ $who == l2fwd ]] && offload off || offload on
+		ip netns exec $NL "$L2FWD" -i la -i lb --mode fwd --dst-mac-0 $MAC_A \
+			--dst-mac-1 $MAC_B --cpus 1 --quiet $([[ $who == repair ]] && echo --csum-repair) \
+			>/dev/null 2>"$TMP/fwd.err" &
+		FWD=$!
+		until_ has_xdp la
+		until_ has_xdp lb
+		;;
+	bridge)
+		offload off
+		ip -n $NL link add br0 type bridge
+		ip -n $NL link set la master br0
+		ip -n $NL link set lb master br0
+		ip -n $NL link set br0 up
+		;;
+	esac
+	ip netns exec $NB taskset -c 0 iperf3 -s -1 -B 192.0.2.2 >/dev/null 2>&1 &
+	local srv=$!
+	until_ listening
+	ip netns exec $NA taskset -c 0 iperf3 -c 192.0.2.2 -t "$SECS" --connect-timeout 5000 -J \
+		>"$TMP/iperf.json" 2>&1 || true
+	wait $srv 2>/dev/null || true
+	gbps=$($PY -c 'import json,sys; j=json.load(open(sys.argv[1])); print("%.2f" % (j["end"]["sum_received"]["bits_per_second"] / 1e9) if "error" not in j else "0")' "$TMP/iperf.json")
+	case $who in
+	l2fwd | repair)
+		kill -INT $FWD
+		wait $FWD || true
+		FWD=
+		until_ sh -c "! ip -n $NL link show dev la | grep -q prog/xdp"
+		;;
+	bridge)
+		ip -n $NL link del br0
+		;;
+	esac
+	echo "$gbps"
+}
+
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
+ratio() { [[ $2 == 0 || $2 == 0.00 ]] && echo - || echo "scale=3; $1 / $2" | bc; }
+
+declare -a X R K RX RR
+for i in $(seq 1 "$PASSES"); do
+	# the order turns around every pass, so that a drift of the machine hits all alike
+	order=(l2fwd repair bridge)
+	((i % 2)) || order=(bridge repair l2fwd)
+	for who in "${order[@]}"; do
+		case $who in
+		l2fwd) x=$(pass l2fwd) ;;
+		repair) r=$(pass repair) ;;
+		bridge) k=$(pass bridge) ;;
+		esac
+	done
+	X+=("$x") R+=("$r") K+=("$k")
+	RX+=("$(ratio "$x" "$k")") RR+=("$(ratio "$r" "$k")")
+	echo "pass $i: xsk-l2fwd (tx off) $x Gb/s, xsk-l2fwd --csum-repair $r Gb/s, bridge $k Gb/s"
+done
+mx=$(median "${X[@]}") mr=$(median "${R[@]}") mk=$(median "${K[@]}")
+echo "median xsk-l2fwd (senders tx off): $mx Gb/s"
+echo "median xsk-l2fwd --csum-repair:    $mr Gb/s"
+echo "median kernel bridge:              $mk Gb/s"
+echo "ratio xsk-l2fwd / bridge: per pass ${RX[*]}, median $(median "${RX[@]}")"
+echo "ratio xsk-l2fwd --csum-repair / bridge: per pass ${RR[*]}, median $(median "${RR[@]}")"

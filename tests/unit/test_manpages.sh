@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Every option a command's --help lists is in its man page, and every option the man page
+# defines is in --help, with the same short letter: the two cannot drift apart. The pages are
+# the build's expanded scdoc sources (the standard options are written once and put into each
+# page that has them, docs/man/expand.py). No root needed; skipped without scdoc (no pages).
+set -euo pipefail
+B=${XSKF_BUILD:?XSKF_BUILD not set (run through meson test)}
+PY=/usr/bin/python3
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# help CMD...: "x name" or "- name" per option a usage text defines (lines that begin, after
+# spaces, with "-x, --name" or "--name")
+help_opts() {
+	"$@" --help 2>&1 | $PY -c '
+import re, sys
+for l in sys.stdin:
+    m = re.match(r"\s+(?:-(\w), )?--([a-z0-9][a-z0-9-]*)", l)
+    if m:
+        print(m.group(1) or "-", m.group(2))' | sort -u
+}
+# man PAGE.scd: the same from the definitions of a page (lines that begin with "*-"), where one
+# line may define several ("*--rx-ring* _N_, *--tx-ring* _N_")
+man_opts() {
+	$PY - "$1" <<'EOPY' | sort -u
+import re, sys
+for l in open(sys.argv[1]):
+    if not l.startswith("*-"):
+        continue
+    short = None
+    for tok in re.findall(r"\*(-\w|--[a-z0-9][a-z0-9-]*)\*", l):
+        if tok.startswith("--"):
+            print(short or "-", tok[2:])
+            short = None
+        else:
+            short = tok[1:]
+EOPY
+}
+
+[ -f "$B/xskf.1.scd" ] || { echo "SKIP: no man pages in this build (no scdoc)"; exit 77; }
+checked=0
+for c in "xsk-rxdrop:apps/xsk-rxdrop" "xsk-l2fwd:apps/xsk-l2fwd" "xsk-tunnel:apps/xsk-tunnel" \
+	"xsk-txgen:apps/xsk-txgen" "xskfctl:apps/xskfctl" "xskf-trafficgen:tools/xskf-trafficgen" \
+	"xskf:apps/xskf run filter"; do
+	page=${c%%:*}
+	read -r -a cmd <<<"$B/${c#*:}"
+	h=$(help_opts "${cmd[@]}")
+	m=$(man_opts "$B/$page.1.scd")
+	[ -n "$h" ] || fail "$page: no options found in '${cmd[*]##*/} --help'"
+	only_h=$(comm -23 <(echo "$h") <(echo "$m"))
+	only_m=$(comm -13 <(echo "$h") <(echo "$m"))
+	[ -z "$only_h" ] || fail "$page: in --help, not in $page(1) (letter name): $(echo $only_h)"
+	[ -z "$only_m" ] || fail "$page: in $page(1), not in --help (letter name): $(echo $only_m)"
+	echo "ok - $page: $(wc -l <<<"$h") options, --help and the man page agree"
+	checked=$((checked + 1))
+done
+echo "$checked commands checked"
