@@ -52,6 +52,24 @@ vpair() {
 	ip -n "$4" link set "$5" up
 }
 
+# fwd_bed_up: the forwarding bed, its names in NA NL NB and MAC_*:
+#   nsA [a0 192.0.2.1] --- [la] nsL (the app) [lb] --- [b0 192.0.2.2] nsB
+# with static neighbours across it, so that no ARP frame is in the counts.
+fwd_bed_up() {
+	MAC_A=02:00:00:00:0a:01 MAC_LA=02:00:00:00:0a:02
+	MAC_B=02:00:00:00:0b:01 MAC_LB=02:00:00:00:0b:02
+	NA=$P-a NL=$P-l NB=$P-b
+	mkns $NA
+	mkns $NL
+	mkns $NB
+	vpair $NA a0 $MAC_A $NL la $MAC_LA
+	vpair $NB b0 $MAC_B $NL lb $MAC_LB
+	ip -n $NA addr add 192.0.2.1/24 dev a0
+	ip -n $NB addr add 192.0.2.2/24 dev b0
+	ip -n $NA neigh replace 192.0.2.2 lladdr $MAC_LA dev a0 nud permanent
+	ip -n $NB neigh replace 192.0.2.1 lladdr $MAC_LB dev b0 nud permanent
+}
+
 # start NS OUTFILE CMD...: run an xskf app in NS in the background, JSON to OUTFILE, and wait
 # until its XDP program is attached (it prints its worker line first).
 start_app() {
