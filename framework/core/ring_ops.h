@@ -372,8 +372,12 @@ rx_pkts(struct xskf_pkt *restrict p, const struct xdp_desc *restrict d, uint32_t
 	return bytes;
 }
 
-static inline unsigned int rx_burst(struct xskf_worker *w, struct xskf_sock *s,
-				    struct xskf_pkt *pkts, uint32_t batch, bool hints)
+/*
+ * Take up to @batch frames off @s's RX ring into @pkts, for the app's rx_burst() callback
+ * (named apart from it: this is the ring's side). Returns how many.
+ */
+static inline unsigned int rx_take(struct xskf_worker *w, struct xskf_sock *s,
+				   struct xskf_pkt *pkts, uint32_t batch, bool hints)
 {
 	struct xskf_umem *um = &w->umem;
 	uint8_t *area = um->area;

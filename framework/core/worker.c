@@ -188,7 +188,7 @@ void *xskf_worker__run(void *arg)
 			unsigned int n;
 
 			refill(s, &w->umem, batch);
-			n = rx_burst(w, s, pkts, batch, hints);
+			n = rx_take(w, s, pkts, batch, hints);
 			got += n;
 			if (n) {
 				/*
