@@ -501,8 +501,14 @@ struct xskf_app_cli {
 	int (*check)(void *app_ctx, struct xskf_engine_opts *eo);
 	unsigned int min_ifaces;          /* -i needed at least this many times (default 1) */
 	unsigned int max_ifaces;          /* and at most (default XSKF_MAX_PORTS) */
+	/*
+	 * Called after check(): the rx_burst callback the app runs with, chosen from its options
+	 * once (xsk-l2fwd has one per mode), or NULL for app->rx_burst. Optional; an app with
+	 * one burst function leaves it NULL. Thread: control thread.
+	 */
+	void (*(*rx_burst_for)(void *app_ctx))(void *wctx, struct xskf_pkt *pkts, unsigned int n);
 };
-#define xskf_app_cli__last_field max_ifaces
+#define xskf_app_cli__last_field rx_burst_for
 
 /*
  * xskf_app__main() - parse the standard options (-i, -q, -z, -c, -N, -S, -B, -b, --cpus,

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/compiler.h"
 #include "core/log.h"
 #include "runner/chain.h"
 #include "runner/json_check.h"
@@ -321,6 +322,24 @@ static int chain_parse(void *ctx, int idx, const char *arg)
 	return guarded_parse(pl, ch->opt_local[idx], arg);
 }
 
+static size_t cli_size(const struct xskf_app_cli *cli)
+{
+	return cli ? (cli->sz < sizeof(*cli) ? cli->sz : sizeof(*cli)) : 0;
+}
+
+/* The burst @pl chose for its options (xskf_app_cli.rx_burst_for), into pl->app. */
+static void choose_burst(struct xskf_chain_plugin *pl)
+{
+	const struct xskf_app_cli *cli = pl->p->cli;
+	void (*fn)(void *, struct xskf_pkt *, unsigned int);
+
+	if (cli_size(cli) < offsetofend(struct xskf_app_cli, rx_burst_for) || !cli->rx_burst_for)
+		return;
+	fn = cli->rx_burst_for(pl->p->app_ctx);
+	if (fn)
+		pl->app.rx_burst = fn;
+}
+
 static int chain_check(void *ctx, struct xskf_engine_opts *eo)
 {
 	struct xskf_chain *ch = ctx;
@@ -337,16 +356,24 @@ static int chain_check(void *ctx, struct xskf_engine_opts *eo)
 				pl->p->name, pl->file);
 			return -EINVAL;
 		}
-		if (!pl->p->cli || !pl->p->cli->check)
+		if (!pl->p->cli)
 			continue;
-		/* the plugin sees its own app, and may swap it (xsk-l2fwd picks its burst) */
-		eo->app = &pl->app;
-		err = pl->p->cli->check(pl->p->app_ctx, eo);
-		if (eo->app != &pl->app)
-			pl->app = *eo->app;
-		eo->app = mine;
-		if (err)
-			return err;
+		if (pl->p->cli->check) {
+			/*
+			 * The plugin sees its own app. A plugin built before
+			 * xskf_app_cli.rx_burst_for chose its burst by swapping eo->app for a
+			 * copy: still honoured (docs/plugins.md, ABI rules), until
+			 * XSKF_PLUGIN_ABI next changes.
+			 */
+			eo->app = &pl->app;
+			err = pl->p->cli->check(pl->p->app_ctx, eo);
+			if (eo->app != &pl->app)
+				pl->app = *eo->app;
+			eo->app = mine;
+			if (err)
+				return err;
+		}
+		choose_burst(pl);
 		if (!pl->app.rx_burst && !(pl->app.flags & XSKF_APP_F_TX_ONLY))
 			return -EINVAL;
 	}
@@ -355,11 +382,6 @@ static int chain_check(void *ctx, struct xskf_engine_opts *eo)
 	else
 		ch->app.rx_burst = ch->pl[0].app.rx_burst;
 	return 0;
-}
-
-static size_t cli_size(const struct xskf_app_cli *cli)
-{
-	return cli ? (cli->sz < sizeof(*cli) ? cli->sz : sizeof(*cli)) : 0;
 }
 
 int xskf_chain__build(struct xskf_chain *ch)

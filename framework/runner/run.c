@@ -8,6 +8,7 @@
 
 #include "backend/mem_backend.h"
 #include "core/clock.h"
+#include "core/compiler.h"
 #include "core/engine.h"
 #include "runner/cli.h"
 #include "runner/report.h"
@@ -155,6 +156,16 @@ int xskf_run__app(const struct xskf_app *app, void *app_ctx, const struct xskf_a
 	c.eo.app_ctx = app_ctx;
 	if (cli && cli->check && cli->check(app_ctx, &c.eo))
 		return 2;
+	/* the burst the app chose for its options (a cli older than the field has none) */
+	if (cli && cli->sz >= offsetofend(struct xskf_app_cli, rx_burst_for) && cli->rx_burst_for) {
+		static struct xskf_app chosen;
+
+		chosen = *c.eo.app;
+		chosen.rx_burst = cli->rx_burst_for(app_ctx);
+		if (!chosen.rx_burst)
+			chosen.rx_burst = c.eo.app->rx_burst;
+		c.eo.app = &chosen;
+	}
 	eng = xskf_engine__new(&c.eo);
 	if (!eng)
 		return 2;
