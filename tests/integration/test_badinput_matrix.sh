@@ -81,7 +81,9 @@ while IFS= read -r row; do
 	esac
 	setup "$kind"
 	rc=0
-	if [ "$kind" = vmlimit ] && ldd "${argv[0]}" | grep -q libasan; then
+	# grep without -q reads all of ldd's output: with -q, ldd could die of SIGPIPE and
+	# pipefail would make the test false under ASan, now and then
+	if [ "$kind" = vmlimit ] && ldd "${argv[0]}" | grep libasan >/dev/null; then
 		undo "$kind"
 		ok "row $num: skipped under ASan (its shadow memory needs more address space than the limit)"
 		continue
