@@ -207,17 +207,21 @@ static int l2fwd_parse(void *ctx, int idx, const char *arg)
 static int l2fwd_check(void *ctx, struct xskf_engine_opts *eo)
 {
 	struct l2fwd *l = ctx;
-	static struct xskf_app app;
 
 	if (l->mode == MODE_MACSWAP && (l->rewrite[0] || l->rewrite[1])) {
 		fprintf(stderr, "l2fwd: --dst-mac-0/--dst-mac-1 need --mode fwd\n");
 		return -EINVAL;
 	}
-	/* the burst callback depends on the mode: pick it once, not per frame */
-	app = *eo->app;
-	app.rx_burst = l->mode == MODE_FWD ? fwd_burst : macswap_burst;
-	eo->app = &app;
+	(void)eo;
 	return 0;
+}
+
+/* The burst callback depends on the mode: picked once, not per frame. */
+static void (*l2fwd_burst_for(void *ctx))(void *, struct xskf_pkt *, unsigned int)
+{
+	const struct l2fwd *l = ctx;
+
+	return l->mode == MODE_FWD ? fwd_burst : macswap_burst;
 }
 
 static const struct xskf_app l2fwd_app = {
@@ -234,6 +238,7 @@ static const struct xskf_app_cli l2fwd_cli = {
 	.opts = l2fwd_opts,
 	.parse = l2fwd_parse,
 	.check = l2fwd_check,
+	.rx_burst_for = l2fwd_burst_for,
 };
 
 XSKF_PLUGIN(.name = "l2fwd", .app = &l2fwd_app, .app_ctx = &fwd, .cli = &l2fwd_cli);
