@@ -114,15 +114,78 @@ static void usage(FILE *f)
 		ctl_dir());
 }
 
-int main(int argc, char **argv)
+/*
+ * One request to the run at @path: connect, check who serves it, send, print the answer.
+ * Returns 0 (answered), 1 (an error answer, or no answer), or -EAGAIN when the run was busy
+ * and @may_retry (nothing printed then).
+ */
+static long ask(const char *path, const char *req, size_t len, bool may_retry)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char path[sizeof(sa.sun_path)] = "", req[1100], buf[65536];
+	static char buf[65536];
 	struct ucred cred;
 	socklen_t cl = sizeof(cred);
+	ssize_t r, got = 0;
+	int fd, is_error;
+
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		fprintf(stderr, "xskfctl: cannot connect to %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl)) {
+		fprintf(stderr, "xskfctl: cannot tell who serves %s: %s\n", path, strerror(errno));
+		close(fd);
+		return 1;
+	}
+	if (cred.uid != 0 && cred.uid != geteuid()) {
+		fprintf(stderr,
+			"xskfctl: %s is served by uid %u (pid %d), neither root nor you: not "
+			"trusting it\n",
+			path, (unsigned int)cred.uid, (int)cred.pid);
+		close(fd);
+		return 1;
+	}
+	/* a refusal may have closed the socket before we wrote: its line is still to be read */
+	r = send(fd, req, len, MSG_NOSIGNAL);
+	if (r != (ssize_t)len && errno != EPIPE && errno != ECONNRESET) {
+		fprintf(stderr, "xskfctl: cannot send to %s: %s\n", path, strerror(errno));
+		close(fd);
+		return 1;
+	}
+	shutdown(fd, SHUT_WR);
+	/* the first line decides: a busy answer is retried, not printed */
+	while (got < (ssize_t)sizeof(buf) && !memchr(buf, '\n', (size_t)got) &&
+	       (r = recv(fd, buf + got, sizeof(buf) - (size_t)got, 0)) > 0)
+		got += r;
+	if (may_retry && got >= 11 && !memcmp(buf, "error: busy", 11)) {
+		close(fd);
+		return -EAGAIN;
+	}
+	if (!got) {
+		close(fd);
+		if (may_retry)
+			return -EAGAIN; /* closed before a word: refused while we were writing */
+		fprintf(stderr, "xskfctl: %s closed without an answer\n", path);
+		return 1;
+	}
+	is_error = got >= 6 && !memcmp(buf, "error:", 6);
+	fwrite(buf, 1, (size_t)got, stdout);
+	while ((r = recv(fd, buf, sizeof(buf), 0)) > 0)
+		fwrite(buf, 1, (size_t)r, stdout);
+	close(fd);
+	return is_error;
+}
+
+int main(int argc, char **argv)
+{
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)] = "", req[1100];
 	size_t len = 0;
-	ssize_t r;
-	int i = 1, fd, is_error = 0, first = 1;
+	long r;
+	int i = 1, tries;
 	const char *want = NULL;
 
 	/* options come before the request; what follows the request's first word is its own */
@@ -164,38 +227,15 @@ int main(int argc, char **argv)
 	req[len++] = '\n';
 	if (!path[0] && find_socket(want, path, sizeof(path)))
 		return 1;
-	memcpy(sa.sun_path, path, strlen(path) + 1);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		fprintf(stderr, "xskfctl: cannot connect to %s: %s\n", path, strerror(errno));
-		return 1;
+	/*
+	 * A run serves a bounded number of connections; one that comes while they are all taken
+	 * and before its request has arrived is told "error: busy" (the server never waits).
+	 * That answer says to try again: so we do, for up to 2 s, 50 ms apart.
+	 */
+	for (tries = 0;; tries++) {
+		r = ask(path, req, len, tries < 40);
+		if (r != -EAGAIN)
+			return (int)r;
+		usleep(50 * 1000);
 	}
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl)) {
-		fprintf(stderr, "xskfctl: cannot tell who serves %s: %s\n", path, strerror(errno));
-		return 1;
-	}
-	if (cred.uid != 0 && cred.uid != geteuid()) {
-		fprintf(stderr,
-			"xskfctl: %s is served by uid %u (pid %d), neither root nor you: not "
-			"trusting it\n",
-			path, (unsigned int)cred.uid, (int)cred.pid);
-		return 1;
-	}
-	if (send(fd, req, len, MSG_NOSIGNAL) != (ssize_t)len) {
-		fprintf(stderr, "xskfctl: cannot send to %s: %s\n", path, strerror(errno));
-		return 1;
-	}
-	shutdown(fd, SHUT_WR);
-	while ((r = recv(fd, buf, sizeof(buf), 0)) > 0) {
-		if (first && r >= 6 && !memcmp(buf, "error:", 6))
-			is_error = 1;
-		first = 0;
-		fwrite(buf, 1, (size_t)r, stdout);
-	}
-	close(fd);
-	if (first) {
-		fprintf(stderr, "xskfctl: %s closed without an answer\n", path);
-		return 1;
-	}
-	return is_error;
 }
