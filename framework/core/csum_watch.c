@@ -18,15 +18,7 @@
 
 #include "core/csum.h"
 #include "core/engine.h"
-
-static int eth_ioctl(int fd, const char *ifname, void *cmd)
-{
-	struct ifreq ifr = {};
-
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	ifr.ifr_data = cmd;
-	return ioctl(fd, SIOCETHTOOL, &ifr) ? -errno : 0;
-}
+#include "core/ethtool.h"
 
 /*
  * The peer's ifindex of veth @ifname (its `ethtool -S` counter peer_ifindex), or -ENODEV when
@@ -40,7 +32,7 @@ static int veth_peer(int fd, const char *ifname)
 	uint32_t i, n;
 	int err, ret = -ENOENT;
 
-	err = eth_ioctl(fd, ifname, &di);
+	err = xskf_ethtool(fd, ifname, &di);
 	if (err)
 		return err;
 	if (strcmp(di.driver, "veth"))
@@ -59,7 +51,7 @@ static int veth_peer(int fd, const char *ifname)
 	names->len = n;
 	st->cmd = ETHTOOL_GSTATS;
 	st->n_stats = n;
-	if ((err = eth_ioctl(fd, ifname, names)) || (err = eth_ioctl(fd, ifname, st))) {
+	if ((err = xskf_ethtool(fd, ifname, names)) || (err = xskf_ethtool(fd, ifname, st))) {
 		ret = err;
 		goto out;
 	}
@@ -103,7 +95,7 @@ static void find_peer(int fd, const struct xskf_port *p, struct peer *pe)
 		return;
 	}
 	pe->here = true;
-	if (!eth_ioctl(fd, pe->name, &v))
+	if (!xskf_ethtool(fd, pe->name, &v))
 		pe->tx_csum = v.data ? 1 : 0;
 }
 

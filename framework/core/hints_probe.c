@@ -62,6 +62,17 @@ struct genl_req {
 	char attrs[64];
 };
 
+/* A request with no attributes yet: family @type, command @cmd. */
+static void genl_start(struct genl_req *r, uint16_t type, uint8_t cmd)
+{
+	memset(r, 0, sizeof(*r));
+	r->nh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
+	r->nh.nlmsg_type = type;
+	r->nh.nlmsg_flags = NLM_F_REQUEST;
+	r->g.cmd = cmd;
+	r->g.version = 1;
+}
+
 static void put_attr(struct genl_req *r, unsigned short type, const void *data, size_t len)
 {
 	struct nlattr *a = (struct nlattr *)((char *)r + NLMSG_ALIGN(r->nh.nlmsg_len));
@@ -136,12 +147,7 @@ int xskf_hints__probe_dev(int ifindex, unsigned int *mask)
 		return -errno;
 
 	/* the netdev family's id */
-	memset(&r, 0, sizeof(r));
-	r.nh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
-	r.nh.nlmsg_type = GENL_ID_CTRL;
-	r.nh.nlmsg_flags = NLM_F_REQUEST;
-	r.g.cmd = CTRL_CMD_GETFAMILY;
-	r.g.version = 1;
+	genl_start(&r, GENL_ID_CTRL, CTRL_CMD_GETFAMILY);
 	put_attr(&r, CTRL_ATTR_FAMILY_NAME, XSKF_NETDEV_FAMILY, sizeof(XSKF_NETDEV_FAMILY));
 	nh = transact(fd, &r, buf, sizeof(buf), &err);
 	if (!nh) {
@@ -156,12 +162,7 @@ int xskf_hints__probe_dev(int ifindex, unsigned int *mask)
 	memcpy(&family, (const char *)a + NLA_HDRLEN, sizeof(family));
 
 	/* the device */
-	memset(&r, 0, sizeof(r));
-	r.nh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
-	r.nh.nlmsg_type = family;
-	r.nh.nlmsg_flags = NLM_F_REQUEST;
-	r.g.cmd = XSKF_NETDEV_CMD_DEV_GET;
-	r.g.version = 1;
+	genl_start(&r, family, XSKF_NETDEV_CMD_DEV_GET);
 	put_attr(&r, XSKF_NETDEV_A_DEV_IFINDEX, &idx, sizeof(idx));
 	nh = transact(fd, &r, buf, sizeof(buf), &err);
 	if (!nh)

@@ -11,12 +11,12 @@
 #include <sys/socket.h>
 
 #include "core/backend.h"
+#include "core/ethtool.h"
 
 int xskf_count_rx_queues(const char *ifname)
 {
 	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
 	char path[128];
-	struct ifreq ifr = {};
 	struct dirent *de;
 	int n = 0, fd;
 	DIR *d;
@@ -33,9 +33,7 @@ int xskf_count_rx_queues(const char *ifname)
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
 	if (fd < 0)
 		return 1;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	ifr.ifr_data = (void *)&ch;
-	if (!ioctl(fd, SIOCETHTOOL, &ifr))
+	if (!xskf_ethtool(fd, ifname, &ch))
 		n = (int)(ch.rx_count + ch.combined_count);
 	close(fd);
 	return n > 0 ? n : 1;

@@ -13,21 +13,12 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
+#include "core/ethtool.h"
 #include "core/hints.h"
 #include "core/toeplitz.h"
 
 /* Kernel values not in the 6.1 UAPI header: ETH_RSS_HASH_TOP is bit 0 of hfunc. */
 #define XSKF_ETH_RSS_HASH_TOP 0x01
-
-static int rxfh_ioctl(int fd, const char *ifname, struct ethtool_rxfh *rxfh)
-{
-	struct ifreq ifr;
-
-	memset(&ifr, 0, sizeof(ifr));
-	strncpy(ifr.ifr_name, ifname, sizeof(ifr.ifr_name) - 1);
-	ifr.ifr_data = (void *)rxfh;
-	return ioctl(fd, SIOCETHTOOL, &ifr) ? -errno : 0;
-}
 
 int xskf_rss__read_key(const char *ifname, uint8_t *key, size_t *len)
 {
@@ -41,7 +32,7 @@ int xskf_rss__read_key(const char *ifname, uint8_t *key, size_t *len)
 	if (fd < 0)
 		return -errno;
 	/* first ask for the sizes (veth and other drivers without RSS fail here: EOPNOTSUPP) */
-	err = rxfh_ioctl(fd, ifname, &head);
+	err = xskf_ethtool(fd, ifname, &head);
 	if (err)
 		goto out;
 	if (!head.key_size) {
@@ -61,7 +52,7 @@ int xskf_rss__read_key(const char *ifname, uint8_t *key, size_t *len)
 	rxfh->cmd = ETHTOOL_GRSSH;
 	rxfh->indir_size = head.indir_size;
 	rxfh->key_size = head.key_size;
-	err = rxfh_ioctl(fd, ifname, rxfh);
+	err = xskf_ethtool(fd, ifname, rxfh);
 	if (err)
 		goto out;
 	/*
