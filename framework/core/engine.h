@@ -80,6 +80,7 @@ struct xskf_engine {
 	int kernel_probe_err;
 	unsigned int kernel_kfuncs; /* XSKF_HINTS_KF_* the kernel has */
 	bool kernel_redirect_xsk;
+	unsigned int steer_next_id; /* the last steering rule id given (steer.c) */
 };
 
 /*
