@@ -36,7 +36,7 @@ enum owner_kind { OWNER_FOREIGN, OWNER_OURS_DEAD, OWNER_OURS_ALIVE };
 static enum owner_kind classify(uint32_t id, char *name, size_t name_len, pid_t *pid)
 {
 	struct bpf_prog_info info = {};
-	uint32_t len = sizeof(info), map_ids[16], i, key = 0;
+	uint32_t len = sizeof(info), map_ids[64], i, key = 0;
 	enum owner_kind kind = OWNER_FOREIGN;
 	int fd, mfd;
 
@@ -45,12 +45,12 @@ static enum owner_kind classify(uint32_t id, char *name, size_t name_len, pid_t 
 	fd = bpf_prog_get_fd_by_id(id);
 	if (fd < 0)
 		return OWNER_FOREIGN;
-	info.nr_map_ids = 16;
+	info.nr_map_ids = 64; /* ours has about 20 (the steering table's among them) */
 	info.map_ids = (uintptr_t)map_ids;
 	if (bpf_obj_get_info_by_fd(fd, &info, &len))
 		goto out;
 	snprintf(name, name_len, "'%s' (id %u)", info.name, id);
-	for (i = 0; i < info.nr_map_ids && i < 16; i++) {
+	for (i = 0; i < info.nr_map_ids && i < 64; i++) {
 		struct bpf_map_info mi = {};
 		struct xskf_prog_owner owner;
 		uint32_t mlen = sizeof(mi);
