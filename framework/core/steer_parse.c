@@ -33,14 +33,25 @@ struct pctx {
 
 __attribute__((format(printf, 2, 3))) static int fail(struct pctx *p, const char *fmt, ...)
 {
-	char msg[256];
+	char msg[256], text[81];
+	size_t i;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* the rule as given, but one line of printable bytes: a newline in it must not make
+	 * the error two lines (the control socket's answer, a terminal) */
+	for (i = 0; i < sizeof(text) - 1 && p->text[i]; i++)
+		text[i] = (unsigned char)p->text[i] < 0x20 || (unsigned char)p->text[i] > 0x7e
+				  ? '?'
+				  : p->text[i];
+	text[i] = 0;
+	for (i = 0; msg[i]; i++)
+		if ((unsigned char)msg[i] < 0x20 || (unsigned char)msg[i] > 0x7e)
+			msg[i] = '?';
 	if (p->err && p->err_len)
-		snprintf(p->err, p->err_len, "steer rule '%.80s%s': %s", p->text,
+		snprintf(p->err, p->err_len, "steer rule '%s%s': %s", text,
 			 strlen(p->text) > 80 ? "..." : "", msg);
 	return -EINVAL;
 }
