@@ -163,8 +163,8 @@ static __always_inline void steer_parse(struct xdp_md *ctx, struct steer_flow *f
 	} else {
 		return;
 	}
-	if (l4 && (f->proto == IPPROTO_TCP || f->proto == IPPROTO_UDP ||
-		   f->proto == IPPROTO_SCTP)) {
+	if (l4 &&
+	    (f->proto == IPPROTO_TCP || f->proto == IPPROTO_UDP || f->proto == IPPROTO_SCTP)) {
 		if ((void *)(l4 + 4) > end)
 			return;
 		f->sport = (__u32)l4[0] << 8 | l4[1];
@@ -180,30 +180,29 @@ static __always_inline const struct xskf_steer_bm *steer_bm(__u32 idx)
 /* The bitmap of dimension @dim of hash kind, or the wildcard one when the value has none. */
 static __always_inline const struct xskf_steer_bm *steer_hash_bm(__u32 gen, __u32 dim, __u32 val)
 {
-	struct xskf_steer_hkey k = { .gen = gen, .dim = dim, .val = val };
+	struct xskf_steer_hkey k = {.gen = gen, .dim = dim, .val = val};
 	const struct xskf_steer_bm *bm = bpf_map_lookup_elem(&steer_hash, &k);
 
 	return bm ? bm : steer_bm(gen * XSKF_STEER_BMS_GEN + XSKF_STEER_BM_WILD + dim);
 }
 
-static __always_inline const struct xskf_steer_bm *steer_addr_bm(__u32 gen, __u32 dim,
-								 const struct steer_flow *f,
-								 const __u32 *addr)
+static __always_inline const struct xskf_steer_bm *
+steer_addr_bm(__u32 gen, __u32 dim, const struct steer_flow *f, const __u32 *addr)
 {
 	const struct xskf_steer_bm *bm = NULL;
 
 	if (f->fam == 4) {
-		struct xskf_steer_lpm4 k = { .prefixlen = 64, .gen = gen };
+		struct xskf_steer_lpm4 k = {.prefixlen = 64, .gen = gen};
 
 		__builtin_memcpy(k.addr, addr, 4);
-		bm = bpf_map_lookup_elem(dim == XSKF_DIM_SRC ? (void *)&steer_src4
-							     : (void *)&steer_dst4, &k);
+		bm = bpf_map_lookup_elem(
+		    dim == XSKF_DIM_SRC ? (void *)&steer_src4 : (void *)&steer_dst4, &k);
 	} else if (f->fam == 6) {
-		struct xskf_steer_lpm6 k = { .prefixlen = 160, .gen = gen };
+		struct xskf_steer_lpm6 k = {.prefixlen = 160, .gen = gen};
 
 		__builtin_memcpy(k.addr, addr, 16);
-		bm = bpf_map_lookup_elem(dim == XSKF_DIM_SRC ? (void *)&steer_src6
-							     : (void *)&steer_dst6, &k);
+		bm = bpf_map_lookup_elem(
+		    dim == XSKF_DIM_SRC ? (void *)&steer_src6 : (void *)&steer_dst6, &k);
 	}
 	return bm ? bm : steer_bm(gen * XSKF_STEER_BMS_GEN + XSKF_STEER_BM_WILD + dim);
 }
@@ -319,8 +318,7 @@ static __noinline int xskf_steer_classify(struct xdp_md *ctx)
 	for (k = 0; k < XSKF_STEER_WORDS && cand && !w; k++) {
 		i = steer_ctz(cand) & (XSKF_STEER_WORDS - 1);
 		cand &= cand - 1;
-		w = q->w[i] & e->w[i] & v->w[i] & s->w[i] & d->w[i] & p->w[i] & sp->w[i] &
-		    dp->w[i];
+		w = q->w[i] & e->w[i] & v->w[i] & s->w[i] & d->w[i] & p->w[i] & sp->w[i] & dp->w[i];
 	}
 	if (w)
 		pos = i * 64 + steer_ctz(w);

@@ -18,13 +18,13 @@
 
 #include <linux/types.h>
 
-#define XSKF_STEER_MAX_RULES 1024
-#define XSKF_STEER_WORDS (XSKF_STEER_MAX_RULES / 64)
-#define XSKF_STEER_MAX_QUEUES 256	/* = XSKF_PROG_MAX_QUEUES */
-#define XSKF_STEER_MAX_CPUS 64		/* cpumap entries: CPUs 0..63 */
-#define XSKF_STEER_PORT_NONE 65536	/* a frame with no L4 ports (not TCP/UDP/SCTP, a fragment) */
-#define XSKF_STEER_PORT_KEYS 65537
-#define XSKF_STEER_PROTO_NONE 256	/* not IP */
+#define XSKF_STEER_MAX_RULES  1024
+#define XSKF_STEER_WORDS      (XSKF_STEER_MAX_RULES / 64)
+#define XSKF_STEER_MAX_QUEUES 256   /* = XSKF_PROG_MAX_QUEUES */
+#define XSKF_STEER_MAX_CPUS   64    /* cpumap entries: CPUs 0..63 */
+#define XSKF_STEER_PORT_NONE  65536 /* a frame with no L4 ports (not TCP/UDP/SCTP, a fragment) */
+#define XSKF_STEER_PORT_KEYS  65537
+#define XSKF_STEER_PROTO_NONE 256 /* not IP */
 #define XSKF_STEER_PROTO_KEYS 257
 /* elementary port intervals: at most two boundaries per rule, and the no-port class */
 #define XSKF_STEER_PORT_CLASSES (2 * XSKF_STEER_MAX_RULES + 2)
@@ -63,11 +63,11 @@ struct xskf_steer_bm {
  */
 #define XSKF_STEER_BM_QUEUE 0
 #define XSKF_STEER_BM_PROTO (XSKF_STEER_BM_QUEUE + XSKF_STEER_MAX_QUEUES)
-#define XSKF_STEER_BM_WILD (XSKF_STEER_BM_PROTO + XSKF_STEER_PROTO_KEYS)
-#define XSKF_STEER_BM_ALL (XSKF_STEER_BM_WILD + XSKF_DIM_QUEUE)
+#define XSKF_STEER_BM_WILD  (XSKF_STEER_BM_PROTO + XSKF_STEER_PROTO_KEYS)
+#define XSKF_STEER_BM_ALL   (XSKF_STEER_BM_WILD + XSKF_DIM_QUEUE)
 #define XSKF_STEER_BM_SPORT (XSKF_STEER_BM_WILD + XSKF_NR_DIMS)
 #define XSKF_STEER_BM_DPORT (XSKF_STEER_BM_SPORT + XSKF_STEER_PORT_CLASSES)
-#define XSKF_STEER_BMS_GEN (XSKF_STEER_BM_DPORT + XSKF_STEER_PORT_CLASSES)
+#define XSKF_STEER_BMS_GEN  (XSKF_STEER_BM_DPORT + XSKF_STEER_PORT_CLASSES)
 
 /* Map steer_pcls (mmapable array of __u32): port -> class, at (g * 2 + sport?0:1) * KEYS. */
 #define XSKF_STEER_PCLS_SIZE (4 * XSKF_STEER_PORT_KEYS)

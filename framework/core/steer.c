@@ -65,15 +65,19 @@ static int check_cpus(uint64_t set, const char *text, char *err, size_t len)
 
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u", c);
 		if (access(path, F_OK)) {
-			snprintf(err, len, "steer rule '%s': cpumap CPU %u does not exist (see "
-				 "/sys/devices/system/cpu/online)", text, c);
+			snprintf(err, len,
+				 "steer rule '%s': cpumap CPU %u does not exist (see "
+				 "/sys/devices/system/cpu/online)",
+				 text, c);
 			return -ENODEV;
 		}
 		online = xskf_sysfs__long("/sys/devices/system/cpu/cpu%u/online", c);
 		if (online == 0) {
-			snprintf(err, len, "steer rule '%s': cpumap CPU %u is offline: bring it up "
-				 "(echo 1 > /sys/devices/system/cpu/cpu%u/online) or choose another",
-				 text, c, c);
+			snprintf(
+			    err, len,
+			    "steer rule '%s': cpumap CPU %u is offline: bring it up "
+			    "(echo 1 > /sys/devices/system/cpu/cpu%u/online) or choose another",
+			    text, c, c);
 			return -ENODEV;
 		}
 	}
@@ -153,7 +157,7 @@ static int build_hash(struct build *b, unsigned int dim)
 	unsigned int i, j;
 
 	for (i = 0; i < b->n; i++) {
-		struct xskf_steer_hkey k = { .gen = b->g, .dim = dim };
+		struct xskf_steer_hkey k = {.gen = b->g, .dim = dim};
 		struct xskf_steer_bm bm = {};
 		uint32_t v;
 		bool seen = false;
@@ -181,8 +185,8 @@ static int lpm_put(struct build *b, unsigned int dim, unsigned int fam, const ui
 		   unsigned int pl)
 {
 	const struct xskf_steer_rule *r;
-	struct xskf_steer_lpm6 k6 = { .prefixlen = 32 + pl, .gen = b->g };
-	struct xskf_steer_lpm4 k4 = { .prefixlen = 32 + pl, .gen = b->g };
+	struct xskf_steer_lpm6 k6 = {.prefixlen = 32 + pl, .gen = b->g};
+	struct xskf_steer_lpm4 k4 = {.prefixlen = 32 + pl, .gen = b->g};
 	struct xskf_steer_bm bm = {};
 	struct bpf_map *m;
 	unsigned int j;
@@ -191,10 +195,9 @@ static int lpm_put(struct build *b, unsigned int dim, unsigned int fam, const ui
 		r = b->r[j];
 		if (!HAS(r, dim))
 			bm_set(&bm, j);
-		else if (dim == XSKF_DIM_SRC ? r->src_fam == fam &&
-						       prefix_contains(r->src, r->src_len, pa, pl)
-					     : r->dst_fam == fam &&
-						       prefix_contains(r->dst, r->dst_len, pa, pl))
+		else if (dim == XSKF_DIM_SRC
+			     ? r->src_fam == fam && prefix_contains(r->src, r->src_len, pa, pl)
+			     : r->dst_fam == fam && prefix_contains(r->dst, r->dst_len, pa, pl))
 			bm_set(&bm, j);
 	}
 	if (fam == 4) {
@@ -310,15 +313,15 @@ static int zero_hits(struct xskf_port *port, uint32_t slot)
 	z = calloc((size_t)ncpu, sizeof(*z));
 	if (!z)
 		return -ENOMEM;
-	err = bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_hits), &slot, z, 0) ? -errno
-											   : 0;
+	err =
+	    bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_hits), &slot, z, 0) ? -errno : 0;
 	free(z);
 	return err;
 }
 
 static int ensure_cpus(struct xskf_port *port, uint64_t set)
 {
-	struct bpf_cpumap_val v = { .qsize = 2048 };
+	struct bpf_cpumap_val v = {.qsize = 2048};
 	uint32_t c;
 
 	for (c = 0; c < XSKF_STEER_MAX_CPUS; c++)
@@ -344,7 +347,7 @@ static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsign
 	const struct xskf_steer_rule *ord[XSKF_STEER_MAX_RULES];
 	uint32_t slots[XSKF_STEER_MAX_RULES];
 	struct xskf_steer_cfg cfg = {};
-	struct build b = { .port = port, .r = ord };
+	struct build b = {.port = port, .r = ord};
 	uint64_t now, cpus = 0;
 	unsigned int i, pass, d;
 	uint32_t key;
@@ -438,8 +441,8 @@ static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsign
 	key = b.g;
 	if (!err)
 		err = bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_cfg), &key, &cfg, 0)
-			      ? -errno
-			      : 0;
+			  ? -errno
+			  : 0;
 	if (err)
 		return err;
 	/* the flip: one write, and every frame from now on reads the new table */
@@ -469,7 +472,7 @@ static uint32_t free_slot(const struct xskf_steer *st)
 
 static const char *act_word(uint8_t a)
 {
-	static const char *w[] = { "xsk", "pass", "cpumap", "drop" };
+	static const char *w[] = {"xsk", "pass", "cpumap", "drop"};
 
 	return a < 4 ? w[a] : "?";
 }
@@ -500,14 +503,18 @@ int xskf_steer__add(struct xskf_engine *eng, struct xskf_port *port, const char 
 		if (ret) {
 			st->def = old_def;
 			st->default_set = old_set;
-			snprintf(err, err_len, "steer rule '%s': cannot write the table: %s; the "
-				 "table in use is unchanged", text, strerror(-ret));
+			snprintf(err, err_len,
+				 "steer rule '%s': cannot write the table: %s; the "
+				 "table in use is unchanged",
+				 text, strerror(-ret));
 		}
 		return ret;
 	}
 	if (HAS(&r, XSKF_DIM_QUEUE) && !queue_bound(port, r.queue)) {
-		snprintf(err, err_len, "steer rule '%s': queue %u is not one of this run's queues "
-			 "on %s: name one given with -q", text, r.queue, port->name);
+		snprintf(err, err_len,
+			 "steer rule '%s': queue %u is not one of this run's queues "
+			 "on %s: name one given with -q",
+			 text, r.queue, port->name);
 		return -EINVAL;
 	}
 	for (i = 0; i < st->n; i++) {
@@ -517,14 +524,18 @@ int xskf_steer__add(struct xskf_engine *eng, struct xskf_port *port, const char 
 			snprintf(err, err_len, "steer rule '%s' duplicates rule %u ('%s') on %s",
 				 text, st->e[i].id, st->e[i].text, port->name);
 		else
-			snprintf(err, err_len, "steer rule '%s' conflicts with rule %u ('%s') on %s: "
-				 "same match, action %s: delete one first", text, st->e[i].id,
-				 st->e[i].text, port->name, act_word(st->e[i].r.action));
+			snprintf(err, err_len,
+				 "steer rule '%s' conflicts with rule %u ('%s') on %s: "
+				 "same match, action %s: delete one first",
+				 text, st->e[i].id, st->e[i].text, port->name,
+				 act_word(st->e[i].r.action));
 		return -EEXIST;
 	}
 	if (st->n == XSKF_STEER_MAX_RULES || (slot = free_slot(st)) >= XSKF_STEER_MAX_RULES) {
-		snprintf(err, err_len, "steer rule '%s': the table of %s is full (%d rules): delete "
-			 "one first (xskfctl steer del ID)", text, port->name, XSKF_STEER_MAX_RULES);
+		snprintf(err, err_len,
+			 "steer rule '%s': the table of %s is full (%d rules): delete "
+			 "one first (xskfctl steer del ID)",
+			 text, port->name, XSKF_STEER_MAX_RULES);
 		return -ENOSPC;
 	}
 	if (!st->e) {
@@ -543,8 +554,10 @@ int xskf_steer__add(struct xskf_engine *eng, struct xskf_port *port, const char 
 	ret = write_table(port, &slot, 1);
 	if (ret) {
 		st->n--;
-		snprintf(err, err_len, "steer rule '%s': cannot write the table: %s; the table in "
-			 "use is unchanged", text, strerror(-ret));
+		snprintf(err, err_len,
+			 "steer rule '%s': cannot write the table: %s; the table in "
+			 "use is unchanged",
+			 text, strerror(-ret));
 	}
 	return ret;
 }
@@ -584,8 +597,10 @@ static int add_keep_host(struct xskf_engine *eng, struct xskf_port *port)
 	char err[256], rule[128], addr[INET6_ADDRSTRLEN];
 	int ret;
 
-	if ((ret = xskf_steer__add(eng, port, "arp pass", ++eng->steer_next_id, true, err, sizeof(err))) ||
-	    (ret = xskf_steer__add(eng, port, "icmp6 pass", ++eng->steer_next_id, true, err, sizeof(err))))
+	if ((ret = xskf_steer__add(eng, port, "arp pass", ++eng->steer_next_id, true, err,
+				   sizeof(err))) ||
+	    (ret = xskf_steer__add(eng, port, "icmp6 pass", ++eng->steer_next_id, true, err,
+				   sizeof(err))))
 		goto fail;
 	if (getifaddrs(&ifa))
 		return 0;
@@ -594,11 +609,13 @@ static int add_keep_host(struct xskf_engine *eng, struct xskf_port *port)
 
 		if (strcmp(a->ifa_name, port->name) || (fam != AF_INET && fam != AF_INET6))
 			continue;
-		inet_ntop(fam, fam == AF_INET ? (void *)&((struct sockaddr_in *)a->ifa_addr)->sin_addr
-					      : (void *)&((struct sockaddr_in6 *)a->ifa_addr)->sin6_addr,
+		inet_ntop(fam,
+			  fam == AF_INET ? (void *)&((struct sockaddr_in *)a->ifa_addr)->sin_addr
+					 : (void *)&((struct sockaddr_in6 *)a->ifa_addr)->sin6_addr,
 			  addr, sizeof(addr));
 		snprintf(rule, sizeof(rule), "dst %s pass", addr);
-		ret = xskf_steer__add(eng, port, rule, ++eng->steer_next_id, true, err, sizeof(err));
+		ret =
+		    xskf_steer__add(eng, port, rule, ++eng->steer_next_id, true, err, sizeof(err));
 		if (ret && ret != -EEXIST) {
 			freeifaddrs(ifa);
 			goto fail;
@@ -649,13 +666,15 @@ int xskf_steer__load(struct xskf_engine *eng, struct xskf_port *port)
 			if (st->e[i].r.action == XSKF_STEER_ACT_XSK)
 				st->def.action = XSKF_STEER_ACT_PASS;
 	}
-	st->live = true;
-	st->gen = 1; /* the first table goes into generation 0 */
-	if (st->keep_host) {
+	/* its rules before the table goes live: one write for all of them */
+	if (st->keep_host && !st->keep_host_added) {
 		err = add_keep_host(eng, port);
 		if (err)
 			goto fail;
+		st->keep_host_added = true;
 	}
+	st->live = true;
+	st->gen = 1; /* the first table goes into generation 0 */
 	err = write_table(port, NULL, 0);
 	if (err) {
 		pr_warn("%s: cannot write the steering table: %s\n", port->name, strerror(-err));

@@ -28,9 +28,9 @@ struct xskf_steer_rule {
 	uint8_t src[16], dst[16];
 	uint32_t proto;
 	uint32_t sport_lo, sport_hi, dport_lo, dport_hi;
-	uint8_t action;	   /* enum xskf_steer_act_kind */
-	bool is_default;   /* "default ACTION": sets the default, matches nothing itself */
-	uint64_t cpus;	   /* CPUMAP: the set, one bit per CPU (0..63) */
+	uint8_t action;	 /* enum xskf_steer_act_kind */
+	bool is_default; /* "default ACTION": sets the default, matches nothing itself */
+	uint64_t cpus;	 /* CPUMAP: the set, one bit per CPU (0..63) */
 };
 
 /*
@@ -53,23 +53,24 @@ bool xskf_steer__same_match(const struct xskf_steer_rule *a, const struct xskf_s
 
 struct xskf_steer_entry {
 	struct xskf_steer_rule r;
-	unsigned int id;   /* stable, shown by list, taken by del */
-	uint32_t slot;	   /* its hit counter in steer_hits */
-	bool keep_host;	   /* a --keep-host rule: after every other */
+	unsigned int id; /* stable, shown by list, taken by del */
+	uint32_t slot;	 /* its hit counter in steer_hits */
+	bool keep_host;	 /* a --keep-host rule: after every other */
 	char text[XSKF_STEER_TEXT];
 };
 
 struct xskf_steer {
 	struct xskf_steer_entry *e; /* in matching order */
 	unsigned int n;
-	bool default_set;          /* "default ACTION" given: else chosen at start */
+	bool default_set;	    /* "default ACTION" given: else chosen at start */
 	struct xskf_steer_rule def; /* the default's action (and cpus) */
 	bool keep_host;
-	uint32_t gen;		/* generation in use */
-	uint64_t flipped_ns;	/* when it was flipped in (xskf_now_ns()) */
-	void *bms, *pcls;	/* the mmapped arrays */
+	bool keep_host_added; /* its rules are in the list */
+	uint32_t gen;	     /* generation in use */
+	uint64_t flipped_ns; /* when it was flipped in (xskf_now_ns()) */
+	void *bms, *pcls;    /* the mmapped arrays */
 	size_t bms_len, pcls_len;
-	bool live;		/* the program is loaded: changes go to the maps */
+	bool live; /* the program is loaded: changes go to the maps */
 };
 
 int xskf_steer__add(struct xskf_engine *eng, struct xskf_port *port, const char *text,

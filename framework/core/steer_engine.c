@@ -40,7 +40,8 @@ int xskf_engine__steer_add(struct xskf_engine *eng, int port, const char *rule, 
 	}
 	if (ret) {
 		snprintf(err, err_len, "%s", msg);
-		/* all ports or none: take it back where it went in (a default stays: it replaced) */
+		/* all ports or none: take it back where it went in (a default stays: it replaced)
+		 */
 		for (i = first; id && done; i++, done--)
 			xskf_steer__del(eng, &eng->ports[i], id, NULL);
 		return ret;
@@ -129,9 +130,8 @@ int xskf_engine__steer_rule(struct xskf_engine *eng, unsigned int port, unsigned
 		d.is_default = true;
 		xskf_steer__format(&d, info->text, sizeof(info->text));
 		for (k = 0; k < eng->ports[port].nr_queues; k++)
-			info->hits += xskf_steer__hits(&eng->ports[port],
-						       XSKF_STEER_MAX_RULES +
-							       eng->ports[port].queues[k]);
+			info->hits += xskf_steer__hits(
+			    &eng->ports[port], XSKF_STEER_MAX_RULES + eng->ports[port].queues[k]);
 		return 0;
 	}
 	info->id = e->id;

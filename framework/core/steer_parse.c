@@ -23,7 +23,7 @@
 #include "core/steer.h"
 
 #define MAX_WORDS 24
-#define MAX_WORD 64
+#define MAX_WORD  64
 
 struct pctx {
 	const char *text;
@@ -44,8 +44,8 @@ __attribute__((format(printf, 2, 3))) static int fail(struct pctx *p, const char
 	 * the error two lines (the control socket's answer, a terminal) */
 	for (i = 0; i < sizeof(text) - 1 && p->text[i]; i++)
 		text[i] = (unsigned char)p->text[i] < 0x20 || (unsigned char)p->text[i] > 0x7e
-				  ? '?'
-				  : p->text[i];
+			      ? '?'
+			      : p->text[i];
 	text[i] = 0;
 	for (i = 0; msg[i]; i++)
 		if ((unsigned char)msg[i] < 0x20 || (unsigned char)msg[i] > 0x7e)
@@ -72,7 +72,7 @@ static int num(const char *s, unsigned long max, unsigned long *out)
 static const struct {
 	const char *name;
 	uint32_t proto;
-} protos[] = { { "tcp", 6 }, { "udp", 17 }, { "icmp", 1 }, { "icmp6", 58 }, { "sctp", 132 } };
+} protos[] = {{"tcp", 6}, {"udp", 17}, {"icmp", 1}, {"icmp6", 58}, {"sctp", 132}};
 
 static int proto_by_name(const char *w)
 {
@@ -99,8 +99,10 @@ static int prefix(struct pctx *p, const char *field, const char *w, uint8_t *fam
 	else if (inet_pton(AF_INET6, a, addr) == 1)
 		*fam = 6;
 	else
-		return fail(p, "%s '%s' is not an IPv4 or IPv6 address: use 192.0.2.0/24 or "
-			       "2001:db8::/32", field, w);
+		return fail(p,
+			    "%s '%s' is not an IPv4 or IPv6 address: use 192.0.2.0/24 or "
+			    "2001:db8::/32",
+			    field, w);
 	bits = *fam == 4 ? 32 : 128;
 	l = bits;
 	if (slash && num(slash + 1, bits, &l))
@@ -112,7 +114,7 @@ static int prefix(struct pctx *p, const char *field, const char *w, uint8_t *fam
 			char m[INET6_ADDRSTRLEN];
 
 			for (; i < bits; i++)
-				addr[i / 8] &= (uint8_t)~(0x80 >> (i % 8));
+				addr[i / 8] &= (uint8_t) ~(0x80 >> (i % 8));
 			inet_ntop(*fam == 4 ? AF_INET : AF_INET6, addr, m, sizeof(m));
 			return fail(p, "%s '%s' has bits set past /%lu: did you mean %s/%lu?",
 				    field, w, l, m, l);
@@ -120,8 +122,7 @@ static int prefix(struct pctx *p, const char *field, const char *w, uint8_t *fam
 	return 0;
 }
 
-static int port_range(struct pctx *p, const char *field, const char *w, uint32_t *lo,
-		      uint32_t *hi)
+static int port_range(struct pctx *p, const char *field, const char *w, uint32_t *lo, uint32_t *hi)
 {
 	char a[MAX_WORD];
 	const char *dash = strchr(w, '-');
@@ -177,8 +178,7 @@ bad:
 		    XSKF_STEER_MAX_CPUS - 1);
 }
 
-static int action(struct pctx *p, char words[][MAX_WORD], int n, int i,
-		  struct xskf_steer_rule *r)
+static int action(struct pctx *p, char words[][MAX_WORD], int n, int i, struct xskf_steer_rule *r)
 {
 	const char *w = words[i];
 
@@ -198,8 +198,10 @@ static int action(struct pctx *p, char words[][MAX_WORD], int n, int i,
 	} else
 		return -ENOENT;
 	if (i + 1 < n)
-		return fail(p, "'%s' after the action: the action (xsk, pass, drop, cpumap CPUS) "
-			       "comes last", words[i + 1]);
+		return fail(p,
+			    "'%s' after the action: the action (xsk, pass, drop, cpumap CPUS) "
+			    "comes last",
+			    words[i + 1]);
 	return 0;
 }
 
@@ -229,8 +231,10 @@ static int consistent(struct pctx *p, struct xskf_steer_rule *r)
 		if (r->etype != 0x0800 && r->etype != 0x86dd &&
 		    (fam || HAS(r, XSKF_DIM_PROTO) || HAS(r, XSKF_DIM_SPORT) ||
 		     HAS(r, XSKF_DIM_DPORT)))
-			return fail(p, "ethertype 0x%04x is not IP: it has no addresses, protocol "
-				       "or ports", r->etype);
+			return fail(p,
+				    "ethertype 0x%04x is not IP: it has no addresses, protocol "
+				    "or ports",
+				    r->etype);
 		if ((r->etype == 0x0800 && fam == 6) || (r->etype == 0x86dd && fam == 4))
 			return fail(p, "'%s' with an IPv%u address: use one family",
 				    r->etype == 0x0800 ? "ip" : "ip6", fam);
@@ -249,7 +253,7 @@ static int consistent(struct pctx *p, struct xskf_steer_rule *r)
 
 int xskf_steer__parse(const char *text, struct xskf_steer_rule *r, char *err, size_t err_len)
 {
-	struct pctx p = { .text = text ? text : "", .err = err, .err_len = err_len };
+	struct pctx p = {.text = text ? text : "", .err = err, .err_len = err_len};
 	char words[MAX_WORDS][MAX_WORD];
 	const char *s;
 	unsigned long v;
@@ -313,9 +317,11 @@ int xskf_steer__parse(const char *text, struct xskf_steer_rule *r, char *err, si
 		if (strcmp(w, "queue") && strcmp(w, "vlan") && strcmp(w, "ethertype") &&
 		    strcmp(w, "src") && strcmp(w, "dst") && strcmp(w, "proto") &&
 		    strcmp(w, "sport") && strcmp(w, "dport"))
-			return fail(&p, "unknown word '%s': fields are queue, vlan, arp, ip, ip6, "
-					"ethertype, src, dst, proto (tcp, udp, ...), sport, dport; "
-					"actions xsk, pass, drop, cpumap CPUS", w);
+			return fail(&p,
+				    "unknown word '%s': fields are queue, vlan, arp, ip, ip6, "
+				    "ethertype, src, dst, proto (tcp, udp, ...), sport, dport; "
+				    "actions xsk, pass, drop, cpumap CPUS",
+				    w);
 		if (!arg)
 			return fail(&p, "'%s' needs a value", w);
 		i++;
@@ -352,7 +358,8 @@ int xskf_steer__parse(const char *text, struct xskf_steer_rule *r, char *err, si
 				return -EINVAL;
 			pr = proto_by_name(arg);
 			if (pr < 0 && num(arg, 255, &v))
-				return fail(&p, "proto '%s': use tcp, udp, icmp, icmp6, sctp or 0-255",
+				return fail(&p,
+					    "proto '%s': use tcp, udp, icmp, icmp6, sctp or 0-255",
 					    arg);
 			r->proto = pr >= 0 ? (uint32_t)pr : (uint32_t)v;
 		} else if (!strcmp(w, "sport")) {
@@ -383,7 +390,7 @@ static const char *act_name(uint8_t a)
 }
 
 static size_t put(char *buf, size_t len, size_t off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 static size_t put(char *buf, size_t len, size_t off, const char *fmt, ...)
 {
 	va_list ap;
@@ -482,11 +489,11 @@ bool xskf_steer__same_match(const struct xskf_steer_rule *a, const struct xskf_s
 	    (HAS(a, XSKF_DIM_ETYPE) && a->etype != b->etype) ||
 	    (HAS(a, XSKF_DIM_PROTO) && a->proto != b->proto))
 		return false;
-	if (HAS(a, XSKF_DIM_SRC) && (a->src_fam != b->src_fam || a->src_len != b->src_len ||
-				     memcmp(a->src, b->src, 16)))
+	if (HAS(a, XSKF_DIM_SRC) &&
+	    (a->src_fam != b->src_fam || a->src_len != b->src_len || memcmp(a->src, b->src, 16)))
 		return false;
-	if (HAS(a, XSKF_DIM_DST) && (a->dst_fam != b->dst_fam || a->dst_len != b->dst_len ||
-				     memcmp(a->dst, b->dst, 16)))
+	if (HAS(a, XSKF_DIM_DST) &&
+	    (a->dst_fam != b->dst_fam || a->dst_len != b->dst_len || memcmp(a->dst, b->dst, 16)))
 		return false;
 	if (HAS(a, XSKF_DIM_SPORT) && (a->sport_lo != b->sport_lo || a->sport_hi != b->sport_hi))
 		return false;

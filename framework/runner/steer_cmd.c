@@ -82,17 +82,19 @@ static void list(FILE *f, struct xskf_engine *eng)
 
 	for (p = 0; p < xskf_engine__nr_ports(eng); p++)
 		for (i = 0;; i++) {
-			struct xskf_steer_info in = { .sz = sizeof(in) };
+			struct xskf_steer_info in = {.sz = sizeof(in)};
 
 			if (xskf_engine__steer_rule(eng, p, i, &in))
 				break;
 			if (in.id)
-				fprintf(f, "%s %4u  %-50s hits %llu%s\n", xskf_engine__port_name(eng, p),
-					in.id, in.text, (unsigned long long)in.hits,
+				fprintf(f, "%s %4u  %-50s hits %llu%s\n",
+					xskf_engine__port_name(eng, p), in.id, in.text,
+					(unsigned long long)in.hits,
 					in.keep_host ? "  (--keep-host)" : "");
 			else
-				fprintf(f, "%s    -  %-50s hits %llu\n", xskf_engine__port_name(eng, p),
-					in.text, (unsigned long long)in.hits);
+				fprintf(f, "%s    -  %-50s hits %llu\n",
+					xskf_engine__port_name(eng, p), in.text,
+					(unsigned long long)in.hits);
 		}
 }
 
@@ -142,7 +144,7 @@ void xskf_steer_cmd__ctl(FILE *f, struct xskf_engine *eng, const char *args)
 /* Does port @p steer at all (a rule, or a default that is not xsk)? */
 static bool steers(struct xskf_engine *eng, unsigned int p)
 {
-	struct xskf_steer_info in = { .sz = sizeof(in) };
+	struct xskf_steer_info in = {.sz = sizeof(in)};
 
 	if (!xskf_engine__steer_rule(eng, p, 1, &in))
 		return true;
@@ -160,7 +162,7 @@ static void port_stats(struct xskf_engine *eng, unsigned int p, struct xskf_stee
 	memset(sum, 0, sizeof(*sum));
 	sum->sz = sizeof(*sum);
 	for (i = 0; !xskf_engine__queue_stats(eng, i, &port, &q, &qs); i++) {
-		struct xskf_steer_stats s = { .sz = sizeof(s) };
+		struct xskf_steer_stats s = {.sz = sizeof(s)};
 
 		if (port != p || xskf_engine__steer_stats(eng, p, q, &s))
 			continue;
@@ -182,10 +184,12 @@ void xskf_steer_cmd__line(struct xskf_engine *eng, FILE *f, double elapsed)
 		if (!steers(eng, p))
 			continue;
 		port_stats(eng, p, &s);
-		fprintf(f, "[%7.1fs] steer %s  seen %llu  xsk %llu  pass %llu  cpumap %llu  drop %llu\n",
-			elapsed, xskf_engine__port_name(eng, p), (unsigned long long)s.seen,
-			(unsigned long long)s.xsk, (unsigned long long)s.pass,
-			(unsigned long long)s.cpumap, (unsigned long long)s.drop);
+		fprintf(
+		    f,
+		    "[%7.1fs] steer %s  seen %llu  xsk %llu  pass %llu  cpumap %llu  drop %llu\n",
+		    elapsed, xskf_engine__port_name(eng, p), (unsigned long long)s.seen,
+		    (unsigned long long)s.xsk, (unsigned long long)s.pass,
+		    (unsigned long long)s.cpumap, (unsigned long long)s.drop);
 	}
 }
 
@@ -206,30 +210,32 @@ void xskf_steer_cmd__json(struct xskf_engine *eng, FILE *f)
 		struct xskf_steer_stats s;
 
 		port_stats(eng, p, &s);
-		fprintf(f, "%s\n    {\"port\": \"%s\", \"seen\": %llu, \"xsk\": %llu, \"pass\": %llu, "
-			   "\"cpumap\": %llu, \"drop\": %llu,\n     \"rules\": [",
+		fprintf(f,
+			"%s\n    {\"port\": \"%s\", \"seen\": %llu, \"xsk\": %llu, \"pass\": %llu, "
+			"\"cpumap\": %llu, \"drop\": %llu,\n     \"rules\": [",
 			p ? "," : "", xskf_engine__port_name(eng, p), (unsigned long long)s.seen,
 			(unsigned long long)s.xsk, (unsigned long long)s.pass,
 			(unsigned long long)s.cpumap, (unsigned long long)s.drop);
 		for (i = 0;; i++) {
-			struct xskf_steer_info in = { .sz = sizeof(in) };
+			struct xskf_steer_info in = {.sz = sizeof(in)};
 
 			if (xskf_engine__steer_rule(eng, p, i, &in))
 				break;
 			fprintf(f, "%s{\"id\": %u, \"pos\": %u, \"rule\": \"", i ? ", " : "", in.id,
 				in.pos);
 			json_text(f, in.text);
-			fprintf(f, "\", \"hits\": %llu, \"keep_host\": %s}", (unsigned long long)in.hits,
-				in.keep_host ? "true" : "false");
+			fprintf(f, "\", \"hits\": %llu, \"keep_host\": %s}",
+				(unsigned long long)in.hits, in.keep_host ? "true" : "false");
 		}
 		fprintf(f, "],\n     \"queues\": [");
 		for (i = 0, k = 0; !xskf_engine__queue_stats(eng, i, &port, &q, &qs); i++) {
-			struct xskf_steer_stats qst = { .sz = sizeof(qst) };
+			struct xskf_steer_stats qst = {.sz = sizeof(qst)};
 
 			if (port != p || xskf_engine__steer_stats(eng, p, q, &qst))
 				continue;
-			fprintf(f, "%s{\"queue\": %u, \"seen\": %llu, \"xsk\": %llu, \"pass\": %llu, "
-				   "\"cpumap\": %llu, \"drop\": %llu}",
+			fprintf(f,
+				"%s{\"queue\": %u, \"seen\": %llu, \"xsk\": %llu, \"pass\": %llu, "
+				"\"cpumap\": %llu, \"drop\": %llu}",
 				k++ ? ", " : "", q, (unsigned long long)qst.seen,
 				(unsigned long long)qst.xsk, (unsigned long long)qst.pass,
 				(unsigned long long)qst.cpumap, (unsigned long long)qst.drop);

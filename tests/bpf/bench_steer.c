@@ -19,7 +19,7 @@ static double ns_per_frame(struct xskf_port *p, const struct frame_spec *f, unsi
 {
 	unsigned char pkt[128];
 	unsigned int len = build_frame(pkt, f), i;
-	struct xdp_md ctx = { .data_end = len, .rx_queue_index = 0 };
+	struct xdp_md ctx = {.data_end = len, .rx_queue_index = 0};
 	double best = 1e18;
 
 	for (i = 0; i < rounds; i++) {
@@ -39,8 +39,8 @@ int main(int argc, char **argv)
 	unsigned int n = argc > 1 ? (unsigned int)atoi(argv[1]) : 0;
 	unsigned int repeat = argc > 2 ? (unsigned int)atoi(argv[2]) : 1000000;
 	unsigned int rounds = argc > 3 ? (unsigned int)atoi(argv[3]) : 5, i;
-	struct frame_spec last = { .vlan = -1, .proto = 17, .sport = 1, .dport = 10000 + n - 1 };
-	struct frame_spec none = { .vlan = -1, .proto = 17, .sport = 1, .dport = 9 };
+	struct frame_spec last = {.vlan = -1, .proto = 17, .sport = 1, .dport = 10000 + n - 1};
+	struct frame_spec none = {.vlan = -1, .proto = 17, .sport = 1, .dport = 9};
 	struct xskf_engine *eng;
 	struct xskf_port p;
 	char rule[64], err[320];

@@ -50,7 +50,7 @@ static inline void steer_port_close(struct xskf_engine *eng, struct xskf_port *p
 
 /* A frame: Ethernet [VLAN] IPv4|IPv6 L4 with ports, in @pkt (128 bytes); its length. */
 struct frame_spec {
-	int vlan;        /* -1: untagged */
+	int vlan;	    /* -1: untagged */
 	unsigned int etype; /* 0: from v6 */
 	bool v6;
 	const char *src, *dst;

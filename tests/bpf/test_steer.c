@@ -25,7 +25,7 @@ static int run(unsigned int queue, const struct frame_spec *f)
 {
 	unsigned char pkt[128];
 	unsigned int len = build_frame(pkt, f);
-	struct xdp_md ctx = { .data_end = len, .rx_queue_index = queue };
+	struct xdp_md ctx = {.data_end = len, .rx_queue_index = queue};
 	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = pkt, .data_size_in = len, .ctx_in = &ctx,
 		    .ctx_size_in = sizeof(ctx), .repeat = 1);
 	int err = bpf_prog_test_run_opts(bpf_program__fd(port.skel->progs.xskf_redirect), &t);
@@ -63,7 +63,7 @@ static uint64_t def_hits(unsigned int q)
 	return xskf_steer__hits(&port, XSKF_STEER_MAX_RULES + q);
 }
 
-#define UDP4(sp, dp) ((struct frame_spec){ .vlan = -1, .proto = 17, .sport = (sp), .dport = (dp) })
+#define UDP4(sp, dp) ((struct frame_spec){.vlan = -1, .proto = 17, .sport = (sp), .dport = (dp)})
 
 /* seen = xsk + pass + cpumap + drop = every rule's hits and the default's, on queue @q */
 static void accounting(unsigned int q, const char *when)
@@ -109,27 +109,28 @@ static void test_order(void)
 	f.sport = 1500;
 	CHECK(run(0, &f) == XDP_DROP && hits(r2) == 2 && hits(r7) == 0,
 	      "a longer prefix later in the list does not win over an earlier shorter one");
-	f = (struct frame_spec){ .vlan = -1, .proto = 6, .sport = 5, .dport = 8050 };
+	f = (struct frame_spec){.vlan = -1, .proto = 6, .sport = 5, .dport = 8050};
 	CHECK(run(0, &f) == XDP_REDIRECT && hits(r3) == 1, "tcp 8050: cpumap (redirect)");
 	f.dport = 8100;
 	CHECK(run(0, &f) == XDP_PASS && hits(r3) == 1 && def_hits(0) == 1,
 	      "tcp 8100: past the range, the default");
 	f.dport = 7999;
-	CHECK(run(0, &f) == XDP_PASS && def_hits(0) == 2, "tcp 7999: before the range, the default");
+	CHECK(run(0, &f) == XDP_PASS && def_hits(0) == 2,
+	      "tcp 7999: before the range, the default");
 	f = UDP4(1, 99);
 	f.vlan = 7;
 	CHECK(run(0, &f) == XDP_DROP && hits(r4) == 1, "vlan 7: dropped");
 	f.vlan = 8;
 	CHECK(run(0, &f) == XDP_PASS && def_hits(0) == 3, "vlan 8: the default");
-	f = (struct frame_spec){ .vlan = -1, .v6 = true, .proto = 17, .dport = 53,
-				 .dst = "2001:db8:1::5" };
+	f = (struct frame_spec){
+	    .vlan = -1, .v6 = true, .proto = 17, .dport = 53, .dst = "2001:db8:1::5"};
 	CHECK(run(0, &f) == XDP_PASS && hits(r1) == 2 && hits(r5) == 0,
 	      "IPv6 udp 53: the first rule");
 	f.dport = 99;
 	CHECK(run(0, &f) == XDP_PASS && hits(r5) == 1, "IPv6 to 2001:db8:1::/48: its rule");
 	f.dst = "2001:db8:2::5";
 	CHECK(run(0, &f) == XDP_PASS && def_hits(0) == 4, "IPv6 elsewhere: the default");
-	f = (struct frame_spec){ .vlan = -1, .etype = 0x0806 };
+	f = (struct frame_spec){.vlan = -1, .etype = 0x0806};
 	CHECK(run(0, &f) == XDP_PASS && hits(r6) == 1, "ARP: its rule");
 	f = UDP4(1, 53);
 	f.proto = 1; /* ICMP: no ports */
@@ -171,10 +172,12 @@ static void test_bad(void)
 	struct frame_spec f = UDP4(1, 54);
 
 	CHECK(xskf_steer__add(eng, &port, "udp dport 54 drop", 99, false, err, sizeof(err)) ==
-		      -EEXIST && strstr(err, "conflicts with rule"),
+		      -EEXIST &&
+		  strstr(err, "conflicts with rule"),
 	      "conflicting rule refused: %s", err);
 	CHECK(xskf_steer__add(eng, &port, "udp dport 54 pass", 99, false, err, sizeof(err)) ==
-		      -EEXIST && strstr(err, "duplicates rule"),
+		      -EEXIST &&
+		  strstr(err, "duplicates rule"),
 	      "duplicate refused: %s", err);
 	CHECK(xskf_steer__add(eng, &port, "queue 9 drop", 99, false, err, sizeof(err)) == -EINVAL,
 	      "queue not bound refused: %s", err);
@@ -204,7 +207,8 @@ static void test_full(void)
 	CHECK(i == XSKF_STEER_MAX_RULES, "%u rules added", i);
 	CHECK(xskf_steer__load(eng, &port) == 0, "loaded");
 	CHECK(xskf_steer__add(eng, &port, "udp dport 9 drop", 99999, false, err, sizeof(err)) ==
-		      -ENOSPC && strstr(err, "is full"),
+		      -ENOSPC &&
+		  strstr(err, "is full"),
 	      "one more: %s", err);
 	f.dport = 10000 + XSKF_STEER_MAX_RULES - 1;
 	CHECK(run(0, &f) == XDP_DROP && hits((unsigned int)last) == 1, "the 1024th rule matches");

@@ -43,8 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ret = xskf_steer__parse(text, &r, err, sizeof(err));
 	if (ret) {
 		FUZZ_ASSERT(ret == -EINVAL, "error %d", ret);
-		FUZZ_ASSERT(!strncmp(err, "steer rule '", 12) && !strchr(err, '\n'),
-			    "reason '%s'", err);
+		FUZZ_ASSERT(!strncmp(err, "steer rule '", 12) && !strchr(err, '\n'), "reason '%s'",
+			    err);
 		return 0;
 	}
 	FUZZ_ASSERT(r.action <= XSKF_STEER_ACT_DROP, "action %u", r.action);
