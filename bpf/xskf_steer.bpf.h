@@ -252,10 +252,11 @@ static __always_inline __u32 steer_flow_hash(const struct steer_flow *f)
 
 /*
  * Which rule matches this frame first, counted in its hit counter; its action and, for
- * CPUMAP, the CPU of the set its flow hash picks. A bpf-to-bpf call: verified once, whatever
- * the program around it does.
+ * CPUMAP, the CPU of the set its flow hash picks. Inlined: as a bpf-to-bpf call the empty
+ * table cost 1 ns more per frame (12 against 11 ns, BPF_PROG_RUN), and every variant of the
+ * program verifies either way.
  */
-static __noinline int xskf_steer_classify(struct xdp_md *ctx)
+static __always_inline int xskf_steer_classify(struct xdp_md *ctx)
 {
 	const struct xskf_steer_bm *q, *e, *v, *s, *d, *p, *sp, *dp, *all;
 	__u32 zero = 0, queue = ctx->rx_queue_index, gen, dims, nw, pos, i, k;
