@@ -49,7 +49,8 @@ ALL_NS=("$P-gen" "$P-dut" "$P-a" "$P-l" "$P-b" "$P-host" "$P-tun" "$P-vtep")
 
 ns_exists() { bed_ns_exists "$1"; }
 
-# One write, so that a reader that stops at its line (grep -q) cannot cut the output short.
+# One write, so that a reader that stops at its line (grep -q) cannot cut the output short
+# (SIGPIPE under pipefail).
 print_env() {
 	local e
 	case $SHAPE in
@@ -76,7 +77,12 @@ TB_NS_HOST=$P-host
 TB_NS_TUN=$P-tun
 TB_NS_VTEP=$P-vtep" ;;
 	esac
-	printf '%s\nTB_SHAPE=%s\nTB_MTU=%s\n' "$e" "$SHAPE" "${XSKF_TB_MTU:-1500}"
+	# bash writes its own output line by line: cat writes it in one go
+	cat <<EOV
+$e
+TB_SHAPE=$SHAPE
+TB_MTU=${XSKF_TB_MTU:-1500}
+EOV
 }
 
 do_down() {
