@@ -9,7 +9,8 @@
 #
 # P is $XSKF_TB (default "xskf"), so tests with different prefixes can run side by side: the
 # addresses are the same in every pair but each pair lives in its own namespaces. The number of
-# queues per end is $XSKF_TB_QUEUES (default 2). MAC addresses are fixed and derived from the
+# queues per end is $XSKF_TB_QUEUES (default 2), the MTU of both ends $XSKF_TB_MTU (default
+# 1500; 9000 for jumbo frames: docs/jumbo.md). MAC addresses are fixed and derived from the
 # prefix (02:<3 bytes of the prefix's CRC>:00:01 for gen, ...:00:02 for dut), and static
 # neighbour entries are installed both ways, so that no ARP/ND ever runs: frames built by a
 # generator can be addressed to the dut without asking anybody.
@@ -19,6 +20,7 @@ set -euo pipefail
 
 P=${XSKF_TB:-xskf}
 QUEUES=${XSKF_TB_QUEUES:-2}
+MTU=${XSKF_TB_MTU:-1500}
 NS_GEN="${P}-gen"
 NS_DUT="${P}-dut"
 IF_GEN="${P}g"
@@ -37,6 +39,7 @@ die() {
 [[ ${#IF_GEN} -le 15 ]] || die "prefix '$P' too long (interface names max 15 bytes)"
 [[ $P =~ ^[A-Za-z0-9_.-]+$ ]] || die "prefix '$P' has characters not allowed in names"
 [[ $QUEUES =~ ^[0-9]+$ && $QUEUES -ge 1 ]] || die "XSKF_TB_QUEUES must be a positive integer"
+[[ $MTU =~ ^[0-9]+$ && $MTU -ge 68 && $MTU -le 65535 ]] || die "XSKF_TB_MTU must be 68 to 65535"
 
 # Three bytes from the CRC of the prefix: stable for a prefix, different between prefixes, and
 # with 02 as the first byte (locally administered, unicast).
@@ -66,6 +69,7 @@ TB_IP4_DUT=$IP4_DUT
 TB_IP6_GEN=$IP6_GEN
 TB_IP6_DUT=$IP6_DUT
 TB_QUEUES=$QUEUES
+TB_MTU=$MTU
 EOV
 }
 
@@ -120,7 +124,7 @@ do_up() {
 		ip -n "$ns" link set lo up
 		ip -n "$ns" addr add "$ip4/24" dev "$ifc"
 		ip -n "$ns" addr add "$ip6/64" dev "$ifc" nodad
-		ip -n "$ns" link set "$ifc" up
+		ip -n "$ns" link set "$ifc" mtu "$MTU" up
 		ip -n "$ns" neigh replace "$pip4" lladdr "$pmac" dev "$ifc" nud permanent
 		ip -n "$ns" neigh replace "$pip6" lladdr "$pmac" dev "$ifc" nud permanent
 	done

@@ -29,10 +29,11 @@ mkns() {
 	ip -n "$1" link set lo up
 }
 
-# vpair NS1 IF1 MAC1 NS2 IF2 MAC2 [QUEUES]: a veth pair across two namespaces, both ends up,
+# vpair NS1 IF1 MAC1 NS2 IF2 MAC2 [QUEUES] [MTU]: a veth pair across two namespaces, both ends up,
 # TX checksum offload off (unless VETH_TX_CSUM=on), IPv6 off so that no router solicitation or MLD report spoils an exact count.
+# MTU: both ends' (default 1500; 9000 for jumbo frames, docs/jumbo.md).
 vpair() {
-	local q=${7:-2}
+	local q=${7:-2} mtu=${8:-1500}
 	ip link add "$P-t1" numtxqueues "$q" numrxqueues "$q" address "$3" type veth peer name \
 		"$P-t2" numtxqueues "$q" numrxqueues "$q" address "$6"
 	ip link set "$P-t1" netns "$1"
@@ -48,22 +49,24 @@ vpair() {
 		ip netns exec "$1" ethtool -K "$2" tx off >/dev/null
 		ip netns exec "$4" ethtool -K "$5" tx off >/dev/null
 	fi
-	ip -n "$1" link set "$2" up
-	ip -n "$4" link set "$5" up
+	ip -n "$1" link set "$2" mtu "$mtu" up
+	ip -n "$4" link set "$5" mtu "$mtu" up
 }
 
-# fwd_bed_up: the forwarding bed, its names in NA NL NB and MAC_*:
+# fwd_bed_up [MTU]: the forwarding bed, its names in NA NL NB and MAC_*:
 #   nsA [a0 192.0.2.1] --- [la] nsL (the app) [lb] --- [b0 192.0.2.2] nsB
-# with static neighbours across it, so that no ARP frame is in the counts.
+# with static neighbours across it, so that no ARP frame is in the counts. MTU: of every
+# link (default 1500; 9000: the jumbo bed, test_jumbo.sh).
 fwd_bed_up() {
+	local mtu=${1:-1500}
 	MAC_A=02:00:00:00:0a:01 MAC_LA=02:00:00:00:0a:02
 	MAC_B=02:00:00:00:0b:01 MAC_LB=02:00:00:00:0b:02
 	NA=$P-a NL=$P-l NB=$P-b
 	mkns $NA
 	mkns $NL
 	mkns $NB
-	vpair $NA a0 $MAC_A $NL la $MAC_LA
-	vpair $NB b0 $MAC_B $NL lb $MAC_LB
+	vpair $NA a0 $MAC_A $NL la $MAC_LA 2 $mtu
+	vpair $NB b0 $MAC_B $NL lb $MAC_LB 2 $mtu
 	ip -n $NA addr add 192.0.2.1/24 dev a0
 	ip -n $NB addr add 192.0.2.2/24 dev b0
 	ip -n $NA neigh replace 192.0.2.2 lladdr $MAC_LA dev a0 nud permanent
