@@ -208,8 +208,12 @@ void *xskf_worker__run(void *arg)
 				 * connection), of full ones only the first frame of every 64th.
 				 */
 				if (unlikely(n < csum_whole) || unlikely(!--csum_every)) {
-					xskf_csum__burst(s, pkts, n < csum_whole ? n : 1,
-							 csum_repair);
+					/* a chain's checksum is not looked at (docs/jumbo.md), and
+					 * bursts of chains are short by descriptors, not by load:
+					 * only --csum-repair looks at their single-buffer frames */
+					if (likely(!chained) || csum_repair)
+						xskf_csum__burst(s, pkts, n < csum_whole ? n : 1,
+								 csum_repair);
 					csum_every = XSKF_CSUM_SAMPLE;
 				}
 				rx_cb(wctx, pkts, n);
