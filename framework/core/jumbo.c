@@ -37,8 +37,12 @@ const char *xskf_jumbo__why_not(const struct xskf_engine *eng)
 	if (!(eng->app.flags & XSKF_APP_F_CHAINS))
 		return "; the app does not take multi-buffer frames (XSKF_APP_F_CHAINS; in a "
 		       "chain, every plugin must)";
-	if (!eng->kernel_sg)
+	if (eng->kernel_probed && !eng->kernel_sg)
 		return "; this kernel has no multi-buffer AF_XDP (XDP_USE_SG, Linux 6.6+)";
+	/* the MTU was raised after start-up: the sockets were bound for one buffer */
+	if (eng->started)
+		return "; the sockets were bound for one buffer at start-up: restart to receive "
+		       "them as multi-buffer chains";
 	return "";
 }
 
