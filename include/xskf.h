@@ -96,7 +96,9 @@ struct xskf_pkt {
 	 * Buffers of the frame after the first (0: the whole frame is data, len). Frames longer
 	 * than one UMEM frame come as chains (multi-buffer AF_XDP, docs/jumbo.md) to apps with
 	 * XSKF_APP_F_CHAINS only: data and len are then the first buffer (it holds the headers),
-	 * xskf_pkt__seg() gives the others and xskf_pkt__read() a range across them.
+	 * xskf_pkt__seg() gives the others and xskf_pkt__read() a range across them. An app
+	 * may lower frags to send only the first buffers as a frame of their own (the tunnel's
+	 * ICMP answer to a frame too big); the framework takes the others back.
 	 */
 	uint8_t frags;
 	uint16_t frag_idx;    /* framework-private: where the other buffers are */

@@ -24,12 +24,31 @@
 
 #include "core/ring_ops.h"
 
-/* Give buffers 1.. of a chain (the burst's segs table) back to the cache. */
-static inline void chain_put_rest(struct xskf_worker *w, const struct xskf_pkt *p)
-{
-	unsigned int i;
+/* frag_idx of a frame of one buffer taken by rx_take_sg(): it has no buffers in segs */
+#define XSKF_NO_FRAGS 0xffff
 
-	for (i = 0; i < p->frags; i++)
+/*
+ * Buffers after the first that @p came with: the segs table's own marks, not p->frags, which
+ * an app may lower to send fewer (xskf.h).
+ */
+static inline uint32_t chain_frags(const struct xskf_worker *w, const struct xskf_pkt *p)
+{
+	uint32_t k = 0;
+
+	if (p->frag_idx == XSKF_NO_FRAGS)
+		return 0;
+	while (w->segs[p->frag_idx + k++].options & XDP_PKT_CONTD)
+		;
+	return k;
+}
+
+/* Give buffers @from.. of a chain of @frags after the first (the burst's segs) to the cache. */
+static inline void chain_put_rest(struct xskf_worker *w, const struct xskf_pkt *p, uint32_t from,
+				  uint32_t frags)
+{
+	uint32_t i;
+
+	for (i = from; i < frags; i++)
 		xskf_cache_put(&w->umem, w->segs[p->frag_idx + i].addr);
 }
 
@@ -97,7 +116,7 @@ static inline unsigned int rx_take_sg(struct xskf_worker *w, struct xskf_sock *s
 		p->headroom = (uint16_t)(d->addr & fmask);
 		p->action = XSKF_DROP;
 		p->frags = (uint8_t)k;
-		p->frag_idx = (uint16_t)nseg;
+		p->frag_idx = k ? (uint16_t)nseg : XSKF_NO_FRAGS;
 		p->meta = hints ? (const void *)(area + d->addr - sizeof(struct xskf_meta)) : NULL;
 		bytes += d->len;
 		for (i++; i <= end; i++) {
@@ -126,9 +145,9 @@ static inline unsigned int rx_take_sg(struct xskf_worker *w, struct xskf_sock *s
  * (counted) when it cannot go: more buffers than @out takes per frame, or no room.
  */
 static inline bool stage_chain(struct xskf_worker *w, struct xskf_sock *out,
-			       const struct xskf_pkt *p)
+			       const struct xskf_pkt *p, uint32_t frags)
 {
-	uint32_t nsegs = 1u + p->frags, i;
+	uint32_t nsegs = 1u + frags, i;
 	struct xdp_desc *d;
 
 	if (unlikely(nsegs > out->tx_max_segs)) {
@@ -142,13 +161,13 @@ static inline bool stage_chain(struct xskf_worker *w, struct xskf_sock *out,
 	d = &out->txq[out->txq_tail++ & out->txq_mask];
 	d->addr = p->addr;
 	d->len = p->len;
-	d->options = p->frags ? XDP_PKT_CONTD : 0;
-	for (i = 0; i < p->frags; i++) {
+	d->options = frags ? XDP_PKT_CONTD : 0;
+	for (i = 0; i < frags; i++) {
 		d = &out->txq[out->txq_tail++ & out->txq_mask];
 		*d = w->segs[p->frag_idx + i];
-		d->options = i + 1 < p->frags ? XDP_PKT_CONTD : 0;
+		d->options = i + 1 < frags ? XDP_PKT_CONTD : 0;
 	}
-	if (p->frags)
+	if (frags)
 		out->tx_chains = true;
 	return true;
 }
@@ -168,6 +187,7 @@ static inline void dispatch_sg(struct xskf_worker *w, struct xskf_sock *s, struc
 		const struct xskf_pkt *p = &pkts[j];
 		struct xskf_sock *out = NULL;
 		uint64_t addr = p->addr;
+		uint32_t frags = chain_frags(w, p), send = p->frags < frags ? p->frags : frags;
 
 		if (p->action == XSKF_TX) {
 			out = s;
@@ -186,11 +206,14 @@ static inline void dispatch_sg(struct xskf_worker *w, struct xskf_sock *s, struc
 			s->c.drop_too_long++;
 			goto back;
 		}
-		if (stage_chain(w, out, p))
+		if (stage_chain(w, out, p, send)) {
+			/* an app that sends fewer buffers than came (xskf.h): the rest go back */
+			chain_put_rest(w, p, send, frags);
 			continue;
+		}
 back:
 		xskf_cache_put(um, addr);
-		chain_put_rest(w, p);
+		chain_put_rest(w, p, 0, frags);
 	}
 }
 

@@ -10,13 +10,46 @@
 #   test_jumbo.sh macswap   - N frames of 9014 bytes sent back by xsk-l2fwd (MAC swap): each comes
 #                             back byte for byte with its addresses swapped
 #   test_jumbo.sh skb       - rxdrop in SKB mode at MTU 9000 counts 9014-byte frames too
+#   test_jumbo.sh tunnel    - UDP datagrams of 7000..8000 bytes through xsk-tunnel to and from
+#                             the kernel's VXLAN devices (IPv4 and IPv6 underlay, MTU 9100):
+#                             encap and decap of jumbo frames, each payload checked, counts exact
 #   test_jumbo.sh nochains  - an app that does not take chains, at MTU 9000: one start-up line
 #                             naming the cause and the fix; frames dropped by the kernel, counted
 set -uo pipefail
 P=jb$$
-. "$(dirname "$0")/fwd_lib.sh"
 case_name=${1:?case}
 N=${N:-500}
+if [ "$case_name" = tunnel ]; then
+	# MTU 9000 on the access side and the kernel's VXLAN devices, 9100 on the underlay
+	TAG=j
+	. "$(dirname "$0")/tunnel_lib.sh"
+	set +e
+	tun_bed_up 9000
+	write_config "$WORK/tun.conf"
+	app_start --config "$WORK/tun.conf" -N
+	grep -q "multi-buffer AF_XDP (XDP_USE_SG)" "$WORK/app.err" || { cat "$WORK/app.err"; fail "no XDP_USE_SG line"; }
+	export TUN_PAYLOAD_BASE=7000 # 7000..8000 bytes of UDP: chains, odd lengths among them
+	# host -> tunnel (encap, IPv4 and IPv6 underlay) -> kernel VXLAN, and back (decap)
+	for dir in "$NS_H 192.0.2.2 $NS_V 5101" "$NS_H 203.0.113.2 $NS_V 5102" \
+		"$NS_V 192.0.2.1 $NS_H 5103" "$NS_V 203.0.113.1 $NS_H 5104"; do
+		read -r from dst to port <<<"$dir"
+		udp_recv "$to" "$port" "$N"
+		ip netns exec "$from" $PY "$HELPER" udp-send "$dst" "$port" "$N" || fail "sender"
+		wait "$UDP_RX"
+		got=$(cat "$WORK/rx.$port")
+		[ "$got" = "$N" ] || fail "to $dst: $got of $N datagrams of 7000..8000 bytes intact"
+		ok "to $dst ($to): $N of $N UDP datagrams of 7000..8000 bytes arrived intact"
+	done
+	app_stop
+	expect_stat encap $((2 * N))
+	expect_stat decap $((2 * N))
+	[ "$($PY -c 'import json,sys; j=json.load(open(sys.argv[1])); print(sum(q["chains"]["rx"] for q in j["queues"]), j["census_ok"])' "$WORK/app.json")" = "$((4 * N)) True" ] ||
+		fail "chains received or census"
+	ok "tunnel: $((4 * N)) jumbo frames as chains, encap $((2 * N)), decap $((2 * N)), census ok"
+	echo PASS
+	exit 0
+fi
+. "$(dirname "$0")/fwd_lib.sh"
 
 # send_raw NS IF DST SRC N LEN [VLAN]: N frames of LEN bytes (ethertype 0x88b5, the sequence
 # number in the first payload bytes) from a packet socket.
@@ -172,23 +205,18 @@ PYEOF
 	ok "macswap: rx = tx = $N, $((N * 9014)) bytes, census ok"
 	;;
 nochains)
-	# the tunnel does not take chains: the MTU needs them, so it says why frames are dropped
+	# a plugin that does not take chains: the MTU needs them, so it says why frames are dropped
 	fwd_bed_up 9000
-	cat >$TMP/tun.conf <<EOC
-local 198.51.100.1
-nexthop-mac 02:54:00:00:00:20
-default vni 100 remote 198.51.100.2
-EOC
-	start_app $NL $TMP/tun.json $BUILD/apps/xsk-tunnel -i la -i lb -N --config $TMP/tun.conf --quiet
+	start_app $NL $TMP/nc.json $BUILD/apps/xskf run "$XSKF_TEST_PLUGINS/needs_hints.so" -i la -N --quiet
 	grep -q "MTU 9000 allows 9018-byte frames, a UMEM frame holds 1760 after its headroom: longer frames are dropped by the kernel (rx_dropped); the app does not take multi-buffer frames (XSKF_APP_F_CHAINS" \
-		$TMP/tun.json.err || { cat $TMP/tun.json.err; fail "no line naming the cause"; }
-	[ "$(grep -c "MTU 9000" $TMP/tun.json.err)" = 1 ] || fail "not one line"
-	grep -q "XDP_USE_SG)" $TMP/tun.json.err && fail "bound with XDP_USE_SG for an app without chains"
+		$TMP/nc.json.err || { cat $TMP/nc.json.err; fail "no line naming the cause"; }
+	[ "$(grep -c "MTU 9000" $TMP/nc.json.err)" = 1 ] || fail "not one line"
+	grep -q "XDP_USE_SG)" $TMP/nc.json.err && fail "bound with XDP_USE_SG for an app without chains"
 	send_raw $NA a0 $MAC_LA $MAC_A 20 9014
 	wait_for "20 kernel drops" ge app_live $APP_PID "sum(q['kernel']['rx_dropped'] for q in j['queues'])" 20
-	stop_app || fail "xsk-tunnel exited with an error"
+	stop_app || fail "the plugin's run exited with an error"
 	no_xdp $NL la
-	ok "nochains: one line names the app's missing XSKF_APP_F_CHAINS; 20 frames of 9014 bytes counted in rx_dropped"
+	ok "nochains: one line names the plugin's missing XSKF_APP_F_CHAINS; 20 frames of 9014 bytes counted in rx_dropped"
 	;;
 *) fail "unknown case $case_name" ;;
 esac

@@ -56,7 +56,10 @@ $PY -c 'import scapy' 2>/dev/null || { echo "SKIP: $PY has no scapy"; exit 77; }
 
 # Sending namespaces compute checksums in full: AF_XDP copy mode hands us the frame as the
 # kernel left it, and a partial (offloaded) checksum would be wrong after a tunnel.
+# tun_bed_up [MTU]: MTU of the access links and the kernel's VXLAN devices (default 1500); the
+# underlay carries 100 bytes more (VXLAN over IPv6 adds 70).
 tun_bed_up() {
+	local mtu=${1:-1500}
 	ip netns add "$NS_H"
 	ip netns add "$NS_T"
 	ip netns add "$NS_V"
@@ -92,6 +95,14 @@ tun_bed_up() {
 	done
 	ip -n "$NS_V" addr add 192.0.2.2/24 dev vx0
 	ip -n "$NS_V" addr add 203.0.113.2/24 dev vx6
+	if [ "$mtu" != 1500 ]; then
+		ip -n "$NS_H" link set h0 mtu "$mtu"
+		ip -n "$NS_T" link set ta mtu "$mtu"
+		ip -n "$NS_T" link set tu mtu $((mtu + 100))
+		ip -n "$NS_V" link set v0 mtu $((mtu + 100))
+		ip -n "$NS_V" link set vx0 mtu "$mtu"
+		ip -n "$NS_V" link set vx6 mtu "$mtu"
+	fi
 	ip -n "$NS_V" link set vx0 up
 	ip -n "$NS_V" link set vx6 up
 	ip -n "$NS_V" neigh add 192.0.2.1 lladdr $MAC_H dev vx0 nud permanent
