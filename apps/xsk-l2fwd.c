@@ -233,7 +233,7 @@ static void (*l2fwd_burst_for(void *ctx))(void *, struct xskf_pkt *, unsigned in
 
 static const struct xskf_app l2fwd_app = {
 	.name = "xsk-l2fwd",
-	.flags = XSKF_APP_F_FORWARDS,
+	.flags = XSKF_APP_F_FORWARDS | XSKF_APP_F_CHAINS, /* headers in the first buffer */
 	.configure = l2fwd_configure,
 	.worker_init = l2fwd_worker_init,
 	.rx_burst = macswap_burst,

@@ -212,6 +212,8 @@ static int rxdrop_parse(void *ctx, int idx, const char *arg)
 
 static const struct xskf_app rxdrop_app = {
 	.name = "xsk-rxdrop",
+	/* frames of several buffers too: the framework counts their packets and bytes */
+	.flags = XSKF_APP_F_CHAINS,
 	.worker_init = rxdrop_worker_init,
 	.rx_burst = rxdrop_burst,
 	.tick = rxdrop_tick,

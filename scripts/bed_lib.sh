@@ -16,7 +16,7 @@
 # Shapes (each sets the names it made, see its comment):
 #   bed_pair P      ${P}-gen [${P}g] ==== [${P}d] ${P}-dut       (scripts/testbed.sh)
 #   bed_fwd P       ${P}-a [a0] ==== [la] ${P}-l [lb] ==== [b0] ${P}-b  (forwarding)
-#   bed_vxlan3 P    ${P}-host, ${P}-tun, ${P}-vtep with the kernel's VXLAN (the tunnel)
+#   bed_vxlan3 P [MTU]  ${P}-host, ${P}-tun, ${P}-vtep with the kernel's VXLAN (the tunnel)
 #
 # Defaults that every piece reads: BED_QUEUES (2), BED_MTU (the kernel's 1500), BED_TX_CSUM
 # (off: a veth leaves TCP/UDP checksums to an offload that never happens once AF_XDP copies the
@@ -208,19 +208,20 @@ bed_fwd() {
 #                                                                vx6 VNI 200 via 2001:db8::1
 #                                                                    203.0.113.2
 # xsk-tunnel's VTEP addresses are 198.51.100.1 and 2001:db8::1 (it has no IP stack there: the
-# vtep namespace has static neighbour entries for them). The underlay link's MTU is BED_MTU
-# (or the kernel's 1500); the inner links get it minus the VXLAN overhead of an IPv6 underlay
-# (70), so that an inner frame always fits.
+# vtep namespace has static neighbour entries for them). MTU (optional) is that of the access
+# links and the VXLAN devices; the underlay link then gets 100 bytes more (VXLAN over IPv6 adds
+# 70), so that an inner frame always fits.
 bed_vxlan3() {
-	local P=$1 umtu=${BED_MTU:-1500} imtu
-	imtu=$((umtu - 70))
+	local P=$1 imtu=${2:-} umtu=
+	[[ -n $imtu ]] && umtu=$((imtu + 100))
 	NS_H=$P-host NS_T=$P-tun NS_V=$P-vtep
 	MAC_H=02:54:00:00:00:01 MAC_TA=02:54:00:00:00:10 MAC_TU=02:54:00:00:00:11
 	MAC_V0=02:54:00:00:00:20 MAC_VX0=02:54:00:00:00:30 MAC_VX6=02:54:00:00:00:31
 	bed_ns "$NS_H" && bed_ns "$NS_T" && bed_ns "$NS_V" v6 || return 1
-	bed_veth "$NS_H" h0 $MAC_H "$NS_T" ta $MAC_TA queues=1 \
-		${BED_MTU:+mtu=$imtu} || return 1
-	bed_veth "$NS_T" tu $MAC_TU "$NS_V" v0 $MAC_V0 queues=1 ${BED_MTU:+mtu=$umtu} || return 1
+	BED_MTU= bed_veth "$NS_H" h0 $MAC_H "$NS_T" ta $MAC_TA queues=1 ${imtu:+mtu=$imtu} ||
+		return 1
+	BED_MTU= bed_veth "$NS_T" tu $MAC_TU "$NS_V" v0 $MAC_V0 queues=1 ${umtu:+mtu=$umtu} ||
+		return 1
 	ip -n "$NS_H" addr add 192.0.2.1/24 dev h0
 	ip -n "$NS_H" addr add 203.0.113.1/24 dev h0
 	bed_neigh "$NS_H" h0 192.0.2.2 $MAC_VX0
@@ -229,10 +230,10 @@ bed_vxlan3() {
 	ip -n "$NS_V" addr add 2001:db8::2/64 dev v0 nodad
 	bed_neigh "$NS_V" v0 198.51.100.1 $MAC_TU
 	bed_neigh "$NS_V" v0 2001:db8::1 $MAC_TU
-	bed_vxlan "$NS_V" vx0 $MAC_VX0 100 198.51.100.2 198.51.100.1 v0 \
-		${BED_MTU:+mtu=$imtu} || return 1
-	bed_vxlan "$NS_V" vx6 $MAC_VX6 200 2001:db8::2 2001:db8::1 v0 \
-		${BED_MTU:+mtu=$imtu} || return 1
+	bed_vxlan "$NS_V" vx0 $MAC_VX0 100 198.51.100.2 198.51.100.1 v0 ${imtu:+mtu=$imtu} ||
+		return 1
+	bed_vxlan "$NS_V" vx6 $MAC_VX6 200 2001:db8::2 2001:db8::1 v0 ${imtu:+mtu=$imtu} ||
+		return 1
 	ip -n "$NS_V" addr add 192.0.2.2/24 dev vx0
 	ip -n "$NS_V" addr add 203.0.113.2/24 dev vx6
 	bed_neigh "$NS_V" vx0 192.0.2.1 $MAC_H

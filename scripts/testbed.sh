@@ -34,7 +34,8 @@ die() {
 [[ ${#P} -le 14 ]] || die "prefix '$P' too long (interface names max 15 bytes)"
 [[ $P =~ ^[A-Za-z0-9_.-]+$ ]] || die "prefix '$P' has characters not allowed in names"
 [[ $QUEUES =~ ^[0-9]+$ && $QUEUES -ge 1 ]] || die "XSKF_TB_QUEUES must be a positive integer"
-[[ -z ${XSKF_TB_MTU:-} || ${XSKF_TB_MTU} =~ ^[0-9]+$ ]] || die "XSKF_TB_MTU must be a number of bytes"
+[[ -z ${XSKF_TB_MTU:-} || (${XSKF_TB_MTU} =~ ^[0-9]+$ && $XSKF_TB_MTU -ge 68 && $XSKF_TB_MTU -le 65535) ]] ||
+	die "XSKF_TB_MTU must be 68 to 65535 (9000 for jumbo frames: docs/jumbo.md)"
 case $SHAPE in
 pair | fwd | vxlan) ;;
 *) die "XSKF_TB_SHAPE must be pair, fwd or vxlan" ;;
@@ -106,7 +107,7 @@ do_up() {
 	case $SHAPE in
 	pair) bed_pair "$P" ;;
 	fwd) bed_fwd "$P" ;;
-	vxlan) bed_vxlan3 "$P" ;;
+	vxlan) bed_vxlan3 "$P" "${XSKF_TB_MTU:-}" ;;
 	esac || {
 		bed_down
 		die "could not build the $SHAPE bed"

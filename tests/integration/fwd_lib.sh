@@ -29,14 +29,15 @@ BED_TX_CSUM=${VETH_TX_CSUM:-off}
 # mkns NAME: a namespace with lo up and IPv6 off, removed at exit.
 mkns() { bed_ns "$1"; }
 
-# vpair NS1 IF1 MAC1 NS2 IF2 MAC2 [QUEUES]: a veth pair across two namespaces, both ends up,
-# IPv6 off so that no router solicitation or MLD report spoils an exact count.
-vpair() { bed_veth "$1" "$2" "$3" "$4" "$5" "$6" queues="${7:-2}" v6=off; }
+# vpair NS1 IF1 MAC1 NS2 IF2 MAC2 [QUEUES] [MTU]: a veth pair across two namespaces, both ends
+# up, IPv6 off so that no router solicitation or MLD report spoils an exact count. MTU: both
+# ends' (default 1500; 9000 for jumbo frames, docs/jumbo.md).
+vpair() { bed_veth "$1" "$2" "$3" "$4" "$5" "$6" queues="${7:-2}" mtu="${8:-1500}" v6=off; }
 
-# fwd_bed_up: the forwarding bed (bed_fwd in scripts/bed_lib.sh), its names in NA NL NB and
-# MAC_*:
+# fwd_bed_up [MTU]: the forwarding bed (bed_fwd in scripts/bed_lib.sh), its names in NA NL NB
+# and MAC_*; MTU of every link (default 1500; 9000: the jumbo bed, test_jumbo.sh):
 #   nsA [a0 192.0.2.1] --- [la] nsL (the app) [lb] --- [b0 192.0.2.2] nsB
-fwd_bed_up() { bed_fwd "$P"; }
+fwd_bed_up() { BED_MTU=${1:-} bed_fwd "$P"; }
 
 # start NS OUTFILE CMD...: run an xskf app in NS in the background, JSON to OUTFILE, and wait
 # until its XDP program is attached (it prints its worker line first).
