@@ -339,7 +339,9 @@ static int tunnel_check(void *app_ctx, struct xskf_engine_opts *eo)
 
 static const struct xskf_app tunnel_app = {
 	.name = "xsk-tunnel",
-	.flags = XSKF_APP_F_RCU_QSBR | XSKF_APP_F_FORWARDS,
+	/* of the hints only the driver's hash, for the outer source port (tunnel_vxlan.c) */
+	.flags = XSKF_APP_F_RCU_QSBR | XSKF_APP_F_FORWARDS | XSKF_APP_F_HINTS,
+	.hints = XSKF_HINT_HASH,
 	.configure = tunnel_configure,
 	.init = tunnel_init,
 	.worker_init = tunnel_worker_init,
