@@ -199,7 +199,7 @@ static void rxdrop_worker_fini(void *app_ctx, void *wctx)
 
 static const struct xskf_cli_opt rxdrop_opts[] = {
 	{ "touch", 0, NULL, "read each frame's Ethernet type (a first cache miss)" },
-	{ "no-hint-stats", 0, NULL, "do not read the RX hints (they are still written)" },
+	{ "no-hint-stats", 0, NULL, "do not read the RX hints (then the XDP program writes none)" },
 	{ NULL, 0, NULL, NULL },
 };
 

@@ -351,6 +351,11 @@ _Static_assert(offsetof(struct xskf_pkt, len) == 8 && offsetof(struct xskf_pkt, 
  * shorter distance (the first 8 or 16 frames of a burst) gave less, never more. Apps that read
  * no byte of a frame and no hint (XSKF_APP_F_NO_TOUCH) get no prefetch instruction at all.
  */
+#ifndef XSKF_RX_PREFETCH
+/* frames of a burst prefetched (from its first): all of them. Lower only to measure (-D). */
+#define XSKF_RX_PREFETCH XSKF_MAX_BATCH
+#endif
+
 static inline __attribute__((always_inline)) void rx_prefetch(const void *line)
 {
 	__builtin_prefetch(line, 0, 3);
@@ -416,12 +421,18 @@ static inline unsigned int rx_take(struct xskf_worker *w, struct xskf_sock *s,
 #define RX_PKTS(h, pf)                                                                     \
 	(rx_pkts(pkts, descs + i, first, area, fmask, w_lpq, w_oha, h, pf) +               \
 	 rx_pkts(pkts + first, descs, n - first, area, fmask, w_lpq, w_oha, h, pf))
-	if (hints)
+	if (XSKF_RX_PREFETCH < XSKF_MAX_BATCH) {
+		/* a shorter distance, to measure it: the first XSKF_RX_PREFETCH frames only */
+		bytes = hints ? RX_PKTS(true, false) : RX_PKTS(false, false);
+		for (i = 0; (hints || prefetch) && i < n && i < XSKF_RX_PREFETCH; i++)
+			rx_prefetch(hints ? (const void *)pkts[i].meta : pkts[i].data);
+	} else if (hints) {
 		bytes = RX_PKTS(true, true);
-	else if (prefetch)
+	} else if (prefetch) {
 		bytes = RX_PKTS(false, true);
-	else
+	} else {
 		bytes = RX_PKTS(false, false);
+	}
 #undef RX_PKTS
 	xsk_ring_cons__release(&s->rx, n);
 	s->fill_out -= n;
