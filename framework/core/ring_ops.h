@@ -424,7 +424,9 @@ static inline unsigned int rx_take(struct xskf_worker *w, struct xskf_sock *s,
 	if (XSKF_RX_PREFETCH < XSKF_MAX_BATCH) {
 		/* a shorter distance, to measure it: the first XSKF_RX_PREFETCH frames only */
 		bytes = hints ? RX_PKTS(true, false) : RX_PKTS(false, false);
-		for (i = 0; (hints || prefetch) && i < n && i < XSKF_RX_PREFETCH; i++)
+		const uint32_t ahead = XSKF_RX_PREFETCH; /* a variable: 0 is a valid value */
+
+		for (i = 0; (hints || prefetch) && i < n && i < ahead; i++)
 			rx_prefetch(hints ? (const void *)pkts[i].meta : pkts[i].data);
 	} else if (hints) {
 		bytes = RX_PKTS(true, true);
