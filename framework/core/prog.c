@@ -475,12 +475,16 @@ static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
 		return;
 	}
 	xskf_hints__set_str(eng->hints, set, sizeof(set));
+	if (!port->hints_hw &&
+	    !(eng->hints & (XSKF_HINT_HASH | XSKF_HINT_TIMESTAMP | XSKF_HINT_VLAN))) {
+		pr_info("%s: RX hints: %s; read: %s\n", port->name, parse, set);
+		return;
+	}
 	if (!port->hints_hw) {
-		pr_info("%s: RX hints: %s, rx hash in software (%s); read: %s\n", port->name, parse,
+		pr_info("%s: RX hints: %s, %s (%s); read: %s\n", port->name, parse,
+			eng->hints & XSKF_HINT_HASH ? "rx hash in software" : "no driver hints",
 			port->attach_flags == XDP_FLAGS_SKB_MODE ? "SKB mode cannot read driver hints"
-			: !(eng->hints & (XSKF_HINT_HASH | XSKF_HINT_TIMESTAMP | XSKF_HINT_VLAN))
-				? "no driver hint read"
-				: "the driver offers no hint kfunc",
+								  : "the driver offers no hint kfunc",
 			set);
 		return;
 	}
