@@ -101,10 +101,12 @@ static int scan(const char *want, struct ctl_inst *v, int max)
 	d = opendir(dir);
 	if (!d) {
 		if (errno == ENOENT)
-			fprintf(stderr, "xskfctl: no xskf is running (no control folder %s)\n", dir);
+			fprintf(stderr, "xskfctl: no xskf is running (no control folder %s)\n",
+				dir);
 		else if (errno == EACCES)
-			fprintf(stderr, "xskfctl: cannot read the control folder %s: %s: only its "
-					"owner (root) can reach a running xskf: run xskfctl as root\n",
+			fprintf(stderr,
+				"xskfctl: cannot read the control folder %s: %s: only its "
+				"owner (root) can reach a running xskf: run xskfctl as root\n",
 				dir, strerror(errno));
 		else
 			fprintf(stderr, "xskfctl: cannot read the control folder %s: %s\n", dir,
@@ -171,15 +173,16 @@ int ctl_choose(const char *want, struct ctl_inst *inst)
 	else if (!n)
 		fprintf(stderr, "xskfctl: no xskf is running (no socket in %s)\n", dir);
 	else
-		fprintf(stderr, "xskfctl: %d runs have a socket (above): choose one with -s NAME, "
-				"-s PID or -s SOCKET\n",
+		fprintf(stderr,
+			"xskfctl: %d runs have a socket (above): choose one with -s NAME, "
+			"-s PID or -s SOCKET\n",
 			n);
 	return -1;
 }
 
 int ctl_ask(const char *path, const char *req, char **ans, size_t *len, char *err, size_t errlen)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	size_t rl = strlen(req), cap = 65536, n = 0;
 	struct ucred cred;
 	socklen_t cl = sizeof(cred);
@@ -268,8 +271,7 @@ int ctl_stats(const char *path, struct xj_doc *doc, char *err, size_t errlen)
 	if (ctl_ask(path, "stats\n", &ans, &len, err, errlen))
 		return -1;
 	if (len >= 6 && !memcmp(ans, "error:", 6)) {
-		snprintf(err, errlen, "%s answered: %.*s", path,
-			 (int)strcspn(ans, "\n"), ans);
+		snprintf(err, errlen, "%s answered: %.*s", path, (int)strcspn(ans, "\n"), ans);
 		free(ans);
 		return -1;
 	}
@@ -358,23 +360,29 @@ int main(int argc, char **argv)
 		}
 		if (++i == argc) {
 			fprintf(stderr, "xskfctl: %s needs a %s\n", o,
-				!strcmp(o, "--name") ? "NAME" :
-				!strcmp(o, "--pid")  ? "PID" : "NAME, PID or SOCKET");
+				!strcmp(o, "--name")  ? "NAME"
+				: !strcmp(o, "--pid") ? "PID"
+						      : "NAME, PID or SOCKET");
 			return 2;
 		}
 		if (want) {
-			fprintf(stderr, "xskfctl: %s: the run is already chosen ('%s'): give one of "
-					"-s, --name, --pid\n", o, want);
+			fprintf(stderr,
+				"xskfctl: %s: the run is already chosen ('%s'): give one of "
+				"-s, --name, --pid\n",
+				o, want);
 			return 2;
 		}
 		want = argv[i];
 		if (!strcmp(o, "--pid") && !all_digits(want)) {
-			fprintf(stderr, "xskfctl: invalid --pid '%s': a process id (digits)\n", want);
+			fprintf(stderr, "xskfctl: invalid --pid '%s': a process id (digits)\n",
+				want);
 			return 2;
 		}
 		if (!strcmp(o, "--name") && (all_digits(want) || strchr(want, '/') || !*want)) {
-			fprintf(stderr, "xskfctl: invalid --name '%s': a run's name (xsk-rxdrop, "
-					"filter+l2fwd), not a pid or a path\n", want);
+			fprintf(stderr,
+				"xskfctl: invalid --name '%s': a run's name (xsk-rxdrop, "
+				"filter+l2fwd), not a pid or a path\n",
+				want);
 			return 2;
 		}
 	}

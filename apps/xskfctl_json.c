@@ -148,12 +148,26 @@ static int string(struct xj *p, const char **out, uint32_t *olen)
 				return fail(p, "string not closed");
 			c = (unsigned char)p->s[p->pos++];
 			switch (c) {
-			case '"': case '\\': case '/': *o++ = (char)c; break;
-			case 'b': *o++ = '\b'; break;
-			case 'f': *o++ = '\f'; break;
-			case 'n': *o++ = '\n'; break;
-			case 'r': *o++ = '\r'; break;
-			case 't': *o++ = '\t'; break;
+			case '"':
+			case '\\':
+			case '/':
+				*o++ = (char)c;
+				break;
+			case 'b':
+				*o++ = '\b';
+				break;
+			case 'f':
+				*o++ = '\f';
+				break;
+			case 'n':
+				*o++ = '\n';
+				break;
+			case 'r':
+				*o++ = '\r';
+				break;
+			case 't':
+				*o++ = '\t';
+				break;
 			case 'u':
 				if (hex4(p, &cp))
 					return p->err;
@@ -161,11 +175,13 @@ static int string(struct xj *p, const char **out, uint32_t *olen)
 					return fail(p, "lone low surrogate");
 				if (cp >= 0xd800 && cp <= 0xdbff) {
 					if (!lit(p, "\\u"))
-						return fail(p, "high surrogate without its low one");
+						return fail(p,
+							    "high surrogate without its low one");
 					if (hex4(p, &lo))
 						return p->err;
 					if (lo < 0xdc00 || lo > 0xdfff)
-						return fail(p, "high surrogate without its low one");
+						return fail(p,
+							    "high surrogate without its low one");
 					cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 				}
 				if (!cp)
@@ -314,7 +330,8 @@ static int value(struct xj *p, unsigned int depth, const char *key)
 				p->pos++;
 				break;
 			}
-			return fail(p, open == '{' ? "',' or '}' is missing" : "',' or ']' is missing");
+			return fail(p, open == '{' ? "',' or '}' is missing"
+						   : "',' or ']' is missing");
 		}
 		break;
 	case '"':
@@ -347,7 +364,7 @@ static int value(struct xj *p, unsigned int depth, const char *key)
 int xj_parse(char *text, size_t len, struct xj_node *nodes, size_t cap, size_t *err_off,
 	     const char **why)
 {
-	struct xj p = { .s = text, .len = len, .n = nodes, .cap = cap };
+	struct xj p = {.s = text, .len = len, .n = nodes, .cap = cap};
 
 	if (len > XJ_MAX_TEXT) {
 		p.err = -E2BIG;
@@ -367,8 +384,7 @@ int xj_parse(char *text, size_t len, struct xj_node *nodes, size_t cap, size_t *
 	return (int)p.used;
 }
 
-int xj_doc__new(struct xj_doc *doc, const char *text, size_t len, size_t *err_off,
-		const char **why)
+int xj_doc__new(struct xj_doc *doc, const char *text, size_t len, size_t *err_off, const char **why)
 {
 	/* every value but the first follows a '[', ',' or ':': len / 2 + 1 nodes at most */
 	size_t cap = len / 2 + 1;

@@ -21,20 +21,20 @@
 #include <stdint.h>
 
 #define XJ_MAX_DEPTH 32
-#define XJ_MAX_TEXT (64u << 20) /* 64 MiB: far beyond any run's document */
+#define XJ_MAX_TEXT  (64u << 20) /* 64 MiB: far beyond any run's document */
 
 enum xj_type { XJ_NULL, XJ_FALSE, XJ_TRUE, XJ_NUMBER, XJ_STRING, XJ_ARRAY, XJ_OBJECT };
 
 struct xj_node {
 	enum xj_type type;
-	uint32_t end;    /* index after this node's subtree */
-	uint32_t count;  /* members or elements of a container */
+	uint32_t end;	 /* index after this node's subtree */
+	uint32_t count;	 /* members or elements of a container */
 	const char *key; /* the member's name when the parent is an object, else NULL */
 	const char *str; /* a string's decoded bytes (NUL-terminated), a number's text (not) */
-	uint32_t len;    /* their length */
-	bool is_u64;     /* a number that is a whole number in 0..UINT64_MAX */
-	uint64_t u;      /* its value then */
-	double d;        /* any number's value */
+	uint32_t len;	 /* their length */
+	bool is_u64;	 /* a number that is a whole number in 0..UINT64_MAX */
+	uint64_t u;	 /* its value then */
+	double d;	 /* any number's value */
 };
 
 /*

@@ -111,8 +111,8 @@ static void sample(struct out *o, struct fam *f, const char *labels, const char 
 		f->buf = nb;
 		f->cap = cap;
 	}
-	f->len += (size_t)snprintf(f->buf + f->len, f->cap - f->len, "%s{%s} %s\n", f->name,
-				   labels, v);
+	f->len +=
+	    (size_t)snprintf(f->buf + f->len, f->cap - f->len, "%s{%s} %s\n", f->name, labels, v);
 }
 
 /* @v escaped as a label value (backslash, double quote, newline) into @b. */
@@ -188,87 +188,90 @@ static void members(struct out *o, const struct xj_node *n, int obj, const char 
 			continue;
 		}
 		snprintf(name, sizeof(name), "%s_%s", prefix, n[c].key);
-		snprintf(help, sizeof(help), "'%s' of the stats document (not known to this xskfctl)",
-			 n[c].key);
+		snprintf(help, sizeof(help),
+			 "'%s' of the stats document (not known to this xskfctl)", n[c].key);
 		sample(o, fam_get(o, name, "untyped", help), labels, v);
 	}
 }
 
 #define Q "xskf_queue_"
-#define QC(k, h) { #k, Q #k "_total", "counter", h }
+#define QC(k, h)                                                                                   \
+	{                                                                                          \
+#k, Q #k "_total", "counter", h                                                    \
+	}
 static const struct known queue_tab[] = {
-	QC(rx_packets, "Frames received on the queue's socket."),
-	QC(rx_bytes, "Bytes received on the queue's socket."),
-	QC(tx_packets, "Frames sent on the queue's socket."),
-	QC(tx_bytes, "Bytes sent on the queue's socket."),
-	QC(drop_app, "Frames the app dropped (its verdict)."),
-	QC(drop_no_port, "Frames sent to a port that does not exist."),
-	QC(drop_too_long, "Frames too long for the port they were sent to."),
-	QC(drop_tx_full, "Frames dropped because the TX ring was full."),
-	QC(tx_ring_full, "Times the TX ring was found full."),
-	QC(fill_ring_empty, "Times the worker found no frame to put in the fill ring."),
-	QC(kicks, "Wake-up calls (sendto) made for TX."),
-	{ "zerocopy", Q "zerocopy", "gauge", "1 when the queue's socket is bound in zero-copy mode." },
-	{ "reconciled", Q "reconciled", "gauge",
-	  "1 when the queue's counters add up (frames in = frames out + drops)." },
-	{ NULL, NULL, NULL, NULL },
+    QC(rx_packets, "Frames received on the queue's socket."),
+    QC(rx_bytes, "Bytes received on the queue's socket."),
+    QC(tx_packets, "Frames sent on the queue's socket."),
+    QC(tx_bytes, "Bytes sent on the queue's socket."),
+    QC(drop_app, "Frames the app dropped (its verdict)."),
+    QC(drop_no_port, "Frames sent to a port that does not exist."),
+    QC(drop_too_long, "Frames too long for the port they were sent to."),
+    QC(drop_tx_full, "Frames dropped because the TX ring was full."),
+    QC(tx_ring_full, "Times the TX ring was found full."),
+    QC(fill_ring_empty, "Times the worker found no frame to put in the fill ring."),
+    QC(kicks, "Wake-up calls (sendto) made for TX."),
+    {"zerocopy", Q "zerocopy", "gauge", "1 when the queue's socket is bound in zero-copy mode."},
+    {"reconciled", Q "reconciled", "gauge",
+     "1 when the queue's counters add up (frames in = frames out + drops)."},
+    {NULL, NULL, NULL, NULL},
 };
 static const struct known kernel_tab[] = {
-	QC(kernel_rx_dropped, "Kernel XDP statistics: frames dropped at RX (rx_dropped)."),
-	QC(kernel_rx_invalid_descs, "Kernel XDP statistics: invalid RX descriptors."),
-	QC(kernel_tx_invalid_descs, "Kernel XDP statistics: invalid TX descriptors."),
-	QC(kernel_rx_ring_full, "Kernel XDP statistics: frames dropped, the RX ring full."),
-	QC(kernel_rx_fill_ring_empty_descs, "Kernel XDP statistics: times the fill ring was empty."),
-	QC(kernel_tx_ring_empty_descs, "Kernel XDP statistics: times the TX ring was empty."),
-	{ NULL, NULL, NULL, NULL },
+    QC(kernel_rx_dropped, "Kernel XDP statistics: frames dropped at RX (rx_dropped)."),
+    QC(kernel_rx_invalid_descs, "Kernel XDP statistics: invalid RX descriptors."),
+    QC(kernel_tx_invalid_descs, "Kernel XDP statistics: invalid TX descriptors."),
+    QC(kernel_rx_ring_full, "Kernel XDP statistics: frames dropped, the RX ring full."),
+    QC(kernel_rx_fill_ring_empty_descs, "Kernel XDP statistics: times the fill ring was empty."),
+    QC(kernel_tx_ring_empty_descs, "Kernel XDP statistics: times the TX ring was empty."),
+    {NULL, NULL, NULL, NULL},
 };
 static const struct known program_tab[] = {
-	QC(program_redirected, "Frames xskf's XDP program redirected to the queue's socket."),
-	QC(program_passed, "Frames xskf's XDP program passed to the kernel's stack."),
-	QC(program_errors, "Frames xskf's XDP program could not redirect."),
-	{ NULL, NULL, NULL, NULL },
+    QC(program_redirected, "Frames xskf's XDP program redirected to the queue's socket."),
+    QC(program_passed, "Frames xskf's XDP program passed to the kernel's stack."),
+    QC(program_errors, "Frames xskf's XDP program could not redirect."),
+    {NULL, NULL, NULL, NULL},
 };
 static const struct known csum_tab[] = {
-	QC(csum_checked, "Frames whose L4 checksum state was sampled."),
-	QC(csum_unfinished, "Sampled frames with an unfinished L4 checksum (a sender's offload)."),
-	QC(csum_repaired, "Checksums finished by --csum-repair."),
-	{ NULL, NULL, NULL, NULL },
+    QC(csum_checked, "Frames whose L4 checksum state was sampled."),
+    QC(csum_unfinished, "Sampled frames with an unfinished L4 checksum (a sender's offload)."),
+    QC(csum_repaired, "Checksums finished by --csum-repair."),
+    {NULL, NULL, NULL, NULL},
 };
 #define U "xskf_umem_"
 static const struct known census_tab[] = {
-	{ "total", U "frames", "gauge", "Frames of the worker's UMEM." },
-	{ "umem_bytes", U "bytes", "gauge", "Bytes of the worker's UMEM." },
-	{ "page_size", U "page_bytes", "gauge", "Page size of the worker's UMEM." },
-	{ "hugepages", U "hugepages", "gauge", "1 when the worker's UMEM is on hugepages." },
-	{ "umem_file", U "file", "gauge", "1 when the worker's UMEM is in a hugetlbfs file." },
-	{ "umem_node", U "numa_node", "gauge", "NUMA node of the worker's UMEM." },
-	{ "umem_pages_on_node", U "pages_on_node", "gauge",
-	  "Pages of the worker's UMEM found on its node." },
-	{ "ok", "xskf_census_worker_ok", "gauge",
-	  "1 when the worker's frame census adds up (every frame in one place)." },
-	{ NULL, NULL, NULL, NULL },
+    {"total", U "frames", "gauge", "Frames of the worker's UMEM."},
+    {"umem_bytes", U "bytes", "gauge", "Bytes of the worker's UMEM."},
+    {"page_size", U "page_bytes", "gauge", "Page size of the worker's UMEM."},
+    {"hugepages", U "hugepages", "gauge", "1 when the worker's UMEM is on hugepages."},
+    {"umem_file", U "file", "gauge", "1 when the worker's UMEM is in a hugetlbfs file."},
+    {"umem_node", U "numa_node", "gauge", "NUMA node of the worker's UMEM."},
+    {"umem_pages_on_node", U "pages_on_node", "gauge",
+     "Pages of the worker's UMEM found on its node."},
+    {"ok", "xskf_census_worker_ok", "gauge",
+     "1 when the worker's frame census adds up (every frame in one place)."},
+    {NULL, NULL, NULL, NULL},
 };
-static const char *const census_places[] = { "cache", "fill_ring", "rx_ring", "rx_kernel",
-					      "tx_pending", "tx_ring", "comp_ring", "tx_kernel",
-					      NULL };
+static const char *const census_places[] = {"cache",	 "fill_ring",  "rx_ring",
+					    "rx_kernel", "tx_pending", "tx_ring",
+					    "comp_ring", "tx_kernel",  NULL};
 static const struct known port_tab[] = {
-	{ "rx_queues", "xskf_port_rx_queues", "gauge", "RX queues of the port." },
-	{ "numa_node", "xskf_port_numa_node", "gauge", "NUMA node of the port (-1: none)." },
-	{ NULL, NULL, NULL, NULL },
+    {"rx_queues", "xskf_port_rx_queues", "gauge", "RX queues of the port."},
+    {"numa_node", "xskf_port_numa_node", "gauge", "NUMA node of the port (-1: none)."},
+    {NULL, NULL, NULL, NULL},
 };
 static const struct known run_tab[] = {
-	{ "duration_s", "xskf_uptime_seconds", "gauge", "Seconds since the run started." },
-	{ "census_ok", "xskf_census_ok", "gauge", "1 when every worker's frame census adds up." },
-	{ NULL, NULL, NULL, NULL },
+    {"duration_s", "xskf_uptime_seconds", "gauge", "Seconds since the run started."},
+    {"census_ok", "xskf_census_ok", "gauge", "1 when every worker's frame census adds up."},
+    {NULL, NULL, NULL, NULL},
 };
 
 static void queue(struct out *o, const struct xj_node *n, int q)
 {
-	static const char *const skip[] = { "port", "queue", "worker", NULL };
+	static const char *const skip[] = {"port", "queue", "worker", NULL};
 	static const struct {
 		const char *obj;
 		const struct known *tab;
-	} sub[] = { { "kernel", kernel_tab }, { "program", program_tab }, { "csum", csum_tab } };
+	} sub[] = {{"kernel", kernel_tab}, {"program", program_tab}, {"csum", csum_tab}};
 	char l[1024], e[512], vb[64], prefix[64];
 	const char *qv = val(n, xj_get(n, q, "queue"), vb, sizeof(vb));
 	unsigned int s;
@@ -296,7 +299,7 @@ static void queue(struct out *o, const struct xj_node *n, int q)
 			tab[k] = sub[s].tab[k];
 			tab[k].key += strlen(sub[s].obj) + 1;
 		}
-		tab[k] = (struct known){ NULL, NULL, NULL, NULL };
+		tab[k] = (struct known){NULL, NULL, NULL, NULL};
 		snprintf(prefix, sizeof(prefix), "xskf_queue_%s", sub[s].obj);
 		members(o, n, c, prefix, tab, l, NULL);
 	}
@@ -322,8 +325,9 @@ static void census(struct out *o, const struct xj_node *n, int w)
 		if (!v)
 			continue;
 		snprintf(pl, sizeof(pl), "%s,place=\"%s\"", l, census_places[i]);
-		sample(o, fam_get(o, "xskf_census_frames", "gauge",
-				  "Frames of the worker's UMEM by where they are (frame census)."),
+		sample(o,
+		       fam_get(o, "xskf_census_frames", "gauge",
+			       "Frames of the worker's UMEM by where they are (frame census)."),
 		       pl, v);
 	}
 	members(o, n, w, "xskf_census", census_tab, l, skip);
@@ -352,8 +356,9 @@ static void app_leaf(struct out *o, const struct xj_node *n, int i, char *path, 
 	if (!v)
 		return;
 	snprintf(lab, sizeof(lab), "instance=\"%s\",key=\"%s\"", o->inst, esc(e, sizeof(e), path));
-	sample(o, fam_get(o, "xskf_app_stat", "untyped",
-			  "The app's own statistics (app_stats of the stats document), by key."),
+	sample(o,
+	       fam_get(o, "xskf_app_stat", "untyped",
+		       "The app's own statistics (app_stats of the stats document), by key."),
 	       lab, v);
 }
 
@@ -368,9 +373,11 @@ static void plugins(struct out *o, const struct xj_node *n, int arr)
 		esc(e1, sizeof(e1), xj_str(n, p, "name", ""));
 		snprintf(l, sizeof(l), "instance=\"%s\",plugin=\"%s\",file=\"%s\"", o->inst, e1,
 			 esc(e2, sizeof(e2), xj_str(n, p, "file", "")));
-		sample(o, fam_get(o, "xskf_plugin_info", "gauge",
-				  "1 per plugin of the run: its name and the file it was loaded from."),
-		       l, "1");
+		sample(
+		    o,
+		    fam_get(o, "xskf_plugin_info", "gauge",
+			    "1 per plugin of the run: its name and the file it was loaded from."),
+		    l, "1");
 		for (c = xj_first(n, ctr); c >= 0; c = xj_next(n, ctr, c)) {
 			const char *v = val(n, c, vb, sizeof(vb));
 
@@ -378,8 +385,9 @@ static void plugins(struct out *o, const struct xj_node *n, int arr)
 				continue;
 			snprintf(cl, sizeof(cl), "instance=\"%s\",plugin=\"%s\",counter=\"%s\"",
 				 o->inst, e1, esc(e3, sizeof(e3), n[c].key));
-			sample(o, fam_get(o, "xskf_plugin_counter_total", "counter",
-					  "A plugin's counter, summed over its workers."),
+			sample(o,
+			       fam_get(o, "xskf_plugin_counter_total", "counter",
+				       "A plugin's counter, summed over its workers."),
 			       cl, v);
 		}
 		for (w = xj_first(n, ws), k = 0; w >= 0; w = xj_next(n, ws, w), k++) {
@@ -388,11 +396,13 @@ static void plugins(struct out *o, const struct xj_node *n, int arr)
 
 				if (!v)
 					continue;
-				snprintf(cl, sizeof(cl),
-					 "instance=\"%s\",plugin=\"%s\",worker=\"%d\",counter=\"%s\"",
-					 o->inst, e1, k, esc(e3, sizeof(e3), n[c].key));
-				sample(o, fam_get(o, "xskf_plugin_worker_counter_total", "counter",
-						  "A plugin's counter, one worker's."),
+				snprintf(
+				    cl, sizeof(cl),
+				    "instance=\"%s\",plugin=\"%s\",worker=\"%d\",counter=\"%s\"",
+				    o->inst, e1, k, esc(e3, sizeof(e3), n[c].key));
+				sample(o,
+				       fam_get(o, "xskf_plugin_worker_counter_total", "counter",
+					       "A plugin's counter, one worker's."),
 				       cl, v);
 			}
 		}
@@ -412,14 +422,16 @@ static void memory_backend(struct out *o, const struct xj_node *n, int arr)
 		snprintf(l, sizeof(l), "instance=\"%s\",worker=\"%s\"", o->inst,
 			 val(n, xj_get(n, w, "worker"), vb, sizeof(vb)) ?: "");
 		if (f)
-			sample(o, fam_get(o, "xskf_memory_backend_frames_total", "counter",
-					  "Frames the memory backend has made for the worker."),
+			sample(o,
+			       fam_get(o, "xskf_memory_backend_frames_total", "counter",
+				       "Frames the memory backend has made for the worker."),
 			       l, f);
 		if (ok) {
 			snprintf(b, sizeof(b), "%llu.%09llu", (unsigned long long)(ns / 1000000000),
 				 (unsigned long long)(ns % 1000000000));
-			sample(o, fam_get(o, "xskf_worker_busy_seconds_total", "counter",
-					  "Seconds the worker spent on frames (memory backend)."),
+			sample(o,
+			       fam_get(o, "xskf_worker_busy_seconds_total", "counter",
+				       "Seconds the worker spent on frames (memory backend)."),
 			       l, b);
 		}
 	}
@@ -428,22 +440,23 @@ static void memory_backend(struct out *o, const struct xj_node *n, int arr)
 /* Every family of one instance's document @n. */
 static void instance(struct out *o, const struct xj_node *n)
 {
-	static const char *const skip[] = { "app", "backend", "version", NULL };
+	static const char *const skip[] = {"app", "backend", "version", NULL};
 	char l[2400], e1[300], e2[300], e3[300], path[1024] = "";
 	int a, i;
 
-	snprintf(l, sizeof(l), "instance=\"%s\",app=\"%s\",backend=\"%s\",version=\"%s\"",
-		 o->inst, esc(e1, sizeof(e1), xj_str(n, 0, "app", "")),
+	snprintf(l, sizeof(l), "instance=\"%s\",app=\"%s\",backend=\"%s\",version=\"%s\"", o->inst,
+		 esc(e1, sizeof(e1), xj_str(n, 0, "app", "")),
 		 esc(e2, sizeof(e2), xj_str(n, 0, "backend", "")),
 		 esc(e3, sizeof(e3), xj_str(n, 0, "version", "")));
-	sample(o, fam_get(o, "xskf_info", "gauge",
-			  "1 per instance: its app (command or chain), backend and version."),
+	sample(o,
+	       fam_get(o, "xskf_info", "gauge",
+		       "1 per instance: its app (command or chain), backend and version."),
 	       l, "1");
 	snprintf(l, sizeof(l), "instance=\"%s\"", o->inst);
 	members(o, n, 0, "xskf", run_tab, l, skip);
 	a = xj_get(n, 0, "ports");
 	for (i = xj_first(n, a); i >= 0; i = xj_next(n, a, i)) {
-		static const char *const pskip[] = { "name", "ifindex", NULL };
+		static const char *const pskip[] = {"name", "ifindex", NULL};
 		char pl[1400], ib[64];
 
 		snprintf(pl, sizeof(pl), "instance=\"%s\",port=\"%s\"", o->inst,
@@ -452,8 +465,9 @@ static void instance(struct out *o, const struct xj_node *n)
 			 val(n, xj_get(n, i, "ifindex"), ib, sizeof(ib)) ?: "",
 			 esc(e2, sizeof(e2), xj_str(n, i, "attach_mode", "")),
 			 esc(e3, sizeof(e3), xj_str(n, i, "redirect", "")));
-		sample(o, fam_get(o, "xskf_port_info", "gauge",
-				  "1 per port: its ifindex, XDP attach mode and redirect method."),
+		sample(o,
+		       fam_get(o, "xskf_port_info", "gauge",
+			       "1 per port: its ifindex, XDP attach mode and redirect method."),
 		       l, "1");
 		members(o, n, i, "xskf_port", port_tab, pl, pskip);
 	}
@@ -482,7 +496,7 @@ static void up(struct out *o, int v)
 int cmd_metrics(const char *want, int argc, char **argv)
 {
 	static struct ctl_inst v[CTL_MAX_INSTANCES];
-	struct out o = { 0 };
+	struct out o = {0};
 	char err[600], ie[600];
 	bool all = false;
 	int n, i, rc = 0;
@@ -497,7 +511,8 @@ int cmd_metrics(const char *want, int argc, char **argv)
 		return 2;
 	}
 	if (all && want) {
-		fprintf(stderr, "xskfctl: metrics --all asks every run: drop -s, --name or --pid\n");
+		fprintf(stderr,
+			"xskfctl: metrics --all asks every run: drop -s, --name or --pid\n");
 		return 2;
 	}
 	if (all) {

@@ -42,8 +42,9 @@ static void port_queues(const struct xj_node *n, char *b, size_t bl)
 		char qb[32];
 		int qi = xj_get(n, q, "queue");
 
-		snprintf(qb, sizeof(qb), "%.*s", qi >= 0 && n[qi].type == XJ_NUMBER ?
-			 (int)n[qi].len : 1, qi >= 0 && n[qi].type == XJ_NUMBER ? n[qi].str : "?");
+		snprintf(qb, sizeof(qb), "%.*s",
+			 qi >= 0 && n[qi].type == XJ_NUMBER ? (int)n[qi].len : 1,
+			 qi >= 0 && n[qi].type == XJ_NUMBER ? n[qi].str : "?");
 		if (last && !strcmp(last, port))
 			r = snprintf(b + l, bl - l, ",%s", qb);
 		else
@@ -179,8 +180,9 @@ static void table(const char *name, const struct xj_node *n, const struct xj_nod
 				break;
 		printf("plugin %-12s", pn);
 		for (k = xj_first(n, c); k >= 0; k = xj_next(n, c, k))
-			printf(" %s %.0f/s", n[k].key,
-			       rate(n, c, p, pp >= 0 ? xj_get(p, pp, "counters") : -1, n[k].key, dt));
+			printf(
+			    " %s %.0f/s", n[k].key,
+			    rate(n, c, p, pp >= 0 ? xj_get(p, pp, "counters") : -1, n[k].key, dt));
 		printf("\n");
 	}
 }
@@ -227,13 +229,16 @@ int cmd_top(const char *want, int argc, char **argv)
 			return 2;
 		}
 		if (is_i && !number_in(argv[i], 0.1, 3600, false, &interval)) {
-			fprintf(stderr, "xskfctl: invalid --interval '%s': seconds from 0.1 to 3600\n",
+			fprintf(stderr,
+				"xskfctl: invalid --interval '%s': seconds from 0.1 to 3600\n",
 				argv[i]);
 			return 2;
 		}
 		if (is_c && !number_in(argv[i], 1, 1000000, true, &count)) {
-			fprintf(stderr, "xskfctl: invalid --count '%s': a number of tables from 1 to "
-					"1000000\n", argv[i]);
+			fprintf(stderr,
+				"xskfctl: invalid --count '%s': a number of tables from 1 to "
+				"1000000\n",
+				argv[i]);
 			return 2;
 		}
 	}
@@ -245,8 +250,7 @@ int cmd_top(const char *want, int argc, char **argv)
 	}
 	t0 = mono();
 	for (k = 0; !count || k < (long)count; k++) {
-		struct timespec ts = { (time_t)interval,
-				       (long)((interval - floor(interval)) * 1e9) };
+		struct timespec ts = {(time_t)interval, (long)((interval - floor(interval)) * 1e9)};
 
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
