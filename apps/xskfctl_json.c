@@ -18,7 +18,18 @@ struct xj {
 	size_t cap, used;
 	const char *why;
 	int err;
+	struct xj_node scratch; /* where values beyond cap go: they are still checked */
 };
+
+/*
+ * Node @i, or the scratch node when the caller's are all used: the parse goes on to find the
+ * text's own error (so that a broken text is "not JSON" however many nodes it opened), and
+ * gives -ENOSPC only for a text that is JSON.
+ */
+static struct xj_node *node(struct xj *p, size_t i)
+{
+	return i < p->cap ? &p->n[i] : &p->scratch;
+}
 
 static int fail(struct xj *p, const char *why)
 {
@@ -282,12 +293,7 @@ static int value(struct xj *p, unsigned int depth, const char *key)
 	skip_ws(p);
 	if (p->pos >= p->len)
 		return fail(p, "a value is missing");
-	if (p->used >= p->cap) {
-		p->err = -ENOSPC;
-		p->why = "too many values for the nodes given";
-		return p->err;
-	}
-	nd = &p->n[p->used++];
+	nd = node(p, p->used++);
 	memset(nd, 0, sizeof(*nd));
 	nd->key = key;
 	open = p->s[p->pos];
@@ -320,7 +326,7 @@ static int value(struct xj *p, unsigned int depth, const char *key)
 			}
 			if (value(p, depth + 1, k))
 				return p->err;
-			p->n[me].count++;
+			node(p, me)->count++;
 			skip_ws(p);
 			if (p->pos < p->len && p->s[p->pos] == ',') {
 				p->pos++;
@@ -357,7 +363,7 @@ static int value(struct xj *p, unsigned int depth, const char *key)
 		if (number(p, nd))
 			return p->err;
 	}
-	p->n[me].end = (uint32_t)p->used;
+	node(p, me)->end = (uint32_t)p->used;
 	return 0;
 }
 
@@ -373,6 +379,10 @@ int xj_parse(char *text, size_t len, struct xj_node *nodes, size_t cap, size_t *
 		skip_ws(&p);
 		if (p.pos < p.len)
 			fail(&p, p.s[p.pos] ? "more than one value" : "NUL byte");
+	}
+	if (!p.err && p.used > p.cap) {
+		p.err = -ENOSPC;
+		p.why = "too many values for the nodes given";
 	}
 	if (p.err) {
 		if (err_off)

@@ -40,7 +40,8 @@ struct xj_node {
 /*
  * Parse @text (@len bytes, modified in place: strings decoded, NULs written) into @nodes
  * (@cap of them). Returns the number of nodes (>= 1), or -EINVAL for text that is not one
- * JSON value (*@err_off the byte, *@why the reason), -ENOSPC when @cap nodes are too few,
+ * JSON value (*@err_off the byte, *@why the reason; found whatever @cap is), -ENOSPC when
+ * the text is JSON but @cap nodes are too few (len / 2 + 1 are always enough),
  * -E2BIG for text longer than XJ_MAX_TEXT. @err_off and @why may be NULL.
  */
 int xj_parse(char *text, size_t len, struct xj_node *nodes, size_t cap, size_t *err_off,

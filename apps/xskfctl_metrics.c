@@ -6,7 +6,7 @@
  *
  * The names are derived from the JSON document's keys (docs/operations.md has the list):
  * xskf_queue_<key>_total for a queue's counters, xskf_queue_<object>_<key>_total for those of
- * its kernel, program and csum objects, xskf_plugin_counter_total{plugin,counter}, ... A key
+ * its kernel, program and csum objects, xskf_plugin_events_total{plugin,counter}, ... A key
  * this table does not know still appears, as an `untyped` family of the same derivation, so
  * a counter the runs gain shows up before xskfctl learns its meaning. Every value is the
  * JSON's number as written (whole numbers stay exact beyond 2^53), booleans 1 or 0.
@@ -386,7 +386,7 @@ static void plugins(struct out *o, const struct xj_node *n, int arr)
 			snprintf(cl, sizeof(cl), "instance=\"%s\",plugin=\"%s\",counter=\"%s\"",
 				 o->inst, e1, esc(e3, sizeof(e3), n[c].key));
 			sample(o,
-			       fam_get(o, "xskf_plugin_counter_total", "counter",
+			       fam_get(o, "xskf_plugin_events_total", "counter",
 				       "A plugin's counter, summed over its workers."),
 			       cl, v);
 		}
@@ -401,7 +401,7 @@ static void plugins(struct out *o, const struct xj_node *n, int arr)
 				    "instance=\"%s\",plugin=\"%s\",worker=\"%d\",counter=\"%s\"",
 				    o->inst, e1, k, esc(e3, sizeof(e3), n[c].key));
 				sample(o,
-				       fam_get(o, "xskf_plugin_worker_counter_total", "counter",
+				       fam_get(o, "xskf_plugin_worker_events_total", "counter",
 					       "A plugin's counter, one worker's."),
 				       cl, v);
 			}
