@@ -58,7 +58,7 @@ static int l2fwd_configure(void *app_ctx, struct xskf_engine *eng)
 	int mtu[XSKF_MAX_PORTS], err;
 
 	if (l->mode == MODE_FWD && nr != 2) {
-		fprintf(stderr, "xsk-l2fwd: --mode fwd needs exactly two interfaces (-i A -i B)\n");
+		fprintf(stderr, "l2fwd: --mode fwd needs exactly two interfaces (-i A -i B)\n");
 		return -EINVAL;
 	}
 	for (i = 0; i < nr; i++) {
@@ -67,12 +67,12 @@ static int l2fwd_configure(void *app_ctx, struct xskf_engine *eng)
 
 		err = xskf_engine__port_info(eng, i, &pi);
 		if (err) {
-			fprintf(stderr, "xsk-l2fwd: cannot read %s: %s\n", name, strerror(-err));
+			fprintf(stderr, "l2fwd: cannot read %s: %s\n", name, strerror(-err));
 			return err;
 		}
 		if (!pi.up || !pi.running) {
 			fprintf(stderr,
-				"xsk-l2fwd: interface %s is %s: bring it (and its peer) up\n", name,
+				"l2fwd: interface %s is %s: bring it (and its peer) up\n", name,
 				!pi.up ? "down" : "up but has no carrier");
 			return -ENETDOWN;
 		}
@@ -82,7 +82,7 @@ static int l2fwd_configure(void *app_ctx, struct xskf_engine *eng)
 	}
 	if (l->mode == MODE_FWD && mtu[0] != mtu[1]) {
 		fprintf(
-		    stderr, "xsk-l2fwd: MTU mismatch: %s has %d, %s has %d; set both the same\n",
+		    stderr, "l2fwd: MTU mismatch: %s has %d, %s has %d; set both the same\n",
 		    xskf_engine__port_name(eng, 0), mtu[0], xskf_engine__port_name(eng, 1), mtu[1]);
 		return -EINVAL;
 	}
@@ -187,14 +187,14 @@ static int l2fwd_parse(void *ctx, int idx, const char *arg)
 		else if (!strcmp(arg, "fwd"))
 			l->mode = MODE_FWD;
 		else {
-			fprintf(stderr, "invalid --mode '%s': use macswap or fwd\n", arg);
+			fprintf(stderr, "l2fwd: invalid --mode '%s': use macswap or fwd\n", arg);
 			return -EINVAL;
 		}
 		return 0;
 	case 1:
 	case 2:
 		if (xskf_mac__parse(arg, l->dst_mac[idx - 1])) {
-			fprintf(stderr, "invalid MAC address '%s': use e.g. 02:00:00:00:00:01\n",
+			fprintf(stderr, "l2fwd: invalid MAC address '%s': use e.g. 02:00:00:00:00:01\n",
 				arg);
 			return -EINVAL;
 		}
@@ -207,17 +207,21 @@ static int l2fwd_parse(void *ctx, int idx, const char *arg)
 static int l2fwd_check(void *ctx, struct xskf_engine_opts *eo)
 {
 	struct l2fwd *l = ctx;
-	static struct xskf_app app;
 
 	if (l->mode == MODE_MACSWAP && (l->rewrite[0] || l->rewrite[1])) {
-		fprintf(stderr, "--dst-mac-0/--dst-mac-1 need --mode fwd\n");
+		fprintf(stderr, "l2fwd: --dst-mac-0/--dst-mac-1 need --mode fwd\n");
 		return -EINVAL;
 	}
-	/* the burst callback depends on the mode: pick it once, not per frame */
-	app = *eo->app;
-	app.rx_burst = l->mode == MODE_FWD ? fwd_burst : macswap_burst;
-	eo->app = &app;
+	(void)eo;
 	return 0;
+}
+
+/* The burst callback depends on the mode: picked once, not per frame. */
+static void (*l2fwd_burst_for(void *ctx))(void *, struct xskf_pkt *, unsigned int)
+{
+	const struct l2fwd *l = ctx;
+
+	return l->mode == MODE_FWD ? fwd_burst : macswap_burst;
 }
 
 static const struct xskf_app l2fwd_app = {
@@ -234,6 +238,7 @@ static const struct xskf_app_cli l2fwd_cli = {
 	.opts = l2fwd_opts,
 	.parse = l2fwd_parse,
 	.check = l2fwd_check,
+	.rx_burst_for = l2fwd_burst_for,
 };
 
 XSKF_PLUGIN(.name = "l2fwd", .app = &l2fwd_app, .app_ctx = &fwd, .cli = &l2fwd_cli);

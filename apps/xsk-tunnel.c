@@ -166,7 +166,7 @@ static int tunnel_init(void *app_ctx, struct xskf_engine *eng)
 
 	tun->csum_repair = xskf_engine__csum_repair(eng);
 	if (err)
-		fprintf(stderr, "xsk-tunnel: %s: cannot read MAC/MTU: %s\n", ifname,
+		fprintf(stderr, "tunnel: %s: cannot read MAC/MTU: %s\n", ifname,
 			strerror(-err));
 	return err;
 }
@@ -211,7 +211,7 @@ static void tunnel_tick(void *app_ctx, struct xskf_engine *eng)
 	if (!xskf_app__sighup() || ((struct tunnel *)app_ctx)->forward_only)
 		return;
 	tunnel_reload(app_ctx, msg, sizeof(msg));
-	fprintf(stderr, "xsk-tunnel: %s\n", msg);
+	fprintf(stderr, "tunnel: %s\n", msg);
 }
 
 /* `xskfctl tunnel reload` */
@@ -224,7 +224,7 @@ static int tunnel_command(void *app_ctx, const char *args, char *reply, size_t l
 		return -EINVAL;
 	}
 	err = tunnel_reload(app_ctx, reply, len);
-	fprintf(stderr, "xsk-tunnel: %s (xskfctl)\n", reply);
+	fprintf(stderr, "tunnel: %s (xskfctl)\n", reply);
 	return err;
 }
 
@@ -272,7 +272,7 @@ static int parse_count(const char *name, const char *arg, uint32_t min, uint32_t
 	errno = 0;
 	v = strtoul(arg, &end, 10);
 	if (errno || end == arg || *end || arg[0] == '-' || v < min || v > max) {
-		fprintf(stderr, "xsk-tunnel: invalid --%s '%s': %s, a whole number from %u to %u\n",
+		fprintf(stderr, "tunnel: invalid --%s '%s': %s, a whole number from %u to %u\n",
 			name, arg, what, min, max);
 		return -EINVAL;
 	}
@@ -297,7 +297,7 @@ static int tunnel_parse(void *app_ctx, int idx, const char *arg)
 	else if (idx == 2 && !strcmp(arg, "pass"))
 		tun->policy_pass = true;
 	else if (idx == 2 && strcmp(arg, "drop")) {
-		fprintf(stderr, "xsk-tunnel: invalid --policy '%s': use drop or pass\n", arg);
+		fprintf(stderr, "tunnel: invalid --policy '%s': use drop or pass\n", arg);
 		return -EINVAL;
 	}
 	return 0;
@@ -326,12 +326,12 @@ static int tunnel_check(void *app_ctx, struct xskf_engine_opts *eo)
 	if (tun->forward_only)
 		return 0;
 	if (!tun->config) {
-		fprintf(stderr, "xsk-tunnel: --config FILE is required (or --forward)\n");
+		fprintf(stderr, "tunnel: --config FILE is required (or --forward)\n");
 		return -EINVAL;
 	}
 	tun->table = tun_config__load(tun->config, err, sizeof(err));
 	if (!tun->table) {
-		fprintf(stderr, "xsk-tunnel: %s\n", err);
+		fprintf(stderr, "tunnel: %s\n", err);
 		return -EINVAL;
 	}
 	return 0;

@@ -186,11 +186,11 @@ static int load_pcap(struct txgen *t, uint32_t room)
 	ret = txgen_pcap__load(t->pcap, room, &t->fr, err, sizeof(err));
 	if (t->fr.skipped)
 		fprintf(stderr,
-			"xsk-txgen: %s: %u frame%s skipped (truncated, shorter than 14 or longer "
+			"txgen: %s: %u frame%s skipped (truncated, shorter than 14 or longer "
 			"than %u bytes)\n",
 			t->pcap, t->fr.skipped, t->fr.skipped == 1 ? "" : "s", room);
 	if (ret)
-		fprintf(stderr, "xsk-txgen: %s\n", err);
+		fprintf(stderr, "txgen: %s\n", err);
 	return ret;
 }
 #endif
@@ -206,7 +206,7 @@ static void warn_mtu(const struct txgen *t, const char *name, uint32_t mtu)
 	if (!t->pcap) {
 		if (max > limit)
 			fprintf(stderr,
-				"xsk-txgen: warning: %u-byte frames are longer than the MTU of %s "
+				"txgen: warning: %u-byte frames are longer than the MTU of %s "
 				"(%u) allows (%u bytes with the Ethernet header and a VLAN tag): "
 				"the interface will drop them (tx_dropped)\n",
 				max, name, mtu, limit);
@@ -219,7 +219,7 @@ static void warn_mtu(const struct txgen *t, const char *name, uint32_t mtu)
 		}
 	if (n)
 		fprintf(stderr,
-			"xsk-txgen: warning: %u of the %u frames of %s are longer than the MTU of "
+			"txgen: warning: %u of the %u frames of %s are longer than the MTU of "
 			"%s (%u) allows (%u bytes with the Ethernet header and a VLAN tag; the "
 			"longest has %u): the interface will drop them (tx_dropped)\n",
 			n, t->fr.nr, t->pcap, name, mtu, limit, longest);
@@ -278,7 +278,7 @@ static int share_pcap(struct txgen *t)
 
 	err = txgen_frames__split(&t->fr, t->nr_workers, t->shares);
 	if (err) {
-		fprintf(stderr, "xsk-txgen: %s: out of memory\n", t->pcap);
+		fprintf(stderr, "txgen: %s: out of memory\n", t->pcap);
 		return err;
 	}
 	full = t->count / t->fr.nr;
@@ -316,7 +316,7 @@ static int txgen_init(void *app_ctx, struct xskf_engine *eng)
 	t->nr_ports = xskf_engine__nr_ports(eng);
 	err = xskf_engine__port_info(eng, 0, &pi);
 	if (err) {
-		fprintf(stderr, "xsk-txgen: cannot read %s: %s\n", name, strerror(-err));
+		fprintf(stderr, "txgen: cannot read %s: %s\n", name, strerror(-err));
 		return err;
 	}
 	if (!t->have_src_mac)
@@ -482,7 +482,7 @@ static void txgen_fini(void *app_ctx, struct xskf_engine *eng)
 	if (!tt.dropped && !tt.invalid) {
 		/* on the wire each frame also takes FCS (4), preamble (8) and the gap (12) */
 		fprintf(stderr,
-			"xsk-txgen: sent %llu frames, %llu bytes in %.3f s: %.0f pps, %.0f bps "
+			"txgen: sent %llu frames, %llu bytes in %.3f s: %.0f pps, %.0f bps "
 			"(%.0f bps on the wire)\n",
 			(unsigned long long)sent, (unsigned long long)tt.bytes, secs,
 			(double)sent / secs, 8.0 * (double)tt.bytes / secs,
@@ -494,7 +494,7 @@ static void txgen_fini(void *app_ctx, struct xskf_engine *eng)
 			 "%s%llu refused by the kernel: tx_invalid_descs", tt.dropped ? ", " : "",
 			 (unsigned long long)tt.invalid);
 	fprintf(stderr,
-		"xsk-txgen: sent %llu frames in %.3f s (%.0f pps), dropped %llu (%s); handed to "
+		"txgen: sent %llu frames in %.3f s (%.0f pps), dropped %llu (%s); handed to "
 		"the kernel: %llu frames, %llu bytes\n",
 		(unsigned long long)sent, secs, (double)sent / secs,
 		(unsigned long long)(tt.dropped + tt.invalid), tt.where,
@@ -547,7 +547,7 @@ static int parse_num(const char *name, const char *s, uint64_t min, uint64_t max
 	errno = 0;
 	*v = strtoull(s, &end, 0);
 	if (errno || end == s || *end || s[0] == '-' || *v < min || *v > max) {
-		fprintf(stderr, "invalid --%s '%s': use a number from %llu to %llu\n", name, s,
+		fprintf(stderr, "txgen: invalid --%s '%s': use a number from %llu to %llu\n", name, s,
 			(unsigned long long)min, (unsigned long long)max);
 		return -EINVAL;
 	}
@@ -582,7 +582,7 @@ static int txgen_parse(void *ctx, int idx, const char *arg)
 	case 5:
 	case 6:
 		if (xskf_mac__parse(arg, idx == 5 ? t->src_mac : t->dst_mac)) {
-			fprintf(stderr, "invalid --%s '%s': use e.g. 02:00:00:00:00:01\n", name,
+			fprintf(stderr, "txgen: invalid --%s '%s': use e.g. 02:00:00:00:00:01\n", name,
 				arg);
 			return -EINVAL;
 		}
@@ -591,7 +591,7 @@ static int txgen_parse(void *ctx, int idx, const char *arg)
 	case 7:
 	case 8:
 		if (inet_pton(AF_INET, arg, idx == 7 ? &t->src_ip : &t->dst_ip) != 1) {
-			fprintf(stderr, "invalid --%s '%s': use an IPv4 address\n", name, arg);
+			fprintf(stderr, "txgen: invalid --%s '%s': use an IPv4 address\n", name, arg);
 			return -EINVAL;
 		}
 		break;
@@ -659,7 +659,7 @@ static int txgen_check(void *ctx, struct xskf_engine_opts *eo)
 		return -EINVAL;
 	}
 	if (t->loop && !t->pcap) {
-		fprintf(stderr, "--loop needs --pcap\n");
+		fprintf(stderr, "txgen: --loop needs --pcap\n");
 		return -EINVAL;
 	}
 	if (t->size_arg) {
@@ -671,7 +671,7 @@ static int txgen_check(void *ctx, struct xskf_engine_opts *eo)
 #ifdef XSKF_HAVE_PCAP
 		return load_pcap(t, frame_room(fs, eo->no_hints));
 #else
-		fprintf(stderr, "--pcap: this xsk-txgen was built without libpcap\n");
+		fprintf(stderr, "txgen: --pcap: this xsk-txgen was built without libpcap\n");
 		return -EOPNOTSUPP;
 #endif
 	}

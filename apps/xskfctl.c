@@ -180,7 +180,12 @@ int ctl_choose(const char *want, struct ctl_inst *inst)
 	return -1;
 }
 
-int ctl_ask(const char *path, const char *req, char **ans, size_t *len, char *err, size_t errlen)
+/*
+ * One try of ctl_ask(): as it, or -EAGAIN when the run was busy and @may_retry (an "error:
+ * busy" first line, or a close before a word: refused while we were writing).
+ */
+static int ask_once(const char *path, const char *req, char **ans, size_t *len, char *err,
+		    size_t errlen, bool may_retry)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	size_t rl = strlen(req), cap = 65536, n = 0;
@@ -212,7 +217,9 @@ int ctl_ask(const char *path, const char *req, char **ans, size_t *len, char *er
 			 path, (unsigned int)cred.uid, (int)cred.pid);
 		goto fail;
 	}
-	if (send(fd, req, rl, MSG_NOSIGNAL) != (ssize_t)rl) {
+	/* a refusal may have closed the socket before we wrote: its line is still to be read */
+	r = send(fd, req, rl, MSG_NOSIGNAL);
+	if (r != (ssize_t)rl && errno != EPIPE && errno != ECONNRESET) {
 		snprintf(err, errlen, "cannot send to %s: %s", path, strerror(errno));
 		goto fail;
 	}
@@ -244,6 +251,11 @@ int ctl_ask(const char *path, const char *req, char **ans, size_t *len, char *er
 		snprintf(err, errlen, "cannot read from %s: %s", path, strerror(errno));
 		goto fail;
 	}
+	if (may_retry && (!n || (n >= 11 && !memcmp(buf, "error: busy", 11)))) {
+		free(buf);
+		close(fd);
+		return -EAGAIN;
+	}
 	if (!n) {
 		snprintf(err, errlen, "%s closed without an answer", path);
 		goto fail;
@@ -258,6 +270,23 @@ fail:
 	if (fd >= 0)
 		close(fd);
 	return -1;
+}
+
+int ctl_ask(const char *path, const char *req, char **ans, size_t *len, char *err, size_t errlen)
+{
+	int tries, r;
+
+	/*
+	 * A run serves a bounded number of connections; one that comes while they are all taken
+	 * and before its request has arrived is told "error: busy" (the server never waits).
+	 * That answer says to try again: so we do, for up to 2 s, 50 ms apart.
+	 */
+	for (tries = 0;; tries++) {
+		r = ask_once(path, req, ans, len, err, errlen, tries < 40);
+		if (r != -EAGAIN)
+			return r;
+		usleep(50 * 1000);
+	}
 }
 
 int ctl_stats(const char *path, struct xj_doc *doc, char *err, size_t errlen)

@@ -38,8 +38,9 @@ int ctl_choose(const char *want, struct ctl_inst *inst);
 
 /*
  * Send @req (one line, with its '\n') to @path and read the whole answer (at most
- * XJ_MAX_TEXT bytes) into *@ans (malloc'd, NUL-terminated, *@len bytes). 0, or -1 with the
- * reason in @err (no "xskfctl: " prefix; nothing printed).
+ * XJ_MAX_TEXT bytes) into *@ans (malloc'd, NUL-terminated, *@len bytes). An "error: busy"
+ * answer is tried again, 50 ms apart for up to 2 s. 0, or -1 with the reason in @err (no
+ * "xskfctl: " prefix; nothing printed).
  */
 int ctl_ask(const char *path, const char *req, char **ans, size_t *len, char *err, size_t errlen);
 

@@ -150,7 +150,8 @@ struct xskf_worker_info {
 enum xskf_app_flags {
 	/* Workers register with liburcu-qsbr; each loop iteration is a quiescent state. */
 	XSKF_APP_F_RCU_QSBR = 1u << 0,
-	/* The app sends frames it builds itself (xskf_worker__tx_alloc()); see xsk-txgen. */
+	/* The app sends frames it builds itself, in the empty chunks tx_fill() is handed; see
+	 * xsk-txgen. */
 	XSKF_APP_F_TX_ONLY = 1u << 1,
 	/*
 	 * The app sends received frames on (XSKF_TX, XSKF_FWD): a forwarder, a tunnel. The
@@ -242,6 +243,13 @@ enum xskf_hugepages {
 	XSKF_HUGEPAGES_OFF = 2,     /* 4 KiB pages; huge_dir and huge_page_size must be unset */
 };
 
+/*
+ * xskf_engine_opts.hugepages: XSKF_HUGEPAGES_DEFAULT (0, what a zeroed struct says: the build's
+ * default, meson option hugepages), or XSKF_HUGEPAGES_SET(policy) for one of the above.
+ */
+#define XSKF_HUGEPAGES_DEFAULT    0
+#define XSKF_HUGEPAGES_SET(policy) ((int)(policy) + 1)
+
 #define XSKF_MAX_PORTS   16
 #define XSKF_MAX_QUEUES  256 /* per port */
 #define XSKF_MAX_WORKERS 64
@@ -259,7 +267,7 @@ struct xskf_engine_opts {
 	uint32_t tx_drain_us;   /* flush partial TX batches after this long; default 100 */
 	enum xskf_bind_mode bind_mode;
 	enum xskf_attach_mode attach_mode;
-	int hugepages;          /* enum xskf_hugepages + 1; 0 = build default (meson option) */
+	int hugepages;          /* XSKF_HUGEPAGES_DEFAULT or XSKF_HUGEPAGES_SET(enum xskf_hugepages) */
 	bool no_need_wakeup;    /* need_wakeup is on unless this is set */
 	bool busy_poll;         /* SO_PREFER_BUSY_POLL + SO_BUSY_POLL + SO_BUSY_POLL_BUDGET */
 	uint32_t busy_poll_us;  /* default 20 */
@@ -272,19 +280,12 @@ struct xskf_engine_opts {
 	const struct xskf_app *app;
 	void *app_ctx;
 	enum xskf_backend backend;
-	/* XSKF_BACKEND_MEMORY: frames each worker receives before the engine stops by itself
-	 * (0: until stopped), and the frame they carry (NULL: a 60-byte IPv4/UDP frame) */
-	uint64_t mem_frames;
-	const void *mem_frame;
-	uint32_t mem_frame_len;
-	/* XSKF_BACKEND_MEMORY, when ports must receive different frames (a tunnel: inner frames
-	 * on its access port, VXLAN on its underlay): port k (in the order the ports were given)
-	 * receives mem_port_frames[k], mem_port_frame_lens[k] bytes, copied in at each receive
-	 * (apps such as the tunnel rewrite frames in place); NULL: port k receives nothing. Ports
-	 * from nr_mem_port_frames on receive mem_frame. */
-	const void *const *mem_port_frames;
-	const uint32_t *mem_port_frame_lens;
-	uint32_t nr_mem_port_frames;
+	/*
+	 * Reserved, must be zero: the memory backend's benchmark settings were here. They are
+	 * the runner's now (--mem-frames, --mem-frame); the space keeps the offsets of the
+	 * members below (docs/plugins.md, ABI rules).
+	 */
+	uint64_t __reserved0[6];
 	/*
 	 * A hugetlbfs mount (--huge-dir): each UMEM is a file there, unlinked as soon as it is
 	 * mapped, so nothing is left behind. NULL (default): anonymous MAP_HUGETLB memory. Copied
@@ -500,8 +501,14 @@ struct xskf_app_cli {
 	int (*check)(void *app_ctx, struct xskf_engine_opts *eo);
 	unsigned int min_ifaces;          /* -i needed at least this many times (default 1) */
 	unsigned int max_ifaces;          /* and at most (default XSKF_MAX_PORTS) */
+	/*
+	 * Called after check(): the rx_burst callback the app runs with, chosen from its options
+	 * once (xsk-l2fwd has one per mode), or NULL for app->rx_burst. Optional; an app with
+	 * one burst function leaves it NULL. Thread: control thread.
+	 */
+	void (*(*rx_burst_for)(void *app_ctx))(void *wctx, struct xskf_pkt *pkts, unsigned int n);
 };
-#define xskf_app_cli__last_field max_ifaces
+#define xskf_app_cli__last_field rx_burst_for
 
 /*
  * xskf_app__main() - parse the standard options (-i, -q, -z, -c, -N, -S, -B, -b, --cpus,

@@ -27,6 +27,29 @@ __attribute__((constructor)) static void fuzz_report_init(void)
 		fuzz_report_fd = fd;
 }
 
+/* A big-endian 16-bit field, for the properties. */
+static inline uint16_t fuzz_get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+/*
+ * The targets' own reference checksum, written plainly to check the code under test with: the
+ * one's-complement sum of @len bytes as big-endian words plus @sum, folded (RFC 1071).
+ */
+static inline uint32_t fuzz_csum(uint32_t sum, const uint8_t *p, uint32_t len)
+{
+	uint32_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += fuzz_get16(p + i);
+	if (len & 1)
+		sum += (uint32_t)p[len - 1] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return sum;
+}
+
 #define FUZZ_ASSERT(cond, ...)                                                                     \
 	do {                                                                                       \
 		if (!(cond)) {                                                                     \

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "runner/cli.h"
 
 #include "fuzz.h"
 
@@ -117,15 +117,15 @@ static void check_ok(const struct xskf_cli *c, const struct app *a)
 	FUZZ_ASSERT(eo->nr_workers <= XSKF_MAX_WORKERS &&
 			(!eo->cpus || eo->nr_workers <= c->nr_cpus),
 		    "%u workers, %u CPUs", eo->nr_workers, c->nr_cpus);
-	FUZZ_ASSERT(eo->hugepages >= 0 && eo->hugepages <= XSKF_HUGEPAGES_OFF + 1, "hugepages %d",
+	FUZZ_ASSERT(eo->hugepages >= 0 && eo->hugepages <= XSKF_HUGEPAGES_SET(XSKF_HUGEPAGES_OFF), "hugepages %d",
 		    eo->hugepages);
 	FUZZ_ASSERT(eo->backend == XSKF_BACKEND_XDP || eo->backend == XSKF_BACKEND_MEMORY,
 		    "backend %d", eo->backend);
-	FUZZ_ASSERT((!eo->mem_frames && !eo->mem_frame) || eo->backend == XSKF_BACKEND_MEMORY,
+	FUZZ_ASSERT((!c->mem.frames && !c->mem.frame) || eo->backend == XSKF_BACKEND_MEMORY,
 		    "memory options without the memory backend");
-	FUZZ_ASSERT(!eo->mem_frame || (eo->mem_frame == c->mem_frame && eo->mem_frame_len >= 14 &&
-				       eo->mem_frame_len <= sizeof(c->mem_frame)),
-		    "mem frame of %u bytes", eo->mem_frame_len);
+	FUZZ_ASSERT(!c->mem.frame || (c->mem.frame == c->mem_frame && c->mem.frame_len >= 14 &&
+				      c->mem.frame_len <= sizeof(c->mem_frame)),
+		    "mem frame of %u bytes", c->mem.frame_len);
 	FUZZ_ASSERT(c->verbose >= 0 && (size_t)c->verbose <= a->bytes, "verbose %d", c->verbose);
 }
 
@@ -136,12 +136,12 @@ static bool same_cli(const struct xskf_cli *x, const struct xskf_cli *y)
 	unsigned int k;
 
 	/* the frame pointers point into each struct's own buffers: compare what they say */
-	if (!a.eo.mem_frame != !b.eo.mem_frame || !a.eo.mem_port_frames != !b.eo.mem_port_frames ||
-	    !a.eo.mem_port_frame_lens != !b.eo.mem_port_frame_lens)
+	if (!a.mem.frame != !b.mem.frame || !a.mem.port_frames != !b.mem.port_frames ||
+	    !a.mem.port_frame_lens != !b.mem.port_frame_lens)
 		return false;
-	a.eo.mem_frame = b.eo.mem_frame = NULL;
-	a.eo.mem_port_frames = b.eo.mem_port_frames = NULL;
-	a.eo.mem_port_frame_lens = b.eo.mem_port_frame_lens = NULL;
+	a.mem.frame = b.mem.frame = NULL;
+	a.mem.port_frames = b.mem.port_frames = NULL;
+	a.mem.port_frame_lens = b.mem.port_frame_lens = NULL;
 	for (k = 0; k < XSKF_MAX_PORTS; k++) {
 		if (!a.mem_port_frame[k] != !b.mem_port_frame[k])
 			return false;

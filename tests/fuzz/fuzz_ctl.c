@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "chain.h"
+#include "runner/ctl.h"
 
 #include "fuzz.h"
 

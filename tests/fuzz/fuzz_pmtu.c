@@ -19,33 +19,14 @@
 
 #include "fuzz.h"
 
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-/* The one's-complement sum of @len bytes as big-endian words plus @sum, folded (RFC 1071). */
-static uint32_t csum(uint32_t sum, const uint8_t *p, uint32_t len)
-{
-	uint32_t i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		sum += get16(p + i);
-	if (len & 1)
-		sum += (uint32_t)p[len - 1] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return sum;
-}
-
 static void check_icmp4(const uint8_t *in, uint32_t len, const uint8_t *d, uint32_t plen,
 			uint32_t mtu)
 {
 	const uint8_t *ip = d + 14, *ic = ip + 20, *o = in + 14;
 	uint32_t q = plen - 42;
 
-	FUZZ_ASSERT(len >= 34 && get16(in + 12) == 0x0800 && o[0] >> 4 == 4 &&
-			get16(o + 6) == 0x4000 && !(in[0] & 1),
+	FUZZ_ASSERT(len >= 34 && fuzz_get16(in + 12) == 0x0800 && o[0] >> 4 == 4 &&
+			fuzz_get16(o + 6) == 0x4000 && !(in[0] & 1),
 		    "answered an IPv4 frame that is not DF alone, or to a group MAC");
 	FUZZ_ASSERT(o[12] != 0 && o[12] != 127 && o[12] < 224 && o[16] < 224,
 		    "answered a source that is not one host, or a group destination");
@@ -55,16 +36,16 @@ static void check_icmp4(const uint8_t *in, uint32_t len, const uint8_t *d, uint3
 		FUZZ_ASSERT(type != 3 && type != 4 && type != 5 && type != 11 && type != 12,
 			    "answered an ICMP error (type %u)", type);
 	}
-	FUZZ_ASSERT(plen >= 42 && q <= 548 && q <= len - 14 && q <= get16(o + 2),
+	FUZZ_ASSERT(plen >= 42 && q <= 548 && q <= len - 14 && q <= fuzz_get16(o + 2),
 		    "answer of %u bytes for a %u-byte frame", plen, len);
-	FUZZ_ASSERT(!memcmp(d, in + 6, 6) && !memcmp(d + 6, in, 6) && get16(d + 12) == 0x0800,
+	FUZZ_ASSERT(!memcmp(d, in + 6, 6) && !memcmp(d + 6, in, 6) && fuzz_get16(d + 12) == 0x0800,
 		    "Ethernet header of the answer");
-	FUZZ_ASSERT(ip[0] == 0x45 && get16(ip + 2) == 28 + q && ip[9] == 1 &&
+	FUZZ_ASSERT(ip[0] == 0x45 && fuzz_get16(ip + 2) == 28 + q && ip[9] == 1 &&
 			!memcmp(ip + 12, o + 16, 4) && !memcmp(ip + 16, o + 12, 4),
 		    "IPv4 header of the answer");
-	FUZZ_ASSERT(csum(0, ip, 20) == 0xffff, "IPv4 header checksum");
-	FUZZ_ASSERT(ic[0] == 3 && ic[1] == 4 && get16(ic + 6) == mtu, "ICMP type/code/MTU");
-	FUZZ_ASSERT(csum(0, ic, 8 + q) == 0xffff, "ICMP checksum");
+	FUZZ_ASSERT(fuzz_csum(0, ip, 20) == 0xffff, "IPv4 header checksum");
+	FUZZ_ASSERT(ic[0] == 3 && ic[1] == 4 && fuzz_get16(ic + 6) == mtu, "ICMP type/code/MTU");
+	FUZZ_ASSERT(fuzz_csum(0, ic, 8 + q) == 0xffff, "ICMP checksum");
 	FUZZ_ASSERT(!memcmp(ic + 8, o, q), "the quoted packet changed");
 }
 
@@ -74,21 +55,21 @@ static void check_icmp6(const uint8_t *in, uint32_t len, const uint8_t *d, uint3
 	const uint8_t *ip = d + 14, *ic = ip + 40, *o = in + 14;
 	uint32_t q = plen - 62;
 
-	FUZZ_ASSERT(len >= 54 && get16(in + 12) == 0x86dd && o[0] >> 4 == 6,
+	FUZZ_ASSERT(len >= 54 && fuzz_get16(in + 12) == 0x86dd && o[0] >> 4 == 6,
 		    "answered a frame that is not IPv6");
 	FUZZ_ASSERT(o[8] != 0xff && o[24] != 0xff, "answered a multicast source or destination");
 	FUZZ_ASSERT(!(o[6] == 58 && o[40] < 128), "answered an ICMPv6 error");
-	FUZZ_ASSERT(plen >= 62 && q <= 1232 && q <= len - 14 && q <= 40u + get16(o + 4),
+	FUZZ_ASSERT(plen >= 62 && q <= 1232 && q <= len - 14 && q <= 40u + fuzz_get16(o + 4),
 		    "answer of %u bytes for a %u-byte frame", plen, len);
-	FUZZ_ASSERT(!memcmp(d, in + 6, 6) && !memcmp(d + 6, in, 6) && get16(d + 12) == 0x86dd,
+	FUZZ_ASSERT(!memcmp(d, in + 6, 6) && !memcmp(d + 6, in, 6) && fuzz_get16(d + 12) == 0x86dd,
 		    "Ethernet header of the answer");
-	FUZZ_ASSERT(ip[0] >> 4 == 6 && get16(ip + 4) == 8 + q && ip[6] == 58 &&
+	FUZZ_ASSERT(ip[0] >> 4 == 6 && fuzz_get16(ip + 4) == 8 + q && ip[6] == 58 &&
 			!memcmp(ip + 8, o + 24, 16) && !memcmp(ip + 24, o + 8, 16),
 		    "IPv6 header of the answer");
-	FUZZ_ASSERT(ic[0] == 2 && ic[1] == 0 && get16(ic + 4) == mtu >> 16 &&
-			get16(ic + 6) == (mtu & 0xffff),
+	FUZZ_ASSERT(ic[0] == 2 && ic[1] == 0 && fuzz_get16(ic + 4) == mtu >> 16 &&
+			fuzz_get16(ic + 6) == (mtu & 0xffff),
 		    "ICMPv6 type/code/MTU");
-	FUZZ_ASSERT(csum(csum(8 + q + 58, ip + 8, 32), ic, 8 + q) == 0xffff, "ICMPv6 checksum");
+	FUZZ_ASSERT(fuzz_csum(fuzz_csum(8 + q + 58, ip + 8, 32), ic, 8 + q) == 0xffff, "ICMPv6 checksum");
 	FUZZ_ASSERT(!memcmp(ic + 8, o, q), "the quoted packet changed");
 }
 

@@ -64,25 +64,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return ta && tb ? 0 : -1;
 }
 
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-/* The one's-complement sum of @len bytes as big-endian words, folded (RFC 1071). */
-static uint32_t csum(uint32_t sum, const uint8_t *p, uint32_t len)
-{
-	uint32_t i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		sum += get16(p + i);
-	if (len & 1)
-		sum += (uint32_t)p[len - 1] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return sum;
-}
-
 struct frame {
 	uint8_t *buf;
 	struct xskf_pkt pkt;
@@ -134,28 +115,28 @@ static void check_decap(const uint8_t *data, uint32_t len)
 		    "inner frame at %u + %u outside the %u-byte frame", off, f.pkt.len, len);
 	FUZZ_ASSERT(f.pkt.headroom == off && f.pkt.addr == before.addr + off,
 		    "headroom/addr not moved with data");
-	if (get16(d + 12) == 0x0800) {
+	if (fuzz_get16(d + 12) == 0x0800) {
 		l4 = 14 + (d[14] & 0xfu) * 4;
-		end = 14 + get16(d + 16);
+		end = 14 + fuzz_get16(d + 16);
 		FUZZ_ASSERT(d[14] >> 4 == 4 && !memcmp(d + 30, ta->local4.a, 4) && d[23] == 17 &&
-				!(get16(d + 20) & 0x3fff),
+				!(fuzz_get16(d + 20) & 0x3fff),
 			    "decap of an IPv4 packet not UDP to us, or a fragment");
 	} else {
-		FUZZ_ASSERT(get16(d + 12) == 0x86dd, "decap of EtherType %#x", get16(d + 12));
+		FUZZ_ASSERT(fuzz_get16(d + 12) == 0x86dd, "decap of EtherType %#x", fuzz_get16(d + 12));
 		l4 = 54;
-		end = 54 + get16(d + 18);
+		end = 54 + fuzz_get16(d + 18);
 		FUZZ_ASSERT(!memcmp(d + 38, ta->local6.a, 16) && d[20] == 17,
 			    "decap of an IPv6 packet not UDP to us");
 	}
-	udp_len = get16(d + l4 + 4);
+	udp_len = fuzz_get16(d + l4 + 4);
 	vni = (uint32_t)d[l4 + 12] << 16 | (uint32_t)d[l4 + 13] << 8 | d[l4 + 14];
 	FUZZ_ASSERT(off == l4 + 16 && f.pkt.len == udp_len - 16 && l4 + udp_len <= end &&
 			end <= len,
 		    "inner at %u len %u: l4 %u udp_len %u ip end %u frame %u", off, f.pkt.len, l4,
 		    udp_len, end, len);
-	FUZZ_ASSERT(get16(d + l4 + 2) == TUN_VXLAN_PORT && (d[l4 + 8] & 0x08) &&
+	FUZZ_ASSERT(fuzz_get16(d + l4 + 2) == TUN_VXLAN_PORT && (d[l4 + 8] & 0x08) &&
 			tun_table__has_vni(ta, vni),
-		    "decap: port %u flags %#x VNI %u", get16(d + l4 + 2), d[l4 + 8], vni);
+		    "decap: port %u flags %#x VNI %u", fuzz_get16(d + l4 + 2), d[l4 + 8], vni);
 	free(f.buf);
 }
 
@@ -207,29 +188,29 @@ static void check_encap(const uint8_t *data, uint32_t len, uint8_t flags)
 	FUZZ_ASSERT(!memcmp(p, ta->nexthop_mac, 6) && !memcmp(p + 6, u.mac, 6), "outer MACs");
 	if (v6) {
 		uint8_t ph[8] = {0, 0, p[18], p[19], 0, 0, 0, 17};
-		uint32_t sum = csum(csum(0, p + 22, 32), ph, 8);
+		uint32_t sum = fuzz_csum(fuzz_csum(0, p + 22, 32), ph, 8);
 
 		l4 = 54;
-		FUZZ_ASSERT(get16(p + 12) == 0x86dd && p[14] >> 4 == 6 &&
-				get16(p + 18) == len + hlen - 54 && p[20] == 17 &&
+		FUZZ_ASSERT(fuzz_get16(p + 12) == 0x86dd && p[14] >> 4 == 6 &&
+				fuzz_get16(p + 18) == len + hlen - 54 && p[20] == 17 &&
 				!memcmp(p + 22, ta->local6.a, 16) &&
 				!memcmp(p + 38, e->remote.a, 16) && ip_id == 0x1234,
 			    "outer IPv6 header");
-		FUZZ_ASSERT(get16(p + l4 + 6) && csum(sum, p + l4, len + 16) == 0xffff,
-			    "UDP checksum %#x over IPv6 does not verify", get16(p + l4 + 6));
+		FUZZ_ASSERT(fuzz_get16(p + l4 + 6) && fuzz_csum(sum, p + l4, len + 16) == 0xffff,
+			    "UDP checksum %#x over IPv6 does not verify", fuzz_get16(p + l4 + 6));
 	} else {
 		l4 = 34;
-		FUZZ_ASSERT(get16(p + 12) == 0x0800 && p[14] == 0x45 &&
-				get16(p + 16) == len + hlen - 14 && get16(p + 18) == 0x1234 &&
+		FUZZ_ASSERT(fuzz_get16(p + 12) == 0x0800 && p[14] == 0x45 &&
+				fuzz_get16(p + 16) == len + hlen - 14 && fuzz_get16(p + 18) == 0x1234 &&
 				p[23] == 17 && !memcmp(p + 26, ta->local4.a, 4) &&
 				!memcmp(p + 30, e->remote.a, 4) && ip_id == 0x1235,
 			    "outer IPv4 header");
-		FUZZ_ASSERT(csum(0, p + 14, 20) == 0xffff, "IPv4 header checksum does not verify");
+		FUZZ_ASSERT(fuzz_csum(0, p + 14, 20) == 0xffff, "IPv4 header checksum does not verify");
 	}
-	FUZZ_ASSERT(get16(p + l4) == sport && get16(p + l4 + 2) == TUN_VXLAN_PORT &&
-			get16(p + l4 + 4) == len + 16,
-		    "UDP header: sport %u (want %u) dport %u len %u", get16(p + l4), sport,
-		    get16(p + l4 + 2), get16(p + l4 + 4));
+	FUZZ_ASSERT(fuzz_get16(p + l4) == sport && fuzz_get16(p + l4 + 2) == TUN_VXLAN_PORT &&
+			fuzz_get16(p + l4 + 4) == len + 16,
+		    "UDP header: sport %u (want %u) dport %u len %u", fuzz_get16(p + l4), sport,
+		    fuzz_get16(p + l4 + 2), fuzz_get16(p + l4 + 4));
 	FUZZ_ASSERT(p[l4 + 8] == 0x08 && ((uint32_t)p[l4 + 12] << 16 | (uint32_t)p[l4 + 13] << 8 |
 					  p[l4 + 14]) == e->vni,
 		    "VXLAN header");

@@ -14,7 +14,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "json_check.h"
+#include "runner/json_check.h"
 #include "xskfctl_json.h"
 
 #include "fuzz.h"

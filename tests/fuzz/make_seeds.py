@@ -281,7 +281,7 @@ cmdlines = {
 }
 for name, args in cmdlines.items():
     write('fuzz_cli', name, b'\0'.join(a.encode() for a in args))
-with open(os.path.join(HERE, '..', '..', 'framework', 'cli.c')) as f:
+with open(os.path.join(HERE, '..', '..', 'framework', 'runner', 'cli.c')) as f:
     longs = re.findall(r'\{ "([a-z-]+)", O_', f.read())
 write_dict('fuzz_cli', ['--' + o for o in longs] +
            ['--size', '--imix', '--pcap', '--loop', '=', '\0', 'all', 'auto', 'require', 'off',

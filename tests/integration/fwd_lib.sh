@@ -2,10 +2,10 @@
 # Helpers for the forwarding / txgen tests (sourced). Each test gets its own namespace prefix
 # from its name and PID, and everything it creates is removed by the EXIT trap.
 
-[[ $EUID -eq 0 ]] || { echo "SKIP: needs root"; exit 77; }
-SRC=${XSKF_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
-BUILD=${XSKF_BUILD:-$SRC/build}
-PY=/usr/bin/python3 # the one that has scapy
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+require_root
+SRC=$S
+BUILD=$B
 L2FWD=$BUILD/apps/xsk-l2fwd
 TXGEN=$BUILD/apps/xsk-txgen
 P=${P:-f$$}
@@ -13,24 +13,14 @@ TMP=$(mktemp -d)
 PIDS=()
 NSES=()
 
-cleanup() {
+fwd_cleanup() {
 	local p ns
 	for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
 	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
 	for ns in "${NSES[@]}"; do ip netns del "$ns" 2>/dev/null; done
 	rm -rf "$TMP"
 }
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-
-ok() {
-	echo "ok: $*"
-}
-. "$SRC/tests/integration/wait_lib.sh"
+at_exit fwd_cleanup
 
 # mkns NAME: a namespace with lo up, added to the cleanup list.
 mkns() {
@@ -60,6 +50,24 @@ vpair() {
 	fi
 	ip -n "$1" link set "$2" up
 	ip -n "$4" link set "$5" up
+}
+
+# fwd_bed_up: the forwarding bed, its names in NA NL NB and MAC_*:
+#   nsA [a0 192.0.2.1] --- [la] nsL (the app) [lb] --- [b0 192.0.2.2] nsB
+# with static neighbours across it, so that no ARP frame is in the counts.
+fwd_bed_up() {
+	MAC_A=02:00:00:00:0a:01 MAC_LA=02:00:00:00:0a:02
+	MAC_B=02:00:00:00:0b:01 MAC_LB=02:00:00:00:0b:02
+	NA=$P-a NL=$P-l NB=$P-b
+	mkns $NA
+	mkns $NL
+	mkns $NB
+	vpair $NA a0 $MAC_A $NL la $MAC_LA
+	vpair $NB b0 $MAC_B $NL lb $MAC_LB
+	ip -n $NA addr add 192.0.2.1/24 dev a0
+	ip -n $NB addr add 192.0.2.2/24 dev b0
+	ip -n $NA neigh replace 192.0.2.2 lladdr $MAC_LA dev a0 nud permanent
+	ip -n $NB neigh replace 192.0.2.1 lladdr $MAC_LB dev b0 nud permanent
 }
 
 # start NS OUTFILE CMD...: run an xskf app in NS in the background, JSON to OUTFILE, and wait

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "internal.h"
+#include "core/internal.h"
 
 #ifndef MAP_HUGE_SHIFT
 #define MAP_HUGE_SHIFT 26

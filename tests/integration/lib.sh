@@ -1,16 +1,41 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Shared helpers of the integration tests (sourced). Every test makes its own test bed with a
-# unique prefix and removes it on exit, whatever happens.
+# The one library of the integration tests (sourced): every test_*.sh sources it, and so do
+# fwd_lib.sh and tunnel_lib.sh, which add their test beds. It gives the paths, skip / fail /
+# ok, the root check, one EXIT trap that runs every cleanup registered with at_exit (last
+# registered first), and the bounded waits of wait_lib.sh. Every test makes its own test bed
+# with a unique prefix and removes it on exit, whatever happens.
 
-B=${XSKF_BUILD:?XSKF_BUILD not set (run through meson test)}
-S=${XSKF_SRC:?XSKF_SRC not set}
+S=${XSKF_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+B=${XSKF_BUILD:-$S/build}
 RXDROP=$B/apps/xsk-rxdrop
 GEN=$B/tools/xskf-trafficgen
-PY=/usr/bin/python3
+PY=/usr/bin/python3 # the one that has scapy
 
 skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*" >&2; exit 1; }
 ok() { echo "ok - $*"; }
+
+# fail MSG: one line on stderr, then what each hook of FAIL_HOOKS adds (an app's last
+# messages), exit 1
+FAIL_HOOKS=()
+fail() {
+	local h
+	echo "FAIL: $*" >&2
+	for h in "${FAIL_HOOKS[@]}"; do "$h" >&2 || true; done
+	exit 1
+}
+
+# at_exit CMD: run CMD (eval'd) at exit, before what was registered earlier
+AT_EXIT=()
+run_at_exit() {
+	local c
+	set +e
+	for c in "${AT_EXIT[@]}"; do eval "$c"; done
+}
+at_exit() {
+	AT_EXIT=("$1" "${AT_EXIT[@]}")
+	trap run_at_exit EXIT
+}
+
 . "$S/tests/integration/wait_lib.sh"
 
 require_root() {
@@ -22,23 +47,29 @@ require_root() {
 tb_up() {
 	export XSKF_TB=$1
 	eval "$("$S/scripts/testbed.sh" up)"
-	trap tb_cleanup EXIT
+	at_exit tb_cleanup
+}
+
+# tb_up_out PREFIX: tb_up, and $out, a scratch folder, removed at exit as the bed is.
+tb_up_out() {
+	tb_up "$1"
+	out=$(mktemp -d)
+	at_exit 'rm -rf "$out"'
 }
 
 tb_cleanup() {
 	local pids
-	local i
 	pids=$(ip netns pids "$TB_NS_DUT" 2>/dev/null || true)
 	[ -n "$pids" ] && kill -TERM $pids 2>/dev/null
 	# what is left gets 10 s to detach and exit, then SIGKILL
-	for ((i = 0; i < 200; i++)); do
-		[ -z "$(ip netns pids "$TB_NS_DUT" 2>/dev/null)" ] && break
-		sleep 0.05
-	done
+	wait_until 10 ns_empty "$TB_NS_DUT"
 	pids=$(ip netns pids "$TB_NS_DUT" 2>/dev/null || true)
 	[ -n "$pids" ] && kill -KILL $pids 2>/dev/null
 	"$S/scripts/testbed.sh" down >/dev/null 2>&1 || true
 }
+
+# ns_empty NS: no process runs in NS.
+ns_empty() { [ -z "$(ip netns pids "$1" 2>/dev/null)" ]; }
 
 dut() { ip netns exec "$TB_NS_DUT" "$@"; }
 gen() { ip netns exec "$TB_NS_GEN" "$@"; }
@@ -62,6 +93,11 @@ assert_no_xdp() {
 json_get() {
 	$PY -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
 }
+
+# q0_xdp: frames the dut's XDP program ran on, RX queue 0 (veth's ethtool -S). Once it has all
+# the frames sent, each is in the socket's RX ring or counted by the kernel (rx_dropped,
+# rx_ring_full): xdp_redirect alone misses the frames a starved worker's empty fill ring lost.
+q0_xdp() { dut ethtool -S "$TB_IF_DUT" | awk '/rx_queue_0_xdp_packets:/ { print $2 }'; }
 
 has_xdp() { [ -n "$(xdp_attached)" ]; }
 

@@ -7,9 +7,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
 FOREIGN=${XSKF_FOREIGN_OBJ:?XSKF_FOREIGN_OBJ not set}
-tb_up "xb$$"
-out=$(mktemp -d)
-trap 'tb_cleanup; rm -rf "$out"' EXIT
+tb_up_out "xb$$"
 n=0
 
 # expect_fail "what" "regex of the message" args...

@@ -22,16 +22,7 @@ for c in iperf3 tshark tcpdump; do
 	command -v $c >/dev/null || { echo "SKIP: $c missing (scripts/deps.sh)"; exit 77; }
 done
 
-MAC_A=02:00:00:00:0a:01 MAC_LA=02:00:00:00:0a:02
-MAC_B=02:00:00:00:0b:01 MAC_LB=02:00:00:00:0b:02
-NA=$P-a NL=$P-l NB=$P-b
-mkns $NA; mkns $NL; mkns $NB
-vpair $NA a0 $MAC_A $NL la $MAC_LA
-vpair $NB b0 $MAC_B $NL lb $MAC_LB
-ip -n $NA addr add 192.0.2.1/24 dev a0
-ip -n $NB addr add 192.0.2.2/24 dev b0
-ip -n $NA neigh replace 192.0.2.2 lladdr $MAC_LA dev a0 nud permanent
-ip -n $NB neigh replace 192.0.2.1 lladdr $MAC_LB dev b0 nud permanent
+fwd_bed_up
 for ns in $NA $NB; do
 	[[ $(ip netns exec $ns ethtool -k ${ns: -1}0 | awk '/^tx-checksumming:/ {print $2}') == on ]] ||
 		fail "$ns: veth's default TX checksum offload is not on"

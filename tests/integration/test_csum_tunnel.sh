@@ -16,7 +16,7 @@ TAG=ck
 . "$(dirname "$0")/tunnel_lib.sh"
 command -v curl >/dev/null || { echo "SKIP: curl missing (scripts/deps.sh)"; exit 77; }
 
-tb_up
+tun_bed_up
 # back to the defaults where the server is: the VTEP's underlay and its VXLAN devices
 ip netns exec "$NS_V" ethtool -K v0 tx on >/dev/null
 for d in vx0 vx6; do ip netns exec "$NS_V" ethtool -K $d tx on >/dev/null; done
@@ -43,7 +43,7 @@ app_start --config "$WORK/tun.conf" --cpus 1
 if get 192.0.2.2; then
 	fail "curl through the decap direction worked without --csum-repair: the bed does not show the problem"
 fi
-echo "ok: without --csum-repair: curl: $(head -c 100 "$WORK/curl.err")"
+ok "without --csum-repair: curl: $(head -c 100 "$WORK/curl.err")"
 app_stop
 
 app_start --config "$WORK/tun.conf" --cpus 1 --csum-repair
@@ -51,7 +51,7 @@ for addr in 192.0.2.2 203.0.113.2; do
 	get $addr || fail "curl from $addr with --csum-repair: $(cat "$WORK/curl.err")"
 	got=$(sha256sum <"$WORK/got" | cut -d' ' -f1)
 	[[ $got == "$want" ]] || fail "from $addr: sha256 $got, expected $want"
-	echo "ok: with --csum-repair: 3000000 bytes from $addr through decap, sha256 matched"
+	ok "with --csum-repair: 3000000 bytes from $addr through decap, sha256 matched"
 done
 app_stop
 # what the framework finished on the underlay: outer UDP/IPv6 checksums the VTEP left

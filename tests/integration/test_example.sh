@@ -63,18 +63,17 @@ done
 ok "count-udp (C) and count-l3-cxx (C++) built against the install, installed into $(realpath --relative-to="$dest/root" "$plugindir")"
 
 tb_up "xe$$"
-redirected() { dut ethtool -S "$TB_IF_DUT" | awk '/rx_queue_0_xdp_redirect:/ { print $2 }'; }
-redirected_since() { echo $(($(redirected) - $1)); }
+redirected_since() { echo $(($(q0_xdp) - $1)); }
 # run_named NAME PYCHECK: the installed xskf runs the plugin by name; 3000 frames; the check
 run_named() {
 	local r0 pid
 	XSKF_PLUGIN_PATH=$plugindir ip netns exec "$TB_NS_DUT" "$xskf" run "$1" -i "$TB_IF_DUT" -q 0 \
 		-c --cpus 1 --json --quiet >"$dest/run.json" 2>"$dest/run.err" &
 	pid=$!
-	wait_for "attach by $1" grep -q "XDP program attached" "$dest/run.err"
-	r0=$(redirected)
+	wait_line "$dest/run.err" "XDP program attached"
+	r0=$(q0_xdp)
 	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --cpus 0 --rate 50000 --json >/dev/null || fail "generator"
-	wait_for "3000 frames redirected to $1" ge redirected_since "$r0" 3000
+	wait_for "3000 frames at the XDP program for $1" ge redirected_since "$r0" 3000
 	kill -INT $pid
 	wait $pid || { cat "$dest/run.err"; fail "the installed xskf exited non-zero with $1"; }
 	$PY - "$dest/run.json" "$2" <<'EOPY' || fail "$1: counts"

@@ -19,9 +19,8 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
 case_name=${1:?case}
-tb_up "xf$$"
-out=$(mktemp -d)
-trap 'tb_cleanup; ip netns del "xf$$-other" 2>/dev/null; rm -rf "$out"' EXIT
+tb_up_out "xf$$"
+at_exit 'ip netns del "xf$$-other" 2>/dev/null'
 
 # start_rx ARGS...: xsk-rxdrop on queue 0 of the dut (CPU 1), JSON in $out/rx.json; waits
 # until it says its program is attached (not merely until a program is there: a killed run's
@@ -31,19 +30,11 @@ start_rx() {
 	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" ${RX_QUEUES--q 0} -c -N --cpus 1 --json --quiet "$@" \
 		>"$out/rx.json" 2>"$out/rx.err" &
 	RX_PID=$!
-	wait_line "XDP program attached"
+	rx_line "XDP program attached"
 }
 
-# wait_line PATTERN: until the app's stderr has a line matching PATTERN (20 s at most)
-wait_line() {
-	local i
-	for ((i = 0; i < 400; i++)); do
-		grep -q -- "$1" "$out/rx.err" && return 0
-		sleep 0.05
-	done
-	cat "$out/rx.err" >&2
-	fail "no line '$1' from xsk-rxdrop"
-}
+# rx_line PATTERN: until the app's stderr has a line matching PATTERN
+rx_line() { wait_line "$out/rx.err" "$1"; }
 
 # wait_rc PID: wait for it, its exit status in $rc
 wait_rc() {
@@ -87,14 +78,11 @@ link-flap)
 	gen "$GEN" -i "$TB_IF_GEN" --cpus 0 -n 3000000 --rate 300000 --json >"$out/gen.json" &
 	gpid=$!
 	# traffic flows: the dut's XDP counter moves
-	for ((i = 0; i < 400; i++)); do
-		[ "$(dut cat /sys/class/net/$TB_IF_DUT/statistics/rx_packets)" -gt 1000 ] && break
-		sleep 0.05
-	done
+	wait_for "traffic at $TB_IF_DUT" ge sysfs_ctr "$TB_NS_DUT" "$TB_IF_DUT" rx_packets 1001
 	dut ip link set "$TB_IF_DUT" down
-	wait_line "link down"
+	rx_line "link down"
 	dut ip link set "$TB_IF_DUT" up
-	wait_line "link up again"
+	rx_line "link up again"
 	wait $gpid || fail "generator failed"
 	kill -INT $RX_PID
 	wait_rc $RX_PID
@@ -113,7 +101,7 @@ deleted | moved)
 	dut ip link set "$P2" up
 	gen ip link set "${P2}g" up
 	start_rx -i "$P2"
-	wait_line "$P2: XDP program attached"
+	rx_line "$P2: XDP program attached"
 	t0=$(date +%s%N)
 	if [ $case_name = deleted ]; then
 		dut ip link del "$TB_IF_DUT"
@@ -136,7 +124,7 @@ deleted | moved)
 channels)
 	start_rx
 	if dut ethtool -L "$TB_IF_DUT" rx 1 tx 1 2>"$out/ethtool.err"; then
-		wait_line "RX queues changed from 2 to 1"
+		rx_line "RX queues changed from 2 to 1"
 		ok "queue count change accepted by the kernel and reported by xsk-rxdrop"
 	else
 		ok "queue count change refused by the kernel: $(head -1 "$out/ethtool.err")"
@@ -150,7 +138,7 @@ mtu)
 	RX_QUEUES= start_rx # every queue: the stack's frames may come in on either
 	dut ip link set "$TB_IF_DUT" mtu 3000 || fail "cannot raise the MTU with the program attached"
 	gen ip link set "$TB_IF_GEN" mtu 3000
-	wait_line "MTU 3000 allows 3018-byte frames"
+	rx_line "MTU 3000 allows 3018-byte frames"
 	# 5 frames of 2042 bytes (ICMP echo, 2000 bytes of data): each too long for a 2048-byte
 	# UMEM frame after 288 bytes of headroom; the replies never come
 	gen ping -q -c 5 -i 0.05 -W 1 -s 2000 "$TB_IP4_DUT" >/dev/null && fail "a reply came back"

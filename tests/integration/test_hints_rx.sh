@@ -11,9 +11,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
 mode=${1:?native|skb|off}
-tb_up "xh$$"
-out=$(mktemp -d)
-trap 'tb_cleanup; rm -rf "$out"' EXIT
+tb_up_out "xh$$"
 NGEN=3000
 NUDP=200
 

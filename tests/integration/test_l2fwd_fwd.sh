@@ -12,17 +12,7 @@ set -u
 P=fw$$
 . "$(dirname "$0")/fwd_lib.sh"
 
-MAC_A=02:00:00:00:0a:01 MAC_LA=02:00:00:00:0a:02
-MAC_B=02:00:00:00:0b:01 MAC_LB=02:00:00:00:0b:02
-NA=$P-a NL=$P-l NB=$P-b
-mkns $NA; mkns $NL; mkns $NB
-vpair $NA a0 $MAC_A $NL la $MAC_LA
-vpair $NB b0 $MAC_B $NL lb $MAC_LB
-ip -n $NA addr add 192.0.2.1/24 dev a0
-ip -n $NB addr add 192.0.2.2/24 dev b0
-# static neighbours: no ARP frames in the counts
-ip -n $NA neigh replace 192.0.2.2 lladdr $MAC_LA dev a0 nud permanent
-ip -n $NB neigh replace 192.0.2.1 lladdr $MAC_LB dev b0 nud permanent
+fwd_bed_up
 
 start_app $NL $TMP/l2fwd.json $L2FWD -i la -i lb --mode fwd --dst-mac-0 $MAC_A \
 	--dst-mac-1 $MAC_B --quiet

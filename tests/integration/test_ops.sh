@@ -32,10 +32,10 @@ cleanup() {
 	for p in "${pids[@]}"; do
 		wait "$p" 2>/dev/null
 	done
-	[ -n "${TB_NS_DUT:-}" ] && tb_cleanup
 	rm -rf "$out"
 }
-trap cleanup EXIT
+# lib.sh's one EXIT trap: tb_up registers the bed's removal after (so before) this
+at_exit cleanup
 
 # mem_run NAME-OF-LOG CMD...: a memory-backend run in the background; its pid in $RUN_PID
 mem_run() {
@@ -77,12 +77,14 @@ list)
 		"$CTL" $sel stats | $PY -c 'import json, sys; d = json.load(sys.stdin); sys.exit(d["app"] != "xsk-rxdrop")' ||
 			fail "$sel stats did not reach xsk-rxdrop"
 		# shellcheck disable=SC2086
-		"$CTL" $sel metrics | grep -q "^xskf_up{instance=\"xsk-rxdrop.$pa\"} 1$" ||
+		# into a file: grep -q on a pipe would close it early (SIGPIPE, pipefail)
+		"$CTL" $sel metrics >"$out/sel.prom" || fail "$sel metrics: exit $?"
+		grep -q "^xskf_up{instance=\"xsk-rxdrop.$pa\"} 1$" "$out/sel.prom" ||
 			fail "$sel metrics did not reach xsk-rxdrop"
 	done
-	"$CTL" --pid "$pb" plugins | grep -q "^filter " || fail "--pid $pb plugins"
-	"$CTL" --name filter+rxdrop top --count 1 --interval 0.2 | grep -q "filter+rxdrop.$pb" ||
-		fail "--name filter+rxdrop top"
+	"$CTL" --pid "$pb" plugins >"$out/o" && grep -q "^filter " "$out/o" || fail "--pid $pb plugins"
+	"$CTL" --name filter+rxdrop top --count 1 --interval 0.2 >"$out/o" &&
+		grep -q "filter+rxdrop.$pb" "$out/o" || fail "--name filter+rxdrop top"
 	ok "-s NAME, -s PID, --name, --pid reach the instance named (stats, metrics, plugins, top)"
 	rm "$XSKF_CTL_DIR/ghost.$$.sock"
 	for c in stats metrics top; do

@@ -28,15 +28,25 @@ out=$(mktemp -d)
 export XSKF_CTL_DIR=$out/ctl
 trap 'tb_cleanup; rm -rf "$out"' EXIT
 
-# wait_line FILE PATTERN: until FILE has a line matching PATTERN (20 s at most)
-wait_line() {
-	local i
-	for ((i = 0; i < 400; i++)); do
-		grep -q -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	cat "$1" >&2
-	fail "no '$2' in $1"
+# ctl_seen OUT: frames of queue 0 received or dropped by the kernel (rx_dropped, rx_ring_full),
+# from `xskfctl stats` (the document kept in OUT)
+ctl_seen() {
+	"$CTL" stats >"$1" || return 1
+	json_get "$1" "d['queues'][0]['rx_packets'] + d['queues'][0]['kernel']['rx_dropped'] + d['queues'][0]['kernel']['rx_ring_full']"
+}
+
+# ctl_rx OUT: frames of queue 0 received or dropped by the kernel (rx_dropped), OUT as above
+ctl_rx() {
+	"$CTL" stats >"$1" || return 1
+	json_get "$1" "d['queues'][0]['rx_packets'] + d['queues'][0]['kernel']['rx_dropped']"
+}
+
+# all_back OUT BASE: 5000 frames seen at queue 0 and the generator got back every frame the
+# socket sent (its rx_packets above BASE)
+all_back() {
+	local back
+	back=$(($(gen cat "/sys/class/net/$TB_IF_GEN/statistics/rx_packets") - $2))
+	[ "$(ctl_seen "$1")" -ge 5000 ] && [ $back -ge "$(json_get "$1" "d['queues'][0]['tx_packets']")" ]
 }
 
 # mem_json OUT CMD...: one run on the memory backend, its JSON in OUT
@@ -75,13 +85,9 @@ same)
 			>"$out/v.json" 2>"$out/v.err" &
 		pid=$!
 		wait_line "$out/v.err" "XDP program attached"
-		r0=$(dut ethtool -S "$TB_IF_DUT" | awk '/rx_queue_0_xdp_redirect:/ { print $2 }')
+		r0=$(q0_xdp)
 		gen "$GEN" -i "$TB_IF_GEN" -n 10000 --cpus 0 --rate 100000 --json >"$out/g.json" || fail "generator"
-		for ((i = 0; i < 400; i++)); do
-			r=$(dut ethtool -S "$TB_IF_DUT" | awk '/rx_queue_0_xdp_redirect:/ { print $2 }')
-			[ $((r - r0)) -ge 10000 ] && break
-			sleep 0.05
-		done
+		wait_for "10000 frames at the XDP program of queue 0" ge q0_xdp $((r0 + 10000))
 		kill -INT $pid
 		wait $pid || fail "$cmd exited non-zero"
 		got=$(json_get "$out/v.json" "d['queues'][0]['rx_packets'] + d['queues'][0]['kernel']['rx_dropped'] + d['queues'][0]['kernel']['rx_ring_full']")
@@ -101,20 +107,11 @@ chain)
 	# coming back to the generator are not for its stack (no ICMP answers)
 	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --dport 9 --cpus 0 --rate 50000 --json >"$out/g1.json" || fail "gen"
 	# the kernel may drop some on a starved machine: how many of the port-9 ones it did
-	for ((i = 0; i < 400; i++)); do
-		"$CTL" stats >"$out/s1.json" || fail "xskfctl stats"
-		kd1=$(json_get "$out/s1.json" "d['queues'][0]['kernel']['rx_dropped'] + d['queues'][0]['kernel']['rx_ring_full']")
-		[ $(($(json_get "$out/s1.json" "d['queues'][0]['rx_packets']") + kd1)) -ge 3000 ] && break
-		sleep 0.05
-	done
+	wait_for "3000 port-9 frames at the socket or dropped by the kernel" ge ctl_seen "$out/s1.json" 3000
+	kd1=$(json_get "$out/s1.json" "d['queues'][0]['kernel']['rx_dropped'] + d['queues'][0]['kernel']['rx_ring_full']")
 	gen "$GEN" -i "$TB_IF_GEN" -n 2000 --dport 7777 --cpus 0 --rate 50000 --json >"$out/g2.json" || fail "gen"
-	for ((i = 0; i < 400; i++)); do
-		back=$(($(gen cat "/sys/class/net/$TB_IF_GEN/statistics/rx_packets") - back0))
-		"$CTL" stats >"$out/s2.json" || fail "xskfctl stats"
-		[ $(($(json_get "$out/s2.json" "d['queues'][0]['rx_packets'] + d['queues'][0]['kernel']['rx_dropped'] + d['queues'][0]['kernel']['rx_ring_full']"))) -ge 5000 ] &&
-			[ $back -ge "$(json_get "$out/s2.json" "d['queues'][0]['tx_packets']")" ] && break
-		sleep 0.05
-	done
+	wait_for "5000 frames in and every frame sent back" all_back "$out/s2.json" "$back0"
+	back=$(($(gen cat "/sys/class/net/$TB_IF_GEN/statistics/rx_packets") - back0))
 	kill -INT $pid
 	wait $pid || { cat "$out/c.err"; fail "the chain exited non-zero"; }
 	$PY - "$out/c.json" "$back" "$kd1" <<'EOPY' || fail "chain counts"
@@ -187,12 +184,7 @@ ctl)
 	[ "$(stat -c '%a %u' "$sock")" = "600 0" ] || fail "socket mode/owner $(stat -c '%a %u' "$sock")"
 	ok "control socket $sock: 0600, root, in a 0700 folder"
 	gen "$GEN" -i "$TB_IF_GEN" -n 5000 --cpus 0 --rate 50000 --json >/dev/null || fail "gen"
-	for ((i = 0; i < 400; i++)); do
-		"$CTL" stats >"$out/live.json" || fail "xskfctl stats failed"
-		got=$(json_get "$out/live.json" "d['queues'][0]['rx_packets'] + d['queues'][0]['kernel']['rx_dropped']")
-		[ "$got" -ge 5000 ] && break
-		sleep 0.05
-	done
+	wait_for "5000 frames at the socket or dropped by the kernel" ge ctl_rx "$out/live.json" 5000
 	"$CTL" plugins | grep -q "^rxdrop (built in)" || fail "xskfctl plugins"
 	# the run chosen by name, by pid and by path: the same answer
 	sname=$(basename "$sock")

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# Least privilege (framework/privs.c): once xsk-rxdrop is set up, every thread (control thread
+# Least privilege (framework/core/privs.c): once xsk-rxdrop is set up, every thread (control thread
 # and workers, found by their names xskf-w*) holds CAP_NET_ADMIN only, in its effective,
 # permitted and bounding sets, as /proc/PID/task/TID/status shows; and with only that it still
 # counts 1000 frames exactly and detaches its program at exit.
@@ -9,21 +9,18 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
-tb_up "xp$$"
-out=$(mktemp -d)
-trap 'tb_cleanup; rm -rf "$out"' EXIT
+tb_up_out "xp$$"
 NET_ADMIN=0000000000001000 # 1 << CAP_NET_ADMIN (12)
 
 ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 -c --cpus 1 --json --quiet \
 	>"$out/rx.json" 2>"$out/rx.err" &
 pid=$!
-for ((i = 0; i < 400; i++)); do
-	grep -q "XDP program attached" "$out/rx.err" && break
-	sleep 0.05
-done
-grep -q "XDP program attached" "$out/rx.err" || { cat "$out/rx.err"; fail "xsk-rxdrop did not start"; }
+wait_line "$out/rx.err" "XDP program attached"
 # the workers drop theirs as they start: wait until every thread has
-for ((i = 0; i < 400; i++)); do
+# caps_dropped: every thread of $pid holds CAP_NET_ADMIN only, and a worker runs (sets bad,
+# workers)
+caps_dropped() {
+	local t f
 	bad=0 workers=0
 	for t in /proc/$pid/task/*; do
 		[[ $(cat "$t/comm") == xskf-w* ]] && workers=$((workers + 1))
@@ -31,9 +28,9 @@ for ((i = 0; i < 400; i++)); do
 			[ "$(awk -v f="$f:" '$1 == f { print $2 }' "$t/status")" = $NET_ADMIN ] || bad=1
 		done
 	done
-	[ $bad = 0 ] && [ $workers -ge 1 ] && break
-	sleep 0.05
-done
+	[ $bad = 0 ] && [ $workers -ge 1 ]
+}
+wait_until "$WAIT_S" caps_dropped || true # the lines below say which thread, if any
 for t in /proc/$pid/task/*; do
 	echo "$(cat "$t/comm"): $(grep -E '^Cap(Eff|Prm|Bnd)' "$t/status" | tr '\n\t' '  ')"
 done
@@ -42,10 +39,7 @@ done
 ok "every thread holds CAP_NET_ADMIN only"
 
 gen "$GEN" -i "$TB_IF_GEN" -n 1000 --cpus 0 --json >"$out/gen.json" || fail "generator"
-for ((i = 0; i < 400; i++)); do
-	[ "$(dut ethtool -S "$TB_IF_DUT" | awk '/rx_queue_0_xdp_redirect:/ { print $2 }')" -ge 1000 ] && break
-	sleep 0.05
-done
+wait_for "1000 frames at the XDP program of queue 0" ge q0_xdp 1000
 kill -INT $pid
 rc=0
 wait $pid || rc=$?

@@ -11,9 +11,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
 case_name=${1:?case}
-tb_up "xr$$"
-out=$(mktemp -d)
-trap 'tb_cleanup; rm -rf "$out"' EXIT
+tb_up_out "xr$$"
 
 run_count() {
 	local mode=$1 q=$2 flags n=20000 gcpu wcpu

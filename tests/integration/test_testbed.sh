@@ -6,24 +6,18 @@
 # up twice fails; down removes everything and is idempotent. Root; exit 77 to skip.
 set -euo pipefail
 
-SRC=${XSKF_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$(dirname "$0")/lib.sh"
+require_root
+SRC=$S
 TB="$SRC/scripts/testbed.sh"
 P=tbt$$
 P2=tbu$$
-
-[[ $EUID -eq 0 ]] || { echo "SKIP: needs root"; exit 77; }
-ip netns list >/dev/null 2>&1 || { echo "SKIP: ip netns unavailable"; exit 77; }
 
 cleanup() {
 	XSKF_TB=$P "$TB" down || true
 	XSKF_TB=$P2 "$TB" down || true
 }
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
+at_exit cleanup
 
 # One echo request/reply from namespace $1 to address $2. ping when installed, else a raw ICMP
 # socket in python (ping is not part of every minimal install).

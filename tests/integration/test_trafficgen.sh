@@ -14,27 +14,20 @@
 # Root; exit 77 to skip.
 set -euo pipefail
 
-SRC=${XSKF_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
-BUILD=${XSKF_BUILD:-$SRC/build}
+. "$(dirname "$0")/lib.sh"
+require_root
+SRC=$S
+BUILD=$B
 TB="$SRC/scripts/testbed.sh"
 GEN="$BUILD/tools/xskf-trafficgen"
-PY=/usr/bin/python3
 P=tgt$$
 TMP=$(mktemp -d)
-
-[[ $EUID -eq 0 ]] || { echo "SKIP: needs root"; exit 77; }
-ip netns list >/dev/null 2>&1 || { echo "SKIP: ip netns unavailable"; exit 77; }
 
 cleanup() {
 	XSKF_TB=$P "$TB" down || true
 	rm -rf "$TMP"
 }
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
+at_exit cleanup
 
 [[ -x $GEN ]] || fail "$GEN not built"
 eval "$(XSKF_TB=$P "$TB" up)"
@@ -82,7 +75,7 @@ check_count() {
 		[[ $sent -eq $n ]] || fail "-n $n: no errors but sent $sent"
 	fi
 	[[ $lost -eq 0 ]] || fail "-n $n: $lost frames lost with a sink on the dut"
-	echo "ok: -n $n${*:+ $*}: sent $sent tx_errors $errs, dut +$((after - before))"
+	ok "-n $n${*:+ $*}: sent $sent tx_errors $errs, dut +$((after - before))"
 }
 
 # --- exact counts, XDP_DROP at the dut: veth's per-queue XDP counters
@@ -107,7 +100,7 @@ sink off
 out=$(gen -n 1000 2>/dev/null) || fail "generator failed: $out"
 [[ $(jget "$out" sent) -eq 0 && $(jget "$out" lost) -eq 1000 ]] ||
 	fail "with no XDP/GRO at the dut expected sent 0 lost 1000: $out"
-echo "ok: no NAPI at the dut: lost 1000"
+ok "no NAPI at the dut: lost 1000"
 
 # --- --cpus C lands on the dut's RX queue C
 sink drop
@@ -122,7 +115,7 @@ if [[ $(nproc) -ge 2 ]]; then
 		[[ $((a_me - b_me)) -eq $(jget "$out" sent) && $((a_me - b_me)) -gt 0 ]] ||
 			fail "--cpus $cpu: queue $cpu got $((a_me - b_me)) of $(jget "$out" sent)"
 		[[ $a_other -eq $b_other ]] || fail "--cpus $cpu: queue $other got frames too"
-		echo "ok: --cpus $cpu -> dut RX queue $cpu"
+		ok "--cpus $cpu -> dut RX queue $cpu"
 	done
 else
 	echo "skip: --cpus test needs 2 CPUs"
@@ -191,7 +184,7 @@ for e in errors[:5]:
     print('capture:', e, file=sys.stderr)
 sys.exit(1 if errors else 0)
 EOPY
-		echo "ok: capture ${variant:-ipv4/udp}: 64 frames, 16 flows, checksums valid"
+		ok "capture ${variant:-ipv4/udp}: 64 frames, 16 flows, checksums valid"
 	done
 fi
 
@@ -203,7 +196,7 @@ expect_error() {
 	[[ $rc -ne 0 ]] || fail "$what: exit 0"
 	[[ $(wc -l <"$TMP/err") -eq 1 ]] || fail "$what: stderr is not one line: $(cat "$TMP/err")"
 	grep -q "$pattern" "$TMP/err" || fail "$what: unexpected message: $(cat "$TMP/err")"
-	echo "ok: $what -> exit $rc: $(cat "$TMP/err")"
+	ok "$what -> exit $rc: $(cat "$TMP/err")"
 }
 expect_error "unknown interface" "unknown interface" \
 	ip netns exec "$TB_NS_GEN" "$GEN" -i nosuch0 -n 1

@@ -15,7 +15,7 @@ bad_config() { # bad_config "TEXT" "EXPECTED MESSAGE"
 	"$TUNNEL" -i lo -i lo --config "$WORK/bad.conf" 2>"$WORK/bad.err" >/dev/null || st=$?
 	[[ $st -eq 2 ]] || fail "config '$1': exit status $st, expected 2"
 	grep -qF "$WORK/bad.conf$2" "$WORK/bad.err" || fail "config '$1': got '$(cat "$WORK/bad.err")'"
-	echo "ok: refused: $(cat "$WORK/bad.err")"
+	ok "refused: $(cat "$WORK/bad.err")"
 }
 HEAD='local 198.51.100.1\nnexthop-mac 02:00:00:00:00:02\n'
 bad_config "${HEAD}vni 16777216 remote 198.51.100.2 mac 02:00:00:00:00:03\n" ":3: VNI 16777216 out of range"
@@ -29,7 +29,7 @@ bad_config "${HEAD}tunnel 1\n" ":3: unknown keyword 'tunnel'"
 bad_config "local 198.51.100.1\n" ": no 'nexthop-mac'"
 
 # --- crafted frames at the underlay ---
-tb_up
+tun_bed_up
 write_config "$WORK/tun.conf"
 app_start --config "$WORK/tun.conf"
 cap "$NS_H" h0 "$WORK/h0.pcap" 'udp port 7'
@@ -55,9 +55,9 @@ expect_stat decap_drop_not_ip 3
 # addresses on v0 (not ours either), so this count is a lower bound
 nl=$(stat decap_drop_not_local)
 [[ $nl -ge 2 ]] || fail "decap_drop_not_local = $nl, expected at least 2"
-echo "ok: decap_drop_not_local = $nl (>= 2)"
+ok "decap_drop_not_local = $nl (>= 2)"
 expect_stat decap 8
 got=$($PY -c 'import sys; from scapy.all import rdpcap; print(len(rdpcap(sys.argv[1])))' "$WORK/h0.pcap")
 [[ $got -eq 8 ]] || fail "host received $got decapsulated frames, expected 8"
-echo "ok: host received the 8 good inner frames"
+ok "host received the 8 good inner frames"
 echo "PASS"

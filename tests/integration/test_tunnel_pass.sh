@@ -8,7 +8,7 @@
 TAG=p
 source "$(dirname "$0")/tunnel_lib.sh"
 
-tb_up
+tun_bed_up
 write_config "$WORK/tun.conf"
 # the VTEP address on the underlay interface, and no static neighbour at the far end: the
 # kernel must answer ARP for it
@@ -20,22 +20,22 @@ grep -q "steering: only UDP to port 4789 goes to the sockets" "$WORK/app.err" ||
 	fail "steering not announced"
 ip netns exec "$NS_V" ping -q -c 5 -i 0.05 -W 10 198.51.100.1 | grep -q " 5 received" ||
 	fail "ping of the VTEP address with --policy pass"
-echo "ok: the kernel answers ARP and ping for the VTEP address (--policy pass)"
+ok "the kernel answers ARP and ping for the VTEP address (--policy pass)"
 ip netns exec "$NS_H" ping -q -c 5 -i 0.05 -W 10 192.0.2.2 | grep -q " 5 received" ||
 	fail "ping through the tunnel with --policy pass"
 ip netns exec "$NS_V" ping -q -c 5 -i 0.05 -W 10 192.0.2.1 | grep -q " 5 received" ||
 	fail "ping through the tunnel (kernel encap) with --policy pass"
-echo "ok: the tunnel carries ping both ways with --policy pass"
+ok "the tunnel carries ping both ways with --policy pass"
 app_stop
 passed=$($PY -c "import json; d=json.load(open('$WORK/app.json')); print(sum(q['program']['passed'] for q in d['queues'] if q['port'] == 'tu'))")
 # 5 echo requests and at least one ARP request
 [[ $passed -ge 6 ]] || fail "the underlay program passed only $passed frames to the stack"
-echo "ok: $passed underlay frames went to the kernel"
+ok "$passed underlay frames went to the kernel"
 
 # the same ping with --policy drop: the app gets the frames and drops them
 app_start --config "$WORK/tun.conf"
 ip netns exec "$NS_V" ping -q -c 3 -i 0.05 -W 1 198.51.100.1 >/dev/null &&
 	fail "the VTEP address answered with --policy drop"
 app_stop
-echo "ok: with --policy drop the VTEP address does not answer"
+ok "with --policy drop the VTEP address does not answer"
 echo PASS

@@ -22,7 +22,7 @@ SEND=$SRC/tests/integration/pmtu_send.py
 command -v tshark >/dev/null || fail "tshark missing: scripts/deps.sh"
 command -v curl >/dev/null || fail "curl missing: scripts/deps.sh"
 
-tb_up
+tun_bed_up
 # IPv6 inside the tunnel (VNI 100): h0 2001:db8:100::1 <-> vx0 2001:db8:100::2, static neighbours
 ip netns exec "$NS_H" sysctl -qw net.ipv6.conf.h0.disable_ipv6=0
 ip -n "$NS_H" addr add 2001:db8:100::1/64 dev h0 nodad
@@ -34,7 +34,7 @@ ip -n "$NS_V" neigh add 2001:db8:100::1 lladdr $MAC_H dev vx0 nud permanent
 # no path MTU is known for it before the download), and its route to the server announcing MSS
 # 1460, as a host on a 1500-byte link behind the kernel's VTEP would (the VXLAN device itself
 # cannot be raised above 1450 over its 1500-byte underlay): the server then sends 1500-byte
-# packets. tb_up turned TX checksum offload off on the senders (h0, v0, vx0): with veth's
+# packets. tun_bed_up turned TX checksum offload off on the senders (h0, v0, vx0): with veth's
 # default offload their TCP checksums would be left unfinished and the frames dropped after
 # the tunnel (a separate issue; not this test's subject).
 ip -n "$NS_V" addr add 192.0.2.3/24 dev vx0
@@ -63,7 +63,7 @@ sent4=$(live pmtu_icmp4_sent)
 [[ $sent4 -ge 1 ]] || fail "pmtu_icmp4_sent $sent4 after the download"
 kill "$HTTP_PID"
 wait "$HTTP_PID" || true
-echo "ok: curl 4 MiB through the tunnel, sha256 matches; server learnt mtu 1450 from $sent4 ICMP"
+ok "curl 4 MiB through the tunnel, sha256 matches; server learnt mtu 1450 from $sent4 ICMP"
 
 # 2. ping -M do: each gets its ICMP, with the MTU of its tunnel
 # ping_mtu EXPECT DST ARGS...: one probe; ping must print the ICMP it got from DST with the MTU
@@ -74,7 +74,7 @@ ping_mtu() {
 	out=$(ip netns exec "$NS_H" ping -n -c 1 -W 5 -M do "$@" "$dst" 2>&1 || true)
 	grep -Eq "^From $dst .*(Frag needed and DF set \(mtu = $want\)|Packet too big: mtu=$want)" \
 		<<<"$out" || fail "ping -M do $* $dst: no ICMP with mtu $want from $dst in: $out"
-	echo "ok: ping -M do $* $dst: $(grep -Eo '(Frag needed|Packet too big)[^)]*\)?' <<<"$out" | head -1)"
+	ok "ping -M do $* $dst: $(grep -Eo '(Frag needed|Packet too big)[^)]*\)?' <<<"$out" | head -1)"
 }
 ping_mtu 1450 192.0.2.2 -s 1472          # IPv4 underlay: 1500 - 50
 ping_mtu 1430 203.0.113.2 -s 1472        # IPv6 underlay: 1500 - 70
@@ -99,7 +99,7 @@ n6=$(tsh -Y 'icmpv6.type == 2 && icmpv6.mtu == 1450' | wc -l)
 bad=$(tsh -T fields -E occurrence=f -e ip.checksum.status -e icmp.checksum.status \
 	-e icmpv6.checksum.status | grep -vcE '^(1\s+1\s*|\s*1)$' || true)
 [[ $bad -eq 0 ]] || fail "$bad ICMP messages with a checksum tshark does not find good: $(tsh -T fields -E occurrence=f -e ip.checksum.status -e icmp.checksum.status -e icmpv6.checksum.status | sort | uniq -c)"
-echo "ok: $n4 ICMP fragmentation needed and $n6 ICMPv6 packet too big captured, checksums good"
+ok "$n4 ICMP fragmentation needed and $n6 ICMPv6 packet too big captured, checksums good"
 
 # 3. the rules and the rate limit, with a bucket of 20 refilled at 1 per second
 cap "$NS_H" h0 "$WORK/icmp2.pcap" "$ICMP_IN"
@@ -107,7 +107,7 @@ app_start --config "$WORK/tun.conf" --icmp-rate 1 --icmp-burst 20
 nr=$(ip netns exec "$NS_H" $PY "$SEND" rules h0 $MAC_VX0 $MAC_H)
 wait_for "$nr frames refused for their size" ge live encap_drop_mtu "$nr"
 [[ $(live pmtu_no_icmp) -eq $nr ]] || fail "pmtu_no_icmp $(live pmtu_no_icmp), expected $nr"
-echo "ok: $nr frames that must not be answered: none answered"
+ok "$nr frames that must not be answered: none answered"
 N=200
 t0=$SECONDS
 for i in 1 2 3 4; do # chunks smaller than any ring on the way, each after the last arrived
@@ -129,5 +129,5 @@ expect_stat pmtu_icmp_ratelimited "$limited"
 expect_stat encap_drop_mtu $((nr + N))
 got=$($PY -c 'import sys; from scapy.all import rdpcap; print(len(rdpcap(sys.argv[1])))' "$WORK/icmp2.pcap")
 [[ $got -eq $sent ]] || fail "the access host received $got ICMP, the tunnel counted $sent"
-echo "ok: $N answerable frames: $sent answered (bucket 20, 1/s, ${took}s), $limited rate limited"
+ok "$N answerable frames: $sent answered (bucket 20, 1/s, ${took}s), $limited rate limited"
 echo "PASS"

@@ -16,7 +16,7 @@ REV_CHUNK=250 # datagrams per step vtep -> host (decap)
 N_REV=$((STEPS * REV_CHUNK))
 RATE=10000    # a steady stream while the reload runs; nothing depends on it
 
-tb_up
+tun_bed_up
 CONF=$WORK/tun.conf
 write_config "$WORK/a.conf"
 # B: the same tunnels written differently, plus a VNI no traffic uses
@@ -80,14 +80,14 @@ got=$((rx_after - rx_before))
 echo "generator sent $sent, vx0 received $got, $STEPS SIGHUPs"
 [[ $got -eq $sent ]] || fail "encap: $got of $sent frames reached the kernel VTEP"
 [[ $(cat "$WORK/rx.5001") -eq $N_REV ]] || fail "decap: $(cat "$WORK/rx.5001") of $N_REV datagrams"
-echo "ok: decap $N_REV/$N_REV datagrams during reloads"
+ok "decap $N_REV/$N_REV datagrams during reloads"
 
 grep -q "reload rejected.*tun.conf:$BAD_LINE: VNI 16777216 out of range" \
 	"$WORK/app.err" || fail "no rejection message with file:line"
 grep "reload rejected" "$WORK/app.err"
 reloads=$(stat reloads)
 [[ $reloads -eq $((STEPS - 1)) ]] || fail "$reloads reloads, expected $((STEPS - 1))"
-echo "ok: $reloads reloads"
+ok "$reloads reloads"
 expect_stat reload_errors 1
 expect_stat encap_drop_no_route 0
 expect_stat decap_drop_unknown_vni 0

@@ -9,7 +9,7 @@ source "$(dirname "$0")/tunnel_lib.sh"
 
 N=300 # UDP datagrams per direction and underlay
 
-tb_up
+tun_bed_up
 write_config "$WORK/tun.conf"
 app_start --config "$WORK/tun.conf"
 
@@ -24,7 +24,7 @@ ping_ok() { # ping_ok NS DST COUNT [ARGS]: all answered
 	shift 3
 	ip netns exec "$ns" ping -q -c "$n" -i 0.05 -W 10 "$@" "$dst" | grep -q " $n received" ||
 		fail "ping $dst from $ns $*: not $n replies"
-	echo "ok: ping $dst from $ns $*: $n/$n"
+	ok "ping $dst from $ns $*: $n/$n"
 }
 ping_ok "$NS_H" 192.0.2.2 5             # encap IPv4 underlay, kernel decap; and back
 ping_ok "$NS_H" 203.0.113.2 5           # the same over IPv6
@@ -43,7 +43,7 @@ udp() { # udp RXNS SRCNS DST PORT
 	ip netns exec "$2" $PY "$HELPER" udp-send "$3" "$4" $N
 	wait $UDP_RX
 	[[ $(cat "$WORK/rx.$4") -eq $N ]] || fail "UDP to $3:$4: $(cat "$WORK/rx.$4") of $N intact"
-	echo "ok: UDP to $3:$4: $N/$N intact"
+	ok "UDP to $3:$4: $N/$N intact"
 }
 udp "$NS_V" "$NS_H" 192.0.2.2 5000
 udp "$NS_H" "$NS_V" 192.0.2.1 5001

@@ -105,7 +105,7 @@ sizes)
 		if [[ $s == 1518 ]]; then
 			wait_ctr $NP p0 rx_packets $((rx0 + 10))
 			[[ $drops == 0 ]] || fail "--size 1518: $drops dropped"
-			grep -q "xsk-txgen: warning" $TMP/size$s.err && { cat $TMP/size$s.err >&2; fail "--size 1518: a warning, and nothing was dropped"; }
+			grep -q "txgen: warning" $TMP/size$s.err && { cat $TMP/size$s.err >&2; fail "--size 1518: a warning, and nothing was dropped"; }
 			grep -q "sent 10 frames" $TMP/size$s.err || fail "--size 1518: no 'sent 10 frames'"
 		else
 			[[ $drops == 10 ]] || fail "--size $s: veth dropped $drops of 10"
@@ -116,7 +116,7 @@ sizes)
 			[[ $(jget $TMP/size$s.json "j['app_stats']['sent'], j['app_stats']['if_tx_dropped']") == "0 10" ]] ||
 				fail "--size $s: JSON $(jget $TMP/size$s.json "j['app_stats']")"
 		fi
-		ok "--size $s: $(grep -o 'xsk-txgen: sent.*' $TMP/size$s.err)"
+		ok "--size $s: $(grep -o 'txgen: sent.*' $TMP/size$s.err)"
 	done
 	# pcap: records longer than the MTU allows are counted and the longest named
 	$PY - $TMP/long.pcap <<'PYEOF' || fail "scapy"

@@ -13,12 +13,11 @@
 
 set -euo pipefail
 
-[[ $(id -u) -eq 0 ]] || { echo "SKIP: needs root"; exit 77; }
-
-BUILD=${XSKF_BUILD:?XSKF_BUILD not set}
-SRC=${XSKF_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+require_root
+BUILD=$B
+SRC=$S
 TUNNEL=$BUILD/apps/xsk-tunnel
-PY=/usr/bin/python3
 HELPER=$SRC/tests/integration/tunnel_pkt.py
 TAG=${TAG:-t}
 NS_H=xtun$TAG$$-host
@@ -33,13 +32,15 @@ MAC_VX6=02:54:00:00:00:31
 WORK=$(mktemp -d /tmp/xsk-tunnel-test.XXXXXX)
 APP_PID=
 
-fail() {
-	echo "FAIL: $*" >&2
-	[[ -f $WORK/app.err ]] && { echo "--- xsk-tunnel stderr (tail)" >&2; tail -20 "$WORK/app.err" >&2; }
-	exit 1
+# on a failure: the app's last messages
+tun_app_err() {
+	[[ -f $WORK/app.err ]] || return 0
+	echo "--- xsk-tunnel stderr (tail)"
+	tail -20 "$WORK/app.err"
 }
+FAIL_HOOKS+=(tun_app_err)
 
-cleanup() {
+tun_cleanup() {
 	set +e
 	[[ -n $APP_PID ]] && kill -INT "$APP_PID" 2>/dev/null && wait "$APP_PID" 2>/dev/null
 	for ns in "$NS_H" "$NS_T" "$NS_V"; do
@@ -48,15 +49,14 @@ cleanup() {
 	done
 	rm -rf "$WORK"
 }
-trap cleanup EXIT
-. "$SRC/tests/integration/wait_lib.sh"
+at_exit tun_cleanup
 
 [[ -x $TUNNEL ]] || fail "$TUNNEL not built"
 $PY -c 'import scapy' 2>/dev/null || { echo "SKIP: $PY has no scapy"; exit 77; }
 
 # Sending namespaces compute checksums in full: AF_XDP copy mode hands us the frame as the
 # kernel left it, and a partial (offloaded) checksum would be wrong after a tunnel.
-tb_up() {
+tun_bed_up() {
 	ip netns add "$NS_H"
 	ip netns add "$NS_T"
 	ip netns add "$NS_V"
@@ -165,5 +165,5 @@ expect_stat() {
 	local v
 	v=$(stat "$1")
 	[[ $v -eq $2 ]] || fail "counter $1 = $v, expected $2"
-	echo "ok: $1 = $v"
+	ok "$1 = $v"
 }

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Waiting for a state, never for a time (sourced by lib.sh and fwd_lib.sh). A test waits for
+# Waiting for a state, never for a time (sourced by lib.sh, the one test library). A test waits for
 # what it needs (a program attached, a capture listening, a counter reached) and gives up after
 # a bound that only a broken run reaches: the bounds are generous because a loaded 2-CPU machine
 # can be ten times slower than a quiet one, and a passing test never waits for them.
@@ -7,16 +7,33 @@
 : "${PY:=/usr/bin/python3}"
 WAIT_S=${XSKF_TEST_WAIT:-30}
 
-# wait_for WHAT CMD...: run CMD every 50 ms until it succeeds; fail naming WHAT after WAIT_S.
-wait_for() {
-	local what=$1 end=$((SECONDS + WAIT_S))
+# wait_until SECONDS CMD...: run CMD every 50 ms until it succeeds (0) or SECONDS passed (1).
+# The one polling loop of the tests.
+wait_until() {
+	local end=$((SECONDS + $1))
 	shift
-	LAST=
 	until "$@"; do
-		[ $SECONDS -lt $end ] || fail "no $what after $WAIT_S s${LAST:+ (last seen: $LAST)}"
+		[ $SECONDS -lt $end ] || return 1
 		sleep 0.05
 	done
 }
+
+# wait_for WHAT CMD...: run CMD every 50 ms until it succeeds; fail naming WHAT after WAIT_S
+# (showing the file WAIT_SHOW first, when set: an app's messages).
+wait_for() {
+	local what=$1
+	shift
+	LAST=
+	wait_until "$WAIT_S" "$@" && return 0
+	[ -n "${WAIT_SHOW:-}" ] && cat "$WAIT_SHOW" >&2
+	fail "no $what after $WAIT_S s${LAST:+ (last seen: $LAST)}"
+}
+
+# wait_line FILE PATTERN: until FILE (an app's stderr) has a line matching PATTERN.
+wait_line() { WAIT_SHOW=$1 wait_for "line '$2' in $1" grep -q -- "$2" "$1"; }
+
+# gone PID: the process has exited (for wait_for).
+gone() { ! kill -0 "$1" 2>/dev/null; }
 
 # ge CMD... N: CMD prints a number >= N (for wait_for; the number is kept in LAST).
 ge() {

@@ -13,7 +13,7 @@
 
 #include <xskf_hints.h>
 
-#include "toeplitz.h"
+#include "core/toeplitz.h"
 #include "../../bpf/xskf_hints_parse.h"
 #include "hints_vectors.h"
 

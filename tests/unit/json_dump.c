@@ -6,8 +6,9 @@
  */
 #include <stdio.h>
 
-#include "cli.h"
-#include "internal.h"
+#include "runner/cli.h"
+#include "runner/report.h"
+#include "core/internal.h"
 
 static void nop(void *w, struct xskf_pkt *p, unsigned int n)
 {

@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "internal.h"
+#include "runner/cli.h"
+#include "runner/report.h"
+#include "core/internal.h"
 
 #include "tap.h"
 
@@ -102,7 +103,7 @@ static void test_cli(void)
 	CHECK(c.nr_queues == 2 && c.queues[1] == 1 && !c.all_queues, "two queues");
 	CHECK(c.eo.attach_mode == XSKF_ATTACH_NATIVE && c.eo.bind_mode == XSKF_BIND_COPY, "modes");
 	CHECK(c.eo.batch == 32 && c.json && c.duration == 3, "batch, json, duration");
-	CHECK(c.eo.hugepages == XSKF_HUGEPAGES_OFF + 1 && c.eo.frame_size == 4096,
+	CHECK(c.eo.hugepages == XSKF_HUGEPAGES_SET(XSKF_HUGEPAGES_OFF) && c.eo.frame_size == 4096,
 	      "hugepages, frame size");
 	memset(&c, 0, sizeof(c));
 	CHECK(xskf_cli__parse(&c, NULL, NULL, 5, bad_batch) == -EINVAL, "batch 0 rejected");
@@ -167,14 +168,14 @@ static void test_huge_opts(void)
 {
 	struct xskf_engine *e;
 
-	XSKF_OPTS(xskf_engine_opts, o, .app = &app, .hugepages = XSKF_HUGEPAGES_OFF + 1,
+	XSKF_OPTS(xskf_engine_opts, o, .app = &app, .hugepages = XSKF_HUGEPAGES_SET(XSKF_HUGEPAGES_OFF),
 		  .huge_page_size = 2u << 20);
 	errno = 0;
 	CHECK(!xskf_engine__new(&o) && errno == EINVAL, "--huge-size with hugepages off rejected");
 	o.huge_page_size = 0;
 	o.huge_dir = "/";
 	CHECK(!xskf_engine__new(&o) && errno == EINVAL, "--huge-dir with hugepages off rejected");
-	o.hugepages = XSKF_HUGEPAGES_AUTO + 1;
+	o.hugepages = XSKF_HUGEPAGES_SET(XSKF_HUGEPAGES_AUTO);
 	CHECK(!xskf_engine__new(&o) && errno == EINVAL, "--huge-dir / (not hugetlbfs) rejected");
 	o.huge_dir = NULL;
 	o.huge_page_size = 3u << 20;

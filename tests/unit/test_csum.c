@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "csum.h"
-#include "internal.h"
+#include "core/csum.h"
+#include "core/internal.h"
 #include "xskf_hints.h"
 
 static uint32_t ref_sum(const uint8_t *p, uint32_t n, uint32_t s)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chain.h"
+#include "runner/ctl.h"
 
 #include "tap.h"
 

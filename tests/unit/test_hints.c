@@ -11,6 +11,7 @@
 #include <xskf_hints.h>
 
 #include "../../bpf/xskf_hints_parse.h"
+#include "core/sw_meta.h"
 #include "hints_vectors.h"
 
 #include "tap.h"
@@ -47,32 +48,14 @@ struct rx_buf {
 	uint8_t frame[640];
 } __attribute__((packed, aligned(64)));
 
-/* What xskf_hints_write() with hw = false writes (bpf/xskf_hints.bpf.h), from the parse. */
-static void meta_fill(struct xskf_meta *m, const uint8_t *frame, uint32_t len)
-{
-	struct xskf_parse p;
-
-	xskf_parse_frame(frame, frame + len, &p);
-	memset(m, 0, sizeof(*m));
-	m->ptype = p.ptype;
-	m->vlan_tci = p.vlan_tci;
-	m->l3_off = (uint8_t)p.l3_off;
-	m->l4_off = p.l4_off;
-	m->inner_off = p.inner_off;
-	m->inner_l3_off = p.inner_l3_off;
-	m->inner_l4_off = p.inner_l4_off;
-	if (p.vlan)
-		m->src = XSKF_SRC_SW << (2 * XSKF_F_VLAN) | (p.vlan == 2 ? XSKF_META_VLAN_STAG : 0);
-	m->magic = XSKF_META_MAGIC;
-}
-
 static void rx_prepare(struct rx_buf *b, struct xskf_pkt *pkt, void (*build)(struct hv_frame *))
 {
 	struct hv_frame f = { .len = 0 };
 
 	build(&f);
 	memcpy(b->frame, f.b, f.len);
-	meta_fill(&b->meta, b->frame, f.len);
+	/* what xskf_hints_write() with hw = false writes, from the same parse */
+	xskf_sw_meta(b->frame, f.len, &b->meta);
 	memset(pkt, 0, sizeof(*pkt));
 	pkt->data = b->frame;
 	pkt->len = f.len;

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "json_check.h"
+#include "runner/json_check.h"
 #include "tap.h"
 
 static int check(const char *s, size_t *off)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ring_ops.h"
+#include "core/ring_ops.h"
 
 #include "tap.h"
 
@@ -218,7 +218,7 @@ static void stress(unsigned int rounds)
 		n = kern_take_fill(got, rnd(room + 1));
 		for (i = 0; i < n; i++)
 			kern_rx(got[i], 60 + rnd(1400));
-		n = rx_burst(&worker, &sock, pkts, 1 + rnd(32), rnd(2));
+		n = rx_take(&worker, &sock, pkts, 1 + rnd(32), rnd(2));
 		verdicts(pkts, n);
 		dispatch(&worker, &sock, pkts, n);
 		if (rnd(3))
@@ -235,7 +235,7 @@ static void stress(unsigned int rounds)
 		kern_tx_some(TX_SZ);
 		reap_completions(&sock, &worker.umem);
 	}
-	while ((n = rx_burst(&worker, &sock, pkts, 32, false))) {
+	while ((n = rx_take(&worker, &sock, pkts, 32, false))) {
 		m.drop_app += n;
 		dispatch(&worker, &sock, pkts, n);
 	}
@@ -327,7 +327,7 @@ int main(void)
 	/* RX: the kernel puts 12 of the frames it took into the RX ring */
 	for (i = 0; i < 12; i++)
 		kern_rx(got[i], 60 + i);
-	n = rx_burst(&worker, &sock, pkts, 16, true);
+	n = rx_take(&worker, &sock, pkts, 16, true);
 	CHECK(n == 12 && sock.c.rx_packets == 12, "RX burst of 12");
 	CHECK(pkts[0].data == (uint8_t *)worker.umem.area + got[0] + RXOFF && pkts[0].len == 60 &&
 		      pkts[0].headroom == RXOFF && pkts[0].queue == 3 && pkts[0].action == XSKF_DROP,
@@ -359,7 +359,7 @@ int main(void)
 	/* TX: the ring holds 8; 4 more frames received and sent back make 12 wait */
 	for (i = 12; i < 16; i++)
 		kern_rx(got[i], 100);
-	n = rx_burst(&worker, &sock, pkts, 16, true);
+	n = rx_take(&worker, &sock, pkts, 16, true);
 	for (i = 0; i < n; i++)
 		pkts[i].action = XSKF_TX;
 	dispatch(&worker, &sock, pkts, n);

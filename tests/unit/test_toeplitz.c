@@ -15,8 +15,8 @@
 
 #include <xskf_hints.h>
 
-#include "hints.h"
-#include "toeplitz.h"
+#include "core/hints.h"
+#include "core/toeplitz.h"
 #include "../../bpf/xskf_hints_parse.h"
 #include "hints_vectors.h"
 

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The memory backend: the worker's real per-packet path (worker.c, ring_ops.h) against rings in
+ * plain memory, with a stand-in for the kernel on the same thread, in the manner of DPDK's null
+ * PMD or CNDP's null device. It measures what xskf itself costs per packet, apart from the
+ * kernel's copy path: the stand-in moves descriptors from fill to RX (the frames are written
+ * once, at start) and from TX to completion, and nothing else. No socket, no XDP program, no
+ * syscall on the way.
+ *
+ * The stand-in's own work is in xskf_mem__kernel(), kept out of line so that a profile
+ * (callgrind) shows it apart from the framework's.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend/mem_backend.h"
+#include "core/backend.h"
+#include "core/clock.h"
+#include "core/ring_ops.h"
+#include "core/sw_meta.h"
+
+/* One ring's shared words, each in its own cache line as the kernel lays them out. */
+struct mem_ring_words {
+	uint32_t producer __attribute__((aligned(64)));
+	uint32_t consumer __attribute__((aligned(64)));
+	uint32_t flags __attribute__((aligned(64)));
+};
+
+struct xskf_mem_rings {
+	struct mem_ring_words w[4]; /* fill, rx, tx, comp */
+	void *slots[4];
+	/* a frame of this port's own (nr_mem_port_frames), copied in at each receive */
+	const uint8_t *frame;
+	uint32_t len;
+	bool silent; /* this port receives nothing */
+	bool meta_on;
+	struct xskf_meta meta;
+};
+
+static void ring_init(void *ring, struct mem_ring_words *k, void *slots, uint32_t size,
+		      bool producer)
+{
+	xskf_ring__init(ring, &k->producer, &k->consumer, &k->flags, slots, size, producer);
+}
+
+static void mem_close_sock(struct xskf_sock *s);
+
+static int mem_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned int idx)
+{
+	const struct xskf_engine_opts *o = &w->eng->o;
+	const struct xskf_mem_opts *mo = &w->eng->mem.o;
+	const uint32_t sizes[4] = { o->fill_size, o->rx_size, o->tx_size, o->comp_size };
+	const size_t slot[4] = { sizeof(uint64_t), sizeof(struct xdp_desc), sizeof(struct xdp_desc),
+				 sizeof(uint64_t) };
+	struct xskf_mem_rings *m;
+	unsigned int i;
+
+	(void)idx;
+	if (posix_memalign((void **)&m, 64, sizeof(*m)))
+		return -ENOMEM;
+	memset(m, 0, sizeof(*m));
+	s->mem = m;
+	for (i = 0; i < 4; i++) {
+		if (posix_memalign(&m->slots[i], 64, sizes[i] * slot[i])) {
+			mem_close_sock(s);
+			return -ENOMEM;
+		}
+		memset(m->slots[i], 0, sizes[i] * slot[i]);
+	}
+	ring_init(&s->fill, &m->w[0], m->slots[0], sizes[0], true);
+	ring_init(&s->rx, &m->w[1], m->slots[1], sizes[1], false);
+	ring_init(&s->tx, &m->w[2], m->slots[2], sizes[2], true);
+	ring_init(&s->comp, &m->w[3], m->slots[3], sizes[3], false);
+	if (s->port->idx < mo->nr_port_frames) {
+		m->frame = mo->port_frames[s->port->idx];
+		m->len = m->frame ? mo->port_frame_lens[s->port->idx] : 0;
+		m->silent = !m->frame;
+		m->meta_on = !o->no_hints;
+		if (m->frame)
+			xskf_sw_meta(m->frame, m->len, &m->meta);
+	}
+	s->fd = -1;
+	/* the stand-in needs no kick: as a zero-copy driver that never asks for a wakeup */
+	s->zerocopy = true;
+	return 0;
+}
+
+static void mem_close_sock(struct xskf_sock *s)
+{
+	struct xskf_mem_rings *m = s->mem;
+	unsigned int i;
+
+	if (!m)
+		return;
+	for (i = 0; i < 4; i++)
+		free(m->slots[i]);
+	free(m);
+	s->mem = NULL;
+}
+
+/* A 60-byte IPv4/UDP frame (64 on the wire), 192.0.2.1:1024 -> 192.0.2.2:9, valid checksums. */
+static const uint8_t default_frame[60] = {
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x02, 0x02, 0x00, 0x00, 0x00, 0x00, 0x01, 0x08, 0x00,
+	0x45, 0x00, 0x00, 0x2e, 0x00, 0x00, 0x40, 0x00, 0x40, 0x11, 0xb6, 0xbb, 0xc0, 0x00,
+	0x02, 0x01, 0xc0, 0x00, 0x02, 0x02, 0x04, 0x00, 0x00, 0x09, 0x00, 0x1a, 0x00, 0x00,
+};
+
+static int mem_prime(struct xskf_worker *w)
+{
+	struct xskf_engine *eng = w->eng;
+	const struct xskf_engine_opts *o = &eng->o;
+	const struct xskf_mem_opts *mo = &eng->mem.o;
+	const uint8_t *frame = mo->frame ? mo->frame : default_frame;
+	uint32_t len = mo->frame ? mo->frame_len : sizeof(default_frame);
+	uint32_t off = eng->rx_data_off, i;
+	struct xskf_umem *um = &w->umem;
+	struct xskf_meta meta;
+
+	for (i = 0; i <= mo->nr_port_frames; i++) {
+		uint32_t l = i < mo->nr_port_frames ? mo->port_frame_lens[i] : len;
+
+		if (i < mo->nr_port_frames && !mo->port_frames[i])
+			continue;
+		if (!l || off + l > um->frame_size) {
+			pr_warn("memory backend: a %u-byte frame does not fit a %u-byte UMEM frame "
+				"after %u bytes of headroom\n",
+				l, um->frame_size, off);
+			return -EINVAL;
+		}
+	}
+	xskf_sw_meta(frame, len, &meta);
+	for (i = 0; i < um->nr_frames; i++) {
+		uint8_t *chunk = (uint8_t *)um->area + (uint64_t)i * um->frame_size;
+
+		memcpy(chunk + off, frame, len);
+		if (!o->no_hints)
+			memcpy(chunk + off - sizeof(meta), &meta, sizeof(meta));
+	}
+	eng->mem.len = len;
+	w->mem.left = mo->frames ? mo->frames : UINT64_MAX;
+	return 0;
+}
+
+/*
+ * The kernel's side of the worker's sockets, once per loop iteration: up to @batch frames from
+ * each fill ring into its RX ring (their bytes are already in place), and every TX descriptor
+ * into the completion ring. It stops making RX frames once @w->mem.left is used up, and while
+ * the worker drains (as an interface does once its XDP program is detached).
+ */
+static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
+{
+	struct xskf_engine *eng = w->eng;
+	uint32_t off = eng->rx_data_off, len = eng->mem.len;
+	unsigned int i;
+
+	if (!w->mem.t0)
+		w->mem.t0 = xskf_now_ns();
+	if (w->mem.finished) {
+		/* nothing more will come: wait for the stop without spinning, so that a profile
+		 * counts the packets' work, not idle polls */
+		struct timespec ts = { .tv_nsec = 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		return;
+	}
+	if (!w->mem.left && xskf_worker__drained(w)) {
+		/* the last worker through its frames stops the engine */
+		w->mem.finished = true;
+		w->mem.busy_ns = xskf_now_ns() - w->mem.t0;
+		if (atomic_fetch_add(&eng->mem.finished, 1) + 1 == eng->nr_workers)
+			atomic_store(&eng->stop, true);
+		return;
+	}
+
+	for (i = 0; i < w->nr_socks; i++) {
+		struct xskf_sock *s = w->socks[i];
+		struct xskf_mem_rings *m = s->mem;
+		struct mem_ring_words *fill = &m->w[0], *rxw = &m->w[1], *tx = &m->w[2];
+		struct mem_ring_words *comp = &m->w[3];
+		const uint64_t *fslots = m->slots[0];
+		struct xdp_desc *rslots = m->slots[1];
+		const struct xdp_desc *tslots = m->slots[2];
+		uint64_t *cslots = m->slots[3];
+		uint32_t n, j;
+
+		/* TX -> completion: the plain-memory rings are this thread's: no barriers needed */
+		n = tx->producer - tx->consumer;
+		j = comp->consumer + s->comp.size - comp->producer;
+		if (n > j)
+			n = j;
+		for (j = 0; j < n; j++)
+			cslots[(comp->producer + j) & s->comp.mask] =
+			    tslots[(tx->consumer + j) & s->tx.mask].addr;
+		tx->consumer += n;
+		comp->producer += n;
+
+		if (!rx || m->silent)
+			continue;
+		n = fill->producer - fill->consumer;
+		j = rxw->consumer + s->rx.size - rxw->producer;
+		if (n > j)
+			n = j;
+		if (n > batch)
+			n = batch;
+		if (n > w->mem.left)
+			n = (uint32_t)w->mem.left;
+		for (j = 0; j < n; j++) {
+			struct xdp_desc *d = &rslots[(rxw->producer + j) & s->rx.mask];
+
+			d->addr = fslots[(fill->consumer + j) & s->fill.mask] + off;
+			d->len = len;
+			d->options = 0;
+			if (m->frame) {
+				/* a port frame of its own: the shared UMEM's frames move between
+				 * ports, and apps rewrite them, so it is written at each receive */
+				uint8_t *p = (uint8_t *)w->umem.area + d->addr;
+
+				memcpy(p, m->frame, m->len);
+				if (m->meta_on)
+					memcpy(p - sizeof(m->meta), &m->meta, sizeof(m->meta));
+				d->len = m->len;
+			}
+		}
+		fill->consumer += n;
+		rxw->producer += n;
+		s->mem_rx += n;
+		w->mem.left -= n;
+	}
+}
+
+int xskf_mem__set_opts(struct xskf_engine *eng, const struct xskf_mem_opts *mo)
+{
+	if (!eng || !mo || eng->started || eng->be != &xskf_backend_mem)
+		return -EINVAL;
+	if (mo->nr_port_frames > XSKF_MAX_PORTS ||
+	    (mo->nr_port_frames && (!mo->port_frames || !mo->port_frame_lens))) {
+		pr_warn("memory backend: %u per-port frames without their array (at most %u)\n",
+			mo->nr_port_frames, XSKF_MAX_PORTS);
+		return -EINVAL;
+	}
+	eng->mem.o = *mo;
+	return 0;
+}
+
+/* A port of the memory backend is a name and queue ids (default: queue 0); any queue id is
+ * valid, as on an interface with XSKF_MAX_QUEUES queues. */
+static int mem_add_port(struct xskf_engine *eng, struct xskf_port *p, const char *name,
+			const uint32_t *queues, unsigned int nr_queues)
+{
+	unsigned int i, j;
+
+	if (strlen(name) >= IF_NAMESIZE || nr_queues > XSKF_MAX_QUEUES)
+		return -EINVAL;
+	p->numa_node = -1;
+	p->nr_hw_queues = XSKF_MAX_QUEUES;
+	p->nr_queues = nr_queues ? nr_queues : 1;
+	for (i = 0; i < p->nr_queues; i++) {
+		p->queues[i] = nr_queues ? queues[i] : 0;
+		for (j = 0; j < i; j++)
+			if (p->queues[j] == p->queues[i] || p->queues[i] >= XSKF_MAX_QUEUES)
+				return -EINVAL;
+	}
+	for (i = 0; i < eng->nr_ports; i++)
+		if (!strcmp(eng->ports[i].name, p->name))
+			return -EINVAL;
+	return 0;
+}
+
+/* The stand-in plays the XDP program: what it put on the RX ring. No kernel counters. */
+static void mem_kstats(const struct xskf_sock *s, struct xskf_queue_stats *st)
+{
+	st->prog_redirected = s->mem_rx;
+}
+
+/* A memory port: the MAC its frames are addressed to (default_frame), always up. */
+static int mem_port_info(const struct xskf_engine *eng, const struct xskf_port *p,
+			 struct xskf_port_info *pi)
+{
+	static const uint8_t mac[6] = { 0x02, 0, 0, 0, 0, 0x02 };
+
+	(void)eng;
+	memcpy(pi->mac, mac, sizeof(mac));
+	pi->mac[5] += (uint8_t)p->idx;
+	pi->mtu = 1500;
+	pi->up = pi->running = true;
+	return 0;
+}
+
+static const char *mem_sock_mode(const struct xskf_sock *s)
+{
+	(void)s;
+	return "memory backend";
+}
+
+static void mem_port_mode(const struct xskf_port *p, const char **attach, const char **redirect)
+{
+	(void)p;
+	*attach = "none";
+	*redirect = "memory";
+}
+
+/* How long each worker took for its --mem-frames (0: it did not finish them). */
+static void mem_json(struct xskf_engine *eng, FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, ",\n  \"memory_backend\": [");
+	for (i = 0; i < eng->nr_workers; i++)
+		fprintf(f, "%s{\"worker\": %u, \"frames\": %llu, \"busy_ns\": %llu}", i ? ", " : "",
+			i, (unsigned long long)eng->mem.o.frames,
+			(unsigned long long)eng->workers[i].mem.busy_ns);
+	fprintf(f, "]");
+}
+
+/* No capabilities, no wakeups, no program: no preflight, attach, detach or watch. */
+const struct xskf_backend_ops xskf_backend_mem = {
+	.name = "memory",
+	/* start and stop */
+	.add_port = mem_add_port, .open_sock = mem_open_sock, .prime = mem_prime,
+	.close_sock = mem_close_sock,
+	/* the worker's loop: the kernel's side, played here */
+	.step = xskf_mem__kernel,
+	/* what the control thread asks */
+	.kstats = mem_kstats, .port_info = mem_port_info,
+	.sock_mode = mem_sock_mode, .port_mode = mem_port_mode, .json = mem_json,
+};

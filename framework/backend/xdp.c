@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The xdp backend (the default): AF_XDP sockets (core/xsk.c) on real interfaces, fed by our XDP
+ * program (core/prog.c), watched by the control thread (core/watch.c). This file is its entry
+ * in the backend table: what the engine's one start and stop sequence asks of a kernel.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <sys/resource.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+#include "core/backend.h"
+#include "core/csum.h"
+#include "core/hugepages.h"
+#include "core/sysfs.h"
+
+/* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
+static int check_caps(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = {};
+	uint64_t eff;
+
+	if (syscall(SYS_capget, &h, d))
+		return 0;
+	eff = d[0].effective | ((uint64_t)d[1].effective << 32);
+#define HAS(c) (eff & (1ull << (c)))
+	if (HAS(CAP_NET_ADMIN) && HAS(CAP_NET_RAW) && (HAS(39 /* CAP_BPF */) || HAS(CAP_SYS_ADMIN)))
+		return 0;
+#undef HAS
+	pr_warn("permission denied: AF_XDP and XDP need root (or CAP_NET_ADMIN, CAP_NET_RAW and "
+		"CAP_BPF): run with sudo\n");
+	return -EPERM;
+}
+
+/* Refuse early (program of a live xskf, foreign program) before touching anything. */
+static int xdp_preflight(struct xskf_engine *eng)
+{
+	unsigned int i;
+	int err = check_caps();
+
+	for (i = 0; i < eng->nr_ports && !err; i++)
+		err = xskf_prog__preflight(eng, &eng->ports[i]);
+	/* before set-up, so that it comes with the refusals above rather than after the attach */
+	if (!err)
+		xskf_watch__mtu(eng, -1);
+	return err;
+}
+
+static int xdp_add_port(struct xskf_engine *eng, struct xskf_port *p, const char *ifname,
+			const uint32_t *queues, unsigned int nr_queues)
+{
+	unsigned int i, j;
+
+	if (strlen(ifname) >= IF_NAMESIZE || !if_nametoindex(ifname)) {
+		pr_warn("interface '%s' not found: check 'ip link' (in a network namespace, run under "
+			"'ip netns exec NS')\n",
+			ifname);
+		return -ENODEV;
+	}
+	p->ifindex = (int)if_nametoindex(ifname);
+	p->nr_hw_queues = (unsigned int)xskf_count_rx_queues(ifname);
+	p->numa_node = (int)xskf_sysfs__long("/sys/class/net/%s/device/numa_node", ifname);
+	if (!nr_queues) {
+		nr_queues = p->nr_hw_queues < XSKF_MAX_QUEUES ? p->nr_hw_queues : XSKF_MAX_QUEUES;
+		for (i = 0; i < nr_queues; i++)
+			p->queues[i] = i;
+	} else {
+		if (nr_queues > XSKF_MAX_QUEUES)
+			return -E2BIG;
+		for (i = 0; i < nr_queues; i++) {
+			if (queues[i] >= p->nr_hw_queues) {
+				pr_warn("queue %u out of range: %s has %u RX queue%s (0..%u); see "
+					"'ethtool -l %s'\n",
+					queues[i], ifname, p->nr_hw_queues,
+					p->nr_hw_queues == 1 ? "" : "s", p->nr_hw_queues - 1, ifname);
+				return -ERANGE;
+			}
+			for (j = 0; j < i; j++)
+				if (queues[j] == queues[i]) {
+					pr_warn("queue %u of %s given twice\n", queues[i], ifname);
+					return -EINVAL;
+				}
+			p->queues[i] = queues[i];
+		}
+	}
+	for (i = 0; i < eng->nr_ports; i++)
+		if (eng->ports[i].ifindex == p->ifindex) {
+			pr_warn("interface %s given twice: list its queues with -q instead\n", ifname);
+			return -EINVAL;
+		}
+	p->nr_queues = nr_queues;
+	return 0;
+}
+
+/*
+ * XDP_UMEM_REG says ENOBUFS when the UMEM's pages would pass the locked-memory limit: without
+ * CAP_IPC_LOCK the kernel charges them to the user's RLIMIT_MEMLOCK (all its UMEMs together).
+ */
+static void memlock_advice(const struct xskf_worker *w)
+{
+	uint64_t need = w->umem.size, kib = (need + 1023) >> 10;
+	struct rlimit rl;
+	char lim[48] = "unknown", sz[32];
+
+	if (!getrlimit(RLIMIT_MEMLOCK, &rl)) {
+		if (rl.rlim_cur == RLIM_INFINITY)
+			snprintf(lim, sizeof(lim), "unlimited");
+		else
+			snprintf(lim, sizeof(lim), "%llu KiB", (unsigned long long)rl.rlim_cur >> 10);
+	}
+	pr_warn("worker %u: cannot register its %s UMEM: it is locked memory, and without "
+		"CAP_IPC_LOCK it must fit in the locked-memory limit (RLIMIT_MEMLOCK, now %s, "
+		"shared by all of the user's UMEMs): raise it to at least %llu KiB ('ulimit -l "
+		"%llu', or unlimited) or run as root with CAP_IPC_LOCK\n",
+		w->id, xskf_huge__name(need, sz, sizeof(sz)), lim, (unsigned long long)kib,
+		(unsigned long long)kib);
+}
+
+static int xdp_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned int i)
+{
+	const struct xskf_engine_opts *o = &w->eng->o;
+	bool zc = o->bind_mode == XSKF_BIND_ZEROCOPY ||
+		  (o->bind_mode == XSKF_BIND_AUTO && o->attach_mode != XSKF_ATTACH_SKB);
+	int err;
+
+	if (i > 0)
+		zc = w->socks[0]->zerocopy; /* shared UMEM: the kernel reuses the first mode */
+	err = xskf_sock__open(s, &w->umem, o, zc);
+	if (err == -ENOBUFS && i == 0) {
+		memlock_advice(w);
+		return err;
+	}
+	if (err && err != -EBUSY && zc && i == 0 && o->bind_mode == XSKF_BIND_AUTO) {
+		pr_info("%s queue %u: zero-copy not available (%s): using copy mode\n", s->port->name,
+			s->queue, strerror(-err));
+		err = xskf_sock__open(s, &w->umem, o, false);
+	}
+	if (!err)
+		return 0;
+	if (err == -EOPNOTSUPP && zc)
+		pr_warn("%s queue %u: zero-copy is not supported by this driver: use -c (copy mode) or "
+			"leave the mode on auto\n",
+			s->port->name, s->queue);
+	else if (err == -EBUSY)
+		pr_warn("%s queue %u: busy, another AF_XDP socket is bound to it\n", s->port->name,
+			s->queue);
+	else if (err == -EPERM)
+		pr_warn("%s queue %u: permission denied: run as root\n", s->port->name, s->queue);
+	else
+		pr_warn("%s queue %u: cannot open the AF_XDP socket: %s\n", s->port->name, s->queue,
+			strerror(-err));
+	return err;
+}
+
+/*
+ * Program loaded, sockets entered in the XSKMAP, then attached: once the program is visible on
+ * the interface, every queue already has its socket.
+ */
+static int xdp_attach(struct xskf_engine *eng)
+{
+	bool tx_only = eng->app.flags & XSKF_APP_F_TX_ONLY;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < eng->nr_ports && !err; i++)
+		err = xskf_prog__setup(eng, &eng->ports[i]);
+	/*
+	 * A TX-only app receives nothing: its sockets stay out of the XSKMAP, so the program
+	 * passes every frame to the stack and the interface keeps working for the host. The
+	 * program is still attached: zero-copy drivers set up their XDP TX rings only with one.
+	 */
+	if (tx_only)
+		pr_info("TX-only app: its sockets receive nothing, the XDP program passes every "
+			"frame to the stack\n");
+	for (i = 0; i < eng->nr_socks && !err && !tx_only; i++) {
+		struct xskf_sock *s = &eng->socks[i];
+
+		err = xskf_prog__set_xsk(s->port, s->queue, s->fd);
+		if (err)
+			pr_warn("%s queue %u: cannot enter the socket in the XSKMAP: %s\n", s->port->name,
+				s->queue, strerror(-err));
+	}
+	for (i = 0; i < eng->nr_ports && !err; i++)
+		err = xskf_prog__attach(eng, &eng->ports[i]);
+	/* unfinished checksums the interfaces will hand us (csum_watch.c) */
+	if (!err)
+		xskf_csum__probe(eng);
+	return err;
+}
+
+static void xdp_detach(struct xskf_engine *eng)
+{
+	unsigned int i;
+
+	for (i = 0; i < eng->nr_ports; i++)
+		xskf_prog__detach(&eng->ports[i]);
+}
+
+static void xdp_teardown(struct xskf_engine *eng)
+{
+	unsigned int i;
+
+	for (i = 0; i < eng->nr_ports; i++)
+		xskf_prog__teardown(&eng->ports[i]);
+}
+
+static void xdp_kstats(const struct xskf_sock *s, struct xskf_queue_stats *st)
+{
+	struct xdp_statistics k;
+	uint64_t prog[3];
+
+	if (!xskf_sock__kstats(s, &k)) {
+		st->k_rx_dropped = k.rx_dropped;
+		st->k_rx_invalid_descs = k.rx_invalid_descs;
+		st->k_tx_invalid_descs = k.tx_invalid_descs;
+		st->k_rx_ring_full = k.rx_ring_full;
+		st->k_rx_fill_ring_empty_descs = k.rx_fill_ring_empty_descs;
+		st->k_tx_ring_empty_descs = k.tx_ring_empty_descs;
+	}
+	if (!xskf_prog__counters(s->port, s->queue, prog)) {
+		st->prog_redirected = prog[0];
+		st->prog_passed = prog[1];
+		st->prog_errors = prog[2];
+	}
+}
+
+static int xdp_port_info(const struct xskf_engine *eng, const struct xskf_port *p,
+			 struct xskf_port_info *pi)
+{
+	struct ifreq ifr = {};
+	int fd, err = 0;
+
+	(void)eng;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", p->name);
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr)) {
+		err = -errno;
+		goto out;
+	}
+	memcpy(pi->mac, ifr.ifr_hwaddr.sa_data, sizeof(pi->mac));
+	if (ioctl(fd, SIOCGIFMTU, &ifr)) {
+		err = -errno;
+		goto out;
+	}
+	pi->mtu = (uint32_t)ifr.ifr_mtu;
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr)) {
+		err = -errno;
+		goto out;
+	}
+	pi->up = ifr.ifr_flags & IFF_UP;
+	pi->running = ifr.ifr_flags & IFF_RUNNING;
+out:
+	close(fd);
+	return err;
+}
+
+static const char *xdp_sock_mode(const struct xskf_sock *s)
+{
+	return s->zerocopy ? "zero-copy" : "copy mode";
+}
+
+static void xdp_port_mode(const struct xskf_port *p, const char **attach, const char **redirect)
+{
+	static const char *const tiers[] = { "redirect_xsk", "xskmap", "xskmap_lookup" };
+
+	*attach = p->attach_flags == XDP_FLAGS_SKB_MODE ? "skb" : "native";
+	*redirect = tiers[p->tier];
+}
+
+/* No step: the kernel serves the rings by itself. */
+const struct xskf_backend_ops xskf_backend_xdp = {
+	.name = "xdp",
+	.wakeups = true, .caps = true,
+	/* start and stop */
+	.preflight = xdp_preflight, .add_port = xdp_add_port, .open_sock = xdp_open_sock,
+	.attach = xdp_attach, .detach = xdp_detach, .teardown = xdp_teardown,
+	.close_sock = xskf_sock__close,
+	/* what the control thread asks */
+	.kstats = xdp_kstats, .port_info = xdp_port_info, .watch = xskf_watch__ports,
+	.sock_mode = xdp_sock_mode, .port_mode = xdp_port_mode,
+};

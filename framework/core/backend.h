@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * What a backend gives the engine: the kernel's side of the rings. The engine (core/engine.c)
+ * runs one start sequence, one stop sequence and one worker loop for every backend and asks
+ * its backend, through this table, only for what differs, in the manner of CNDP's device ops
+ * and DPDK's null PMD:
+ *
+ *   xdp     (backend/xdp.c)          AF_XDP sockets on real interfaces, our XDP program
+ *   memory  (backend/mem_backend.c)  rings in plain memory, a kernel stand-in on the worker
+ *
+ * The table is the core's: the core defines what it asks, backend/ answers (the core never
+ * includes a backend's header; it names each backend's table once, in xskf_engine__new()).
+ *
+ * A NULL operation means "nothing to do". Every operation but step() runs on the control
+ * thread; step() runs on each worker, once per loop iteration.
+ */
+#ifndef XSKF_BACKEND_H
+#define XSKF_BACKEND_H
+
+#include <stdio.h>
+
+#include "core/engine.h"
+
+struct xskf_backend_ops {
+	const char *name; /* "xdp", "memory": the JSON's "backend" */
+	/* the rings need wakeup syscalls (a kernel serves them), and set-up needs capabilities
+	 * that every thread drops once it is done (privs.c) */
+	bool wakeups, caps;
+	/* before anything is set up: permissions, programs already on the interfaces */
+	int (*preflight)(struct xskf_engine *eng);
+	/* fill in port @p (zeroed; name, idx and prog_fd set) for @name and its queue ids
+	 * (@nr_queues 0: the default ones). 0 or -errno, a message said */
+	int (*add_port)(struct xskf_engine *eng, struct xskf_port *p, const char *name,
+			const uint32_t *queues, unsigned int nr_queues);
+	/* open socket @s, the @i-th of worker @w, whose UMEM is allocated: its four rings set up.
+	 * 0 or -errno, a message said */
+	int (*open_sock)(struct xskf_worker *w, struct xskf_sock *s, unsigned int i);
+	/* once every socket of @w is open and its fill ring primed */
+	int (*prime)(struct xskf_worker *w);
+	/* once every worker's sockets are open: the frames start to flow (program attached) */
+	int (*attach)(struct xskf_engine *eng);
+	/* stop: no new frames from here on (program detached) */
+	void (*detach)(struct xskf_engine *eng);
+	/* tear-down: undo attach() (program unloaded), close one socket */
+	void (*teardown)(struct xskf_engine *eng);
+	void (*close_sock)(struct xskf_sock *s);
+	/*
+	 * The kernel's step, on the worker's own thread at each loop iteration (NULL: a kernel
+	 * does it by itself): @rx false while the worker drains. The loop pays one predictable
+	 * branch per iteration for it (core/worker.c).
+	 */
+	void (*step)(struct xskf_worker *w, uint32_t batch, bool rx);
+	/* the kernel's and the program's counters of socket @s, into @st */
+	void (*kstats)(const struct xskf_sock *s, struct xskf_queue_stats *st);
+	/* MAC, MTU and link state of port @p into @pi. 0 or -errno */
+	int (*port_info)(const struct xskf_engine *eng, const struct xskf_port *p,
+			 struct xskf_port_info *pi);
+	/* xskf_engine__watch(): 0, -ENODEV or -EEXIST (include/xskf.h) */
+	int (*watch)(struct xskf_engine *eng);
+	/* for messages and the JSON: how socket @s runs, how port @p is attached and redirects */
+	const char *(*sock_mode)(const struct xskf_sock *s);
+	void (*port_mode)(const struct xskf_port *p, const char **attach, const char **redirect);
+	/* the backend's own members of the JSON document (",\n  \"name\": ..."), or NULL */
+	void (*json)(struct xskf_engine *eng, FILE *f);
+};
+
+extern const struct xskf_backend_ops xskf_backend_xdp;
+extern const struct xskf_backend_ops xskf_backend_mem;
+
+#endif /* XSKF_BACKEND_H */

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Unfinished TCP/UDP checksums (CHECKSUM_PARTIAL): find them, count them, finish them.
+ *
+ * A Linux sender with TX checksum offload writes into the TCP or UDP checksum field only the
+ * folded sum of the pseudo-header, not complemented (tcp_v4_send_check(), udp4_hwcsum(),
+ * __tcp_v6_send_check(), udp6_hwcsum_outgoing(): check = ~csum_*_magic(..., 0)), and leaves the
+ * rest to the NIC: the sum over the L4 segment from the checksum's start. veth has no NIC to
+ * finish it; XDP and AF_XDP see the frame as it is. So:
+ *  - the cheap test: the field equals the folded pseudo-header sum (a few adds);
+ *  - the full one, only then: does the checksum verify as it is (1 in 65536 complete
+ *    checksums happens to equal the pseudo-header sum: leave those alone);
+ *  - finishing: the field already holds the pseudo-header sum, so the checksum is the
+ *    complement of the sum over the segment as it is, the field included (UDP: 0 -> 0xffff).
+ * Sums are taken over native 16-bit loads: the ones' complement sum commutes with a byte swap,
+ * so native loads and native stores give the bytes network order wants.
+ *
+ * The headers come from the XDP program's parse (the meta), or from the same parser here
+ * (bpf/xskf_hints_parse.h) for frames without one: no second parser.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "core/csum.h"
+#include "core/engine.h"
+#include "xskf_hints.h"
+#include "xskf_hints_parse.h"
+
+/* Where the checksum of one TCP/UDP segment is, and what its pseudo-header sums to. */
+struct l4seg {
+	uint8_t *l4;     /* the TCP/UDP header */
+	uint32_t len;    /* bytes of the segment, from the IP header */
+	uint32_t check;  /* offset of the checksum field in the segment */
+	uint64_t pseudo; /* the pseudo-header's sum, native 16-bit words, not folded */
+	bool udp, udp4;  /* UDP; over IPv4, where a 0 checksum means "none" */
+};
+
+static inline uint16_t ld16(const uint8_t *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
+static inline uint16_t fold(uint64_t s)
+{
+	s = (s & 0xffffffff) + (s >> 32);
+	s = (s & 0xffffffff) + (s >> 32);
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+/* The ones' complement sum of @n bytes at @p, 4 bytes a load (native order, not folded). */
+static uint64_t sum_bytes(const uint8_t *p, uint32_t n)
+{
+	uint64_t s = 0;
+	uint32_t w;
+
+	for (; n >= 16; n -= 16, p += 16) {
+		uint32_t a, b, c, d;
+
+		memcpy(&a, p, 4);
+		memcpy(&b, p + 4, 4);
+		memcpy(&c, p + 8, 4);
+		memcpy(&d, p + 12, 4);
+		s += (uint64_t)a + b + c + d;
+	}
+	for (; n >= 4; n -= 4, p += 4) {
+		memcpy(&w, p, 4);
+		s += w;
+	}
+	if (n >= 2) {
+		s += ld16(p);
+		p += 2;
+		n -= 2;
+	}
+	if (n) { /* a last odd byte is the first of a 16-bit word padded with zero */
+		uint8_t b[2] = { p[0], 0 };
+
+		s += ld16(b);
+	}
+	return s;
+}
+
+/*
+ * Find the TCP/UDP segment of a frame of @flen bytes whose parse gave @ptype, @l3 and @l4.
+ * Returns 1 (found), 0 (not TCP/UDP over IP, a fragment, UDP/IPv4 without checksum) or
+ * -EBADMSG (the IP length does not fit the frame or the L4 header).
+ */
+static int locate(uint8_t *f, uint32_t flen, uint32_t ptype, uint32_t l3, uint32_t l4,
+		  struct l4seg *g)
+{
+	uint32_t l4t = ptype & XSKF_PTYPE_L4_MASK, l3t = ptype & XSKF_PTYPE_L3_MASK, end, hdr;
+	uint16_t len_be;
+
+	if ((l4t != XSKF_PTYPE_L4_TCP && l4t != XSKF_PTYPE_L4_UDP) || (ptype & XSKF_PTYPE_FRAG) ||
+	    !l3 || l4 <= l3)
+		return 0;
+	if (l3t == XSKF_PTYPE_L3_IPV4 || l3t == XSKF_PTYPE_L3_IPV4_OPT) {
+		if (l3 + 20 > flen)
+			return -EBADMSG;
+		end = l3 + ((uint32_t)f[l3 + 2] << 8 | f[l3 + 3]); /* total length */
+		/* addresses: 8 bytes at offset 12 */
+		g->pseudo = (uint64_t)ld16(f + l3 + 12) + ld16(f + l3 + 14) + ld16(f + l3 + 16) +
+			    ld16(f + l3 + 18);
+	} else if (l3t == XSKF_PTYPE_L3_IPV6 || l3t == XSKF_PTYPE_L3_IPV6_EXT) {
+		/*
+		 * addresses: 32 bytes at offset 8. With a routing header the pseudo-header
+		 * carries the final destination, not this one: such frames do not match the
+		 * cheap test and are left alone.
+		 */
+		if (l3 + 40 > flen)
+			return -EBADMSG;
+		end = l3 + 40 + ((uint32_t)f[l3 + 4] << 8 | f[l3 + 5]); /* payload length */
+		g->pseudo = sum_bytes(f + l3 + 8, 32);
+	} else {
+		return 0;
+	}
+	hdr = l4t == XSKF_PTYPE_L4_TCP ? 20 : 8;
+	if (end > flen || end < l4 + hdr)
+		return -EBADMSG;
+	g->l4 = f + l4;
+	g->len = end - l4;
+	g->check = l4t == XSKF_PTYPE_L4_TCP ? 16 : 6;
+	g->udp = l4t == XSKF_PTYPE_L4_UDP;
+	g->udp4 = g->udp && l3t != XSKF_PTYPE_L3_IPV6 && l3t != XSKF_PTYPE_L3_IPV6_EXT;
+	if (g->udp4 && !ld16(g->l4 + 6))
+		return 0;
+	len_be = (uint16_t)(g->len >> 8 | g->len << 8);
+	/* the protocol number, as the high byte's zero and the low byte of a network word */
+	g->pseudo += len_be + (l4t == XSKF_PTYPE_L4_TCP ? (6 << 8) : (17 << 8));
+	return 1;
+}
+
+/* What the checksum of @g is: XSKF_CSUM_COMPLETE, or XSKF_CSUM_UNFINISHED (finished in place
+ * when @finish). */
+static int test_seg(const struct l4seg *g, bool finish)
+{
+	uint16_t field = ld16(g->l4 + g->check), c;
+	uint64_t s;
+
+	if (likely(field != fold(g->pseudo)))
+		return XSKF_CSUM_COMPLETE;
+	s = sum_bytes(g->l4, g->len);
+	if (fold(s + g->pseudo) == 0xffff)
+		return XSKF_CSUM_COMPLETE; /* a complete checksum equal to the pseudo sum */
+	if (finish) {
+		c = (uint16_t)~fold(s);
+		/* UDP: 0 says "no checksum" (IPv4) or is not allowed (IPv6): send -0 */
+		if (!c && g->udp)
+			c = 0xffff;
+		memcpy(g->l4 + g->check, &c, 2);
+	}
+	return XSKF_CSUM_UNFINISHED;
+}
+
+/* The parse of @pkt's frame: the meta's when it describes the frame as it is now. */
+static void pkt_parse(const struct xskf_pkt *pkt, struct xskf_parse *p)
+{
+	const struct xskf_meta *m = xskf_pkt__meta(pkt);
+
+	if (m && (const uint8_t *)(m + 1) == pkt->data) {
+		p->ptype = m->ptype;
+		p->l3_off = m->l3_off;
+		p->l4_off = m->l4_off;
+		return;
+	}
+	xskf_parse_outer(pkt->data, pkt->data + pkt->len, p);
+}
+
+int xskf_csum__test(struct xskf_pkt *pkt, bool finish)
+{
+	struct xskf_parse p;
+	struct l4seg g;
+	int err;
+
+	pkt_parse(pkt, &p);
+	err = locate(pkt->data, pkt->len, p.ptype, p.l3_off, p.l4_off, &g);
+	if (err <= 0)
+		return XSKF_CSUM_NONE;
+	return test_seg(&g, finish);
+}
+
+void xskf_csum__burst(struct xskf_sock *s, struct xskf_pkt *pkts, unsigned int n, bool finish)
+{
+	uint64_t checked = 0, unfinished = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		int r = xskf_csum__test(&pkts[i], finish);
+
+		checked += r != XSKF_CSUM_NONE;
+		unfinished += r == XSKF_CSUM_UNFINISHED;
+	}
+	s->c.csum_checked += checked;
+	s->c.csum_unfinished += unfinished;
+	if (finish)
+		s->c.csum_repaired += unfinished;
+}
+
+static int finish_parsed(uint8_t *f, uint32_t len, const struct xskf_parse *p)
+{
+	struct l4seg g;
+	int err = locate(f, len, p->ptype, p->l3_off, p->l4_off, &g);
+
+	if (err <= 0)
+		return err;
+	return test_seg(&g, true) == XSKF_CSUM_UNFINISHED;
+}
+
+int xskf_csum__finish(void *frame, uint32_t len)
+{
+	struct xskf_parse p;
+
+	xskf_parse_outer(frame, (uint8_t *)frame + len, &p);
+	return finish_parsed(frame, len, &p);
+}
+
+int xskf_pkt__csum_finish(struct xskf_pkt *pkt)
+{
+	struct xskf_parse p;
+
+	pkt_parse(pkt, &p);
+	return finish_parsed(pkt->data, pkt->len, &p);
+}

@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The engine: ports, sockets, workers, and the order in which they are set up and torn down.
+ *
+ * start: UMEM per worker -> sockets (bind, fill rings primed) -> XDP program loaded ->
+ *        sockets entered in the XSKMAP -> program attached -> app->init() -> workers.
+ * stop:  XDP program detached (no new frames) -> workers drain RX and TX -> join ->
+ *        frame census -> app->fini(). Sockets close in destroy, so statistics stay readable.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <numa.h>
+
+#include "core/backend.h"
+#include "core/cpus.h"
+#include "core/csum.h"
+#include "core/hints.h"
+#include "core/hugepages.h"
+#include "core/privs.h"
+
+#define DEF_RING 2048
+
+static bool pow2(uint32_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static int check_ring(const char *what, uint32_t *v)
+{
+	if (!*v)
+		*v = DEF_RING;
+	if (!pow2(*v) || *v < 64 || *v > 65536) {
+		pr_warn("%s ring size %u is invalid: use a power of two from 64 to 65536\n", what, *v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
+{
+	struct xskf_engine *eng;
+	struct xskf_engine_opts o = {};
+	unsigned int i;
+	int err;
+
+	xskf_log_hook_libs();
+	if (!opts ||
+	    xskf_opts_valid(opts, opts->sz, XSKF_OPTS_KNOWN(xskf_engine_opts), "xskf_engine_opts")) {
+		errno = EINVAL;
+		return NULL;
+	}
+	memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	o.sz = sizeof(o);
+	if (!o.app || (!o.app->rx_burst && !(o.app->flags & XSKF_APP_F_TX_ONLY))) {
+		pr_warn("no app given, or the app has no rx_burst callback\n");
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((o.app->flags & XSKF_APP_F_NEEDS_HINTS) && o.no_hints) {
+		pr_warn("app '%s' reads the RX hints (XSKF_APP_F_NEEDS_HINTS): it cannot run with "
+			"no_hints (--no-hints)\n",
+			o.app->name ? o.app->name : "?");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!o.frame_size)
+		o.frame_size = 2048;
+	if (o.frame_size != 2048 && o.frame_size != 4096) {
+		pr_warn("frame size %u is invalid: use 2048 or 4096\n", o.frame_size);
+		errno = EINVAL;
+		return NULL;
+	}
+	if ((err = check_ring("RX", &o.rx_size)) || (err = check_ring("TX", &o.tx_size)) ||
+	    (err = check_ring("fill", &o.fill_size)) || (err = check_ring("completion", &o.comp_size))) {
+		errno = -err;
+		return NULL;
+	}
+	if (!o.batch)
+		o.batch = 64;
+	if (o.batch > XSKF_MAX_BATCH || o.batch > o.rx_size) {
+		pr_warn("batch size %u is invalid: use 1 to %u (and at most the RX ring size)\n", o.batch,
+			XSKF_MAX_BATCH);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!o.tx_drain_us)
+		o.tx_drain_us = 100;
+	if (!o.busy_poll_us)
+		o.busy_poll_us = 20;
+	if (!o.busy_poll_budget)
+		o.busy_poll_budget = o.batch;
+	if (!o.tx_skb_budget)
+		o.tx_skb_budget = o.tx_size;
+	if (o.hugepages < XSKF_HUGEPAGES_DEFAULT ||
+	    o.hugepages > XSKF_HUGEPAGES_SET(XSKF_HUGEPAGES_OFF)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (o.hugepages == XSKF_HUGEPAGES_SET(XSKF_HUGEPAGES_OFF) && (o.huge_dir || o.huge_page_size)) {
+		pr_warn("--huge-dir and --huge-size need hugepages: drop --hugepages=off\n");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (o.backend != XSKF_BACKEND_XDP && o.backend != XSKF_BACKEND_MEMORY) {
+		pr_warn("unknown backend %d: use XSKF_BACKEND_XDP or XSKF_BACKEND_MEMORY\n",
+			(int)o.backend);
+		errno = EINVAL;
+		return NULL;
+	}
+	for (i = 0; i < sizeof(o.__reserved0) / sizeof(o.__reserved0[0]); i++)
+		if (o.__reserved0[i]) {
+			pr_warn("xskf_engine_opts: reserved field set (the memory backend's frames "
+				"are the runner's --mem-frames and --mem-frame now)\n");
+			errno = EINVAL;
+			return NULL;
+		}
+	if (o.backend == XSKF_BACKEND_MEMORY && o.busy_poll) {
+		pr_warn("busy polling needs a NIC: the memory backend has none (drop -B)\n");
+		errno = EINVAL;
+		return NULL;
+	}
+
+	eng = calloc(1, sizeof(*eng));
+	if (!eng)
+		return NULL;
+	eng->o = o;
+	eng->app = *o.app;
+	eng->app_ctx = o.app_ctx;
+	eng->be = o.backend == XSKF_BACKEND_MEMORY ? &xskf_backend_mem : &xskf_backend_xdp;
+	eng->hugepages = o.hugepages != XSKF_HUGEPAGES_DEFAULT ?
+				 (enum xskf_hugepages)(o.hugepages - 1) :
+				 XSKF_DEFAULT_HUGEPAGES;
+	/* asking where hugepages come from asks for hugepages, whatever the build's default */
+	if (o.hugepages == XSKF_HUGEPAGES_DEFAULT && (o.huge_dir || o.huge_page_size) &&
+	    eng->hugepages == XSKF_HUGEPAGES_OFF)
+		eng->hugepages = XSKF_HUGEPAGES_AUTO;
+	if (eng->hugepages != XSKF_HUGEPAGES_OFF) {
+		err = xskf_huge__resolve(o.huge_dir, o.huge_page_size, &eng->huge_page_size);
+		if (!err && o.huge_dir && !(eng->huge_dir = strdup(o.huge_dir)))
+			err = -ENOMEM;
+		if (err) {
+			free(eng);
+			errno = -err;
+			return NULL;
+		}
+	}
+	eng->o.huge_dir = eng->huge_dir;
+	/*
+	 * Copy and zero-copy RX put data at chunk + XDP_PACKET_HEADROOM (256) + our headroom. With
+	 * hints on, 32 bytes of headroom put data at 288 = 32 mod 64: the 32-byte meta in front
+	 * of it and the first 32 bytes of the frame share one cache line.
+	 */
+	eng->headroom = o.no_hints ? 0 : sizeof(struct xskf_meta);
+	eng->rx_data_off = 256 + eng->headroom;
+	if (o.cpus) {
+		err = xskf_parse_cpus(o.cpus, eng->cpus, XSKF_MAX_WORKERS, &eng->nr_cpus);
+		if (err) {
+			free(eng->huge_dir);
+			free(eng);
+			errno = -err;
+			return NULL;
+		}
+	}
+	return eng;
+}
+
+int xskf_engine__add_port(struct xskf_engine *eng, const char *ifname, const uint32_t *queues,
+			  unsigned int nr_queues)
+{
+	struct xskf_port *p;
+	int err;
+
+	if (!eng || !ifname || eng->started)
+		return -EINVAL;
+	if (eng->nr_ports == XSKF_MAX_PORTS) {
+		pr_warn("too many interfaces: at most %d\n", XSKF_MAX_PORTS);
+		return -E2BIG;
+	}
+	p = &eng->ports[eng->nr_ports];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", ifname);
+	p->idx = eng->nr_ports;
+	p->prog_fd = -1;
+	err = eng->be->add_port(eng, p, ifname, queues, nr_queues);
+	if (err)
+		return err;
+	return (int)eng->nr_ports++;
+}
+
+int xskf_engine__steer_udp(struct xskf_engine *eng, unsigned int port, uint16_t dport)
+{
+	if (!eng || port >= eng->nr_ports)
+		return -ENOENT;
+	if (eng->started)
+		return -EBUSY;
+	eng->ports[port].steer_udp_dport = dport;
+	return 0;
+}
+
+static int assign_workers(struct xskf_engine *eng)
+{
+	unsigned int i, j, n = 0, maxq = 0, nw;
+
+	for (i = 0; i < eng->nr_ports; i++) {
+		n += eng->ports[i].nr_queues;
+		if (eng->ports[i].nr_queues > maxq)
+			maxq = eng->ports[i].nr_queues;
+	}
+	if (!n) {
+		pr_warn("no interface given: use -i IFACE\n");
+		return -EINVAL;
+	}
+	nw = eng->o.nr_workers ? eng->o.nr_workers : (eng->nr_cpus ? eng->nr_cpus : 1);
+	if (nw > maxq)
+		nw = maxq; /* a worker with no queue would only spin */
+	if (nw > XSKF_MAX_WORKERS)
+		nw = XSKF_MAX_WORKERS;
+	/* one cache line or more each (internal.h): aligned, as the types say */
+	if (posix_memalign((void **)&eng->socks, XSKF_CACHE_LINE, n * sizeof(*eng->socks)))
+		eng->socks = NULL;
+	if (posix_memalign((void **)&eng->workers, XSKF_CACHE_LINE, nw * sizeof(*eng->workers)))
+		eng->workers = NULL;
+	if (!eng->socks || !eng->workers)
+		return -ENOMEM;
+	memset(eng->socks, 0, n * sizeof(*eng->socks));
+	memset(eng->workers, 0, nw * sizeof(*eng->workers));
+	eng->nr_workers = nw;
+	for (i = 0; i < nw; i++) {
+		struct xskf_worker *w = &eng->workers[i];
+
+		w->eng = eng;
+		w->step = eng->be->step;
+		w->id = i;
+		w->cpu = eng->nr_cpus ? eng->cpus[i % eng->nr_cpus] : -1;
+	}
+	/* The j-th queue of every port goes to worker j % nw: it can forward between ports. */
+	for (j = 0; j < maxq; j++) {
+		for (i = 0; i < eng->nr_ports; i++) {
+			struct xskf_port *p = &eng->ports[i];
+			struct xskf_worker *w = &eng->workers[j % nw];
+			struct xskf_sock *s;
+
+			if (j >= p->nr_queues)
+				continue;
+			if (w->nr_socks == sizeof(w->socks) / sizeof(w->socks[0]))
+				return -E2BIG;
+			s = &eng->socks[eng->nr_socks];
+			s->idx = eng->nr_socks++;
+			s->port = p;
+			s->queue = p->queues[j];
+			s->worker = w;
+			s->fd = -1;
+			w->socks[w->nr_socks++] = s;
+			if (!w->tx_sock[p->idx])
+				w->tx_sock[p->idx] = s;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Slots of a socket's TX shadow (ring_ops.h): the kernel holds at most tx_size + comp_size of
+ * its frames, and at most XSKF_TXQ_CAP more wait staged; rounded up to a power of two.
+ */
+static uint32_t txq_slots(const struct xskf_engine_opts *o)
+{
+	uint32_t need = o->tx_size + o->comp_size + XSKF_TXQ_CAP, n = 1;
+
+	while (n < need)
+		n <<= 1;
+	return n;
+}
+
+static void prime_fill(struct xskf_sock *s, struct xskf_umem *um)
+{
+	uint32_t n = s->fill.size, idx, i;
+
+	if (n > um->cache_len)
+		n = um->cache_len;
+	n = xsk_ring_prod__reserve(&s->fill, n, &idx);
+	for (i = 0; i < n; i++)
+		*xsk_ring_prod__fill_addr(&s->fill, idx + i) = um->cache[--um->cache_len];
+	xsk_ring_prod__submit(&s->fill, n);
+	s->fill_out += n;
+}
+
+/*
+ * The node a worker's UMEM goes on: its first port's NIC's; for an interface without one (veth,
+ * the memory backend) the node of the CPU the worker is pinned to, else the only node, else none.
+ */
+static int umem_node(const struct xskf_worker *w)
+{
+	int node = w->socks[0]->port->numa_node;
+
+	if (node >= 0 || numa_available() < 0)
+		return node;
+	if (w->cpu >= 0 && (node = numa_node_of_cpu(w->cpu)) >= 0)
+		return node;
+	return numa_max_node() == 0 ? 0 : -1;
+}
+
+static int open_worker(struct xskf_engine *eng, struct xskf_worker *w)
+{
+	const struct xskf_engine_opts *o = &eng->o;
+	bool tx_only = eng->app.flags & XSKF_APP_F_TX_ONLY;
+	uint32_t frames = o->frames;
+	char who[24], mem[320], psz[32];
+	struct xskf_umem_place place = {
+		.policy = eng->hugepages,
+		.page_size = eng->huge_page_size,
+		.huge_dir = eng->huge_dir,
+		.who = who,
+	};
+	unsigned int i;
+	int err;
+
+	if (!frames)
+		frames = w->nr_socks * ((tx_only ? 0 : o->fill_size) + o->tx_size);
+	snprintf(who, sizeof(who), "worker %u", w->id);
+	place.node = umem_node(w);
+	err = xskf_umem__alloc(&w->umem, frames, o->frame_size, &place);
+	if (err)
+		return err; /* said by umem.c */
+	for (i = 0; i < w->nr_socks; i++) {
+		struct xskf_sock *s = w->socks[i];
+
+		err = eng->be->open_sock(w, s, i);
+		if (err)
+			return err; /* said by the backend */
+		s->open = true;
+		s->txq_mask = txq_slots(o) - 1;
+		s->txq = calloc(s->txq_mask + 1, sizeof(*s->txq));
+		if (!s->txq)
+			return -ENOMEM;
+		if (!tx_only)
+			prime_fill(s, &w->umem);
+	}
+	if (eng->be->prime) {
+		err = eng->be->prime(w);
+		if (err)
+			return err;
+	}
+	w->info.id = w->id;
+	w->info.cpu = w->cpu;
+	w->info.headroom = eng->rx_data_off;
+	w->info.frame_size = o->frame_size;
+	w->info.nr_ports = eng->nr_ports;
+	char cpu[24] = "";
+
+	if (w->cpu >= 0)
+		snprintf(cpu, sizeof(cpu), " on CPU %d", w->cpu);
+	pr_info("worker %u%s: %u socket%s, UMEM %u frames of %u bytes on %s %s, %s\n", w->id, cpu,
+		w->nr_socks, w->nr_socks == 1 ? "" : "s", frames, o->frame_size,
+		xskf_huge__name(w->umem.page_size, psz, sizeof(psz)),
+		w->umem.hugepages ? "hugepages" : "pages",
+		eng->be->sock_mode(w->socks[0]));
+	xskf_umem__describe(&w->umem, mem, sizeof(mem));
+	pr_info("worker %u: UMEM %s\n", w->id, mem);
+	return 0;
+}
+
+/* The worker thread: per-thread state of the layers above the poll loop, then the loop. */
+static void *worker_main(void *arg)
+{
+	struct xskf_worker *w = arg;
+	char name[16];
+	int err;
+
+	/* a name the tests (and top -H) can find the workers by */
+	snprintf(name, sizeof(name), "xskf-w%u", w->id);
+	pthread_setname_np(pthread_self(), name);
+	/* the per-packet path needs none; CAP_NET_ADMIN stays for a crash's detach (privs.c) */
+	err = w->eng->be->caps ? xskf_privs__keep(1ull << CAP_NET_ADMIN) : 0;
+	if (err)
+		pr_warn("warning: worker %u: cannot drop its capabilities: %s\n", w->id,
+			strerror(-err));
+
+	xskf_hints__set_thread_rss(w->eng->rss, w->eng->nr_ports);
+	return xskf_worker__run(w);
+}
+
+/* The RSS key of each port, so that software hashes equal what its NIC would compute. */
+static int load_rss_keys(struct xskf_engine *eng)
+{
+	unsigned int i;
+	int key_err;
+
+	if (eng->o.no_hints)
+		return 0;
+	for (i = 0; i < eng->nr_ports; i++) {
+		struct xskf_port *p = &eng->ports[i];
+
+		p->rss = xskf_rss__for_ifname(p->name, &key_err);
+		if (!p->rss)
+			return -ENOMEM;
+		eng->rss[i] = p->rss;
+		if (key_err)
+			pr_debug("%s: RSS key not readable (%s): software hashes use the default "
+				 "Microsoft key\n",
+				 p->name, strerror(-key_err));
+	}
+	return 0;
+}
+
+static void (*fatal_hook)(void);
+
+void xskf_engine__on_fatal(void (*fn)(void))
+{
+	fatal_hook = fn;
+}
+
+static void fatal_signal(int sig)
+{
+	xskf_prog__emergency_detach();
+	if (fatal_hook)
+		fatal_hook();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_fatal_handlers(void)
+{
+	/* synchronous faults: returning would run the faulting instruction again (run.c says more) */
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGSYS, SIGTRAP };
+	struct sigaction sa = { .sa_handler = fatal_signal, .sa_flags = SA_RESETHAND };
+	size_t i;
+
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static void teardown(struct xskf_engine *eng)
+{
+	unsigned int i;
+
+	if (eng->be->teardown)
+		eng->be->teardown(eng);
+	for (i = 0; i < eng->nr_socks; i++) {
+		if (eng->socks[i].open)
+			eng->be->close_sock(&eng->socks[i]);
+		eng->socks[i].open = false;
+		free(eng->socks[i].txq);
+		eng->socks[i].txq = NULL;
+	}
+	for (i = 0; i < eng->nr_workers; i++)
+		xskf_umem__free(&eng->workers[i].umem);
+	for (i = 0; i < eng->nr_ports; i++) {
+		xskf_rss__free(eng->ports[i].rss);
+		eng->ports[i].rss = NULL;
+		eng->rss[i] = NULL;
+	}
+}
+
+/* app->init(), once everything is set up. */
+static int app_init(struct xskf_engine *eng)
+{
+	int err;
+
+	if (!eng->app.init)
+		return 0;
+	err = eng->app.init(eng->app_ctx, eng);
+	/* -ECANCELED: the app said why already (the plugin runner does) */
+	if (err && err != -ECANCELED)
+		pr_warn("%s: init failed: %s\n", eng->app.name, strerror(-err));
+	return err;
+}
+
+static int start_workers(struct xskf_engine *eng)
+{
+	unsigned int i;
+	int err;
+
+	install_fatal_handlers();
+	for (i = 0; i < eng->nr_workers; i++) {
+		struct xskf_worker *w = &eng->workers[i];
+
+		err = -pthread_create(&w->thread, NULL, worker_main, w);
+		if (err) {
+			pr_warn("cannot start worker %u: %s\n", i, strerror(-err));
+			xskf_engine__request_stop(eng);
+			xskf_engine__stop(eng);
+			return err;
+		}
+		w->started = true;
+	}
+	return 0;
+}
+
+/*
+ * One sequence for every backend; the backend table (backend/backend.h) says what its kernel
+ * needs at each step (the memory backend: no preflight, no program, no capabilities).
+ */
+int xskf_engine__start(struct xskf_engine *eng)
+{
+	const struct xskf_backend_ops *be;
+	unsigned int i;
+	int err;
+
+	if (!eng || eng->started)
+		return -EINVAL;
+	be = eng->be;
+	if (eng->o.bind_mode == XSKF_BIND_ZEROCOPY && eng->o.attach_mode == XSKF_ATTACH_SKB) {
+		pr_warn("zero-copy needs native XDP: drop -S or use -c (copy mode)\n");
+		return -EOPNOTSUPP;
+	}
+	if (be->preflight) {
+		err = be->preflight(eng);
+		if (err)
+			return err;
+	}
+	err = assign_workers(eng);
+	if (err)
+		return err;
+	eng->started = true;
+	err = load_rss_keys(eng);
+	for (i = 0; i < eng->nr_workers && !err; i++)
+		err = open_worker(eng, &eng->workers[i]);
+	if (!err && be->attach)
+		err = be->attach(eng);
+	if (!err)
+		err = app_init(eng);
+	if (err) {
+		teardown(eng);
+		eng->stopped = true;
+		return err;
+	}
+	err = start_workers(eng);
+	if (err || !be->caps)
+		return err;
+	/* set-up is done: the control thread keeps only what tear-down needs (privs.c) */
+	err = xskf_privs__keep(1ull << CAP_NET_ADMIN);
+	if (err)
+		pr_warn("warning: cannot drop capabilities after set-up: %s\n", strerror(-err));
+	else
+		pr_debug("capabilities after set-up: CAP_NET_ADMIN only, in every thread\n");
+	return 0;
+}
+
+void xskf_engine__request_stop(struct xskf_engine *eng)
+{
+	if (eng)
+		atomic_store(&eng->stop, true);
+}
+
+bool xskf_engine__stopping(const struct xskf_engine *eng)
+{
+	return eng && atomic_load(&((struct xskf_engine *)eng)->stop);
+}
+
+int xskf_engine__stop(struct xskf_engine *eng)
+{
+	struct xskf_frame_census c;
+	unsigned int i;
+	int err = 0;
+
+	if (!eng || !eng->started || eng->stopped)
+		return eng && eng->census_err ? eng->census_err : 0;
+	atomic_store(&eng->stop, true);
+	/* No new frames: then whatever is in the rings can be accounted for. */
+	if (eng->be->detach)
+		eng->be->detach(eng);
+	for (i = 0; i < eng->nr_workers; i++)
+		atomic_store(&eng->workers[i].draining, true);
+	for (i = 0; i < eng->nr_workers; i++)
+		if (eng->workers[i].started)
+			pthread_join(eng->workers[i].thread, NULL);
+	eng->stopped = true;
+	for (i = 0; i < eng->nr_workers; i++)
+		if (xskf_engine__census(eng, i, &c))
+			err = -EIO;
+	if (eng->app.fini)
+		eng->app.fini(eng->app_ctx, eng);
+	eng->census_err = err;
+	return err;
+}
+
+void xskf_engine__destroy(struct xskf_engine *eng)
+{
+	if (!eng)
+		return;
+	if (eng->started) {
+		xskf_engine__stop(eng);
+		teardown(eng);
+	}
+	free(eng->socks);
+	free(eng->workers);
+	free(eng->huge_dir);
+	free(eng);
+}
+
+unsigned int xskf_engine__nr_ports(const struct xskf_engine *eng)
+{
+	return eng ? eng->nr_ports : 0;
+}
+
+const char *xskf_engine__port_name(const struct xskf_engine *eng, unsigned int port)
+{
+	return eng && port < eng->nr_ports ? eng->ports[port].name : NULL;
+}
+
+unsigned int xskf_engine__nr_workers(const struct xskf_engine *eng)
+{
+	return eng ? eng->nr_workers : 0;
+}
+
+bool xskf_engine__worker_failed(const struct xskf_engine *eng)
+{
+	unsigned int i;
+
+	for (i = 0; eng && i < eng->nr_workers; i++)
+		if (eng->workers[i].init_err)
+			return true;
+	return false;
+}
+
+int xskf_engine__watch(struct xskf_engine *eng)
+{
+	if (!eng || !eng->started || eng->stopped || !eng->be->watch)
+		return 0;
+	return eng->be->watch(eng);
+}
+
+bool xskf_engine__csum_repair(const struct xskf_engine *eng)
+{
+	return eng && eng->o.csum_repair;
+}

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Is another process alive? The owner of an XDP program (prog.c) and of a control socket
+ * (ctl.c) is a pid; a pid that exists is not enough. A killed process whose parent does not
+ * reap it (its parent gone and init slow, or a parent that never waits) stays a zombie: the pid
+ * exists, kill(pid, 0) succeeds, and its start time still matches, yet it holds nothing (its
+ * fds, sockets and programs are released at exit). So /proc/PID/stat's state decides.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/proc.h"
+
+/* Fields 3 (state) and 22 (start time) of /proc/@pid/stat; -errno when there is no such pid. */
+static int proc_stat(pid_t pid, char *state, uint64_t *start)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long st = 0;
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	/* comm (field 2) may hold spaces and parentheses: count fields from the last ')' */
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || !p[2])
+		return -EIO;
+	*state = p[2];
+	for (i = 2; p && i < 22; i++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		sscanf(p + 1, "%llu", &st);
+	*start = st;
+	return 0;
+}
+
+uint64_t xskf_proc__start_time(pid_t pid)
+{
+	uint64_t start;
+	char state;
+
+	return proc_stat(pid, &state, &start) ? 0 : start;
+}
+
+bool xskf_proc__alive(pid_t pid)
+{
+	uint64_t start;
+	char state;
+
+	if (pid <= 0)
+		return false;
+	if (proc_stat(pid, &state, &start))
+		/* no /proc entry: ask the kernel (a /proc of another pid namespace, or none) */
+		return kill(pid, 0) == 0 || errno == EPERM;
+	return state != 'Z' && state != 'X' && state != 'x';
+}
+
+bool xskf_proc__same(pid_t pid, uint64_t start_time)
+{
+	uint64_t start;
+	char state;
+
+	if (pid <= 0 || proc_stat(pid, &state, &start))
+		return false;
+	return state != 'Z' && state != 'X' && state != 'x' && start == start_time;
+}

@@ -1,0 +1,643 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The XDP program of one port: find what is already attached, choose the redirect tier by
+ * probing the running kernel, load, attach (native, else SKB), and detach on every exit path.
+ *
+ * One program per interface, attached by us: libxdp's multi-program dispatcher does not work
+ * on every kernel/bpffs set-up (see docs/architecture.md), and AF_XDP needs no other program.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "core/hints_probe.h"
+#include "core/engine.h"
+#include "core/proc.h"
+#include "xskf_prog.h"
+#include "xskf_redirect.skel.h"
+
+#ifndef BPF_F_XDP_DEV_BOUND_ONLY
+#define BPF_F_XDP_DEV_BOUND_ONLY (1U << 6) /* Linux 6.3 */
+#endif
+
+/* ---- who owns a program ---- */
+
+enum owner_kind { OWNER_FOREIGN, OWNER_OURS_DEAD, OWNER_OURS_ALIVE };
+
+/* Classify program @id: ours (has an "xskf_owner" map) and whether its process still runs. */
+static enum owner_kind classify(uint32_t id, char *name, size_t name_len, pid_t *pid)
+{
+	struct bpf_prog_info info = {};
+	uint32_t len = sizeof(info), map_ids[16], i, key = 0;
+	enum owner_kind kind = OWNER_FOREIGN;
+	int fd, mfd;
+
+	*pid = 0;
+	snprintf(name, name_len, "id %u", id);
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0)
+		return OWNER_FOREIGN;
+	info.nr_map_ids = 16;
+	info.map_ids = (uintptr_t)map_ids;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		goto out;
+	snprintf(name, name_len, "'%s' (id %u)", info.name, id);
+	for (i = 0; i < info.nr_map_ids && i < 16; i++) {
+		struct bpf_map_info mi = {};
+		struct xskf_prog_owner owner;
+		uint32_t mlen = sizeof(mi);
+
+		mfd = bpf_map_get_fd_by_id(map_ids[i]);
+		if (mfd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(mfd, &mi, &mlen) && !strcmp(mi.name, "xskf_owner") &&
+		    mi.value_size == sizeof(owner) && !bpf_map_lookup_elem(mfd, &key, &owner)) {
+			*pid = (pid_t)owner.pid;
+			kind = OWNER_OURS_DEAD;
+			/* a zombie (killed, not yet reaped) holds nothing: it is dead (proc.c) */
+			if (xskf_proc__same((pid_t)owner.pid, owner.start_time))
+				kind = OWNER_OURS_ALIVE;
+		}
+		close(mfd);
+	}
+out:
+	close(fd);
+	return kind;
+}
+
+/* "native"/"SKB" for messages; with @ip, iproute2's word for the mode (xdpdrv, xdpgeneric) */
+static const char *mode_word(uint32_t mode, bool ip)
+{
+	if (mode == XDP_FLAGS_SKB_MODE)
+		return ip ? "xdpgeneric" : "generic (SKB)";
+	return ip ? "xdpdrv" : "native";
+}
+
+/*
+ * Keep a foreign program that --force replaces, to put it back at exit: an fd holds it alive
+ * after it is detached. Without one (it was unloaded meanwhile) it is simply gone.
+ */
+static void save_foreign(struct xskf_port *port, uint32_t id, uint32_t mode, const char *name)
+{
+	int fd = bpf_prog_get_fd_by_id(id);
+
+	if (fd < 0 || port->foreign_saved) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	port->foreign_saved = true;
+	port->foreign_fd = fd;
+	port->foreign_mode = mode;
+	snprintf(port->foreign_name, sizeof(port->foreign_name), "%s", name);
+}
+
+/* Put back what --force replaced, once ours is gone; never over a program attached since. */
+static void restore_foreign(struct xskf_port *port)
+{
+	LIBBPF_OPTS(bpf_xdp_attach_opts, o);
+	int err;
+
+	if (!port->foreign_saved)
+		return;
+	err = bpf_xdp_attach(port->ifindex, port->foreign_fd,
+			     port->foreign_mode | XDP_FLAGS_UPDATE_IF_NOEXIST, &o);
+	if (err)
+		pr_warn("%s: cannot put back the foreign XDP program %s: %s\n", port->name,
+			port->foreign_name, strerror(-err));
+	else
+		pr_info("%s: foreign XDP program %s put back (%s mode)\n", port->name,
+			port->foreign_name, mode_word(port->foreign_mode, false));
+	close(port->foreign_fd);
+	port->foreign_saved = false;
+}
+
+/*
+ * Deal with programs already on the interface: left by a killed run of ours (replace), used by
+ * a live xskf process (refuse), or foreign (refuse unless forced). With @detach false it only
+ * checks, so that start-up can fail before it touches anything.
+ */
+static int clear_existing(struct xskf_port *port, bool force, bool detach)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	struct {
+		uint32_t id, mode;
+	} progs[2];
+	int n = 0, i, err;
+
+	err = bpf_xdp_query(port->ifindex, 0, &q);
+	if (err) {
+		pr_warn("%s: cannot query its XDP program: %s%s\n", port->name, strerror(-err),
+			err == -EPERM ? " (run as root)" : "");
+		return err;
+	}
+	if (q.drv_prog_id)
+		progs[n++] = (typeof(progs[0])){ q.drv_prog_id, XDP_FLAGS_DRV_MODE };
+	if (q.skb_prog_id)
+		progs[n++] = (typeof(progs[0])){ q.skb_prog_id, XDP_FLAGS_SKB_MODE };
+	if (q.hw_prog_id) {
+		pr_warn("%s: an offloaded XDP program (id %u) is attached; remove it with 'ip link set "
+			"dev %s xdpoffload off'\n",
+			port->name, q.hw_prog_id, port->name);
+		return -EEXIST;
+	}
+	for (i = 0; i < n; i++) {
+		char name[64];
+		pid_t pid;
+
+		switch (classify(progs[i].id, name, sizeof(name), &pid)) {
+		case OWNER_OURS_ALIVE:
+			pr_warn("%s: xskf (pid %d) is already running on this interface; stop it first\n",
+				port->name, (int)pid);
+			return -EBUSY;
+		case OWNER_OURS_DEAD:
+			if (detach)
+				pr_info("%s: replacing XDP program %s left by a killed xskf run (pid %d)\n",
+					port->name, name, (int)pid);
+			break;
+		case OWNER_FOREIGN:
+			if (!force) {
+				/* 'xdp off' removes only a native program: name the mode's own word */
+				pr_warn("%s: another XDP program %s is attached in %s mode; remove it "
+					"with 'ip link set dev %s %s off' or pass --force to replace it "
+					"until xskf exits\n",
+					port->name, name, mode_word(progs[i].mode, false), port->name,
+					mode_word(progs[i].mode, true));
+				return -EEXIST;
+			}
+			if (!detach)
+				break;
+			save_foreign(port, progs[i].id, progs[i].mode, name);
+			pr_info("%s: replacing foreign XDP program %s (%s mode, --force)%s\n",
+				port->name, name, mode_word(progs[i].mode, false),
+				port->foreign_saved ? "; it is put back when xskf exits (not after a "
+						      "crash or SIGKILL)"
+						    : "; it cannot be put back (its fd is gone)");
+			break;
+		}
+		if (!detach)
+			continue;
+		err = bpf_xdp_detach(port->ifindex, progs[i].mode, NULL);
+		if (err) {
+			pr_warn("%s: cannot detach XDP program %s: %s\n", port->name, name,
+				strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+int xskf_prog__preflight(struct xskf_engine *eng, struct xskf_port *port)
+{
+	return clear_existing(port, eng->o.force, false);
+}
+
+/* ---- redirect tier ---- */
+
+/*
+ * bpf_redirect_xsk() was proposed upstream (2021) and never merged. A kernel that carries it
+ * names it in its BTF, as a helper id (enum bpf_func_id) or as a kfunc.
+ */
+static bool kernel_has_redirect_xsk(const struct btf *btf)
+{
+	bool found = false;
+	int id;
+
+	if (btf__find_by_name_kind(btf, "bpf_redirect_xsk", BTF_KIND_FUNC) > 0)
+		found = true;
+	id = btf__find_by_name_kind(btf, "bpf_func_id", BTF_KIND_ENUM);
+	if (id > 0) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_enum *e = btf_enum(t);
+		int i;
+
+		for (i = 0; i < btf_vlen(t); i++)
+			if (!strcmp(btf__name_by_offset(btf, e[i].name_off), "BPF_FUNC_redirect_xsk"))
+				found = true;
+	}
+	return found;
+}
+
+#define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
+
+/*
+ * What the kernel's BTF tells, read once per run (it is 5-6 MiB to parse): the hint kfuncs,
+ * and whether bpf_redirect_xsk() exists. libbpf still parses it once more for each object it
+ * loads with kfunc externs (libbpf 1.1 takes no parsed BTF from its caller). A failure here
+ * would fail libbpf's load too, with a worse message ("No such process"), so it is said here
+ * with its cause.
+ */
+static int probe_kernel(struct xskf_engine *eng)
+{
+	struct rlimit as;
+	struct btf *btf;
+	int err;
+
+	if (eng->kernel_probed)
+		return eng->kernel_probe_err;
+	eng->kernel_probed = true;
+	/* the file itself first, as libbpf does: its error is the real one (libbpf says ESRCH) */
+	btf = access(VMLINUX_BTF, R_OK) ? btf__load_vmlinux_btf() : btf__parse(VMLINUX_BTF, NULL);
+	err = libbpf_get_error(btf);
+	if (err) {
+		btf = NULL;
+		if (err == -ENOMEM && !getrlimit(RLIMIT_AS, &as) && as.rlim_cur != RLIM_INFINITY)
+			pr_warn("cannot load the kernel's BTF (" VMLINUX_BTF "): out of memory under "
+				"the address-space limit (RLIMIT_AS, ulimit -v) of %llu KiB: raise it "
+				"('ulimit -v unlimited')\n",
+				(unsigned long long)as.rlim_cur >> 10);
+		else if (err == -ENOENT || err == -ESRCH)
+			pr_warn("the kernel has no BTF (" VMLINUX_BTF " is missing): the XDP program "
+				"needs a kernel built with CONFIG_DEBUG_INFO_BTF\n");
+		else
+			pr_warn("cannot load the kernel's BTF (" VMLINUX_BTF "): %s\n",
+				strerror((int)-err));
+		eng->kernel_probe_err = (int)err;
+		return (int)err;
+	}
+	xskf_hints__probe_kfuncs_btf(btf, &eng->kernel_kfuncs);
+	eng->kernel_redirect_xsk = kernel_has_redirect_xsk(btf);
+	btf__free(btf);
+	return 0;
+}
+
+/*
+ * Does bpf_redirect_map() take the fallback action from its flags (Linux >= 5.3)? Run the
+ * program once on an empty XSKMAP: the answer must be XDP_PASS.
+ */
+static bool redirect_map_takes_fallback(int prog_fd)
+{
+	unsigned char pkt[64] = { 0 };
+	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = pkt, .data_size_in = sizeof(pkt), .repeat = 1);
+
+	return bpf_prog_test_run_opts(prog_fd, &t) == 0 && t.retval == XDP_PASS;
+}
+
+static int reset_counters(struct xskf_port *port)
+{
+	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(port->skel->maps.counters), err = 0;
+	struct xskf_prog_counters *zero;
+	uint32_t q;
+
+	if (ncpu < 0)
+		return ncpu;
+	zero = calloc((size_t)ncpu, sizeof(*zero));
+	if (!zero)
+		return -ENOMEM;
+	for (q = 0; q < XSKF_PROG_MAX_QUEUES && !err; q++)
+		err = bpf_map_update_elem(fd, &q, zero, 0) ? -errno : 0;
+	free(zero);
+	return err;
+}
+
+static const char *tier_name(enum xskf_redirect_tier t)
+{
+	switch (t) {
+	case XSKF_TIER_REDIRECT_XSK:
+		return "bpf_redirect_xsk()";
+	case XSKF_TIER_MAP_FALLBACK:
+		return "XSKMAP bpf_redirect_map(&xsks, rx_queue_index, XDP_PASS)";
+	default:
+		return "XSKMAP lookup, then bpf_redirect_map(&xsks, rx_queue_index, 0)";
+	}
+}
+
+/* ---- emergency detach: a fatal signal must not leave our program attached ---- */
+
+static struct {
+	int ifindex;
+	uint32_t flags;
+	int prog_fd;
+} attached_list[XSKF_MAX_PORTS * 4];
+static volatile sig_atomic_t nr_attached;
+
+static void remember_attached(struct xskf_port *port)
+{
+	int i;
+
+	for (i = 0; i < nr_attached; i++)
+		if (attached_list[i].ifindex == 0)
+			break;
+	if (i >= (int)(sizeof(attached_list) / sizeof(attached_list[0])))
+		return;
+	attached_list[i].ifindex = port->ifindex;
+	attached_list[i].flags = port->attach_flags;
+	attached_list[i].prog_fd = port->prog_fd;
+	if (i == nr_attached)
+		nr_attached = i + 1;
+}
+
+static void forget_attached(struct xskf_port *port)
+{
+	int i;
+
+	for (i = 0; i < nr_attached; i++)
+		if (attached_list[i].ifindex == port->ifindex)
+			attached_list[i].ifindex = 0;
+}
+
+void xskf_prog__emergency_detach(void)
+{
+	int i;
+
+	for (i = 0; i < nr_attached; i++) {
+		LIBBPF_OPTS(bpf_xdp_attach_opts, o, .old_prog_fd = attached_list[i].prog_fd);
+
+		if (attached_list[i].ifindex)
+			bpf_xdp_detach(attached_list[i].ifindex,
+				       attached_list[i].flags | XDP_FLAGS_REPLACE, &o);
+	}
+}
+
+/* ---- set-up ---- */
+
+/*
+ * Record who we are in the owner map and bind that map to every loaded program: the programs
+ * do not use it, and only maps bound to a program show in its info (BPF_PROG_BIND_MAP).
+ */
+static int write_owner(struct xskf_port *port)
+{
+	struct xskf_prog_owner owner = {
+		.pid = (uint32_t)getpid(),
+		.start_time = xskf_proc__start_time(getpid()),
+	};
+	int fd = bpf_map__fd(port->skel->maps.xskf_owner);
+	struct bpf_program *prog;
+	uint32_t key = 0;
+
+	if (bpf_map_update_elem(fd, &key, &owner, 0))
+		return -errno;
+	bpf_object__for_each_program(prog, port->skel->obj) {
+		if (bpf_program__fd(prog) >= 0 && bpf_prog_bind_map(bpf_program__fd(prog), fd, NULL))
+			return -errno;
+	}
+	return 0;
+}
+
+static int attach(struct xskf_port *port, int prog_fd, uint32_t mode)
+{
+	int err;
+
+	err = bpf_xdp_attach(port->ifindex, prog_fd, XDP_FLAGS_UPDATE_IF_NOEXIST | mode, NULL);
+	if (!err) {
+		port->attach_flags = mode;
+		port->prog_fd = prog_fd;
+	}
+	return err;
+}
+
+/* @native_fd: the program for native mode (device-bound with hardware hints, or not). */
+static int attach_mode(struct xskf_engine *eng, struct xskf_port *port, int native_fd, int skb_fd)
+{
+	enum xskf_attach_mode m = eng->o.attach_mode;
+	int err;
+
+	if (m != XSKF_ATTACH_SKB) {
+		err = attach(port, native_fd, XDP_FLAGS_DRV_MODE);
+		if (!err || m == XSKF_ATTACH_NATIVE) {
+			if (err)
+				pr_warn("%s: native XDP attach failed: %s; the driver may not support "
+					"it, try -S (SKB mode)\n",
+					port->name, strerror(-err));
+			return err;
+		}
+		if (err == -EBUSY || err == -EEXIST)
+			return err;
+		pr_info("%s: native XDP not available (%s): falling back to SKB mode\n", port->name,
+			strerror(-err));
+		port->hints_hw = 0; /* the SKB-mode program has no kfuncs */
+	}
+	err = attach(port, skb_fd, XDP_FLAGS_SKB_MODE);
+	if (err)
+		pr_warn("%s: SKB-mode XDP attach failed: %s\n", port->name, strerror(-err));
+	return err;
+}
+
+/*
+ * Which driver hints can the native-mode program read? The kfunc must be in the kernel and
+ * the device must implement it; a device-bound program cannot run in SKB mode at all.
+ */
+static unsigned int hw_hints_mask(struct xskf_engine *eng, struct xskf_port *port)
+{
+	unsigned int k = 0, d = 0;
+
+	if (eng->o.no_hints || eng->o.attach_mode == XSKF_ATTACH_SKB)
+		return 0;
+	k = eng->kernel_kfuncs;
+	if (!k)
+		return 0;
+	if (xskf_hints__probe_dev(port->ifindex, &d))
+		return 0;
+	return k & d;
+}
+
+static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
+{
+	if (eng->o.no_hints) {
+		pr_info("%s: RX hints off (--no-hints)\n", port->name);
+		return;
+	}
+	if (!port->hints_hw) {
+		pr_info("%s: RX hints: packet type and offsets parsed in XDP, rx hash in software "
+			"(%s)\n",
+			port->name,
+			port->attach_flags == XDP_FLAGS_SKB_MODE ? "SKB mode cannot read driver hints"
+								  : "the driver offers no hint kfunc");
+		return;
+	}
+	pr_info("%s: RX hints from the driver:%s%s%s; packet type and offsets parsed in XDP\n",
+		port->name, port->hints_hw & XSKF_HINTS_KF_HASH ? " rx_hash" : "",
+		port->hints_hw & XSKF_HINTS_KF_TIMESTAMP ? " rx_timestamp" : "",
+		port->hints_hw & XSKF_HINTS_KF_VLAN_TAG ? " rx_vlan_tag" : "");
+}
+
+static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port *port)
+{
+	struct xskf_redirect *skel = xskf_redirect__open();
+	struct bpf_program *hw;
+	int err;
+
+	if (!skel)
+		return NULL;
+	skel->rodata->hints_on = !eng->o.no_hints;
+	skel->rodata->steer_udp_dport = htons(port->steer_udp_dport);
+	hw = skel->progs.xskf_redirect_hw;
+	if (port->hints_hw) {
+		skel->rodata->xskf_hints_kfuncs = port->hints_hw;
+		bpf_program__set_ifindex(hw, (unsigned int)port->ifindex);
+		bpf_program__set_flags(hw, BPF_F_XDP_DEV_BOUND_ONLY);
+	} else {
+		skel->rodata->xskf_hints_kfuncs = 0;
+		bpf_program__set_autoload(hw, false);
+	}
+	err = xskf_redirect__load(skel);
+	if (err) {
+		xskf_redirect__destroy(skel);
+		errno = -err;
+		return NULL;
+	}
+	return skel;
+}
+
+int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
+{
+	static int printed_tier_a;
+	struct bpf_program *native, *skb;
+	int err;
+
+	err = clear_existing(port, eng->o.force, true);
+	if (err)
+		return err;
+	err = probe_kernel(eng);
+	if (err)
+		return err;
+
+	port->hints_hw = hw_hints_mask(eng, port);
+	port->skel = open_load(eng, port);
+	if (!port->skel && port->hints_hw) {
+		pr_info("%s: cannot load the device-bound hints program (%s): software hints only\n",
+			port->name, strerror(errno));
+		port->hints_hw = 0;
+		port->skel = open_load(eng, port);
+	}
+	if (!port->skel) {
+		err = -errno;
+		pr_warn("%s: cannot load the XDP program: %s%s\n", port->name, strerror(-err),
+			err == -EPERM ? " (run as root, or with CAP_BPF and CAP_NET_ADMIN)" : "");
+		return err;
+	}
+	err = write_owner(port);
+	if (err)
+		goto fail;
+
+	if (eng->kernel_redirect_xsk) {
+		if (!printed_tier_a++)
+			pr_info("redirect: the kernel names bpf_redirect_xsk() but this xskf has no "
+				"program for its unmerged signature; using the next tier\n");
+	} else if (!printed_tier_a++) {
+		pr_info("redirect: bpf_redirect_xsk() unavailable (not in this kernel's BTF)\n");
+	}
+	if (redirect_map_takes_fallback(bpf_program__fd(port->skel->progs.xskf_redirect))) {
+		port->tier = XSKF_TIER_MAP_FALLBACK;
+		skb = port->skel->progs.xskf_redirect;
+		native = port->hints_hw ? port->skel->progs.xskf_redirect_hw : skb;
+	} else {
+		port->tier = XSKF_TIER_MAP_LOOKUP;
+		skb = native = port->skel->progs.xskf_redirect_lk;
+		port->hints_hw = 0;
+	}
+	err = reset_counters(port);
+	if (err)
+		goto fail;
+	port->native_fd = bpf_program__fd(native);
+	port->skb_fd = bpf_program__fd(skb);
+	return 0;
+fail:
+	xskf_redirect__destroy(port->skel);
+	port->skel = NULL;
+	return err;
+}
+
+/*
+ * Attach the loaded program. Called once the sockets are in the XSKMAP, so that a program seen
+ * attached (by a user, or a test waiting for it) already steers every queue to its socket.
+ */
+int xskf_prog__attach(struct xskf_engine *eng, struct xskf_port *port)
+{
+	int err;
+
+	err = attach_mode(eng, port, port->native_fd, port->skb_fd);
+	if (err) {
+		if (err == -EBUSY || err == -EEXIST)
+			pr_warn("%s: an XDP program was attached meanwhile; remove it or use --force\n",
+				port->name);
+		return err;
+	}
+	port->attached = true;
+	remember_attached(port);
+	pr_info("%s: XDP program attached in %s mode, redirect: %s\n", port->name,
+		port->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB", tier_name(port->tier));
+	print_hints(eng, port);
+	if (port->steer_udp_dport)
+		pr_info("%s: steering: only UDP to port %u goes to the sockets, every other frame to "
+			"the stack\n",
+			port->name, port->steer_udp_dport);
+	return 0;
+}
+
+int xskf_prog__set_xsk(struct xskf_port *port, uint32_t queue, int xsk_fd)
+{
+	int fd = bpf_map__fd(port->skel->maps.xsks);
+
+	if (xsk_fd < 0)
+		return bpf_map_delete_elem(fd, &queue) ? -errno : 0;
+	return bpf_map_update_elem(fd, &queue, &xsk_fd, 0) ? -errno : 0;
+}
+
+void xskf_prog__detach(struct xskf_port *port)
+{
+	LIBBPF_OPTS(bpf_xdp_attach_opts, o, .old_prog_fd = port->prog_fd);
+	int err;
+
+	if (!port->attached) {
+		restore_foreign(port); /* set-up failed after --force took it off */
+		return;
+	}
+	if (port->seen.gone || port->seen.replaced) {
+		/* nothing of ours to detach here: xskf_engine__watch() said why */
+		port->attached = false;
+		forget_attached(port);
+		if (port->foreign_saved)
+			close(port->foreign_fd);
+		port->foreign_saved = false;
+		return;
+	}
+	/* REPLACE with our fd: never remove a program someone attached after us. */
+	err = bpf_xdp_detach(port->ifindex, port->attach_flags | XDP_FLAGS_REPLACE, &o);
+	if (err && err != -EEXIST)
+		pr_warn("%s: detaching the XDP program failed: %s\n", port->name, strerror(-err));
+	port->attached = false;
+	forget_attached(port);
+	if (!err)
+		restore_foreign(port);
+}
+
+void xskf_prog__teardown(struct xskf_port *port)
+{
+	xskf_prog__detach(port);
+	if (port->skel)
+		xskf_redirect__destroy(port->skel);
+	port->skel = NULL;
+}
+
+int xskf_prog__counters(struct xskf_port *port, uint32_t queue, uint64_t out[3])
+{
+	int ncpu = libbpf_num_possible_cpus(), i;
+	struct xskf_prog_counters *v;
+
+	out[0] = out[1] = out[2] = 0;
+	if (!port->skel || ncpu < 0 || queue >= XSKF_PROG_MAX_QUEUES)
+		return -ENOENT;
+	v = calloc((size_t)ncpu, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(port->skel->maps.counters), &queue, v)) {
+		free(v);
+		return -errno;
+	}
+	for (i = 0; i < ncpu; i++) {
+		out[0] += v[i].redirected;
+		out[1] += v[i].passed;
+		out[2] += v[i].errors;
+	}
+	free(v);
+	return 0;
+}

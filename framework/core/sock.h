@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * One AF_XDP socket as the worker sees it: its four rings, its TX shadow, its counters; opened
+ * by its backend (the xdp backend: xsk.c).
+ */
+#ifndef XSKF_SOCK_H
+#define XSKF_SOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/if_xdp.h>
+#include <xdp/xsk.h>
+
+#include "xskf.h"
+#include "core/compiler.h"
+
+#ifndef XDP_MAX_TX_SKB_BUDGET
+#define XDP_MAX_TX_SKB_BUDGET 9 /* SOL_XDP option, Linux 6.17 */
+#endif
+
+/*
+ * What one worker writes on its path (socket counters, ring positions, its cache's top) must
+ * not share a cache line with another worker's: each write would take the line from the
+ * other CPU (false sharing), and two workers would run slower than one.
+ */
+#define XSKF_CACHE_LINE 64
+
+#define XSKF_TXQ_CAP (2 * XSKF_MAX_BATCH)
+
+struct xskf_port;
+struct xskf_worker;
+struct xskf_umem;
+struct xskf_mem_rings;
+
+/* Per-socket counters, written by the owning worker only, read by the control thread. */
+struct xskf_qcounters {
+	uint64_t rx_packets, rx_bytes, tx_packets, tx_bytes;
+	uint64_t drop_app, drop_no_port, drop_too_long, drop_tx_full;
+	uint64_t tx_ring_full, fill_ring_empty, kicks;
+	uint64_t csum_checked, csum_unfinished, csum_repaired; /* csum.c */
+};
+
+struct xskf_sock {
+	struct xskf_port *port;
+	uint32_t queue;
+	unsigned int idx;          /* index among all sockets of the engine */
+	struct xskf_worker *worker;
+	struct xsk_socket *xsk;
+	int fd;
+	bool zerocopy;
+	bool open;                 /* its backend opened it: its rings are set up */
+	struct xsk_ring_cons rx;
+	struct xsk_ring_prod tx;
+	struct xsk_ring_prod fill;
+	struct xsk_ring_cons comp;
+	/* frame accounting: frames we gave the kernel that have not come back yet */
+	uint64_t fill_out;         /* put on the fill ring, not yet taken from the RX ring */
+	struct xskf_qcounters c;
+	/*
+	 * TX shadow (ring_ops.h): every frame from staging to completion, txq_mask + 1 slots.
+	 * [txq_head, txq_sub) is in flight (xskf_sock__tx_out()), [txq_sub, txq_tail) is staged,
+	 * waiting for room on the TX ring (xskf_sock__staged(), at most XSKF_TXQ_CAP).
+	 */
+	struct xdp_desc *txq;
+	uint32_t txq_mask;
+	uint32_t txq_head, txq_sub, txq_tail;
+	uint64_t txq_since_ns;     /* when the worker first saw a partial batch staged, or 0 */
+	/* memory backend (mem_backend.c): the rings' memory, frames its stand-in received */
+	struct xskf_mem_rings *mem;
+	uint64_t mem_rx;
+} __attribute__((aligned(XSKF_CACHE_LINE))); /* sockets of two workers share no line */
+
+/* Frames put on the TX ring and not yet taken back from the completion ring. */
+static inline uint32_t xskf_sock__tx_out(const struct xskf_sock *s)
+{
+	return s->txq_sub - s->txq_head;
+}
+
+/* Frames staged, waiting for room on the TX ring (at most XSKF_TXQ_CAP). */
+static inline uint32_t xskf_sock__staged(const struct xskf_sock *s)
+{
+	return s->txq_tail - s->txq_sub;
+}
+
+int xskf_sock__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf_engine_opts *o,
+		    bool zerocopy);
+void xskf_sock__close(struct xskf_sock *s);
+int xskf_sock__kstats(const struct xskf_sock *s, struct xdp_statistics *st);
+
+#endif /* XSKF_SOCK_H */

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * xskf_engine__watch(): what happened to the ports' interfaces while we run. A NIC resets,
+ * changes its queue count, is unbound or moved; another tool replaces the XDP program. None of
+ * that reaches the workers (they keep polling rings that no longer fill), so the control
+ * thread looks, and says so once per change.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "core/csum.h"
+#include "core/engine.h"
+
+/* Ethernet header and one VLAN tag on top of the MTU: what a veth forwards to its peer (the
+ * kernel's is_skb_forwardable()), and so the longest frame that can arrive */
+#define MTU_EXTRA 18
+
+/* The id of the program behind @fd, 0 if unknown. */
+static uint32_t prog_id(int fd)
+{
+	struct bpf_prog_info info = {};
+	uint32_t len = sizeof(info);
+
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	return info.id;
+}
+
+static int watch_port(struct xskf_port *p, int sock)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	uint32_t attached, ours;
+	struct ifreq ifr = {};
+	char name[IF_NAMESIZE];
+	unsigned int rxq, i;
+	bool running;
+
+	if (p->seen.gone || p->seen.replaced)
+		return p->seen.gone ? -ENODEV : -EEXIST;
+	/* by index: a rename is harmless, a deletion or a move to another netns is not */
+	if (!if_indextoname((unsigned int)p->ifindex, name)) {
+		p->seen.gone = true;
+		pr_warn("%s: the interface is gone (deleted, or moved to another network namespace): "
+			"stopping; a program left on a moved interface is replaced by the next xskf "
+			"start there\n",
+			p->name);
+		return -ENODEV;
+	}
+	if (p->attached && !bpf_xdp_query(p->ifindex, 0, &q)) {
+		attached = p->attach_flags == XDP_FLAGS_SKB_MODE ? q.skb_prog_id : q.drv_prog_id;
+		ours = prog_id(p->prog_fd);
+		/*
+		 * A look during a move to another namespace has found the interface still here
+		 * without its program (fault-moved, under load), where the next look finds it
+		 * gone. Say nothing until a second look, one watch period later, still sees it.
+		 */
+		if (ours && attached != ours && !p->seen.prog_missing) {
+			p->seen.prog_missing = true;
+			return 0;
+		}
+		if (ours && attached != ours) {
+			p->seen.replaced = true;
+			if (attached)
+				pr_warn("%s: another XDP program (id %u) replaced ours (id %u): frames no "
+					"longer reach the sockets; stopping\n",
+					p->name, attached, ours);
+			else
+				pr_warn("%s: our XDP program (id %u) was detached by someone else: "
+					"stopping\n",
+					p->name, ours);
+			return -EEXIST;
+		}
+		p->seen.prog_missing = false;
+	}
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	if (!ioctl(sock, SIOCGIFFLAGS, &ifr)) {
+		running = (ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING);
+		if (p->seen.checked && running != p->seen.running)
+			pr_info("%s: link %s\n", p->name,
+				running ? "up again: frames flow" :
+					  "down: no frames until it is up (the workers wait)");
+		p->seen.running = running;
+	}
+	rxq = (unsigned int)xskf_count_rx_queues(name);
+	if (p->seen.checked && rxq != p->seen.rx_queues) {
+		uint32_t top = 0;
+
+		for (i = 0; i < p->nr_queues; i++)
+			top = p->queues[i] > top ? p->queues[i] : top;
+		if (top >= rxq)
+			pr_warn("%s: RX queues changed from %u to %u: queue %u no longer exists, its "
+				"socket receives nothing\n",
+				p->name, p->seen.rx_queues, rxq, top);
+		else
+			pr_info("%s: RX queues changed from %u to %u; the bound queues remain\n",
+				p->name, p->seen.rx_queues, rxq);
+	}
+	p->seen.rx_queues = rxq;
+	p->seen.checked = true;
+	return 0;
+}
+
+/*
+ * One line for the ports @tell marks that have the MTU of port @first: "a0, b0: MTU 9000
+ * allows ...", with advice true for the numbers: --frame-size 4096 where a 4096-byte frame
+ * holds what the MTU allows, else the MTU that fits (xskf has no multi-buffer support).
+ */
+static void tell_mtu(struct xskf_engine *eng, const int *mtu, bool *tell, unsigned int first)
+{
+	uint32_t room = eng->o.frame_size - eng->rx_data_off, room4k = 4096 - eng->rx_data_off;
+	uint32_t frame = (uint32_t)mtu[first] + MTU_EXTRA;
+	char names[XSKF_MAX_PORTS * (IF_NAMESIZE + 2)], more[48] = "";
+	size_t off = 0;
+	unsigned int i;
+
+	for (i = first; i < eng->nr_ports; i++) {
+		if (!tell[i] || mtu[i] != mtu[first])
+			continue;
+		tell[i] = false;
+		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", off ? ", " : "",
+					eng->ports[i].name);
+	}
+	if (eng->o.frame_size < 4096 && frame <= room4k) {
+		pr_warn("%s: MTU %d allows %u-byte frames, a UMEM frame holds %u after its "
+			"headroom: longer frames are dropped by the kernel (rx_dropped); use "
+			"--frame-size 4096 (it holds %u) or an MTU of at most %u\n",
+			names, mtu[first], frame, room, room4k, room - MTU_EXTRA);
+		return;
+	}
+	if (eng->o.frame_size < 4096)
+		snprintf(more, sizeof(more), " (%u with --frame-size 4096)", room4k - MTU_EXTRA);
+	pr_warn("%s: MTU %d allows %u-byte frames, a UMEM frame holds %u after its headroom: "
+		"longer frames are dropped by the kernel (rx_dropped); xskf has no multi-buffer "
+		"(jumbo frame) support yet: use an MTU of at most %u%s\n",
+		names, mtu[first], frame, room, room - MTU_EXTRA, more);
+}
+
+void xskf_watch__mtu(struct xskf_engine *eng, int sock)
+{
+	bool tell[XSKF_MAX_PORTS] = { false }, any = false;
+	uint32_t room = eng->o.frame_size - eng->rx_data_off;
+	int mtu[XSKF_MAX_PORTS] = { 0 }, own = -1;
+	unsigned int i;
+
+	/* a TX-only app receives nothing: its program passes every frame to the stack (the xdp
+	 * backend's alone: backend/xdp.c calls it) */
+	if (eng->app.flags & XSKF_APP_F_TX_ONLY)
+		return;
+	if (sock < 0) {
+		sock = own = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (sock < 0)
+			return; /* cannot look: say nothing rather than something wrong */
+	}
+	for (i = 0; i < eng->nr_ports; i++) {
+		struct xskf_port *p = &eng->ports[i];
+		struct ifreq ifr = {};
+		bool over;
+
+		if (p->seen.gone || !if_indextoname((unsigned int)p->ifindex, ifr.ifr_name) ||
+		    ioctl(sock, SIOCGIFMTU, &ifr))
+			continue;
+		mtu[i] = ifr.ifr_mtu;
+		over = (uint32_t)ifr.ifr_mtu + MTU_EXTRA > room;
+		tell[i] = over && !p->seen.mtu_warned;
+		any |= tell[i];
+		p->seen.mtu_warned = over;
+	}
+	for (i = 0; any && i < eng->nr_ports; i++)
+		if (tell[i])
+			tell_mtu(eng, mtu, tell, i);
+	if (own >= 0)
+		close(own);
+}
+
+int xskf_watch__ports(struct xskf_engine *eng)
+{
+	unsigned int i;
+	int sock, err, ret = 0;
+
+	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (sock < 0)
+		return 0; /* cannot look: say nothing rather than something wrong */
+	for (i = 0; i < eng->nr_ports; i++) {
+		err = watch_port(&eng->ports[i], sock);
+		if (err && !ret)
+			ret = err;
+	}
+	if (!ret)
+		xskf_watch__mtu(eng, sock);
+	close(sock);
+	xskf_csum__watch(eng);
+	return ret;
+}

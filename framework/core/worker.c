@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The per-packet path: one worker thread, pinned, polling its sockets in turn:
+ *
+ *     refill fill ring -> RX burst -> app->rx_burst() -> stage TX -> flush TX -> reap completions
+ *
+ * No locks (every ring and the frame cache belong to this thread alone), no allocation, and no
+ * syscalls except the wakeups the kernel asks for (need_wakeup) or copy-mode TX needs.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <urcu-qsbr.h>
+
+#include "core/backend.h"
+#include "core/clock.h"
+#include "core/csum.h"
+#include "core/ring_ops.h"
+
+static inline void kick_tx(struct xskf_sock *s)
+{
+	s->c.kicks++;
+	/* EAGAIN/EBUSY/ENOBUFS: the kernel is busy, frames stay on the ring for the next kick. */
+	sendto(s->fd, NULL, 0, MSG_DONTWAIT, NULL, 0);
+}
+
+/*
+ * Frames the kernel has not yet taken from our TX ring need a kick. In zero-copy mode only
+ * when the driver sets need_wakeup. In copy mode the kernel sends only inside sendto(), so
+ * kick whenever frames wait rather than trust the flag. Without need_wakeup the flag is
+ * never set at all: kick every time too, or nothing would be sent.
+ */
+static inline void maybe_kick(struct xskf_sock *s, bool always)
+{
+	if (s->tx.cached_prod != *s->tx.consumer &&
+	    (always || !s->zerocopy || xsk_ring_prod__needs_wakeup(&s->tx)))
+		kick_tx(s);
+}
+
+/*
+ * Room left in the fullest TX staging area of the worker's output sockets. A generator must
+ * not build more frames than can be staged: they would be dropped (drop_tx_full) instead of
+ * waiting, and a --count would no longer be exact. So a full TX ring throttles tx_fill().
+ */
+static inline uint32_t tx_room(const struct xskf_worker *w)
+{
+	uint32_t room = XSKF_TXQ_CAP, i;
+
+	for (i = 0; i < w->info.nr_ports; i++) {
+		const struct xskf_sock *s = w->tx_sock[i];
+
+		if (s && XSKF_TXQ_CAP - xskf_sock__staged(s) < room)
+			room = XSKF_TXQ_CAP - xskf_sock__staged(s);
+	}
+	return room;
+}
+
+/* TX-only apps build frames in empty chunks handed out from the cache. */
+static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_t batch)
+{
+	const struct xskf_app *app = &w->eng->app;
+	struct xskf_umem *um = &w->umem;
+	uint32_t off = w->eng->rx_data_off, n, m, i, room = tx_room(w);
+
+	n = um->cache_len < batch ? um->cache_len : batch;
+	if (n > room)
+		n = room;
+	for (i = 0; i < n; i++) {
+		struct xskf_pkt *p = &pkts[i];
+
+		p->addr = um->cache[--um->cache_len] + off;
+		p->data = (uint8_t *)um->area + p->addr;
+		p->len = 0;
+		p->port = p->out_port = 0;
+		p->queue = 0;
+		p->headroom = (uint16_t)off;
+		p->action = XSKF_FWD;
+		p->meta = NULL;
+	}
+	m = n ? app->tx_fill(w->wctx, pkts, n) : 0;
+	if (m > n)
+		m = n;
+	for (i = m; i < n; i++)
+		xskf_cache_put(um, pkts[i].addr);
+	if (m && w->socks[0])
+		dispatch(w, w->socks[0], pkts, m);
+}
+
+static void pin(struct xskf_worker *w)
+{
+	cpu_set_t set;
+	int err;
+
+	if (w->cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (err)
+		pr_warn("warning: worker %u: cannot pin to CPU %d: %s\n", w->id, w->cpu,
+			strerror(err));
+}
+
+/* True when nothing of ours is left in flight on the TX side and nothing waits in RX. */
+bool xskf_worker__drained(const struct xskf_worker *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_socks; i++) {
+		struct xskf_sock *s = w->socks[i];
+
+		if (xskf_sock__staged(s) || xskf_sock__tx_out(s) ||
+		    xsk_cons_nb_avail(&s->rx, 1))
+			return false;
+	}
+	return true;
+}
+
+void *xskf_worker__run(void *arg)
+{
+	struct xskf_worker *w = arg;
+	struct xskf_engine *eng = w->eng;
+	const struct xskf_app *app = &eng->app;
+	struct xskf_pkt pkts[XSKF_MAX_BATCH];
+	uint32_t batch = eng->o.batch;
+	uint64_t drain_ns = (uint64_t)eng->o.tx_drain_us * 1000, now, drain_deadline = 0;
+	bool hints = !eng->o.no_hints, rcu = app->flags & XSKF_APP_F_RCU_QSBR;
+	bool tx_only = app->flags & XSKF_APP_F_TX_ONLY;
+	bool busy_poll = eng->o.busy_poll, kick_always = eng->o.no_need_wakeup && eng->be->wakeups;
+	bool csum_repair = eng->o.csum_repair, step = w->step;
+	/*
+	 * Checksums (csum.h): bursts shorter than csum_whole are looked at whole, the first frame
+	 * of every XSKF_CSUM_SAMPLE-th other one; --csum-repair makes every burst shorter.
+	 */
+	const uint32_t csum_whole = csum_repair ? batch + 1 : batch;
+	unsigned int csum_every = XSKF_CSUM_SAMPLE;
+	/* fixed once the worker runs: in locals, so that no store of the loop makes them reload */
+	struct xskf_sock *const *socks = w->socks;
+	const unsigned int nr_socks = w->nr_socks;
+	void (*rx_cb)(void *, struct xskf_pkt *, unsigned int) = app->rx_burst;
+	void *wctx;
+	unsigned int i, got;
+
+	pin(w);
+	if (rcu)
+		rcu_register_thread();
+	if (app->worker_init) {
+		w->init_err = app->worker_init(eng->app_ctx, &w->info, &w->wctx);
+		if (w->init_err) {
+			pr_warn("worker %u: %s: worker_init failed: %s\n", w->id, app->name,
+				strerror(-w->init_err));
+			atomic_store(&eng->stop, true);
+			goto out;
+		}
+	}
+
+	wctx = w->wctx;
+	for (;;) {
+		bool draining = atomic_load_explicit(&w->draining, memory_order_relaxed);
+
+		if (unlikely(draining)) {
+			now = xskf_now_ns();
+			if (!drain_deadline)
+				drain_deadline = now + 500ull * 1000 * 1000;
+			if (xskf_worker__drained(w) || now > drain_deadline)
+				break;
+		}
+		/*
+		 * The kernel's side, when the backend plays it (the memory backend): a flag in
+		 * a local for the test, the pointer read only when it is taken. Testing the
+		 * pointer itself (w->step) cost one more instruction per iteration, keeping it
+		 * in a local another (callgrind).
+		 */
+		if (unlikely(step))
+			w->step(w, batch, !draining);
+		if (tx_only && !draining && app->tx_fill)
+			tx_fill(w, pkts, batch);
+		now = 0;
+		got = 0;
+		/*
+		 * TX-only apps never prime their fill rings, so their sockets receive nothing:
+		 * skip RX altogether (no rx_burst callback to call, no wakeup syscalls).
+		 */
+		for (i = 0; i < nr_socks && !tx_only; i++) {
+			struct xskf_sock *s = socks[i];
+			unsigned int n;
+
+			refill(s, &w->umem, batch);
+			n = rx_take(w, s, pkts, batch, hints);
+			got += n;
+			if (n) {
+				/*
+				 * Unfinished TCP/UDP checksums (csum.c): every frame is finished
+				 * with --csum-repair; else a few are looked at, so that the
+				 * control thread can say why forwarded TCP fails. Bursts shorter
+				 * than the batch are whole (a slow flow, the handshake of a TCP
+				 * connection), of full ones only the first frame of every 64th.
+				 */
+				if (unlikely(n < csum_whole) || unlikely(!--csum_every)) {
+					xskf_csum__burst(s, pkts, n < csum_whole ? n : 1,
+							 csum_repair);
+					csum_every = XSKF_CSUM_SAMPLE;
+				}
+				rx_cb(wctx, pkts, n);
+				dispatch(w, s, pkts, n);
+			} else if (busy_poll || xsk_ring_prod__needs_wakeup(&s->fill)) {
+				/* drive NAPI (busy poll) or wake the driver for the fill ring */
+				s->c.kicks++;
+				recvfrom(s->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
+			}
+		}
+		for (i = 0; i < nr_socks; i++) {
+			struct xskf_sock *s = socks[i];
+			uint32_t staged = xskf_sock__staged(s);
+
+			/*
+			 * Full batches go out at once; a partial one waits up to tx_drain_us for
+			 * more, unless this round received nothing: then no more is coming soon
+			 * and waiting would only add latency (TX-only apps: every round).
+			 */
+			if (staged) {
+				if (staged >= batch || draining || !got) {
+					flush_tx(s);
+				} else {
+					if (!now)
+						now = xskf_now_ns();
+					/* the clock starts at the first look, not at each
+					 * stage(): one read per round, none per burst */
+					if (!s->txq_since_ns)
+						s->txq_since_ns = now;
+					else if (now - s->txq_since_ns >= drain_ns)
+						flush_tx(s);
+				}
+			}
+			if (xskf_sock__tx_out(s)) {
+				maybe_kick(s, kick_always);
+				reap_completions(s, &w->umem);
+			}
+		}
+		if (rcu)
+			rcu_quiescent_state();
+	}
+	if (app->worker_fini)
+		app->worker_fini(eng->app_ctx, w->wctx);
+out:
+	if (rcu)
+		rcu_unregister_thread();
+	atomic_store(&w->done, true);
+	return NULL;
+}

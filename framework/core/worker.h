@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * A worker: one thread, its UMEM and its sockets, and the poll loop (worker.c).
+ */
+#ifndef XSKF_WORKER_H
+#define XSKF_WORKER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "xskf.h"
+#include "core/compiler.h"
+#include "core/sock.h"
+#include "core/umem.h"
+
+struct xskf_engine;
+
+/* ---- the memory backend's state of a worker (backend/mem_backend.c) ---- */
+
+
+/* A worker's */
+struct xskf_mem_worker {
+	uint64_t left;    /* frames its stand-in still makes */
+	uint64_t busy_ns; /* and how long the worker took for all of them */
+	uint64_t t0;      /* when its stand-in first ran */
+	bool finished;    /* all its frames made and back: it waits for the stop */
+};
+
+
+struct xskf_worker {
+	struct xskf_engine *eng;
+	unsigned int id;
+	int cpu;
+	pthread_t thread;
+	bool started;
+	struct xskf_umem umem;
+	struct xskf_sock *socks[XSKF_MAX_PORTS * 8];
+	unsigned int nr_socks;
+	/* the socket this worker sends on for each port (first of its sockets on that port) */
+	struct xskf_sock *tx_sock[XSKF_MAX_PORTS];
+	struct xskf_worker_info info;
+	void *wctx;
+	int init_err;
+	/* its backend's step (backend/backend.h), NULL when a kernel serves the rings */
+	void (*step)(struct xskf_worker *w, uint32_t batch, bool rx);
+	struct xskf_mem_worker mem; /* the memory backend's */
+	atomic_bool draining;      /* set by stop(): XDP is detached, empty the rings then exit */
+	atomic_bool done;
+} __attribute__((aligned(XSKF_CACHE_LINE))); /* nor do two workers */
+
+void *xskf_worker__run(void *arg);
+bool xskf_worker__drained(const struct xskf_worker *w);
+
+#endif /* XSKF_WORKER_H */

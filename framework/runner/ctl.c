@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The control socket of a run: /run/xskf/NAME.PID.sock (or $XSKF_CTL_DIR), a UNIX stream socket
+ * of mode 0600 in a folder of mode 0700 that xskf owns. One request per connection
+ * (ctl_proto.c), one answer, then the connection is closed. Peers that are neither root nor
+ * the run's own user are refused (SO_PEERCRED). `xskfctl` (apps/xskfctl.c) is the client.
+ *
+ * The control thread serves it between two ticks of its loop (run.c's hook, every ~50 ms),
+ * and that thread also runs the interface watch, --duration and the per-second lines: so
+ * nothing here ever waits. The listening socket and every connection are non-blocking; each
+ * connection has its own buffers and a deadline (CTL_DEADLINE_MS from accept to close) and
+ * moves through READ -> WRITE -> DRAIN as far as its peer lets it in one call; a connection
+ * over CTL_MAX_CLIENTS gets a one-line refusal and is closed at once. A client that sends
+ * nothing, or a byte at a time, costs a slot until its deadline, never the thread's time.
+ */
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "runner/chain.h"
+#include "runner/ctl.h"
+#include "runner/report.h"
+#include "core/clock.h"
+#include "core/engine.h"
+#include "core/log.h"
+#include "core/proc.h"
+
+#define CTL_MAX_CLIENTS 16   /* connections served at once; more are refused */
+#define CTL_ACCEPTS	64   /* accept() calls per tick: a flood cannot hold the thread */
+#define CTL_DEADLINE_MS 1000 /* from accept: the request in, the answer out, the close */
+#define CTL_DRAIN_MAX	65536
+
+enum ctl_state { CL_FREE, CL_READ, CL_WRITE, CL_DRAIN };
+
+struct ctl_client {
+	int fd;
+	enum ctl_state st;
+	uint64_t deadline; /* xskf_now_ns() */
+	size_t got;	   /* request bytes in req */
+	char req[XSKF_CTL_MAX + 2];
+	char *out;         /* the answer (malloc), out_off of out_len bytes sent */
+	size_t out_len, out_off, drained;
+};
+
+struct xskf_ctl {
+	int fd;
+	uid_t uid; /* ours: peers must be root or this user */
+	char path[108];
+	struct ctl_client cl[CTL_MAX_CLIENTS];
+};
+
+/* Emergency clean-up (a fatal signal): the path, for an async-signal-safe unlink(). */
+static char ctl_path_sig[108];
+
+static const char *ctl_dir(void)
+{
+	const char *d = getenv("XSKF_CTL_DIR");
+
+	return d && *d ? d : "/run/xskf";
+}
+
+/*
+ * The folder must be ours alone: a real directory (not a symlink), owned by our effective
+ * uid, writable by nobody else. Else another user could swap a socket in (and answer
+ * xskfctl) or lay files for the stale clean-up to delete. Opened O_NOFOLLOW, checked on the fd.
+ */
+static int open_dir(const char *dir)
+{
+	struct stat st, st2;
+	int fd;
+
+	if (mkdir(dir, 0700) && errno != EEXIST) {
+		pr_warn("warning: no control socket: cannot create %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	if (lstat(dir, &st)) {
+		pr_warn("warning: no control socket: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		pr_warn("warning: no control socket: %s is not a folder (%s): remove it or set "
+			"XSKF_CTL_DIR\n",
+			dir, S_ISLNK(st.st_mode) ? "a symlink" : "a file");
+		return -1;
+	}
+	if (st.st_uid != geteuid() || (st.st_mode & 022)) {
+		pr_warn("warning: no control socket: %s is not a folder xskf owns (owner uid %u, "
+			"mode %03o; it must be uid %u and not group/other writable): remove it or set "
+			"XSKF_CTL_DIR\n",
+			dir, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 0777),
+			(unsigned int)geteuid());
+		return -1;
+	}
+	/* the same folder, not one swapped in since the look above */
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st2) || st2.st_dev != st.st_dev || st2.st_ino != st.st_ino) {
+		pr_warn("warning: no control socket: %s changed while it was checked\n", dir);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Sockets of runs that are gone (SIGKILL): NAME.PID.sock with no live process PID. Only
+ * sockets (a plain file or a symlink of that name is left alone), only in our folder @dfd.
+ */
+static void remove_stale(int dfd)
+{
+	struct dirent *de;
+	struct stat st;
+	int fd = dup(dfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		char *end, *dot;
+		long pid;
+		size_t l = strlen(de->d_name);
+
+		if (l < 6 || strcmp(de->d_name + l - 5, ".sock"))
+			continue;
+		de->d_name[l - 5] = 0;
+		dot = strrchr(de->d_name, '.');
+		pid = dot ? strtol(dot + 1, &end, 10) : 0;
+		de->d_name[l - 5] = '.';
+		if (!dot || *end != '.' || pid <= 0 || pid > 0x7fffffff || xskf_proc__alive((pid_t)pid))
+			continue;
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISSOCK(st.st_mode))
+			continue;
+		unlinkat(dfd, de->d_name, 0);
+	}
+	closedir(d);
+}
+
+struct xskf_ctl *xskf_ctl__open(const char *name)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	const char *dir = ctl_dir();
+	struct xskf_ctl *ctl;
+	mode_t old;
+	int n, dfd, i;
+
+	dfd = open_dir(dir);
+	if (dfd < 0)
+		return NULL;
+	remove_stale(dfd);
+	close(dfd);
+	ctl = calloc(1, sizeof(*ctl));
+	if (!ctl)
+		return NULL;
+	for (i = 0; i < CTL_MAX_CLIENTS; i++)
+		ctl->cl[i].fd = -1;
+	ctl->uid = geteuid();
+	n = snprintf(ctl->path, sizeof(ctl->path), "%s/%s.%d.sock", dir, name, (int)getpid());
+	if (n < 0 || (size_t)n >= sizeof(sa.sun_path)) {
+		pr_warn("warning: no control socket: the path in %s is too long\n", dir);
+		free(ctl);
+		return NULL;
+	}
+	memcpy(sa.sun_path, ctl->path, (size_t)n + 1);
+	ctl->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	old = umask(0177); /* the socket is created 0600: nobody else may even connect */
+	if (ctl->fd < 0 || bind(ctl->fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    listen(ctl->fd, CTL_MAX_CLIENTS)) {
+		umask(old);
+		pr_warn("warning: no control socket %s: %s\n", ctl->path, strerror(errno));
+		if (ctl->fd >= 0)
+			close(ctl->fd);
+		free(ctl);
+		return NULL;
+	}
+	umask(old);
+	chmod(ctl->path, 0600);
+	memcpy(ctl_path_sig, ctl->path, sizeof(ctl_path_sig));
+	/* a crash removes the file too: the core's fatal-signal handler calls this back */
+	xskf_engine__on_fatal(xskf_ctl__emergency_unlink);
+	pr_info("control socket %s (xskfctl stats)\n", ctl->path);
+	return ctl;
+}
+
+void xskf_ctl__emergency_unlink(void)
+{
+	if (ctl_path_sig[0])
+		unlink(ctl_path_sig);
+}
+
+/* The answer to the request in @c->req, into @f. */
+static void answer(FILE *f, struct ctl_client *c, struct xskf_chain *ch, struct xskf_engine *eng,
+		   double elapsed)
+{
+	char *a0, *a1, out[512];
+	unsigned int k;
+	int err;
+
+	if (c->got > XSKF_CTL_MAX) {
+		fprintf(f, "error: request longer than %d bytes\n", XSKF_CTL_MAX);
+		return;
+	}
+	switch (xskf_ctl__parse(c->req, c->got, &a0, &a1)) {
+	case XSKF_CTL_STATS:
+		xskf_report__json(eng, f, elapsed, 0);
+		return;
+	case XSKF_CTL_PLUGINS:
+		for (k = 0; k < ch->n; k++)
+			fprintf(f, "%s %s%s\n", ch->pl[k].p->name, ch->pl[k].file,
+				ch->pl[k].p->command ? " (takes commands)" : "");
+		return;
+	case XSKF_CTL_PLUGIN_CMD:
+		for (k = 0; k < ch->n && strcmp(ch->pl[k].p->name, a0); k++)
+			;
+		if (k == ch->n) {
+			fprintf(f, "error: no plugin '%s' in this run (xskfctl plugins)\n", a0);
+			return;
+		}
+		if (!ch->pl[k].p->command) {
+			fprintf(f, "error: plugin '%s' takes no commands\n", a0);
+			return;
+		}
+		out[0] = 0;
+		err = ch->pl[k].p->command(ch->pl[k].p->app_ctx, a1, out, sizeof(out));
+		out[sizeof(out) - 1] = 0;
+		fprintf(f, "%s: %s\n", err ? "error" : "ok", out[0] ? out : strerror(-err));
+		return;
+	case XSKF_CTL_BAD:
+		break;
+	}
+	fprintf(f, "error: bad request (one line: stats, plugins, or PLUGIN ARGS)\n");
+}
+
+static void drop(struct ctl_client *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->out);
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+}
+
+/* The answer, or one line of @err when there is none to give. */
+static void to_write(struct ctl_client *c, struct xskf_chain *ch, struct xskf_engine *eng,
+		     double elapsed, const char *err)
+{
+	FILE *f = open_memstream(&c->out, &c->out_len);
+
+	c->st = CL_WRITE;
+	if (!f) {
+		c->out = NULL;
+		c->out_len = 0;
+		return;
+	}
+	if (err)
+		fputs(err, f);
+	else
+		answer(f, c, ch, eng, elapsed);
+	fclose(f);
+}
+
+/* Move @c on as far as its peer lets it without waiting. */
+static void step(struct ctl_client *c, struct xskf_chain *ch, struct xskf_engine *eng,
+		 double elapsed, uint64_t now)
+{
+	char buf[4096];
+	ssize_t r;
+
+	if (c->st == CL_READ) {
+		for (;;) {
+			r = recv(c->fd, c->req + c->got, XSKF_CTL_MAX + 1 - c->got, MSG_DONTWAIT);
+			if (r < 0 && (errno == EAGAIN || errno == EINTR))
+				break;
+			if (r < 0) {
+				drop(c);
+				return;
+			}
+			c->got += (size_t)r;
+			/* complete: a newline, one byte more than a request may have, or the end */
+			if (!r || memchr(c->req, '\n', c->got) || c->got > XSKF_CTL_MAX) {
+				to_write(c, ch, eng, elapsed, NULL);
+				break;
+			}
+		}
+		if (c->st == CL_READ && now >= c->deadline)
+			to_write(c, ch, eng, elapsed, "error: no complete request within 1 s\n");
+	}
+	if (c->st == CL_WRITE) {
+		while (c->out_off < c->out_len) {
+			r = send(c->fd, c->out + c->out_off, c->out_len - c->out_off,
+				 MSG_DONTWAIT | MSG_NOSIGNAL);
+			if (r < 0 && (errno == EAGAIN || errno == EINTR))
+				break;
+			if (r <= 0) {
+				drop(c);
+				return;
+			}
+			c->out_off += (size_t)r;
+		}
+		if (c->out_off < c->out_len) {
+			if (now >= c->deadline)
+				drop(c); /* a peer that does not read its answer */
+			return;
+		}
+		shutdown(c->fd, SHUT_WR);
+		c->st = CL_DRAIN;
+	}
+	/*
+	 * Read what the peer still sends (an oversized request) before closing, up to 64 KiB or
+	 * the deadline: closing with unread bytes resets the connection, and the peer may lose
+	 * the answer on its way.
+	 */
+	while (c->st == CL_DRAIN) {
+		r = recv(c->fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
+			if (now >= c->deadline)
+				drop(c);
+			return;
+		}
+		if (r <= 0 || (c->drained += (size_t)r) >= CTL_DRAIN_MAX)
+			drop(c);
+	}
+}
+
+/* SO_PEERCRED of a connection: root, or the user the run runs as. */
+static bool peer_allowed(const struct xskf_ctl *ctl, int fd)
+{
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
+
+	return !getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) &&
+	       (cred.uid == 0 || cred.uid == ctl->uid);
+}
+
+static void refuse(int fd, const char *line)
+{
+	ssize_t r = send(fd, line, strlen(line), MSG_DONTWAIT | MSG_NOSIGNAL);
+
+	(void)r; /* a fresh connection has room for one line; if not, the close says enough */
+	close(fd);
+}
+
+/*
+ * A connection over the bound: served now if its whole request is already there (xskfctl
+ * sends it right after connect, so a flood of idle connections cannot lock it out), else
+ * refused with one line. Either way it is closed before this returns.
+ */
+static void serve_over_bound(int fd, struct xskf_chain *ch, struct xskf_engine *eng,
+			     double elapsed, uint64_t now)
+{
+	struct ctl_client t = { .fd = fd, .st = CL_READ, .deadline = UINT64_MAX };
+	char line[96];
+
+	step(&t, ch, eng, elapsed, now);
+	if (t.st == CL_READ) {
+		snprintf(line, sizeof(line), "error: busy: %d clients are being served; try again\n",
+			 CTL_MAX_CLIENTS);
+		refuse(fd, line);
+		t.fd = -1;
+	}
+	if (t.st != CL_FREE)
+		drop(&t); /* its answer went out whole, or it gets no more time than this */
+}
+
+void xskf_ctl__serve(struct xskf_ctl *ctl, struct xskf_chain *ch, struct xskf_engine *eng,
+		     double elapsed)
+{
+	uint64_t now = xskf_now_ns();
+	int i, k, fd;
+
+	if (!ctl)
+		return;
+	for (k = 0; k < CTL_ACCEPTS; k++) {
+		struct ctl_client *c = NULL;
+
+		fd = accept4(ctl->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0)
+			break;
+		if (!peer_allowed(ctl, fd)) {
+			refuse(fd, "error: permission denied: only root or the run's own user may use "
+				   "this socket\n");
+			continue;
+		}
+		for (i = 0; i < CTL_MAX_CLIENTS && !c; i++)
+			if (ctl->cl[i].st == CL_FREE)
+				c = &ctl->cl[i];
+		if (!c) {
+			serve_over_bound(fd, ch, eng, elapsed, now);
+			continue;
+		}
+		c->fd = fd;
+		c->st = CL_READ;
+		c->deadline = now + CTL_DEADLINE_MS * 1000000ull;
+	}
+	for (i = 0; i < CTL_MAX_CLIENTS; i++)
+		if (ctl->cl[i].st != CL_FREE)
+			step(&ctl->cl[i], ch, eng, elapsed, now);
+}
+
+void xskf_ctl__close(struct xskf_ctl *ctl)
+{
+	int i;
+
+	if (!ctl)
+		return;
+	for (i = 0; i < CTL_MAX_CLIENTS; i++)
+		if (ctl->cl[i].st != CL_FREE)
+			drop(&ctl->cl[i]);
+	close(ctl->fd);
+	unlink(ctl->path);
+	ctl_path_sig[0] = 0;
+	free(ctl);
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* What apps print: a line per socket per interval, a closing summary, and the JSON document. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/backend.h"
+#include "runner/report.h"
+
+static struct xskf_queue_stats prev[XSKF_MAX_PORTS * XSKF_MAX_QUEUES];
+
+static void fmt_rate(char *buf, size_t len, double pps)
+{
+	if (pps >= 1e6)
+		snprintf(buf, len, "%6.2f Mpps", pps / 1e6);
+	else if (pps >= 1e3)
+		snprintf(buf, len, "%6.1f Kpps", pps / 1e3);
+	else
+		snprintf(buf, len, "%6.0f  pps", pps);
+}
+
+static uint64_t drops(const struct xskf_queue_stats *s)
+{
+	return s->drop_no_port + s->drop_too_long + s->drop_tx_full;
+}
+
+/*
+ * "  csum_unfinished 12" at the end of a live line once a frame had an unfinished checksum
+ * (docs/forwarding.md), with "  csum_repaired 12" under --csum-repair; else nothing, so that
+ * the lines of the common case stay as they were.
+ */
+static const char *csum_words(const struct xskf_engine *eng, const struct xskf_queue_stats *s,
+			      char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (s->csum_unfinished || eng->o.csum_repair)
+		snprintf(buf, len, "  csum_unfinished %llu",
+			 (unsigned long long)s->csum_unfinished);
+	if (eng->o.csum_repair)
+		snprintf(buf + strlen(buf), len - strlen(buf), "  csum_repaired %llu",
+			 (unsigned long long)s->csum_repaired);
+	return buf;
+}
+
+void xskf_report__interval(struct xskf_engine *eng, FILE *f, double elapsed, double secs)
+{
+	struct xskf_queue_stats st, tot = {}, ptot = {};
+	char rx[32], tx[32], cs[64];
+	unsigned int i, port;
+	uint32_t q;
+
+	for (i = 0; i < eng->nr_socks; i++) {
+		struct xskf_queue_stats *p = &prev[i];
+
+		if (xskf_engine__queue_stats(eng, i, &port, &q, &st))
+			continue;
+		fmt_rate(rx, sizeof(rx), (double)(st.rx_packets - p->rx_packets) / secs);
+		fmt_rate(tx, sizeof(tx), (double)(st.tx_packets - p->tx_packets) / secs);
+		if (eng->nr_socks > 1)
+			fprintf(f, "[%7.1fs] %s:%u  rx %s  tx %s  rx_total %llu  kernel_drop %llu%s\n",
+				elapsed, eng->ports[port].name, q, rx, tx,
+				(unsigned long long)st.rx_packets,
+				(unsigned long long)(st.k_rx_dropped + st.k_rx_ring_full),
+				csum_words(eng, &st, cs, sizeof(cs)));
+		tot.rx_packets += st.rx_packets;
+		tot.tx_packets += st.tx_packets;
+		tot.k_rx_dropped += st.k_rx_dropped + st.k_rx_ring_full;
+		tot.drop_tx_full += drops(&st);
+		tot.csum_unfinished += st.csum_unfinished;
+		tot.csum_repaired += st.csum_repaired;
+		ptot.rx_packets += p->rx_packets;
+		ptot.tx_packets += p->tx_packets;
+		*p = st;
+	}
+	fmt_rate(rx, sizeof(rx), (double)(tot.rx_packets - ptot.rx_packets) / secs);
+	fmt_rate(tx, sizeof(tx), (double)(tot.tx_packets - ptot.tx_packets) / secs);
+	fprintf(f, "[%7.1fs] total  rx %s  tx %s  rx_total %llu  tx_total %llu  kernel_drop %llu  "
+		   "drop %llu%s\n",
+		elapsed, rx, tx, (unsigned long long)tot.rx_packets,
+		(unsigned long long)tot.tx_packets, (unsigned long long)tot.k_rx_dropped,
+		(unsigned long long)tot.drop_tx_full, csum_words(eng, &tot, cs, sizeof(cs)));
+	fflush(f);
+}
+
+/* redirected by the program = received by the socket + dropped by the kernel (per queue) */
+static bool reconciles(const struct xskf_queue_stats *s)
+{
+	return s->prog_redirected == s->rx_packets + s->k_rx_dropped + s->k_rx_ring_full;
+}
+
+int xskf_report__summary(struct xskf_engine *eng, FILE *f, double elapsed)
+{
+	struct xskf_queue_stats st;
+	unsigned int i, port;
+	uint32_t q;
+	int err = 0;
+
+	fprintf(f, "--- %s: %.1f s\n", eng->app.name ? eng->app.name : "xskf", elapsed);
+	for (i = 0; i < eng->nr_socks; i++) {
+		if (xskf_engine__queue_stats(eng, i, &port, &q, &st))
+			continue;
+		fprintf(f,
+			"%s:%u rx %llu pkts %llu bytes, tx %llu pkts, app drops %llu, other drops "
+			"%llu; kernel: rx_dropped %llu rx_ring_full %llu fill_empty %llu; program: "
+			"redirected %llu passed %llu errors %llu%s\n",
+			eng->ports[port].name, q, (unsigned long long)st.rx_packets,
+			(unsigned long long)st.rx_bytes, (unsigned long long)st.tx_packets,
+			(unsigned long long)st.drop_app, (unsigned long long)drops(&st),
+			(unsigned long long)st.k_rx_dropped, (unsigned long long)st.k_rx_ring_full,
+			(unsigned long long)st.k_rx_fill_ring_empty_descs,
+			(unsigned long long)st.prog_redirected, (unsigned long long)st.prog_passed,
+			(unsigned long long)st.prog_errors,
+			reconciles(&st) ? "" : "  << DOES NOT RECONCILE");
+		if (!reconciles(&st))
+			err = -EIO;
+	}
+	return err;
+}
+
+static void json_queue(FILE *f, struct xskf_engine *eng, unsigned int i)
+{
+	struct xskf_queue_stats s;
+	unsigned int port;
+	uint32_t q;
+
+	xskf_engine__queue_stats(eng, i, &port, &q, &s);
+	fprintf(f,
+		"    {\"port\": \"%s\", \"queue\": %u, \"worker\": %u, \"zerocopy\": %s,\n"
+		"     \"rx_packets\": %llu, \"rx_bytes\": %llu, \"tx_packets\": %llu, "
+		"\"tx_bytes\": %llu,\n"
+		"     \"drop_app\": %llu, \"drop_no_port\": %llu, \"drop_too_long\": %llu, "
+		"\"drop_tx_full\": %llu,\n"
+		"     \"tx_ring_full\": %llu, \"fill_ring_empty\": %llu, \"kicks\": %llu,\n"
+		"     \"kernel\": {\"rx_dropped\": %llu, \"rx_invalid_descs\": %llu, "
+		"\"tx_invalid_descs\": %llu, \"rx_ring_full\": %llu, \"rx_fill_ring_empty_descs\": "
+		"%llu, \"tx_ring_empty_descs\": %llu},\n"
+		"     \"program\": {\"redirected\": %llu, \"passed\": %llu, \"errors\": %llu},\n"
+		"     \"csum\": {\"checked\": %llu, \"unfinished\": %llu, \"repaired\": %llu},\n"
+		"     \"reconciled\": %s}",
+		eng->ports[port].name, q, eng->socks[i].worker->id,
+		eng->socks[i].zerocopy ? "true" : "false", (unsigned long long)s.rx_packets,
+		(unsigned long long)s.rx_bytes, (unsigned long long)s.tx_packets,
+		(unsigned long long)s.tx_bytes, (unsigned long long)s.drop_app,
+		(unsigned long long)s.drop_no_port, (unsigned long long)s.drop_too_long,
+		(unsigned long long)s.drop_tx_full, (unsigned long long)s.tx_ring_full,
+		(unsigned long long)s.fill_ring_empty, (unsigned long long)s.kicks,
+		(unsigned long long)s.k_rx_dropped, (unsigned long long)s.k_rx_invalid_descs,
+		(unsigned long long)s.k_tx_invalid_descs, (unsigned long long)s.k_rx_ring_full,
+		(unsigned long long)s.k_rx_fill_ring_empty_descs,
+		(unsigned long long)s.k_tx_ring_empty_descs, (unsigned long long)s.prog_redirected,
+		(unsigned long long)s.prog_passed, (unsigned long long)s.prog_errors,
+		(unsigned long long)s.csum_checked, (unsigned long long)s.csum_unfinished,
+		(unsigned long long)s.csum_repaired, reconciles(&s) ? "true" : "false");
+}
+
+void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int census_err)
+{
+	struct xskf_frame_census c;
+	unsigned int i;
+
+	fprintf(f,
+		"{\n  \"app\": \"%s\",\n  \"backend\": \"%s\",\n  \"duration_s\": %.3f,\n"
+		"  \"ports\": [\n",
+		eng->app.name ? eng->app.name : "", eng->be->name, elapsed);
+	for (i = 0; i < eng->nr_ports; i++) {
+		struct xskf_port *p = &eng->ports[i];
+		const char *attach, *redirect;
+
+		eng->be->port_mode(p, &attach, &redirect);
+		fprintf(f,
+			"    {\"name\": \"%s\", \"ifindex\": %d, \"attach_mode\": \"%s\", "
+			"\"redirect\": \"%s\", \"rx_queues\": %u, \"numa_node\": %d}%s\n",
+			p->name, p->ifindex, attach, redirect, p->nr_hw_queues, p->numa_node,
+			i + 1 < eng->nr_ports ? "," : "");
+	}
+	fprintf(f, "  ],\n  \"queues\": [\n");
+	for (i = 0; i < eng->nr_socks; i++) {
+		json_queue(f, eng, i);
+		fprintf(f, "%s\n", i + 1 < eng->nr_socks ? "," : "");
+	}
+	fprintf(f, "  ],\n  \"census\": [\n");
+	for (i = 0; i < eng->nr_workers; i++) {
+		const struct xskf_umem *um = &eng->workers[i].umem;
+		int ok = xskf_engine__census(eng, i, &c) == 0;
+
+		fprintf(f,
+			"    {\"worker\": %u, \"hugepages\": %s, \"page_size\": %llu, "
+			"\"umem_bytes\": %zu, \"umem_file\": %s, \"umem_node\": %d, "
+			"\"umem_pages_on_node\": %ld, \"total\": %llu, \"cache\": %llu, "
+			"\"fill_ring\": %llu, \"rx_ring\": %llu, \"rx_kernel\": %llu, \"tx_pending\": "
+			"%llu, \"tx_ring\": %llu, \"comp_ring\": %llu, \"tx_kernel\": %llu, \"ok\": "
+			"%s}%s\n",
+			i, um->hugepages ? "true" : "false", (unsigned long long)um->page_size, um->size,
+			um->huge_file ? "true" : "false", um->numa_node, um->pages_on_node,
+			(unsigned long long)c.total, (unsigned long long)c.cache,
+			(unsigned long long)c.fill_ring, (unsigned long long)c.rx_ring,
+			(unsigned long long)c.rx_kernel, (unsigned long long)c.tx_pending,
+			(unsigned long long)c.tx_ring, (unsigned long long)c.comp_ring,
+			(unsigned long long)c.tx_kernel, ok ? "true" : "false",
+			i + 1 < eng->nr_workers ? "," : "");
+	}
+	fprintf(f, "  ],\n  \"census_ok\": %s", census_err ? "false" : "true");
+	if (eng->be->json)
+		eng->be->json(eng, f);
+	if (eng->app.json) {
+		fprintf(f, ",\n  \"app_stats\": ");
+		eng->app.json(eng->app_ctx, eng, f);
+	}
+	fprintf(f, "\n}\n");
+	fflush(f);
+}
