@@ -168,8 +168,9 @@ int ctl_choose(const char *want, struct ctl_inst *inst)
 	for (i = 0; i < n && i < CTL_MAX_INSTANCES; i++)
 		fprintf(stderr, "%s\n", v[i].path);
 	if (!n && want)
-		fprintf(stderr, "xskfctl: no running xskf called '%s' (no %s.sock in %s)\n", want,
-			all_digits(want) ? "*.PID" : "NAME.*", dir);
+		fprintf(stderr, "xskfctl: no running xskf called '%s' (no %s%s%s.sock in %s)\n",
+			want, all_digits(want) ? "*." : "", want, all_digits(want) ? "" : ".*",
+			dir);
 	else if (!n)
 		fprintf(stderr, "xskfctl: no xskf is running (no socket in %s)\n", dir);
 	else

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "xskfctl.h"
 
@@ -516,6 +517,12 @@ int cmd_metrics(const char *want, int argc, char **argv)
 		return 2;
 	}
 	if (all) {
+		/*
+		 * No control folder: nothing runs, and that is an answer (no samples, exit 0), or a
+		 * textfile collector's file would keep the last run's series as if it were alive.
+		 */
+		if (access(ctl_dir(), F_OK) && errno == ENOENT)
+			return 0;
 		n = ctl_instances(v, CTL_MAX_INSTANCES);
 		if (n < 0)
 			return 1;

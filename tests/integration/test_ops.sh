@@ -51,7 +51,9 @@ case $case_name in
 list)
 	"$CTL" list >"$out/empty" || fail "list with no control folder: exit $?"
 	[ "$(wc -l <"$out/empty")" = 1 ] || fail "list with nothing running: $(cat "$out/empty")"
-	ok "nothing running: the header alone, exit 0"
+	"$CTL" metrics --all >"$out/empty.prom" || fail "metrics --all with no control folder: exit $?"
+	[ -s "$out/empty.prom" ] && fail "metrics --all with nothing running: $(head -3 "$out/empty.prom")"
+	ok "nothing running: the header alone, exit 0; metrics --all: nothing, exit 0"
 	mem_run a "$RXDROP" -i mem0 -d 60 --cpus 0
 	pa=$RUN_PID
 	mem_run b "$XSKF" run filter,rxdrop -i mem0 -i mem1 -d 60 --cpus 1 -- --port 9
