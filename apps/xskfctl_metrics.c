@@ -441,17 +441,28 @@ static void memory_backend(struct out *o, const struct xj_node *n, int arr)
 /* Every family of one instance's document @n. */
 static void instance(struct out *o, const struct xj_node *n)
 {
-	static const char *const skip[] = {"app", "backend", "version", NULL};
-	char l[2400], e1[300], e2[300], e3[300], path[1024] = "";
+	static const char *const skip[] = {"app",    "backend", "version", "plugin_abi",
+					   "libbpf", "libxdp",	NULL};
+	char l[2400], e1[300], e2[300], e3[300], e4[300], e5[300], path[1024] = "", abi[24] = "";
+	bool ok;
+	uint64_t v = xj_u64(n, 0, "plugin_abi", &ok);
 	int a, i;
 
-	snprintf(l, sizeof(l), "instance=\"%s\",app=\"%s\",backend=\"%s\",version=\"%s\"", o->inst,
-		 esc(e1, sizeof(e1), xj_str(n, 0, "app", "")),
+	if (ok)
+		snprintf(abi, sizeof(abi), "%llu", (unsigned long long)v);
+
+	snprintf(l, sizeof(l),
+		 "instance=\"%s\",app=\"%s\",backend=\"%s\",version=\"%s\",plugin_abi=\"%s\","
+		 "libbpf=\"%s\",libxdp=\"%s\"",
+		 o->inst, esc(e1, sizeof(e1), xj_str(n, 0, "app", "")),
 		 esc(e2, sizeof(e2), xj_str(n, 0, "backend", "")),
-		 esc(e3, sizeof(e3), xj_str(n, 0, "version", "")));
+		 esc(e3, sizeof(e3), xj_str(n, 0, "version", "")), abi,
+		 esc(e4, sizeof(e4), xj_str(n, 0, "libbpf", "")),
+		 esc(e5, sizeof(e5), xj_str(n, 0, "libxdp", "")));
 	sample(o,
 	       fam_get(o, "xskf_info", "gauge",
-		       "1 per instance: its app (command or chain), backend and version."),
+		       "1 per instance: its app (command or chain), backend, version of xskf and "
+		       "plugin ABI, libbpf and libxdp files."),
 	       l, "1");
 	snprintf(l, sizeof(l), "instance=\"%s\"", o->inst);
 	members(o, n, 0, "xskf", run_tab, l, skip);

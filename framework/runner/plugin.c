@@ -17,6 +17,7 @@
 #include "core/compiler.h"
 #include "core/log.h"
 #include "runner/chain.h"
+#include "runner/cli.h"
 #include "runner/ctl.h"
 #include "runner/plugin_name.h"
 #include "runner/run.h"
@@ -264,6 +265,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "Usage: xskf run PLUGIN[,PLUGIN...] -i IFACE [-q Q] [options] [-- plugin options]\n"
 		   "       xskf plugins          list the plugins found\n"
+		   "       xskf --version        versions of xskf, the plugin ABI, libbpf, libxdp\n"
 		   "       xskf run PLUGIN --help   the options of a plugin and the standard ones\n"
 		   "PLUGIN is a name (looked up in $XSKF_PLUGIN_PATH, next to xskf, and in %s)\n"
 		   "or a path to a .so. Several plugins form a chain: a frame one marks XSKF_NEXT\n"
@@ -341,6 +343,10 @@ int xskf_run__main(int argc, char **argv)
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		xskf_cli__version(stdout, "xskf");
+		return 0;
 	}
 	if (!strcmp(argv[1], "plugins"))
 		return list_plugins();

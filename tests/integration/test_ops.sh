@@ -13,7 +13,9 @@
 #   top      `xskfctl top --count 2` against a live memory-backend chain: two tables, their
 #            columns, rates > 0 for RX, app drops and the plugin's counter; no terminal
 #            escapes on a pipe
-#   version  `xskfctl --version`: the project's version (meson) and the plugin ABI
+#   version  `--version` of xskfctl, xskf, `xskf run`, each xsk-* and xskf-trafficgen: the
+#            project's version (meson), the plugin ABI and the libbpf and libxdp files that
+#            ldd resolves; the same in --json, `xskfctl stats`, list and metrics
 # Root (the veth bed, the control folder); exit 77 to skip.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -162,6 +164,42 @@ version)
 	[ "$("$CTL" --version)" = "xskfctl (xskf) $v, plugin ABI $abi" ] || fail "--version: $("$CTL" --version)"
 	[ "$("$CTL" -V)" = "xskfctl (xskf) $v, plugin ABI $abi" ] || fail "-V"
 	ok "--version: xskfctl (xskf) $v, plugin ABI $abi"
+	# the libraries' files as the loader resolves them for each binary
+	libfile() { ldd "$1" | awk -v l="$2" '$1 ~ "^"l"\\.so" { print $3 }' | xargs -r readlink -f | xargs -r basename; }
+	bpf=$(libfile "$XSKF" libbpf)
+	xdp=$(libfile "$XSKF" libxdp)
+	[[ $bpf == libbpf.so.* && $xdp == libxdp.so.* ]] || fail "ldd: libbpf '$bpf', libxdp '$xdp'"
+	for c in xskf xsk-rxdrop xsk-l2fwd xsk-tunnel xsk-txgen; do
+		want="$c (xskf) $v, plugin ABI $abi, $bpf, $xdp"
+		got=$("$B/apps/$c" --version) || fail "$c --version: exit $?"
+		[ "$got" = "$want" ] || fail "$c --version: '$got', not '$want'"
+		[ "$("$B/apps/$c" -V)" = "$want" ] || fail "$c -V"
+	done
+	got=$("$XSKF" run filter,rxdrop --version)
+	[ "$got" = "xskf run filter,rxdrop (xskf) $v, plugin ABI $abi, $bpf, $xdp" ] || fail "xskf run --version: $got"
+	[ "$("$GEN" --version)" = "xskf-trafficgen (xskf) $v, $(libfile "$GEN" libbpf), no libxdp" ] ||
+		fail "xskf-trafficgen --version: $("$GEN" --version)"
+	ok "--version of xskf, xskf run, each xsk-*, xskf-trafficgen: $v, ABI $abi, $bpf, $xdp"
+	# the stats document (--json at exit and xskfctl stats), list, metrics
+	"$RXDROP" -i mem0 --backend memory --cpus 0 -d 1 --quiet --json >"$out/j" 2>/dev/null || fail "--json run"
+	$PY - "$out/j" "$v" "$abi" "$bpf" "$xdp" <<-'PYEOF' || fail "--json: the versions"
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		want = {"version": sys.argv[2], "plugin_abi": int(sys.argv[3]),
+			"libbpf": sys.argv[4], "libxdp": sys.argv[5]}
+		got = {k: d.get(k) for k in want}
+		sys.exit(0 if got == want else f"{got} != {want}")
+	PYEOF
+	mem_run v "$RXDROP" -i mem0 -d 60 --cpus 0
+	"$CTL" stats >"$out/s" || fail "stats"
+	[ "$(json_get "$out/s" 'd["version"], d["plugin_abi"], d["libbpf"], d["libxdp"]')" = "$v $abi $bpf $xdp" ] ||
+		fail "stats: $(json_get "$out/s" 'd["version"], d["plugin_abi"], d["libbpf"], d["libxdp"]')"
+	"$CTL" list >"$out/l" || fail "list"
+	grep -qE "^$RUN_PID +xsk-rxdrop +[0-9.]+ +1 +$v +rxdrop +mem0:0$" "$out/l" || fail "list: $(cat "$out/l")"
+	"$CTL" metrics >"$out/m" || fail "metrics"
+	grep -qF "xskf_info{instance=\"xsk-rxdrop.$RUN_PID\",app=\"xsk-rxdrop\",backend=\"memory\",version=\"$v\",plugin_abi=\"$abi\",libbpf=\"$bpf\",libxdp=\"$xdp\"} 1" "$out/m" ||
+		fail "metrics: $(grep xskf_info "$out/m")"
+	ok "the versions in --json, xskfctl stats, list and metrics (xskf_info's labels)"
 	;;
 *) fail "unknown case $case_name" ;;
 esac
