@@ -20,10 +20,12 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "xskf_plugin.h"
@@ -90,6 +92,47 @@ static void inst_fill(struct ctl_inst *in, const char *dir, const char *file)
 	snprintf(in->pid, sizeof(in->pid), "%.*s", (int)(file + l - dot - 1), dot + 1);
 }
 
+/*
+ * The control folder, opened, if we can trust what is in it: a real folder (a symlink is not
+ * followed), owned by root or by us, writable by nobody else (as tmux and ssh-agent check
+ * theirs). Else anyone could lay a socket there: its answers are checked (SO_PEERCRED), but
+ * the list of runs would be theirs. NULL after one line (errno ENOENT: no folder).
+ */
+static DIR *open_ctl_dir(const char *dir)
+{
+	struct stat st, st2;
+	int fd;
+
+	if (lstat(dir, &st))
+		return NULL;
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr,
+			"xskfctl: the control folder %s is %s: not following it (remove it, or "
+			"set XSKF_CTL_DIR to xskf's folder)\n",
+			dir, S_ISLNK(st.st_mode) ? "a symlink" : "not a folder");
+		errno = EPERM;
+		return NULL;
+	}
+	if ((st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & 022)) {
+		fprintf(stderr,
+			"xskfctl: the control folder %s is not to be trusted (owner uid %u, mode "
+			"%04o; it must be root's or yours and writable by nobody else): remove it "
+			"and restart the runs, or set XSKF_CTL_DIR\n",
+			dir, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777));
+		errno = EPERM;
+		return NULL;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && (fstat(fd, &st2) || st2.st_dev != st.st_dev || st2.st_ino != st.st_ino)) {
+		fprintf(stderr, "xskfctl: the control folder %s changed while it was checked\n",
+			dir);
+		close(fd);
+		errno = EPERM;
+		return NULL;
+	}
+	return fd < 0 ? NULL : fdopendir(fd);
+}
+
 /* The sockets of the folder matching @want (NULL: all) into @v; their count (may be > @max). */
 static int scan(const char *want, struct ctl_inst *v, int max)
 {
@@ -98,7 +141,9 @@ static int scan(const char *want, struct ctl_inst *v, int max)
 	int n = 0;
 	DIR *d;
 
-	d = opendir(dir);
+	d = open_ctl_dir(dir);
+	if (!d && errno == EPERM)
+		return -1;
 	if (!d) {
 		if (errno == ENOENT)
 			fprintf(stderr, "xskfctl: no xskf is running (no control folder %s)\n",
@@ -248,7 +293,8 @@ static int ask_once(const char *path, const char *req, char **ans, size_t *len, 
 			buf = nb;
 		}
 	}
-	if (r < 0) {
+	/* a refusal is written and the socket closed with our request unread: a reset after it */
+	if (r < 0 && !(errno == ECONNRESET && n)) {
 		snprintf(err, errlen, "cannot read from %s: %s", path, strerror(errno));
 		goto fail;
 	}
