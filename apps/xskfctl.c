@@ -8,11 +8,13 @@
  *   xskfctl list                                  every running instance, a line each
  *   xskfctl [-s ...] metrics [--all]              the counters, Prometheus text format
  *   xskfctl [-s ...] top [--interval S] [--count N]  rates per port and queue, redrawn
+ *   xskfctl [-s ...] capture [...] -w FILE|-          a live capture into pcapng
  *
  * Without -s: the one socket in /run/xskf (or $XSKF_CTL_DIR); -s picks a run by its name (the
  * NAME of NAME.PID.sock), its pid, or its socket's path. Exit 0 when the answer is not an
  * error, 1 when it is or nothing answers, 2 on usage errors. list, metrics and top are
- * xskfctl's own (built from `stats` answers): a plugin of one of those names is not reachable.
+ * xskfctl's own (built from `stats` answers; capture streams): a plugin of one of those names is
+ * not reachable.
  *
  * Who answers is checked (SO_PEERCRED: the uid that created the listening socket): root or
  * ourselves, never another user, who could have put a socket of theirs where we look and
@@ -230,19 +232,13 @@ int ctl_choose(const char *want, struct ctl_inst *inst)
  * One try of ctl_ask(): as it, or -EAGAIN when the run was busy and @may_retry (an "error:
  * busy" first line, or a close before a word: refused while we were writing).
  */
-static int ask_once(const char *path, const char *req, char **ans, size_t *len, char *err,
-		    size_t errlen, bool may_retry)
+int ctl_connect(const char *path, char *err, size_t errlen)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	size_t rl = strlen(req), cap = 65536, n = 0;
 	struct ucred cred;
 	socklen_t cl = sizeof(cred);
-	char *buf = NULL;
-	ssize_t r;
 	int fd;
 
-	*ans = NULL;
-	*len = 0;
 	if (strlen(path) >= sizeof(sa.sun_path)) {
 		snprintf(err, errlen, "socket path too long: %s", path);
 		return -1;
@@ -263,6 +259,26 @@ static int ask_once(const char *path, const char *req, char **ans, size_t *len, 
 			 path, (unsigned int)cred.uid, (int)cred.pid);
 		goto fail;
 	}
+	return fd;
+fail:
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+static int ask_once(const char *path, const char *req, char **ans, size_t *len, char *err,
+		    size_t errlen, bool may_retry)
+{
+	size_t rl = strlen(req), cap = 65536, n = 0;
+	char *buf = NULL;
+	ssize_t r;
+	int fd;
+
+	*ans = NULL;
+	*len = 0;
+	fd = ctl_connect(path, err, errlen);
+	if (fd < 0)
+		return -1;
 	/* a refusal may have closed the socket before we wrote: its line is still to be read */
 	r = send(fd, req, rl, MSG_NOSIGNAL);
 	if (r != (ssize_t)rl && errno != EPIPE && errno != ECONNRESET) {
@@ -369,6 +385,8 @@ static void usage(FILE *f)
 		"       xskfctl list\n"
 		"       xskfctl [-s NAME|PID|SOCKET] metrics [--all]\n"
 		"       xskfctl [-s NAME|PID|SOCKET] top [--interval S] [--count N]\n"
+		"       xskfctl [-s NAME|PID|SOCKET] capture [--port IFACE] [--queue Q]\n"
+		"               [--rx|--tx|--both] [-c N] [--snaplen S] -w FILE.pcapng|-\n"
 		"  -s, --socket X   the run to ask: its name (xsk-rxdrop, filter+l2fwd), its pid,\n"
 		"                   or its socket's path (default: the only run in %s)\n"
 		"      --name NAME  the run called NAME (as -s NAME)\n"
@@ -376,6 +394,15 @@ static void usage(FILE *f)
 		"      --all        metrics: every running instance\n"
 		"      --interval S top: seconds between two tables (default 1, 0.1 to 3600)\n"
 		"      --count N    top: N tables, then exit (default: until interrupted)\n"
+		"      --port IFACE capture: frames of this port only (default: every port)\n"
+		"      --queue Q    capture: of this queue only (default: every queue)\n"
+		"      --rx         capture: the frames received (before the app)\n"
+		"      --tx         capture: the frames sent (as the app sends them)\n"
+		"      --both       capture: both (default)\n"
+		"  -c N             capture: N frames, then exit (default: until interrupted)\n"
+		"      --snaplen S  capture: bytes kept of each frame, 1 to 65535 (default all,\n"
+		"                   at most 4096)\n"
+		"  -w FILE          capture: the pcapng file to write, - for stdout\n"
 		"  -V, --version    xskfctl's version and the plugin ABI it knows\n"
 		"  -h, --help       this text\n",
 		ctl_dir());
@@ -478,5 +505,7 @@ int main(int argc, char **argv)
 		return cmd_metrics(want, argc - i - 1, argv + i + 1);
 	if (!strcmp(argv[i], "top"))
 		return cmd_top(want, argc - i - 1, argv + i + 1);
+	if (!strcmp(argv[i], "capture"))
+		return cmd_capture(want, argc - i - 1, argv + i + 1);
 	return cmd_remote(want, argc - i, argv + i);
 }

@@ -47,9 +47,16 @@ int ctl_ask(const char *path, const char *req, char **ans, size_t *len, char *er
 /* ctl_ask("stats") read into @doc: 0, or -1 with the reason in @err (an "error:" answer too). */
 int ctl_stats(const char *path, struct xj_doc *doc, char *err, size_t errlen);
 
+/*
+ * Connect to the run at @path and check who serves it (root or us). The socket, or -1 with
+ * the reason in @err.
+ */
+int ctl_connect(const char *path, char *err, size_t errlen);
+
 /* The commands that xskfctl answers itself: 0, 1 (nothing or an error answered), 2 (usage). */
 int cmd_list(int argc, char **argv);
 int cmd_metrics(const char *want, int argc, char **argv);
 int cmd_top(const char *want, int argc, char **argv);
+int cmd_capture(const char *want, int argc, char **argv);
 
 #endif /* XSKFCTL_H */

@@ -23,6 +23,7 @@
 #include <numa.h>
 
 #include "core/backend.h"
+#include "core/capture.h"
 #include "core/cpus.h"
 #include "core/csum.h"
 #include "core/hints.h"
@@ -594,6 +595,7 @@ void xskf_engine__destroy(struct xskf_engine *eng)
 		teardown(eng);
 	}
 	free(eng->socks);
+	xskf_capture__free(eng); /* the workers are joined */
 	free(eng->workers);
 	free(eng->huge_dir);
 	free(eng);

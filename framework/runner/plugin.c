@@ -234,10 +234,18 @@ static void serve(struct xskf_engine *eng, double elapsed, void *arg)
 	xskf_ctl__serve(r->ctl, r->ch, eng, elapsed);
 }
 
+/* Run end hook: a live capture gets its last frames and its end before the engine stops. */
+static void run_end(struct xskf_engine *eng, void *arg)
+{
+	struct chain_run *r = arg;
+
+	xskf_ctl__run_end(r->ctl, eng);
+}
+
 static int run_chain(struct xskf_chain *ch, const char *prog, int argc, char **argv)
 {
 	struct chain_run r = { .ch = ch };
-	struct xskf_run_hook hook = { .fn = serve, .arg = &r };
+	struct xskf_run_hook hook = { .fn = serve, .arg = &r, .end = run_end };
 	char **av;
 	int i, n = 0, status;
 

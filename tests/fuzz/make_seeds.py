@@ -292,9 +292,15 @@ write_dict('fuzz_cli', ['--' + o for o in longs] +
 for name, req in {'stats': b'stats\n', 'plugins': b'plugins\n', 'cmd': b'tunnel reload\n',
                   'cmd_blanks_crlf': b'tunnel   reload  now\r\n', 'no_newline': b'stats',
                   'bad_two_lines': b'stats\nplugins\n', 'bad_name': b'Tunnel reload\n',
-                  'name32': b'abcdefghijabcdefghijabcdefghijab x\n'}.items():
+                  'name32': b'abcdefghijabcdefghijabcdefghijab x\n',
+                  'capture': b'capture dir=rx port=veth0 queue=1 count=100 snaplen=128\n',
+                  'capture_none': b'capture\n',
+                  'capture_twice': b'capture count=1 count=2\n',
+                  'capture_big': b'capture count=99999999999999999999 snaplen=65536\n'}.items():
     write('fuzz_ctl', name, req)
-write_dict('fuzz_ctl', ['stats', 'plugins', 'tunnel', 'reload', '\r\n', '\n', ' ', '-', '_'])
+write_dict('fuzz_ctl', ['stats', 'plugins', 'tunnel', 'reload', '\r\n', '\n', ' ', '-', '_',
+                        'capture', 'port=', 'queue=', 'dir=', 'count=', 'snaplen=', 'rx', 'tx',
+                        'both', '65535', '0'])
 
 
 # --- xskfctl's JSON reader: the stats document and its edges ---------------------------------
