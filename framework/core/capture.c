@@ -42,8 +42,9 @@ static void put(struct xskf_cap_ring *r, const struct xskf_sock *s, const struct
 	rec = &r->rec[tail & (XSKF_CAP_SLOTS - 1)];
 	rec->ts_ns = now;
 	rec->gen = r->gen;
-	rec->orig_len = p->len;
-	rec->cap_len = p->len < r->f.snaplen ? p->len : r->f.snaplen;
+	/* a chain (multi-buffer frame): its whole length, the kept bytes read across buffers */
+	rec->orig_len = p->frags ? xskf_pkt__total_len(p) : p->len;
+	rec->cap_len = rec->orig_len < r->f.snaplen ? rec->orig_len : r->f.snaplen;
 	rec->sock = (uint16_t)s->idx;
 	rec->dir = dir;
 	rec->hints = false;
@@ -56,7 +57,16 @@ static void put(struct xskf_cap_ring *r, const struct xskf_sock *s, const struct
 		rec->hash_type = m->hash_type;
 		rec->ptype = m->ptype;
 	}
-	memcpy(rec->data, p->data, rec->cap_len);
+	if (likely(!p->frags)) {
+		memcpy(rec->data, p->data, rec->cap_len);
+	} else {
+		const void *d = xskf_pkt__read(p, 0, rec->cap_len, rec->data);
+
+		if (!d)
+			rec->cap_len = 0; /* shorter than it said: nothing kept, its length is */
+		else if (d != rec->data)
+			memcpy(rec->data, d, rec->cap_len);
+	}
 	atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
 }
 
