@@ -232,6 +232,13 @@ static const struct known program_tab[] = {
     QC(program_errors, "Frames xskf's XDP program could not redirect."),
     {NULL, NULL, NULL, NULL},
 };
+static const struct known chains_tab[] = {
+    QC(chains_rx, "Multi-buffer frames (chains) received."),
+    QC(chains_drop_long, "Chains dropped whole: longer than XSKF_MAX_SEGS buffers."),
+    QC(chains_drop_open, "Chains dropped at the drain: a buffer marked to go on that nothing followed."),
+    QC(chains_drop_tx, "Chains not sent: more buffers than the kernel takes for one frame."),
+    {NULL, NULL, NULL, NULL},
+};
 static const struct known csum_tab[] = {
     QC(csum_checked, "Frames whose L4 checksum state was sampled."),
     QC(csum_unfinished, "Sampled frames with an unfinished L4 checksum (a sender's offload)."),
@@ -272,7 +279,8 @@ static void queue(struct out *o, const struct xj_node *n, int q)
 	static const struct {
 		const char *obj;
 		const struct known *tab;
-	} sub[] = {{"kernel", kernel_tab}, {"program", program_tab}, {"csum", csum_tab}};
+	} sub[] = {{"kernel", kernel_tab}, {"program", program_tab}, {"csum", csum_tab},
+		 {"chains", chains_tab}};
 	char l[1024], e[512], vb[64], prefix[64];
 	const char *qv = val(n, xj_get(n, q, "queue"), vb, sizeof(vb));
 	unsigned int s;
