@@ -16,6 +16,7 @@
 #include "core/umem.h"
 
 struct xskf_engine;
+struct xskf_cap_ring;
 
 /* ---- the memory backend's state of a worker (backend/mem_backend.c) ---- */
 
@@ -46,6 +47,10 @@ struct xskf_worker {
 	/* its backend's step (backend/backend.h), NULL when a kernel serves the rings */
 	void (*step)(struct xskf_worker *w, uint32_t batch, bool rx);
 	struct xskf_mem_worker mem; /* the memory backend's */
+	/* live capture (capture.h): the published ring, read once a burst; its owner */
+	struct xskf_cap_ring *_Atomic cap;
+	atomic_int cap_busy;
+	struct xskf_cap_ring *cap_ring;
 	/*
 	 * The buffers after the first of the chains of the burst in hand (chain_ops.h), for
 	 * xskf_pkt__seg(): a packet's are segs[frag_idx .. frag_idx + frags - 1]. A burst takes
