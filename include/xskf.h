@@ -92,7 +92,10 @@ struct xskf_pkt {
 	uint16_t out_port;    /* for XSKF_FWD: index of the port to send it out of */
 	uint16_t headroom;    /* bytes free in front of data, for xskf_pkt__push() */
 	uint8_t action;       /* enum xskf_action; XSKF_DROP when the burst is handed over */
-	uint8_t reserved[3];
+	/* TX metadata asked for this frame (XSKF_TXR_*, set by the accessors of xskf_tx.h);
+	 * 0 when the burst is handed over */
+	uint8_t tx_req;
+	uint8_t reserved[2];
 	uint64_t addr;        /* framework-private: UMEM address of data */
 	/* where the XDP program wrote RX hints (just in front of data), or NULL with hints off;
 	 * read it through the accessors of xskf_hints.h, which check that it is valid */
@@ -135,6 +138,7 @@ static inline uint8_t *xskf_pkt__pull(struct xskf_pkt *pkt, uint32_t n)
 
 struct xskf_engine;
 struct xskf_worker;
+struct xskf_tx_stamps;
 
 /* Worker-side view handed to every callback that runs on a worker. */
 struct xskf_worker_info {
@@ -145,6 +149,12 @@ struct xskf_worker_info {
 	unsigned int nr_ports;
 	/* a plugin's counters on this worker (xskf_plugin.h), written by it alone; else NULL */
 	uint64_t *counters;
+	/*
+	 * With XSKF_APP_F_TX_META: the TX timestamps that came back on this worker's
+	 * completions, to be read (and emptied) from the app's next callback (xskf_tx.h); else
+	 * NULL.
+	 */
+	struct xskf_tx_stamps *tx_stamps;
 };
 
 enum xskf_app_flags {
@@ -166,6 +176,13 @@ enum xskf_app_flags {
 	 * handing it frames whose pkts[i].meta is NULL.
 	 */
 	XSKF_APP_F_NEEDS_HINTS = 1u << 3,
+	/*
+	 * The app asks for TX metadata (xskf_tx.h: a checksum, a TX timestamp, a launch time per
+	 * frame): the UMEM is registered with room for it in front of every TX frame and each
+	 * port's offloads are probed and printed at start-up. Without the flag an app's requests
+	 * still get their checksums (in software) but no timestamps (counted).
+	 */
+	XSKF_APP_F_TX_META = 1u << 4,
 };
 
 struct xskf_app {
@@ -448,6 +465,16 @@ struct xskf_queue_stats {
 	 * left unfinished, and those finished in software (csum_repair).
 	 */
 	uint64_t csum_checked, csum_unfinished, csum_repaired;
+	/*
+	 * TX metadata (xskf_tx.h, docs/tx-offloads.md): frames sent with metadata for the kernel
+	 * or the device, checksums xskf computed in software instead, frames dropped for a
+	 * request that could not be carried out (a checksum start or offset beyond the frame, no
+	 * room in front of it), requests for an offload the port has not (the frame went without
+	 * it), launch times in the past or more than XSKF_TX_LAUNCH_MAX_NS ahead (sent at once),
+	 * timestamps handed back, and timestamps lost (the app's array was full).
+	 */
+	uint64_t txmd_frames, txmd_csum_sw, txmd_invalid, txmd_unsupported, txmd_launch_bad;
+	uint64_t txmd_stamps, txmd_stamps_lost;
 };
 
 /*

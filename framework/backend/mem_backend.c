@@ -20,6 +20,7 @@
 #include "core/clock.h"
 #include "core/ring_ops.h"
 #include "core/sw_meta.h"
+#include "core/tx_meta.h"
 
 /* One ring's shared words, each in its own cache line as the kernel lays them out. */
 struct mem_ring_words {
@@ -84,6 +85,9 @@ static int mem_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 	s->fd = -1;
 	/* the stand-in needs no kick: as a zero-copy driver that never asks for a wakeup */
 	s->zerocopy = true;
+	/* a NIC that finishes checksums (its work, not xskf's: nothing of it is measured) */
+	if (w->eng->app.flags & XSKF_APP_F_TX_META)
+		s->txmd_how[0] = XSKF_TXH_DEVICE;
 	return 0;
 }
 

@@ -20,6 +20,7 @@
 #define XSKF_NETDEV_CMD_DEV_GET		       1
 #define XSKF_NETDEV_A_DEV_IFINDEX	       1
 #define XSKF_NETDEV_A_DEV_XDP_RX_METADATA_FEAT 5
+#define XSKF_NETDEV_A_DEV_XSK_FEATURES	       6
 
 static const struct {
 	const char *name;
@@ -130,7 +131,11 @@ static const struct nlmsghdr *transact(int fd, struct genl_req *r, char *buf, si
 	return nh;
 }
 
-int xskf_hints__probe_dev(int ifindex, unsigned int *mask)
+/*
+ * One u64 attribute @attr of the netdev family's dev-get answer for @ifindex. Returns 0,
+ * -EOPNOTSUPP (no netdev family, or not this attribute: an older kernel), or another -errno.
+ */
+static int dev_attr(int ifindex, unsigned short attr, uint64_t *val)
 {
 	char buf[4096] __attribute__((aligned(NLMSG_ALIGNTO)));
 	const struct nlmsghdr *nh;
@@ -141,7 +146,7 @@ int xskf_hints__probe_dev(int ifindex, unsigned int *mask)
 	uint16_t family;
 	int fd, err = 0;
 
-	*mask = 0;
+	*val = 0;
 	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
 	if (fd < 0)
 		return -errno;
@@ -167,14 +172,28 @@ int xskf_hints__probe_dev(int ifindex, unsigned int *mask)
 	nh = transact(fd, &r, buf, sizeof(buf), &err);
 	if (!nh)
 		goto out;
-	a = find_attr(nh, XSKF_NETDEV_A_DEV_XDP_RX_METADATA_FEAT);
+	a = find_attr(nh, attr);
 	if (!a) {
-		err = -EOPNOTSUPP; /* 6.3 - 6.7: the family exists, this attribute not yet */
+		err = -EOPNOTSUPP; /* the family exists, this attribute not yet */
 		goto out;
 	}
 	memcpy(&feat, (const char *)a + NLA_HDRLEN, a->nla_len - NLA_HDRLEN < 8 ? 4 : 8);
-	*mask = (unsigned int)feat & XSKF_HINTS_KF_ALL;
+	*val = feat;
 out:
 	close(fd);
 	return err;
+}
+
+int xskf_hints__probe_dev(int ifindex, unsigned int *mask)
+{
+	uint64_t feat;
+	int err = dev_attr(ifindex, XSKF_NETDEV_A_DEV_XDP_RX_METADATA_FEAT, &feat); /* 6.3 - 6.7: none */
+
+	*mask = (unsigned int)feat & XSKF_HINTS_KF_ALL;
+	return err;
+}
+
+int xskf_hints__probe_xsk_features(int ifindex, uint64_t *feat)
+{
+	return dev_attr(ifindex, XSKF_NETDEV_A_DEV_XSK_FEATURES, feat);
 }

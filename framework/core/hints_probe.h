@@ -39,4 +39,11 @@ void xskf_hints__probe_kfuncs_btf(const struct btf *btf, unsigned int *mask);
  */
 int xskf_hints__probe_dev(int ifindex, unsigned int *mask);
 
+/*
+ * xskf_hints__probe_xsk_features() - the netdev netlink xsk-features of @ifindex (Linux 6.8+):
+ * the TX metadata its driver carries out in zero-copy mode (XSKF_XSK_FEAT_*, core/tx_meta.h).
+ * Returns 0, -EOPNOTSUPP (an older kernel), or another -errno. Thread: any.
+ */
+int xskf_hints__probe_xsk_features(int ifindex, uint64_t *feat);
+
 #endif /* XSKF_HINTS_PROBE_H */

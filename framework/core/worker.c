@@ -77,6 +77,7 @@ static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_
 		p->queue = 0;
 		p->headroom = (uint16_t)off;
 		p->action = XSKF_FWD;
+		p->tx_req = 0;
 		p->meta = NULL;
 	}
 	m = n ? app->tx_fill(w->wctx, pkts, n) : 0;

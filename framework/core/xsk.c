@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/engine.h"
+#include "core/tx_meta.h"
 
 #ifndef SO_PREFER_BUSY_POLL
 #define SO_PREFER_BUSY_POLL 69
@@ -104,10 +105,17 @@ int xskf_sock__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf
 	uint32_t headroom = s->worker->eng->headroom;
 	int err;
 
-	err = try_create(s, um, o, headroom, zerocopy);
-	if (err)
-		return err;
-	s->fd = xsk_socket__fd(s->xsk);
+	/* TX metadata room: our own registration (xsk_raw.c), libxdp 1.3.1 has none */
+	if (um->tx_meta_want) {
+		err = xskf_raw__open(s, um, o, headroom, zerocopy);
+		if (err)
+			return err;
+	} else {
+		err = try_create(s, um, o, headroom, zerocopy);
+		if (err)
+			return err;
+		s->fd = xsk_socket__fd(s->xsk);
+	}
 	s->zerocopy = zerocopy;
 	set_sockopts(s, o);
 	return 0;
@@ -115,6 +123,7 @@ int xskf_sock__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf
 
 void xskf_sock__close(struct xskf_sock *s)
 {
+	xskf_raw__close(s);
 	if (s->xsk)
 		xsk_socket__delete(s->xsk);
 	s->xsk = NULL;
@@ -126,7 +135,7 @@ int xskf_sock__kstats(const struct xskf_sock *s, struct xdp_statistics *st)
 	socklen_t len = sizeof(*st);
 
 	memset(st, 0, sizeof(*st));
-	if (!s->xsk)
+	if (!s->xsk && !s->raw)
 		return -ENOTCONN;
 	if (getsockopt(s->fd, SOL_XDP, XDP_STATISTICS, st, &len))
 		return -errno;
