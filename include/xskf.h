@@ -323,8 +323,18 @@ struct xskf_engine_opts {
 	 * counted (csum_unfinished). Costs instructions per packet: docs/performance.md.
 	 */
 	bool csum_repair;
+	/*
+	 * TX metadata (xskf_tx.h), as XSKF_APP_F_TX_META gives it: for an app that asks only
+	 * under an option of its own (set it from xskf_app_cli.check()).
+	 */
+	bool tx_meta;
+	/*
+	 * --no-tx-offload: no TX metadata room whatever the app asks: its checksums are done by
+	 * xskf in software, its timestamps and launch times are counted (txmd_unsupported).
+	 */
+	bool no_tx_meta;
 };
-#define xskf_engine_opts__last_field csum_repair
+#define xskf_engine_opts__last_field no_tx_meta
 
 /*
  * xskf_engine__new() - validate @opts and create an engine with no ports yet.

@@ -86,7 +86,7 @@ static int mem_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 	/* the stand-in needs no kick: as a zero-copy driver that never asks for a wakeup */
 	s->zerocopy = true;
 	/* a NIC that finishes checksums (its work, not xskf's: nothing of it is measured) */
-	if (w->eng->app.flags & XSKF_APP_F_TX_META)
+	if (w->umem.tx_meta_want)
 		s->txmd_how[0] = XSKF_TXH_DEVICE;
 	return 0;
 }

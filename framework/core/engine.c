@@ -317,8 +317,14 @@ static int umem_node(const struct xskf_worker *w)
  */
 static int txmd_worker(struct xskf_engine *eng, struct xskf_worker *w)
 {
-	if (!(eng->app.flags & XSKF_APP_F_TX_META))
+	if (!(eng->app.flags & XSKF_APP_F_TX_META) && !eng->o.tx_meta)
 		return 0;
+	if (eng->o.no_tx_meta) {
+		if (w->id == 0)
+			pr_info("TX metadata: off (--no-tx-offload): checksums by xskf in software, "
+				"no timestamps, no launch times\n");
+		return 0;
+	}
 	w->umem.tx_meta_want = XSKF_TXMD_LEN;
 	w->info.tx_stamps = calloc(1, sizeof(*w->info.tx_stamps));
 	if (!w->info.tx_stamps) {
