@@ -423,6 +423,13 @@ static int txgen_init(void *app_ctx, struct xskf_engine *eng)
 	} else {
 		share_built(t);
 	}
+	if (t->latency) {
+		enum xskf_tx_how how[3];
+
+		if (xskf_engine__tx_offload(eng, 0, how) || how[1] == XSKF_TXH_NONE)
+			fprintf(stderr, "txgen: --latency: no TX timestamps on this port (see the TX "
+					"metadata line above): the probes go without them\n");
+	}
 	if (t->launch) {
 		enum xskf_tx_how how[3];
 
@@ -517,9 +524,9 @@ static int txgen_worker_init(void *app_ctx, const struct xskf_worker_info *wi, v
 		w->t_built = calloc(STAMP_RING, sizeof(*w->t_built));
 		w->lat_kernel = calloc(LAT_MAX, sizeof(*w->lat_kernel));
 		w->lat_user = calloc(LAT_MAX, sizeof(*w->lat_user));
-		if (!w->stamps || !w->t_built || !w->lat_kernel || !w->lat_user) {
-			fprintf(stderr, "txgen: --latency: %s\n",
-				w->stamps ? "out of memory" : "no TX timestamp array");
+		/* no array (--no-tx-offload): the probes go, no timestamp comes back */
+		if (!w->t_built || !w->lat_kernel || !w->lat_user) {
+			fprintf(stderr, "txgen: --latency: out of memory\n");
 			return -ENOMEM;
 		}
 	}
