@@ -24,7 +24,9 @@ MAC_G=02:00:00:00:0d:01 MAC_P=02:00:00:00:0d:02
 NG=$P-g NP=$P-p
 mkns $NG
 mkns $NP
-vpair $NG g0 $MAC_G $NP p0 $MAC_P 1
+# veth's default TX checksum offload left on (as a sender's would be): the checksums must come
+# out right whatever the device's features (xskf sets XDP_UMEM_TX_SW_CSUM in copy mode)
+VETH_TX_CSUM=on vpair $NG g0 $MAC_G $NP p0 $MAC_P 1
 ip netns exec $NP sysctl -qw net.ipv6.conf.p0.disable_ipv6=0
 ip -n $NP addr add 198.51.100.2/24 dev p0
 ip -n $NP addr add 2001:db8::2/64 dev p0 nodad
