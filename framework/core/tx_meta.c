@@ -22,28 +22,41 @@
 #include "core/hints_probe.h"
 #include "core/tx_meta.h"
 
-static uint32_t sum16(const uint8_t *p, uint32_t n, uint32_t acc)
+/*
+ * The ones'-complement sum of @n bytes at @p, in the machine's byte order, 8 bytes a step with
+ * the carries kept (RFC 1071: the sum does not depend on the order of its 16-bit words, and
+ * summed in the host's order it is the byte-swapped network sum, stored back as it is).
+ */
+static uint64_t sum_ne(const uint8_t *p, uint32_t n, uint64_t acc)
 {
-	uint32_t i;
+	uint64_t v;
+	uint16_t h;
 
-	for (i = 0; i + 1 < n; i += 2)
-		acc += (uint32_t)p[i] << 8 | p[i + 1];
-	if (n & 1)
-		acc += (uint32_t)p[n - 1] << 8;
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&v, p, 8);
+		acc += v;
+		acc += acc < v; /* the carry out of bit 63 */
+	}
+	for (; n >= 2; p += 2, n -= 2) {
+		memcpy(&h, p, 2);
+		acc += h;
+	}
+	if (n) {
+		h = 0;
+		memcpy(&h, p, 1); /* a last odd byte: padded with a zero after it */
+		acc += h;
+	}
 	return acc;
 }
 
-static uint16_t fold(uint32_t acc)
+static uint16_t fold(uint64_t acc)
 {
+	acc = (acc & 0xffffffff) + (acc >> 32);
+	acc = (acc & 0xffffffff) + (acc >> 32);
+	acc = (acc & 0xffff) + (acc >> 16);
 	acc = (acc & 0xffff) + (acc >> 16);
 	acc = (acc & 0xffff) + (acc >> 16);
 	return (uint16_t)acc;
-}
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
 }
 
 /*
@@ -53,7 +66,9 @@ static void put16(uint8_t *p, uint16_t v)
  */
 static int seed_l4(uint8_t *d, uint32_t len, uint32_t l3, uint32_t start)
 {
-	uint32_t acc, l4len, off;
+	uint32_t l4len, off;
+	uint64_t acc;
+	uint16_t seed;
 	uint8_t proto;
 
 	if (l3 + 20 > len || start <= l3)
@@ -65,7 +80,7 @@ static int seed_l4(uint8_t *d, uint32_t len, uint32_t l3, uint32_t start)
 			return -1;
 		proto = d[l3 + 9];
 		l4len = l3 + tot - start;
-		acc = sum16(d + l3 + 12, 8, 0);
+		acc = sum_ne(d + l3 + 12, 8, 0);
 	} else if ((d[l3] >> 4) == 6) {
 		if (l3 + 40 > len || start != l3 + 40)
 			return -1;
@@ -73,15 +88,16 @@ static int seed_l4(uint8_t *d, uint32_t len, uint32_t l3, uint32_t start)
 		l4len = (uint32_t)d[l3 + 4] << 8 | d[l3 + 5];
 		if (start + l4len > len)
 			return -1;
-		acc = sum16(d + l3 + 8, 32, 0);
+		acc = sum_ne(d + l3 + 8, 32, 0);
 	} else {
 		return -1;
 	}
 	off = proto == IPPROTO_TCP ? 16 : proto == IPPROTO_UDP ? 6 : 0;
-	if (!off || start + off + 2 > len || start + off + 2 > start + l4len)
+	if (!off || start + off + 2 > start + l4len)
 		return -1;
-	acc += proto + l4len;
-	put16(d + start + off, fold(acc));
+	acc += htons(proto) + htons((uint16_t)l4len);
+	seed = fold(acc);
+	memcpy(d + start + off, &seed, 2);
 	return (int)off;
 }
 
@@ -162,9 +178,11 @@ int xskf_txmd__frame(struct xskf_worker *w, struct xskf_sock *s, const struct xs
 		}
 		if (out->txmd_how[0] == XSKF_TXH_XSKF) {
 			/* as the kernel's skb_checksum_help(): a sum of 0 goes out as 0xffff */
-			uint16_t c = (uint16_t)~fold(sum16(d + start, len - start, 0));
+			uint16_t c = (uint16_t)~fold(sum_ne(d + start, len - start, 0));
 
-			put16(d + start + coff, c ? c : 0xffff);
+			if (!c)
+				c = 0xffff;
+			memcpy(d + start + coff, &c, 2);
 			s->c.txmd_csum_sw++;
 		} else {
 			flags |= XDP_TXMD_FLAGS_CHECKSUM;
