@@ -2,7 +2,7 @@
 /*
  * TX metadata per frame: a TCP/UDP checksum, a TX timestamp, a launch time (docs/tx-offloads.md).
  *
- * An app sets XSKF_APP_F_TX_META; at start-up xskf registers the UMEM with room for the
+ * An app sets XSKF_APP_F_TX_META (or xskf_engine_opts.tx_meta from its option check); at start-up xskf registers the UMEM with room for the
  * kernel's struct xsk_tx_metadata in front of each TX frame, probes what each port does with
  * each request, and prints it (xskf_engine__tx_offload() answers the same). Per frame, in
  * rx_burst() or tx_fill(), after the frame's last xskf_pkt__push()/pull():
@@ -11,9 +11,11 @@
  *     xskf_pkt__tx_tstamp(pkt, seq);          // a timestamp back, with this cookie
  *     xskf_pkt__tx_launch(pkt, tai_ns);       // not before this CLOCK_TAI time
  *
- * A request is written into the first XSKF_TX_REQ_ROOM bytes of the frame's chunk (headroom
- * the frame does not use) and carried out by the worker after rx_burst()/tx_fill() returned,
- * and only for frames that asked: apps that ask nothing pay nothing per packet. A checksum the
+ * A request is written at the start of the frame's chunk (headroom the frame does not use)
+ * and carried out by the worker after rx_burst()/tx_fill() returned, only in bursts where a
+ * frame asked: apps that ask nothing pay one test per burst. A push after the request that
+ * leaves less than XSKF_TX_REQ_ROOM bytes of headroom drops the frame (txmd_invalid): its
+ * request may be cut short. A checksum the
  * port cannot offload is computed by xskf in software before TX (counted in txmd_csum_sw), so
  * the app's code is the same everywhere. A request that cannot be carried out (a checksum
  * start or offset beyond the frame, a push into the request's room) drops the frame, counted
@@ -38,7 +40,7 @@
 extern "C" {
 #endif
 
-/* xskf_pkt.tx_req bits */
+/* xskf_tx_req.flags bits */
 enum xskf_tx_req_flags {
 	XSKF_TXR_CSUM = 1u << 0,
 	XSKF_TXR_TSTAMP = 1u << 1,
@@ -56,20 +58,31 @@ enum xskf_tx_req_flags {
  * Offsets count from the chunk's start, so that a push or pull after the request moves none.
  */
 struct xskf_tx_req {
+	uint16_t magic;       /* XSKF_TX_REQ_MAGIC while a request waits */
+	uint8_t flags;        /* enum xskf_tx_req_flags */
+	uint8_t reserved0;
 	uint16_t csum_start;  /* first byte summed */
 	uint16_t csum_offset; /* of the checksum field from csum_start, or XSKF_TX_CSUM_FROM_L3 */
 	uint16_t l3;          /* the IP header, with XSKF_TX_CSUM_FROM_L3 */
-	uint16_t reserved;
+	uint16_t reserved1[3];
 	uint64_t launch_time; /* CLOCK_TAI ns */
 	uint64_t cookie;      /* handed back with the timestamp */
 };
 
+#define XSKF_TX_REQ_MAGIC 0x5854 /* "TX" */
+
 /*
  * Bytes of headroom a frame needs for a request: its own (at the chunk's start) and the
- * kernel's struct xsk_tx_metadata (right in front of the frame). Received frames and
+ * kernel's struct xsk_tx_metadata (24 bytes, right in front of the frame). Received frames and
  * tx_fill()'s have hundreds.
  */
-#define XSKF_TX_REQ_ROOM (2 * sizeof(struct xskf_tx_req))
+#define XSKF_TX_REQ_ROOM (sizeof(struct xskf_tx_req) + 24)
+
+/*
+ * Framework-owned: set by the accessors, so that the worker looks for requests in the burst in
+ * hand only (apps that ask nothing pay one test per burst). Thread: each worker its own.
+ */
+XSKF_API extern __thread unsigned int xskf_tx_asked;
 
 /* One timestamp handed back. */
 struct xskf_tx_stamp {
@@ -97,8 +110,11 @@ static inline struct xskf_tx_req *xskf_pkt__tx_req(struct xskf_pkt *pkt)
 	if (pkt->headroom < XSKF_TX_REQ_ROOM)
 		return NULL;
 	r = (struct xskf_tx_req *)(void *)(pkt->data - pkt->headroom);
-	if (!pkt->tx_req)
+	if (r->magic != XSKF_TX_REQ_MAGIC) {
 		memset(r, 0, sizeof(*r));
+		r->magic = XSKF_TX_REQ_MAGIC;
+	}
+	xskf_tx_asked = 1;
 	return r;
 }
 
@@ -117,7 +133,7 @@ static inline int xskf_pkt__tx_csum(struct xskf_pkt *pkt, uint16_t start, uint16
 		return -ENOSPC;
 	r->csum_start = (uint16_t)(pkt->headroom + start);
 	r->csum_offset = offset;
-	pkt->tx_req |= XSKF_TXR_CSUM;
+	r->flags |= XSKF_TXR_CSUM;
 	return 0;
 }
 
@@ -137,7 +153,7 @@ static inline int xskf_pkt__tx_l4_csum(struct xskf_pkt *pkt, uint16_t l3, uint16
 	r->csum_start = (uint16_t)(pkt->headroom + l4);
 	r->csum_offset = XSKF_TX_CSUM_FROM_L3;
 	r->l3 = (uint16_t)(pkt->headroom + l3);
-	pkt->tx_req |= XSKF_TXR_CSUM;
+	r->flags |= XSKF_TXR_CSUM;
 	return 0;
 }
 
@@ -152,7 +168,7 @@ static inline int xskf_pkt__tx_tstamp(struct xskf_pkt *pkt, uint64_t cookie)
 	if (!r)
 		return -ENOSPC;
 	r->cookie = cookie;
-	pkt->tx_req |= XSKF_TXR_TSTAMP;
+	r->flags |= XSKF_TXR_TSTAMP;
 	return 0;
 }
 
@@ -169,7 +185,7 @@ static inline int xskf_pkt__tx_launch(struct xskf_pkt *pkt, uint64_t tai_ns)
 	if (!r)
 		return -ENOSPC;
 	r->launch_time = tai_ns;
-	pkt->tx_req |= XSKF_TXR_LAUNCH;
+	r->flags |= XSKF_TXR_LAUNCH;
 	return 0;
 }
 

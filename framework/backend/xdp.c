@@ -17,6 +17,7 @@
 #include "core/backend.h"
 #include "core/csum.h"
 #include "core/hugepages.h"
+#include "core/jumbo.h"
 #include "core/sysfs.h"
 #include "core/tx_meta.h"
 
@@ -47,7 +48,10 @@ static int xdp_preflight(struct xskf_engine *eng)
 
 	for (i = 0; i < eng->nr_ports && !err; i++)
 		err = xskf_prog__preflight(eng, &eng->ports[i]);
-	/* before set-up, so that it comes with the refusals above rather than after the attach */
+	/* before set-up, so that it comes with the refusals above rather than after the attach;
+	 * multi-buffer first: it decides which frames are too long */
+	if (!err)
+		err = xskf_jumbo__decide(eng);
 	if (!err)
 		xskf_watch__mtu(eng, -1);
 	return err;

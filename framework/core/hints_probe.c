@@ -19,6 +19,7 @@
 #define XSKF_NETDEV_FAMILY		       "netdev"
 #define XSKF_NETDEV_CMD_DEV_GET		       1
 #define XSKF_NETDEV_A_DEV_IFINDEX	       1
+#define XSKF_NETDEV_A_DEV_XDP_ZC_MAX_SEGS      4
 #define XSKF_NETDEV_A_DEV_XDP_RX_METADATA_FEAT 5
 #define XSKF_NETDEV_A_DEV_XSK_FEATURES	       6
 
@@ -132,17 +133,16 @@ static const struct nlmsghdr *transact(int fd, struct genl_req *r, char *buf, si
 }
 
 /*
- * One u64 attribute @attr of the netdev family's dev-get answer for @ifindex. Returns 0,
- * -EOPNOTSUPP (no netdev family, or not this attribute: an older kernel), or another -errno.
+ * Attribute @type of the netdev family's answer for @ifindex, as a number. -ENOENT when the
+ * answer has no such attribute, -EOPNOTSUPP without the family (before 6.3).
  */
-static int dev_attr(int ifindex, unsigned short attr, uint64_t *val)
+static int netdev_attr(int ifindex, unsigned short type, uint64_t *val)
 {
 	char buf[4096] __attribute__((aligned(NLMSG_ALIGNTO)));
 	const struct nlmsghdr *nh;
 	const struct nlattr *a;
 	struct genl_req r;
 	uint32_t idx = (uint32_t)ifindex;
-	uint64_t feat = 0;
 	uint16_t family;
 	int fd, err = 0;
 
@@ -172,13 +172,12 @@ static int dev_attr(int ifindex, unsigned short attr, uint64_t *val)
 	nh = transact(fd, &r, buf, sizeof(buf), &err);
 	if (!nh)
 		goto out;
-	a = find_attr(nh, attr);
+	a = find_attr(nh, type);
 	if (!a) {
-		err = -EOPNOTSUPP; /* the family exists, this attribute not yet */
+		err = -ENOENT;
 		goto out;
 	}
-	memcpy(&feat, (const char *)a + NLA_HDRLEN, a->nla_len - NLA_HDRLEN < 8 ? 4 : 8);
-	*val = feat;
+	memcpy(val, (const char *)a + NLA_HDRLEN, a->nla_len - NLA_HDRLEN < 8 ? 4 : 8);
 out:
 	close(fd);
 	return err;
@@ -187,13 +186,27 @@ out:
 int xskf_hints__probe_dev(int ifindex, unsigned int *mask)
 {
 	uint64_t feat;
-	int err = dev_attr(ifindex, XSKF_NETDEV_A_DEV_XDP_RX_METADATA_FEAT, &feat); /* 6.3 - 6.7: none */
+	int err = netdev_attr(ifindex, XSKF_NETDEV_A_DEV_XDP_RX_METADATA_FEAT, &feat);
 
-	*mask = (unsigned int)feat & XSKF_HINTS_KF_ALL;
+	/* -ENOENT: 6.3 - 6.7, the family exists, this attribute not yet */
+	*mask = err ? 0 : (unsigned int)feat & XSKF_HINTS_KF_ALL;
+	return err == -ENOENT ? -EOPNOTSUPP : err;
+}
+
+int xskf_netdev__zc_max_segs(int ifindex, uint32_t *segs)
+{
+	uint64_t v;
+	int err = netdev_attr(ifindex, XSKF_NETDEV_A_DEV_XDP_ZC_MAX_SEGS, &v);
+
+	*segs = err ? 0 : (uint32_t)v;
 	return err;
 }
 
 int xskf_hints__probe_xsk_features(int ifindex, uint64_t *feat)
 {
-	return dev_attr(ifindex, XSKF_NETDEV_A_DEV_XSK_FEATURES, feat);
+	int err = netdev_attr(ifindex, XSKF_NETDEV_A_DEV_XSK_FEATURES, feat);
+
+	if (err)
+		*feat = 0;
+	return err;
 }

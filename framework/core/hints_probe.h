@@ -40,9 +40,18 @@ void xskf_hints__probe_kfuncs_btf(const struct btf *btf, unsigned int *mask);
 int xskf_hints__probe_dev(int ifindex, unsigned int *mask);
 
 /*
+ * xskf_netdev__zc_max_segs() - set *@segs to the most buffers per frame the driver of
+ * @ifindex takes in zero-copy mode (netdev netlink, xdp-zc-max-segs, Linux 6.6+; only drivers
+ * with zero-copy say it: i40e and ice 8). Returns 0, -ENOENT (the driver says nothing: *segs
+ * is 0), -EOPNOTSUPP (no netdev family), or another -errno. Thread: any.
+ */
+int xskf_netdev__zc_max_segs(int ifindex, uint32_t *segs);
+
+/*
  * xskf_hints__probe_xsk_features() - the netdev netlink xsk-features of @ifindex (Linux 6.8+):
  * the TX metadata its driver carries out in zero-copy mode (XSKF_XSK_FEAT_*, core/tx_meta.h).
- * Returns 0, -EOPNOTSUPP (an older kernel), or another -errno. Thread: any.
+ * Returns 0, -ENOENT (the attribute is missing: an older kernel), -EOPNOTSUPP (no netdev
+ * family), or another -errno; *@feat is 0 then. Thread: any.
  */
 int xskf_hints__probe_xsk_features(int ifindex, uint64_t *feat);
 

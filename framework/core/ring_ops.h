@@ -129,6 +129,13 @@ static inline void flush_tx(struct xskf_sock *s)
 	if (room < n) {
 		s->c.tx_ring_full++;
 		n = room;
+		/*
+		 * Only whole chains (chain_ops.h): the kernel holds a chain whose last descriptor
+		 * says XDP_PKT_CONTD and merges the next frame into it. Staging always ends with a
+		 * whole frame, so only a partial flush can cut one.
+		 */
+		while (n && (s->txq[(s->txq_sub + n - 1) & s->txq_mask].options & XDP_PKT_CONTD))
+			n--;
 		if (!n)
 			return;
 	}
@@ -262,9 +269,6 @@ static inline void stage_view__store(const struct stage_view *v, struct xskf_soc
  * common verdicts and stay in locals (the cache top, the staging pointer); the drop counter is
  * derived once per burst from how many frames went back to the cache. Anything else (XSKF_FWD,
  * a frame out of its chunk, full staging) stores the locals, takes the slow path and reloads.
- * Frames that asked for TX metadata are left for xskf_txmd__burst() after the loop: a call in
- * the loop would cost every frame (registers saved around it), and in a burst they go out
- * after the frames that asked nothing.
  */
 static inline void dispatch(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts,
 			    unsigned int n)
@@ -276,16 +280,13 @@ static inline void dispatch(struct xskf_worker *w, struct xskf_sock *s, struct x
 	/* loaded at the first frame staged: a burst of drops never touches the TX side */
 	struct stage_view v = { NULL, NULL, NULL, 0 };
 	uint32_t not_app = 0;
-	bool asked = false;
 
 	for (p = pkts; p < end; p++) {
 		uint64_t addr = p->addr;
-		uint16_t action; /* the verdict, and the frame's tx_req in the high byte */
+		uint8_t action = p->action;
 		uint32_t len;
 		struct xskf_sock *out;
 
-		/* one load for both: a frame that asked for TX metadata is no common verdict */
-		memcpy(&action, &p->action, sizeof(action));
 		if (likely(action == XSKF_DROP)) {
 			*c++ = addr & fmask;
 			continue;
@@ -298,10 +299,6 @@ static inline void dispatch(struct xskf_worker *w, struct xskf_sock *s, struct x
 				s->c.drop_no_port++;
 				goto back_not_app;
 			}
-		} else if (action >> 8) {
-			/* TX metadata asked (xskf_tx.h): after the loop, which makes no call */
-			asked = true;
-			continue;
 		} else {
 			/* a verdict the framework does not know: a drop, as documented */
 			*c++ = addr & fmask;
@@ -342,8 +339,6 @@ back_not_app:
 		stage_view__store(&v, s);
 	um->cache_len += (uint32_t)(c - c0);
 	s->c.drop_app += (uint32_t)(c - c0) - not_app;
-	if (unlikely(asked))
-		xskf_txmd__burst(w, s, pkts, n);
 }
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "rx_pkts() packs fields");
@@ -352,14 +347,14 @@ _Static_assert(offsetof(struct xskf_pkt, len) == 8 && offsetof(struct xskf_pkt, 
 		       offsetof(struct xskf_pkt, out_port) == 16 &&
 		       offsetof(struct xskf_pkt, headroom) == 18 &&
 		       offsetof(struct xskf_pkt, action) == 20 &&
-		       offsetof(struct xskf_pkt, tx_req) == 21 &&
-		       offsetof(struct xskf_pkt, reserved) == 22,
+		       offsetof(struct xskf_pkt, frags) == 21 &&
+		       offsetof(struct xskf_pkt, frag_idx) == 22,
 	       "rx_pkts() writes len, port, queue as one word and out_port, headroom, action, "
-	       "tx_req, reserved as another; dispatch() reads action and tx_req as one u16");
+	       "frags = 0 (one buffer), frag_idx as another");
 
 /*
  * Fill @k packet views from @k contiguous RX descriptors. Two 64-bit stores carry the six small
- * fields: {len, port, queue} and {out_port = port, headroom, action = XSKF_DROP, tx_req = 0, reserved}.
+ * fields: {len, port, queue} and {out_port = port, headroom, action = XSKF_DROP, frags = 0, frag_idx}.
  * Returns their bytes. @hints is a constant at each call: the meta pointer costs nothing
  * without them.
  */

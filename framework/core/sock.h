@@ -17,6 +17,13 @@
 #ifndef XDP_MAX_TX_SKB_BUDGET
 #define XDP_MAX_TX_SKB_BUDGET 9 /* SOL_XDP option, Linux 6.17 */
 #endif
+/* multi-buffer AF_XDP (Linux 6.6), missing from Debian 12's 6.1 UAPI headers (docs/jumbo.md) */
+#ifndef XDP_USE_SG
+#define XDP_USE_SG (1 << 4) /* bind flag */
+#endif
+#ifndef XDP_PKT_CONTD
+#define XDP_PKT_CONTD (1 << 0) /* xdp_desc.options: the packet goes on in the next descriptor */
+#endif
 
 /*
  * What one worker writes on its path (socket counters, ring positions, its cache's top) must
@@ -40,6 +47,8 @@ struct xskf_qcounters {
 	uint64_t csum_checked, csum_unfinished, csum_repaired; /* csum.c */
 	uint64_t txmd_frames, txmd_csum_sw, txmd_invalid, txmd_unsupported, txmd_launch_bad;
 	uint64_t txmd_stamps, txmd_stamps_lost;                /* tx_meta.c */
+	/* multi-buffer chains (ring_ops.h, chain_ops.h): received, and dropped as bad */
+	uint64_t rx_chains, drop_chain_long, drop_chain_open, drop_chain_tx;
 };
 
 struct xskf_raw;
@@ -53,6 +62,15 @@ struct xskf_sock {
 	int fd;
 	bool zerocopy;
 	bool open;                 /* its backend opened it: its rings are set up */
+	/*
+	 * Bound with XDP_USE_SG: RX descriptors may form chains (XDP_PKT_CONTD), taken by
+	 * rx_take_sg() (chain_ops.h). tx_chains: a chain was staged on it once, so completions
+	 * are counted by packet ends from then on.
+	 */
+	bool sg, tx_chains;
+	/* an over-long RX chain is being dropped: its descriptors up to its end go back */
+	bool rx_skip;
+	uint8_t tx_max_segs;       /* descriptors per packet the kernel takes on TX */
 	struct xsk_ring_cons rx;
 	struct xsk_ring_prod tx;
 	struct xsk_ring_prod fill;

@@ -43,6 +43,10 @@ int xskf_engine__queue_stats(struct xskf_engine *eng, unsigned int idx, unsigned
 	st->txmd_launch_bad = s->c.txmd_launch_bad;
 	st->txmd_stamps = s->c.txmd_stamps;
 	st->txmd_stamps_lost = s->c.txmd_stamps_lost;
+	st->rx_chains = s->c.rx_chains;
+	st->drop_chain_long = s->c.drop_chain_long;
+	st->drop_chain_open = s->c.drop_chain_open;
+	st->drop_chain_tx = s->c.drop_chain_tx;
 	if (s->open && eng->be->kstats)
 		eng->be->kstats(s, st);
 	return 0;

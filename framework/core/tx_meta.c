@@ -125,6 +125,21 @@ static uint64_t tai_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+XSKF_API __thread unsigned int xskf_tx_asked;
+
+/* The request waiting at @chunk, taken (cleared there) into @r; false when there is none. */
+static bool take_req(uint8_t *chunk, uint32_t off, struct xskf_tx_req *r)
+{
+	struct xskf_tx_req *q = (struct xskf_tx_req *)(void *)chunk;
+
+	/* a frame whose data starts within the magic's two bytes has none */
+	if (off < sizeof(q->magic) || q->magic != XSKF_TX_REQ_MAGIC)
+		return false;
+	*r = *q;
+	q->magic = 0;
+	return r->flags != 0;
+}
+
 int xskf_txmd__frame(struct xskf_worker *w, struct xskf_sock *s, const struct xskf_pkt *p)
 {
 	struct xskf_umem *um = &w->umem;
@@ -132,8 +147,9 @@ int xskf_txmd__frame(struct xskf_worker *w, struct xskf_sock *s, const struct xs
 	uint32_t len = p->len, off = (uint32_t)(addr & ~fmask), opts = 0;
 	uint8_t *chunk = (uint8_t *)um->area + (addr & fmask), *d = chunk + off;
 	struct xskf_xsk_tx_metadata *md = (void *)(d - XSKF_TXMD_LEN);
-	const struct xskf_tx_req *r = (const void *)chunk;
-	uint8_t req = p->tx_req;
+	struct xskf_tx_req req_copy = { 0 }, *r = &req_copy;
+	bool asked = take_req(chunk, off, r);
+	uint8_t req = asked ? r->flags : 0;
 	struct xskf_sock *out;
 	uint64_t flags = 0;
 
@@ -151,8 +167,8 @@ int xskf_txmd__frame(struct xskf_worker *w, struct xskf_sock *s, const struct xs
 		s->c.drop_too_long++;
 		return XSKF_TXMD_DROP;
 	}
-	/* a push into the request's room after the request: it is gone */
-	if (off < XSKF_TX_REQ_ROOM) {
+	/* a push into the request's room after the request: it may be cut short */
+	if (asked && off < XSKF_TX_REQ_ROOM) {
 		s->c.txmd_invalid++;
 		return XSKF_TXMD_DROP;
 	}
@@ -230,8 +246,6 @@ void xskf_txmd__burst(struct xskf_worker *w, struct xskf_sock *s, const struct x
 	for (i = 0; i < n; i++) {
 		const struct xskf_pkt *p = &pkts[i];
 
-		if (!p->tx_req)
-			continue;
 		switch (xskf_txmd__frame(w, s, p)) {
 		case XSKF_TXMD_STAGED:
 			break;
@@ -243,6 +257,22 @@ void xskf_txmd__burst(struct xskf_worker *w, struct xskf_sock *s, const struct x
 			xskf_cache_put(&w->umem, p->addr);
 			break;
 		}
+	}
+}
+
+void xskf_txmd__forget(struct xskf_worker *w, struct xskf_sock *s, const struct xskf_pkt *pkts,
+		       unsigned int n)
+{
+	uint64_t fmask = ~((uint64_t)w->umem.frame_size - 1);
+	struct xskf_tx_req r;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t addr = pkts[i].addr;
+
+		if (take_req((uint8_t *)w->umem.area + (addr & fmask), (uint32_t)(addr & ~fmask),
+			     &r))
+			s->c.txmd_unsupported++;
 	}
 }
 
@@ -267,7 +297,9 @@ void xskf_txmd__reap(struct xskf_sock *s, const struct xskf_umem *um, uint32_t f
 			s->c.txmd_stamps_lost++;
 			continue;
 		}
-		st->s[st->n].cookie = ((const struct xskf_tx_req *)(area + (d->addr & fmask)))->cookie;
+		/* the request's magic is cleared, its cookie still there */
+		st->s[st->n].cookie = ((const struct xskf_tx_req *)(const void *)(area +
+									(d->addr & fmask)))->cookie;
 		st->s[st->n++].tai_ns = md->completion.tx_timestamp;
 		s->c.txmd_stamps++;
 	}

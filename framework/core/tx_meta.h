@@ -85,11 +85,20 @@ enum { XSKF_TXMD_STAGED, XSKF_TXMD_DROP_APP, XSKF_TXMD_DROP };
 int xskf_txmd__frame(struct xskf_worker *w, struct xskf_sock *s, const struct xskf_pkt *p);
 
 /*
- * The frames of a burst of @n on @s that asked for TX metadata (dispatch() left them):
- * carried out, staged, or given back to the cache and counted. Thread: the worker.
+ * dispatch() for a burst of @n on @s in which a frame asked for TX metadata (xskf_tx_asked):
+ * every frame's verdict carried out, its request with it; frames staged, or given back to the
+ * cache and counted. Thread: the worker.
  */
 void xskf_txmd__burst(struct xskf_worker *w, struct xskf_sock *s, const struct xskf_pkt *pkts,
 		      unsigned int n);
+
+/*
+ * A burst of chains (multi-buffer) in which a frame asked: requests are not carried out for
+ * chains (docs/tx-offloads.md), only taken back and counted (txmd_unsupported). Thread: the
+ * worker.
+ */
+void xskf_txmd__forget(struct xskf_worker *w, struct xskf_sock *s, const struct xskf_pkt *pkts,
+		       unsigned int n);
 
 /*
  * Hand back the timestamps of the @n completed frames from shadow slot @from of @s (before

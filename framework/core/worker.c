@@ -17,6 +17,7 @@
 #include "core/backend.h"
 #include "core/clock.h"
 #include "core/csum.h"
+#include "core/chain_ops.h"
 #include "core/ring_ops.h"
 
 static inline void kick_tx(struct xskf_sock *s)
@@ -77,16 +78,39 @@ static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_
 		p->queue = 0;
 		p->headroom = (uint16_t)off;
 		p->action = XSKF_FWD;
-		p->tx_req = 0;
+		p->frags = 0;
+		p->frag_idx = 0;
 		p->meta = NULL;
 	}
 	m = n ? app->tx_fill(w->wctx, pkts, n) : 0;
 	if (m > n)
 		m = n;
+	/* frames built but not handed over take their requests back with them (tx_meta.c) */
+	if (unlikely(xskf_tx_asked) && m < n && w->socks[0])
+		xskf_txmd__forget(w, w->socks[0], pkts + m, n - m);
 	for (i = m; i < n; i++)
 		xskf_cache_put(um, pkts[i].addr);
-	if (m && w->socks[0])
+	if (m && w->socks[0] && unlikely(xskf_tx_asked))
+		xskf_txmd__burst(w, w->socks[0], pkts, m);
+	else if (m && w->socks[0])
 		dispatch(w, w->socks[0], pkts, m);
+	xskf_tx_asked = 0;
+}
+
+/*
+ * A burst in which the app asked for TX metadata (xskf_tx.h): carried out with every frame's
+ * verdict (tx_meta.c); chains take their requests back, counted, and go as ever.
+ */
+static inline void txmd_dispatch(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts,
+				 unsigned int n, bool chained)
+{
+	xskf_tx_asked = 0;
+	if (unlikely(chained)) {
+		xskf_txmd__forget(w, s, pkts, n);
+		dispatch_sg(w, s, pkts, n);
+		return;
+	}
+	xskf_txmd__burst(w, s, pkts, n);
 }
 
 static void pin(struct xskf_worker *w)
@@ -145,6 +169,7 @@ void *xskf_worker__run(void *arg)
 	unsigned int i, got;
 
 	pin(w);
+	xskf__worker_self = w; /* for xskf_pkt__seg() */
 	if (rcu)
 		rcu_register_thread();
 	if (app->worker_init) {
@@ -186,10 +211,15 @@ void *xskf_worker__run(void *arg)
 		 */
 		for (i = 0; i < nr_socks && !tx_only; i++) {
 			struct xskf_sock *s = socks[i];
+			bool chained = false;
 			unsigned int n;
 
 			refill(s, &w->umem, batch);
-			n = rx_take(w, s, pkts, batch, hints);
+			/* multi-buffer sockets apart (chain_ops.h): one test per burst */
+			if (unlikely(s->sg))
+				n = rx_take_sg(w, s, pkts, batch, hints, draining, &chained);
+			else
+				n = rx_take(w, s, pkts, batch, hints);
 			got += n;
 			if (n) {
 				/*
@@ -200,12 +230,21 @@ void *xskf_worker__run(void *arg)
 				 * connection), of full ones only the first frame of every 64th.
 				 */
 				if (unlikely(n < csum_whole) || unlikely(!--csum_every)) {
-					xskf_csum__burst(s, pkts, n < csum_whole ? n : 1,
-							 csum_repair);
+					/* a chain's checksum is not looked at (docs/jumbo.md), and
+					 * bursts of chains are short by descriptors, not by load:
+					 * only --csum-repair looks at their single-buffer frames */
+					if (likely(!chained) || csum_repair)
+						xskf_csum__burst(s, pkts, n < csum_whole ? n : 1,
+								 csum_repair);
 					csum_every = XSKF_CSUM_SAMPLE;
 				}
 				rx_cb(wctx, pkts, n);
-				dispatch(w, s, pkts, n);
+				if (unlikely(xskf_tx_asked))
+					txmd_dispatch(w, s, pkts, n, chained);
+				else if (unlikely(chained))
+					dispatch_sg(w, s, pkts, n);
+				else
+					dispatch(w, s, pkts, n);
 			} else if (busy_poll || xsk_ring_prod__needs_wakeup(&s->fill)) {
 				/* drive NAPI (busy poll) or wake the driver for the fill ring */
 				s->c.kicks++;
@@ -237,7 +276,10 @@ void *xskf_worker__run(void *arg)
 			}
 			if (xskf_sock__tx_out(s)) {
 				maybe_kick(s, kick_always);
-				reap_completions(s, &w->umem);
+				if (unlikely(s->tx_chains))
+					reap_completions_sg(s, &w->umem);
+				else
+					reap_completions(s, &w->umem);
 			}
 		}
 		if (rcu)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/engine.h"
+#include "core/jumbo.h"
 #include "core/tx_meta.h"
 
 #ifndef SO_PREFER_BUSY_POLL
@@ -50,7 +51,8 @@ static int try_create(struct xskf_sock *s, struct xskf_umem *um, const struct xs
 		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
 		.xdp_flags = s->port->attach_flags,
 		.bind_flags = (uint16_t)((zerocopy ? XDP_ZEROCOPY : XDP_COPY) |
-					 (o->no_need_wakeup ? 0 : XDP_USE_NEED_WAKEUP)),
+					 (o->no_need_wakeup ? 0 : XDP_USE_NEED_WAKEUP) |
+					 (s->worker->eng->sg ? XDP_USE_SG : 0)),
 	};
 	struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
 	int err, waited = 0;
@@ -106,18 +108,26 @@ int xskf_sock__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf
 	int err;
 
 	/* TX metadata room: our own registration (xsk_raw.c), libxdp 1.3.1 has none */
-	if (um->tx_meta_want) {
+	if (um->tx_meta_want)
 		err = xskf_raw__open(s, um, o, headroom, zerocopy);
-		if (err)
-			return err;
-	} else {
+	else
 		err = try_create(s, um, o, headroom, zerocopy);
-		if (err)
-			return err;
-		s->fd = xsk_socket__fd(s->xsk);
+	if (err == -EINVAL && s->worker->eng->sg && !um->xu && !um->raw_reg) {
+		/* the BTF said multi-buffer, the bind did not take it: frames of one buffer */
+		pr_warn("%s queue %u: the kernel refused multi-buffer AF_XDP (XDP_USE_SG): frames "
+			"longer than one UMEM frame are dropped (rx_dropped)\n",
+			s->port->name, s->queue);
+		s->worker->eng->sg = false;
+		err = um->tx_meta_want ? xskf_raw__open(s, um, o, headroom, zerocopy) :
+					 try_create(s, um, o, headroom, zerocopy);
 	}
+	if (err)
+		return err;
+	if (s->xsk)
+		s->fd = xsk_socket__fd(s->xsk);
 	s->zerocopy = zerocopy;
 	set_sockopts(s, o);
+	xskf_jumbo__sock(s, s->worker->eng);
 	return 0;
 }
 

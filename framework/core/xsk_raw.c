@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/engine.h"
+#include "core/jumbo.h"
 #include "core/ring_ops.h"
 #include "core/tx_meta.h"
 
@@ -147,7 +148,8 @@ static int try_open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf
 	sxdp.sxdp_queue_id = s->queue;
 	if (first) {
 		sxdp.sxdp_flags = (uint16_t)((zerocopy ? XDP_ZEROCOPY : XDP_COPY) |
-					     (o->no_need_wakeup ? 0 : XDP_USE_NEED_WAKEUP));
+					     (o->no_need_wakeup ? 0 : XDP_USE_NEED_WAKEUP) |
+					     (s->worker->eng->sg ? XDP_USE_SG : 0));
 	} else {
 		/* the kernel takes the mode and need_wakeup of the UMEM's first socket */
 		sxdp.sxdp_flags = XDP_SHARED_UMEM;

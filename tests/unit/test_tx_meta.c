@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * TX metadata on the worker's side (framework/core/tx_meta.c, include/xskf_tx.h), no root: one
- * socket's rings in plain memory, frames received and given verdicts with requests, as
- * dispatch() and reap_completions() see them. Checked: what is staged (descriptor options,
+ * socket's rings in plain memory, frames received and given verdicts with requests, as the
+ * worker's dispatch (xskf_txmd__burst() in bursts that asked) and reap_completions() see them. Checked: what is staged (descriptor options,
  * struct xsk_tx_metadata in front of the frame), the checksum xskf computes where the port
  * has no offload, the pseudo-header seed it writes for xskf_pkt__tx_l4_csum(), every bad
  * request counted and its frame back in the cache (never staged: the kernel would refuse it
@@ -139,6 +139,17 @@ static uint64_t tai(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* What the worker does after rx_burst(): the TX metadata way only in bursts that asked. */
+static void disp(struct xskf_pkt *pkts, unsigned int n)
+{
+	if (xskf_tx_asked) {
+		xskf_tx_asked = 0;
+		xskf_txmd__burst(&worker, &sock, pkts, n);
+	} else {
+		dispatch(&worker, &sock, pkts, n);
+	}
+}
+
 static void how(uint8_t c, uint8_t t, uint8_t l)
 {
 	sock.txmd_how[0] = c;
@@ -158,16 +169,18 @@ int main(void)
 	how(XSKF_TXH_KERNEL, XSKF_TXH_KERNEL, XSKF_TXH_NONE);
 	one_pkt(&p[0], 100);
 	p[0].action = XSKF_TX;
-	dispatch(&worker, &sock, p, 1);
+	disp(p, 1);
 	CHECK(xskf_sock__staged(&sock) == 1 && last_staged()->options == 0 && !sock.c.txmd_frames,
 	      "a frame without a request: staged, no metadata");
 
 	/* xskf_pkt__tx_l4_csum() offloaded: the option, the flags, start/offset, the seed */
 	one_pkt(&p[0], 100);
-	CHECK(xskf_pkt__tx_l4_csum(&p[0], 14, 34) == 0 && p[0].tx_req == XSKF_TXR_CSUM,
-	      "tx_l4_csum accepted");
+	CHECK(xskf_pkt__tx_l4_csum(&p[0], 14, 34) == 0 && xskf_tx_asked &&
+		      ((struct xskf_tx_req *)(void *)(p[0].data - p[0].headroom))->flags ==
+			      XSKF_TXR_CSUM,
+	      "tx_l4_csum accepted: the request at the chunk's start, the burst marked");
 	p[0].action = XSKF_TX;
-	dispatch(&worker, &sock, p, 1);
+	disp(p, 1);
 	{
 		const struct xdp_desc *d = last_staged();
 		const struct xskf_xsk_tx_metadata *md = md_of(d);
@@ -189,7 +202,7 @@ int main(void)
 	CHECK(!udp4_ok(p[0].data), "the frame's UDP checksum starts out wrong");
 	xskf_pkt__tx_l4_csum(&p[0], 14, 34);
 	p[0].action = XSKF_TX;
-	dispatch(&worker, &sock, p, 1);
+	disp(p, 1);
 	CHECK(last_staged()->options == 0 && sock.c.txmd_csum_sw == 1 && udp4_ok(p[0].data),
 	      "software fallback: the UDP checksum verifies, no metadata, txmd_csum_sw 1");
 	/* the raw form, the field seeded by the app */
@@ -203,7 +216,7 @@ int main(void)
 	}
 	xskf_pkt__tx_csum(&p[0], 34, 6);
 	p[0].action = XSKF_TX;
-	dispatch(&worker, &sock, p, 1);
+	disp(p, 1);
 	CHECK(sock.c.txmd_csum_sw == 2 && udp4_ok(p[0].data),
 	      "software fallback, raw start/offset, odd length: verifies");
 
@@ -221,7 +234,7 @@ int main(void)
 	p[3].data[23] = 1; /* ICMP: no TCP/UDP checksum to seed */
 	xskf_pkt__tx_l4_csum(&p[3], 14, 34);
 	p[0].action = p[1].action = p[2].action = p[3].action = XSKF_TX;
-	dispatch(&worker, &sock, p, 4);
+	disp(p, 4);
 	CHECK(sock.txq_tail == tail && sock.c.txmd_invalid == 4 && worker.umem.cache_len == cache,
 	      "start or offset beyond the frame, odd offset, not TCP/UDP: 4 invalid, none staged, "
 	      "all back in the cache");
@@ -229,7 +242,7 @@ int main(void)
 	p[0].data[17] = 200; /* IPv4 total length beyond the frame */
 	xskf_pkt__tx_l4_csum(&p[0], 14, 34);
 	p[0].action = XSKF_TX;
-	dispatch(&worker, &sock, p, 1);
+	disp(p, 1);
 	CHECK(sock.txq_tail == tail && sock.c.txmd_invalid == 5,
 	      "IP length beyond the frame: invalid");
 	/* a push into the request's room after it: the request is gone */
@@ -237,21 +250,21 @@ int main(void)
 	xskf_pkt__tx_l4_csum(&p[0], 14, 34);
 	xskf_pkt__push(&p[0], RXOFF - 16);
 	p[0].action = XSKF_TX;
-	dispatch(&worker, &sock, p, 1);
+	disp(p, 1);
 	CHECK(sock.txq_tail == tail && sock.c.txmd_invalid == 6,
 	      "pushed into the request's room: invalid, not staged");
 	/* too little headroom to ask */
 	one_pkt(&p[0], 100);
 	xskf_pkt__push(&p[0], RXOFF - 40);
 	CHECK(xskf_pkt__tx_csum(&p[0], 34, 6) == -ENOSPC && xskf_pkt__tx_tstamp(&p[0], 1) ==
-		      -ENOSPC && !p[0].tx_req,
+		      -ENOSPC && !xskf_tx_asked,
 	      "headroom below XSKF_TX_REQ_ROOM: -ENOSPC, nothing asked");
 	xskf_cache_put(&worker.umem, p[0].addr);
 	/* a request on a frame dropped: an app drop, nothing else */
 	one_pkt(&p[0], 100);
 	xskf_pkt__tx_tstamp(&p[0], 5);
 	p[0].action = XSKF_DROP;
-	dispatch(&worker, &sock, p, 1);
+	disp(p, 1);
 	CHECK(sock.txq_tail == tail && sock.c.drop_app == 1, "a request on a dropped frame: drop_app");
 
 	/* offloads the port has not: counted, the frame goes without */
@@ -260,7 +273,7 @@ int main(void)
 	xskf_pkt__tx_tstamp(&p[0], 1);
 	xskf_pkt__tx_launch(&p[0], tai() + 1000000);
 	p[0].action = XSKF_TX;
-	dispatch(&worker, &sock, p, 1);
+	disp(p, 1);
 	CHECK(sock.txq_tail == tail + 1 && last_staged()->options == 0 &&
 		      sock.c.txmd_unsupported == 2 && !sock.txmd_ts_out,
 	      "timestamp and launch time where the port has none: 2 unsupported, sent without");
@@ -276,7 +289,7 @@ int main(void)
 	xskf_pkt__tx_launch(&p[2], now + 5 * XSKF_TX_LAUNCH_MAX_NS);
 	p[0].action = p[1].action = p[2].action = XSKF_TX;
 	tail = sock.txq_tail;
-	dispatch(&worker, &sock, p, 3);
+	disp(p, 3);
 	{
 		const struct xdp_desc *d0 = &sock.txq[tail & sock.txq_mask];
 
@@ -304,7 +317,7 @@ int main(void)
 	xskf_pkt__tx_tstamp(&p[2], 1002);
 	xskf_pkt__tx_l4_csum(&p[2], 14, 34);
 	p[0].action = p[1].action = p[2].action = XSKF_TX;
-	dispatch(&worker, &sock, p, 3);
+	disp(p, 3);
 	CHECK(sock.txmd_ts_out == 2, "2 timestamps in flight");
 	flush_tx(&sock);
 	{
