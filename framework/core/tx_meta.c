@@ -2,8 +2,9 @@
 /*
  * TX metadata, the worker's side and the set-up (docs/tx-offloads.md).
  *
- * The per-packet path never looks at it: dispatch() reads a frame's verdict and its tx_req
- * byte in one load, and only a frame that asked takes the way here. The kernel refuses a
+ * The per-packet path never looks at it: the accessors mark the burst (xskf_tx_asked), the
+ * worker tests that once per burst, and only a burst in which a frame asked takes the way
+ * here (xskf_txmd__burst() instead of dispatch()). The kernel refuses a
  * request it cannot carry out (sendto() EINVAL) and leaves the descriptor at the head of the
  * TX ring, so that nothing behind it is ever sent again: every request is checked here first,
  * and a frame whose request cannot be right is dropped and counted, never sent.

@@ -2,8 +2,8 @@
 /*
  * TX metadata, framework side (tx_meta.c, xsk_raw.c; docs/tx-offloads.md): the kernel's UAPI
  * of Linux 6.8+ (Debian 12's linux/if_xdp.h is 6.1's), the set-up of each socket's offloads and
- * the two per-burst slow paths: a frame that asked (dispatch()), completions of frames that
- * asked a timestamp (reap_completions()). The public side is include/xskf_tx.h.
+ * the two per-burst slow paths: a burst in which a frame asked (instead of dispatch()),
+ * completions of frames that asked a timestamp (reap_completions()). The public side is include/xskf_tx.h.
  */
 #ifndef XSKF_TX_META_H
 #define XSKF_TX_META_H
