@@ -15,6 +15,7 @@
  * pushes and pulls, until the frame is staged.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 #include <arpa/inet.h>
@@ -147,7 +148,8 @@ int xskf_txmd__frame(struct xskf_worker *w, struct xskf_sock *s, const struct xs
 	uint64_t fmask = ~((uint64_t)um->frame_size - 1), addr = p->addr;
 	uint32_t len = p->len, off = (uint32_t)(addr & ~fmask), opts = 0;
 	uint8_t *chunk = (uint8_t *)um->area + (addr & fmask), *d = chunk + off;
-	struct xskf_xsk_tx_metadata *md = (void *)(d - XSKF_TXMD_LEN);
+	/* built here, copied in front of the frame: after a push it need not be 8-byte aligned */
+	struct xskf_xsk_tx_metadata m = { 0 }, *md = &m;
 	struct xskf_tx_req req_copy = { 0 }, *r = &req_copy;
 	bool asked = take_req(chunk, off, r);
 	uint8_t req = asked ? r->flags : 0;
@@ -228,6 +230,7 @@ int xskf_txmd__frame(struct xskf_worker *w, struct xskf_sock *s, const struct xs
 	}
 	if (flags) {
 		md->flags = flags;
+		memcpy(d - XSKF_TXMD_LEN, md, sizeof(*md));
 		opts = XDP_TX_METADATA;
 	}
 	if (!stage_opts(out, addr, len, opts))
@@ -286,11 +289,12 @@ void xskf_txmd__reap(struct xskf_sock *s, const struct xskf_umem *um, uint32_t f
 	for (i = 0; i < n && s->txmd_ts_out; i++) {
 		const struct xdp_desc *d = &s->txq[(from + i) & s->txq_mask];
 		const uint8_t *area = um->area;
-		const struct xskf_xsk_tx_metadata *md;
+		struct xskf_xsk_tx_metadata m, *md = &m;
+		uint64_t cookie;
 
 		if (!(d->options & XDP_TX_METADATA))
 			continue;
-		md = (const void *)(area + d->addr - XSKF_TXMD_LEN);
+		memcpy(md, area + d->addr - XSKF_TXMD_LEN, sizeof(*md)); /* maybe unaligned */
 		if (!(md->flags & XDP_TXMD_FLAGS_TIMESTAMP))
 			continue;
 		s->txmd_ts_out--;
@@ -298,9 +302,10 @@ void xskf_txmd__reap(struct xskf_sock *s, const struct xskf_umem *um, uint32_t f
 			s->c.txmd_stamps_lost++;
 			continue;
 		}
-		/* the request's magic is cleared, its cookie still there */
-		st->s[st->n].cookie = ((const struct xskf_tx_req *)(const void *)(area +
-									(d->addr & fmask)))->cookie;
+		/* the request's magic is cleared, its cookie still there (the chunk's start) */
+		memcpy(&cookie, area + (d->addr & fmask) + offsetof(struct xskf_tx_req, cookie),
+		       sizeof(cookie));
+		st->s[st->n].cookie = cookie;
 		st->s[st->n++].tai_ns = md->completion.tx_timestamp;
 		s->c.txmd_stamps++;
 	}
