@@ -77,6 +77,7 @@ struct txgen_worker {
 	uint64_t *t_built;
 	uint32_t *lat_kernel, *lat_user; /* ns: stamp - built, seen - built */
 	uint64_t nr_lat, last_stamp;
+	uint64_t back_seq, back_ts; /* the last TX timestamp back, and its frame's number */
 	uint64_t st_got, st_zero, st_order, st_outside;
 	uint64_t next_launch, launch_step;
 } __attribute__((aligned(64)));
@@ -178,6 +179,9 @@ static void take_stamps(struct txgen_worker *w)
 		}
 		w->st_order += ts < w->last_stamp;
 		w->last_stamp = ts;
+		/* the next probes carry it, for a receiver's one-way time (apps/latency.c) */
+		w->back_seq = st->s[i].cookie;
+		w->back_ts = ts;
 		if (ts < built || ts > seen) {
 			w->st_outside++;
 			continue;
@@ -638,6 +642,11 @@ static unsigned int txgen_fill(void *wctx, struct xskf_pkt *pkts, unsigned int m
 
 				memcpy(p->data + HDR_LEN, &seq, sizeof(seq));
 				memcpy(p->data + HDR_LEN + 8, &t0, sizeof(t0));
+				/* from 74 bytes on: an earlier probe's TX timestamp */
+				if (len >= HDR_LEN + 32) {
+					memcpy(p->data + HDR_LEN + 16, &w->back_seq, 8);
+					memcpy(p->data + HDR_LEN + 24, &w->back_ts, 8);
+				}
 			}
 			xskf_pkt__tx_tstamp(p, w->seq + i);
 		}

@@ -15,6 +15,8 @@
 #  - launch time: probed; where the port has none, --launch-time says so and paces in
 #    software (skipped with the reason otherwise).
 #  - timestamps asked on a UMEM without room (--no-tx-offload): counted, every frame sent.
+#  - latency through a forwarder: probes from xsk-txgen --latency through xsk-l2fwd to the
+#    latency plugin, one-way times from the TX timestamps the probes carry.
 set -u
 P=tm$$
 . "$(dirname "$0")/fwd_lib.sh"
@@ -231,3 +233,29 @@ wait_ctr $NP p0 rx_packets $((before + 300))
 grep -q "txgen: --latency: no TX timestamps on this port" $TMP/nr.err || fail "no room: txgen does not say it"
 ok "timestamps on a UMEM without room: 300 counted unsupported, 300 frames sent"
 no_xdp $NG g0
+
+# latency through a forwarder: xsk-txgen --latency in nsA -> xsk-l2fwd (fwd) in nsL -> the
+# latency plugin in nsB, which matches the TX timestamps the probes carry to its receive times
+if grep -q "timestamp not offloaded" $TMP/ts.err; then
+	echo "SKIP latency through a forwarder: no TX timestamps (see above)"
+else
+	fwd_bed_up
+	start_app $NB $TMP/lat.json $BUILD/apps/xskf run latency -i b0 --quiet
+	LAT_PID=$APP_PID
+	start_app $NL $TMP/l2.json $L2FWD -i la -i lb --mode fwd --dst-mac-1 $MAC_B --quiet
+	L2_PID=$APP_PID
+	rc=0
+	ip netns exec $NA timeout 60 $TXGEN -i a0 --quiet --json --count 2000 --rate 20000 \
+		--size 100 --latency --dst-mac $MAC_LA --dst-ip 192.0.2.2 >$TMP/lt2.json 2>$TMP/lt2.err || rc=$?
+	[[ $rc == 0 ]] || { cat $TMP/lt2.err >&2; fail "latency: xsk-txgen exited $rc"; }
+	wait_app_rx $LAT_PID 2000
+	APP_PID=$L2_PID
+	stop_app || fail "xsk-l2fwd exited with an error"
+	APP_PID=$LAT_PID
+	stop_app || fail "the latency plugin exited with an error"
+	read -r nb ns <<<"$(jget $TMP/lat.json "j['app_stats']['built_n'], j['app_stats']['stamp_n']")"
+	nb=${nb%,}
+	[[ $nb == 2000 && $ns -ge 1900 ]] ||
+		fail "latency: $nb probes timed from their build, $ns from a TX timestamp (2000, >= 1900 expected)"
+	ok "latency through xsk-l2fwd: 2000 probes, $ns one-way times from TX timestamps ($(grep -o 'TX timestamp -> received.*' $TMP/lat.json.err)), from the user-space clock ($(grep -o 'built -> received.*' $TMP/lat.json.err))"
+fi
