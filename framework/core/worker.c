@@ -101,8 +101,9 @@ static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_
  * A burst in which the app asked for TX metadata (xskf_tx.h): carried out with every frame's
  * verdict (tx_meta.c); chains take their requests back, counted, and go as ever.
  */
-static inline void txmd_dispatch(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts,
-				 unsigned int n, bool chained)
+static __attribute__((noinline, cold)) void txmd_dispatch(struct xskf_worker *w, struct xskf_sock *s,
+							 struct xskf_pkt *pkts, unsigned int n,
+							 bool chained)
 {
 	xskf_tx_asked = 0;
 	if (unlikely(chained)) {
