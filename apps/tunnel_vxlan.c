@@ -13,6 +13,7 @@
 #endif
 
 #include "tunnel_csum.h"
+#include <xskf_tx.h>
 #include "tunnel_vxlan.h"
 
 const char *const tun_ctr_names[TUN_CTR_MAX + 1] = {
@@ -223,11 +224,17 @@ enum tun_ctr tun_vxlan__encap(const struct tun_table *t, const struct tun_underl
 	p[l4 + 14] = (uint8_t)e->vni;
 	p[l4 + 15] = 0;
 	if (v6) {
-		/* IPv6 has no header checksum, so UDP must carry one (RFC 8200 section 8.1) */
 		uint8_t tail[8] = { 0, 0, p[18], p[19], 0, 0, 0, IPPROTO_UDP };
-		uint64_t sum = csum_add(0, p + 22, 32); /* source and destination */
+		uint64_t sum;
 		uint16_t csum;
 
+		/* IPv6 has no header checksum, so UDP must carry one (RFC 8200 section 8.1): by the
+		 * underlay's TX offload where it has one (the field seeded by xskf), else here;
+		 * chains here always (xskf carries out no TX metadata for them) */
+		if (__builtin_expect(u->tx_csum, 0) && !pkt->frags &&
+		    !xskf_pkt__tx_l4_csum(pkt, 14, (uint16_t)l4))
+			return TUN_ENCAP;
+		sum = csum_add(0, p + 22, 32); /* source and destination */
 		sum = csum_add(sum, tail, sizeof(tail));
 		sum = csum_add(sum, p + l4, pkt->len - l4);
 		if (pkt->frags)

@@ -50,6 +50,7 @@ extern const char *const tun_ctr_names[TUN_CTR_MAX + 1];
 struct tun_underlay {
 	uint8_t mac[6];
 	uint32_t mtu; /* L3 MTU */
+	bool tx_csum; /* --tx-csum where offloaded: the outer UDP checksum by TX metadata */
 };
 
 /*

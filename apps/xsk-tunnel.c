@@ -24,6 +24,7 @@
 
 #include <xskf_hints.h>
 #include <xskf_plugin.h>
+#include <xskf_tx.h>
 
 #include "tunnel_config.h"
 #include "tunnel_pmtu.h"
@@ -39,6 +40,7 @@ struct tunnel {
 	uint32_t icmp_rate;       /* ICMP "too big" messages per second per worker (0: none) */
 	uint32_t icmp_burst;      /* and at most this many at once (the token bucket's size) */
 	bool csum_repair;         /* --csum-repair: finish the inner checksums after decap */
+	bool tx_csum;             /* --tx-csum: ask for the outer UDP checksum (xskf_tx.h) */
 	struct tun_table *table;  /* RCU-protected: rcu_dereference() on workers */
 	struct tun_underlay ul;   /* set in init(), read-only afterwards */
 	pthread_mutex_t lock;     /* guards totals, which workers add to when they end */
@@ -169,10 +171,25 @@ static int tunnel_init(void *app_ctx, struct xskf_engine *eng)
 	int err = read_underlay(eng, &tun->ul);
 
 	tun->csum_repair = xskf_engine__csum_repair(eng);
-	if (err)
+	if (err) {
 		fprintf(stderr, "tunnel: %s: cannot read MAC/MTU: %s\n", ifname,
 			strerror(-err));
-	return err;
+		return err;
+	}
+	if (tun->tx_csum) {
+		enum xskf_tx_how how[3];
+
+		/*
+		 * Only where the kernel or the device does it: asking where xskf would compute
+		 * it in software is the same sum, with a detour (docs/tx-offloads.md).
+		 */
+		tun->ul.tx_csum = !xskf_engine__tx_offload(eng, PORT_UNDERLAY, how) &&
+				  (how[0] == XSKF_TXH_DEVICE || how[0] == XSKF_TXH_KERNEL);
+		fprintf(stderr, "tunnel: --tx-csum: outer UDP checksums (IPv6 underlay) %s\n",
+			tun->ul.tx_csum ? "by TX offload"
+					: "computed here: the underlay has no checksum offload");
+	}
+	return 0;
 }
 
 /*
@@ -263,6 +280,7 @@ static const struct xskf_cli_opt tunnel_opts[] = {
 	  "ICMP 'fragmentation needed' / ICMPv6 'packet too big' sent per second per worker for "
 	  "frames too large for the tunnel (default 1000; 0: none)" },
 	{ "icmp-burst", 1, "N", "and at most N of them at once (default 50)" },
+	{ "tx-csum", 0, NULL, "outer UDP checksums (IPv6 underlay) by TX offload where the underlay has it" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -294,6 +312,10 @@ static int tunnel_parse(void *app_ctx, int idx, const char *arg)
 	if (idx == 4)
 		return parse_count("icmp-burst", arg, 1, TUN_PMTU_BURST_MAX,
 				   "ICMP messages a worker may send at once", &tun->icmp_burst);
+	if (idx == 5) {
+		tun->tx_csum = true;
+		return 0;
+	}
 	if (idx == 0)
 		tun->config = arg;
 	else if (idx == 1)
@@ -333,7 +355,8 @@ static int tunnel_check(void *app_ctx, struct xskf_engine_opts *eo)
 	struct tunnel *tun = app_ctx;
 	char err[512];
 
-	(void)eo;
+	/* TX metadata room only when asked (xskf_tx.h) */
+	eo->tx_meta = tun->tx_csum && !tun->forward_only;
 	if (tun->forward_only)
 		return 0;
 	if (!tun->config) {

@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <xskf_plugin.h>
+#include <xskf_tx.h>
 
 #include "txgen_flow.h" /* the split by flow */
 #include "txgen_pcap.h" /* struct txgen_frames; the reader is built with libpcap only */
@@ -66,7 +67,23 @@ struct txgen_worker {
 	const uint32_t *idx;
 	uint32_t nr_idx, pos;
 	bool done;
+	/*
+	 * --tx-stamp (and --latency): the user-space CLOCK_TAI reading before each frame was
+	 * built (by frame number, STAMP_RING of them), the TX timestamps come back
+	 * (xskf_worker_info.tx_stamps) and what was checked of them; --launch-time: the next
+	 * frame's launch time
+	 */
+	struct xskf_tx_stamps *stamps;
+	uint64_t *t_built;
+	uint32_t *lat_kernel, *lat_user; /* ns: stamp - built, seen - built */
+	uint64_t nr_lat, last_stamp;
+	uint64_t back_seq, back_ts; /* the last TX timestamp back, and its frame's number */
+	uint64_t st_got, st_zero, st_order, st_outside;
+	uint64_t next_launch, launch_step;
 } __attribute__((aligned(64)));
+
+#define STAMP_RING (1u << 16) /* more than the frames a worker can have in flight */
+#define LAT_MAX	   (1u << 20) /* latencies kept per worker for the percentiles */
 
 struct txgen {
 	/* options */
@@ -80,7 +97,9 @@ struct txgen {
 	struct in_addr src_ip, dst_ip;
 	uint16_t sport, dport;
 	const char *pcap;
+	bool tx_csum, tx_stamp, latency, launch;
 	/* state */
+	bool launch_offloaded;
 	struct xskf_engine *eng;
 	unsigned int nr_workers, nr_ports;
 	uint8_t tmpl[MAX_FRAME]; /* the largest UDP frame; smaller ones are its prefix */
@@ -98,6 +117,83 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t tai_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_TAI, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * --tx-csum on a frame of the pcap file: the TCP or UDP checksum behind IPv4 (not a later
+ * fragment) or IPv6 (no extension header), behind up to two VLAN tags; other frames go as
+ * they are.
+ */
+static void ask_csum(struct xskf_pkt *p)
+{
+	const uint8_t *d = p->data;
+	uint32_t l3 = 14, l4, i;
+	uint16_t type;
+
+	if (p->len < 14)
+		return;
+	type = (uint16_t)(d[12] << 8 | d[13]);
+	for (i = 0; i < 2 && (type == 0x8100 || type == 0x88a8) && p->len >= l3 + 4; i++) {
+		type = (uint16_t)(d[l3 + 2] << 8 | d[l3 + 3]);
+		l3 += 4;
+	}
+	if (type == 0x0800 && p->len >= l3 + 20) {
+		if ((d[l3 + 9] != 6 && d[l3 + 9] != 17) || (d[l3 + 6] & 0x1f) || d[l3 + 7])
+			return;
+		l4 = l3 + (d[l3] & 15) * 4u;
+	} else if (type == 0x86dd && p->len >= l3 + 40) {
+		if (d[l3 + 6] != 6 && d[l3 + 6] != 17)
+			return;
+		l4 = l3 + 40;
+	} else {
+		return;
+	}
+	xskf_pkt__tx_l4_csum(p, (uint16_t)l3, (uint16_t)l4);
+}
+
+/*
+ * --latency: the TX timestamps that came back since the last look, each checked against the
+ * user-space CLOCK_TAI readings around its frame: the one before it was built, and now.
+ */
+static void take_stamps(struct txgen_worker *w)
+{
+	struct xskf_tx_stamps *st = w->stamps;
+	uint64_t seen = tai_ns();
+	uint32_t i;
+
+	for (i = 0; i < st->n; i++) {
+		uint64_t ts = st->s[i].tai_ns, built = w->t_built[st->s[i].cookie & (STAMP_RING - 1)];
+
+		w->st_got++;
+		if (!ts) {
+			w->st_zero++;
+			continue;
+		}
+		w->st_order += ts < w->last_stamp;
+		w->last_stamp = ts;
+		/* the next probes carry it, for a receiver's one-way time (apps/latency.c) */
+		w->back_seq = st->s[i].cookie;
+		w->back_ts = ts;
+		if (ts < built || ts > seen) {
+			w->st_outside++;
+			continue;
+		}
+		if (w->nr_lat < LAT_MAX) {
+			w->lat_kernel[w->nr_lat] = (uint32_t)(ts - built);
+			w->lat_user[w->nr_lat] = (uint32_t)(seen - built > UINT32_MAX ? UINT32_MAX
+										: seen - built);
+			w->nr_lat++;
+		}
+	}
+	st->n = 0;
 }
 
 static uint16_t ip_csum(const uint8_t *p, unsigned int len)
@@ -336,8 +432,93 @@ static int txgen_init(void *app_ctx, struct xskf_engine *eng)
 	} else {
 		share_built(t);
 	}
+	if (t->latency) {
+		enum xskf_tx_how how[3];
+
+		if (xskf_engine__tx_offload(eng, 0, how) || how[1] == XSKF_TXH_NONE)
+			fprintf(stderr, "txgen: --latency: no TX timestamps on this port (see the TX "
+					"metadata line above): the probes go without them\n");
+	}
+	if (t->launch) {
+		enum xskf_tx_how how[3];
+
+		err = xskf_engine__tx_offload(eng, 0, how);
+		t->launch_offloaded = !err && how[2] == XSKF_TXH_DEVICE;
+		fprintf(stderr, "txgen: --launch-time: %s\n",
+			t->launch_offloaded ? "the device sends each frame at its launch time"
+					    : "no launch-time offload on this port (see the TX "
+					      "metadata line above): software pacing");
+	}
 	t->t_start = now_ns();
 	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Percentiles (50, 99, 99.9) in us of the workers' latencies @which (0 kernel, 1 user). */
+static int percentiles(const struct txgen *t, int which, double pct[3])
+{
+	static const double at[3] = { 0.5, 0.99, 0.999 };
+	uint64_t n = 0, k = 0;
+	uint32_t *all;
+	unsigned int i, j;
+
+	for (i = 0; i < t->nr_workers; i++)
+		n += t->workers[i].nr_lat;
+	if (!n)
+		return -ENOENT;
+	all = malloc(n * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (i = 0; i < t->nr_workers; i++) {
+		const struct txgen_worker *w = &t->workers[i];
+
+		memcpy(all + k, which ? w->lat_user : w->lat_kernel, w->nr_lat * sizeof(*all));
+		k += w->nr_lat;
+	}
+	qsort(all, n, sizeof(*all), cmp_u32);
+	for (j = 0; j < 3; j++)
+		pct[j] = all[(uint64_t)(at[j] * (double)(n - 1))] / 1e3;
+	free(all);
+	return 0;
+}
+
+/* --latency's totals over the workers. */
+static void stamp_totals(const struct txgen *t, uint64_t v[4])
+{
+	unsigned int i;
+
+	v[0] = v[1] = v[2] = v[3] = 0;
+	for (i = 0; i < t->nr_workers; i++) {
+		v[0] += t->workers[i].st_got;
+		v[1] += t->workers[i].st_zero;
+		v[2] += t->workers[i].st_order;
+		v[3] += t->workers[i].st_outside;
+	}
+}
+
+static void latency_report(const struct txgen *t)
+{
+	double k[3], u[3];
+	uint64_t v[4];
+
+	stamp_totals(t, v);
+	fprintf(stderr,
+		"txgen: latency: %llu TX timestamps back, %llu empty, %llu out of order, %llu "
+		"outside the user-space clock readings around their frame\n",
+		(unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)v[2],
+		(unsigned long long)v[3]);
+	if (percentiles(t, 0, k) || percentiles(t, 1, u))
+		return;
+	fprintf(stderr,
+		"txgen: latency (us, CLOCK_TAI): built -> TX timestamp p50 %.1f p99 %.1f p999 "
+		"%.1f; built -> timestamp seen in user space p50 %.1f p99 %.1f p999 %.1f\n",
+		k[0], k[1], k[2], u[0], u[1], u[2]);
 }
 
 static int txgen_worker_init(void *app_ctx, const struct xskf_worker_info *wi, void **wctx)
@@ -348,6 +529,21 @@ static int txgen_worker_init(void *app_ctx, const struct xskf_worker_info *wi, v
 	/* sizes were checked against the frame room before set-up (txgen_check) */
 	w->last_ns = now_ns();
 	w->ctr = wi->counters ? wi->counters : w->own;
+	if (t->latency) {
+		w->stamps = wi->tx_stamps;
+		w->t_built = calloc(STAMP_RING, sizeof(*w->t_built));
+		w->lat_kernel = calloc(LAT_MAX, sizeof(*w->lat_kernel));
+		w->lat_user = calloc(LAT_MAX, sizeof(*w->lat_user));
+		/* no array (--no-tx-offload): the probes go, no timestamp comes back */
+		if (!w->t_built || !w->lat_kernel || !w->lat_user) {
+			fprintf(stderr, "txgen: --latency: out of memory\n");
+			return -ENOMEM;
+		}
+	}
+	if (t->launch_offloaded) {
+		w->launch_step = (uint64_t)(1.0 / w->rate);
+		w->next_launch = tai_ns() + 1000000; /* 1 ms from now: time to build and send */
+	}
 	/* a worker with no share of --count is done at once; it may even be the last one */
 	if (w->done && atomic_fetch_add(&t->workers_done, 1) + 1 == t->nr_workers)
 		xskf_engine__request_stop(t->eng);
@@ -366,6 +562,13 @@ static unsigned int budget(struct txgen_worker *w, unsigned int max)
 		left = w->limit - w->seq;
 		if (left < max)
 			max = (unsigned int)left;
+	}
+	if (w->launch_step) {
+		/* --launch-time: the device waits; build no more than 10 ms ahead */
+		uint64_t ahead = tai_ns() + 10000000;
+
+		left = w->next_launch < ahead ? (ahead - w->next_launch) / w->launch_step + 1 : 0;
+		return left < max ? (unsigned int)left : max;
 	}
 	if (w->rate > 0) {
 		now = now_ns();
@@ -402,9 +605,15 @@ static unsigned int txgen_fill(void *wctx, struct xskf_pkt *pkts, unsigned int m
 	unsigned int n, i;
 	uint64_t bytes = 0;
 
+	uint64_t t0 = 0;
+
+	if (w->stamps && w->stamps->n)
+		take_stamps(w);
 	if (w->done)
 		return 0;
 	n = budget(w, max);
+	if (t->latency)
+		t0 = tai_ns();
 	for (i = 0; i < n; i++) {
 		struct xskf_pkt *p = &pkts[i];
 		uint32_t len;
@@ -425,6 +634,32 @@ static unsigned int txgen_fill(void *wctx, struct xskf_pkt *pkts, unsigned int m
 		p->len = len;
 		p->out_port = (uint16_t)(t->nr_ports > 1 ? (w->seq + i) % t->nr_ports : 0);
 		bytes += len;
+		if (t->latency) {
+			/* a probe: its number and send time in the UDP payload, its timestamp asked */
+			w->t_built[(w->seq + i) & (STAMP_RING - 1)] = t0;
+			if (!t->pcap) {
+				uint64_t seq = w->seq + i;
+
+				memcpy(p->data + HDR_LEN, &seq, sizeof(seq));
+				memcpy(p->data + HDR_LEN + 8, &t0, sizeof(t0));
+				/* from 74 bytes on: an earlier probe's TX timestamp */
+				if (len >= HDR_LEN + 32) {
+					memcpy(p->data + HDR_LEN + 16, &w->back_seq, 8);
+					memcpy(p->data + HDR_LEN + 24, &w->back_ts, 8);
+				}
+			}
+			xskf_pkt__tx_tstamp(p, w->seq + i);
+		}
+		if (t->tx_csum) {
+			if (t->pcap)
+				ask_csum(p);
+			else
+				xskf_pkt__tx_l4_csum(p, 14, 34);
+		}
+		if (w->launch_step) {
+			xskf_pkt__tx_launch(p, w->next_launch);
+			w->next_launch += w->launch_step;
+		}
 	}
 	w->seq += n;
 	w->ctr[C_BUILT] += n;
@@ -481,6 +716,15 @@ static void txgen_fini(void *app_ctx, struct xskf_engine *eng)
 	uint64_t sent;
 
 	totals(t, eng, &tt);
+	if (t->latency) {
+		unsigned int i;
+
+		/* what came back while the workers drained (they call tx_fill() no more) */
+		for (i = 0; i < t->nr_workers; i++)
+			if (t->workers[i].stamps && t->workers[i].stamps->n)
+				take_stamps(&t->workers[i]);
+		latency_report(t);
+	}
 	/*
 	 * A frame the interface drops was still completed by the kernel (tx_packets): it is not
 	 * sent. Bytes are those handed over: the counters do not say which frames were dropped.
@@ -519,8 +763,25 @@ static void txgen_json(void *app_ctx, struct xskf_engine *eng, void *out)
 	for (i = 0; i < t->nr_workers; i++)
 		if (t->workers[i].ctr)
 			built += __atomic_load_n(&t->workers[i].ctr[C_BUILT], __ATOMIC_RELAXED);
+	if (t->latency) {
+		uint64_t v[4];
+		double k[3] = { 0, 0, 0 }, u[3] = { 0, 0, 0 };
+
+		stamp_totals(t, v);
+		percentiles(t, 0, k);
+		percentiles(t, 1, u);
+		fprintf(out,
+			"{\"latency\": {\"stamps\": %llu, \"empty\": %llu, \"out_of_order\": "
+			"%llu, \"outside\": %llu, \"stamp_us\": [%.1f, %.1f, %.1f], "
+			"\"seen_us\": [%.1f, %.1f, %.1f]}, ",
+			(unsigned long long)v[0], (unsigned long long)v[1],
+			(unsigned long long)v[2], (unsigned long long)v[3], k[0], k[1], k[2], u[0],
+			u[1], u[2]);
+	} else {
+		fputc('{', out);
+	}
 	fprintf(out,
-		"{\"built\": %llu, \"sent\": %llu, \"bytes\": %llu, \"handed\": %llu, "
+		"\"built\": %llu, \"sent\": %llu, \"bytes\": %llu, \"handed\": %llu, "
 		"\"if_tx_dropped\": %llu, \"tx_invalid_descs\": %llu, \"mode\": \"%s\"}",
 		(unsigned long long)built,
 		(unsigned long long)(tt.handed > tt.dropped ? tt.handed - tt.dropped : 0),
@@ -545,6 +806,9 @@ static const struct xskf_cli_opt txgen_opts[] = {
     {"dport", 1, "PORT", "UDP destination port (default 9)"},
     {"pcap", 1, "FILE", "replay the Ethernet frames of FILE (default: once; see --loop)"},
     {"loop", 0, NULL, "with --pcap: replay the file until stopped or --count"},
+    {"tx-csum", 0, NULL, "TCP/UDP checksums by TX offload (by xskf in software where none)"},
+    {"latency", 0, NULL, "probes with TX timestamps: p50/p99/p999 beside the user-space clock"},
+    {"launch-time", 0, NULL, "with --rate: pace by launch time where the port offloads it"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -614,6 +878,15 @@ static int txgen_parse(void *ctx, int idx, const char *arg)
 	case 12:
 		t->loop = true;
 		break;
+	case 13:
+		t->tx_csum = true;
+		break;
+	case 14:
+		t->latency = true;
+		break;
+	case 15:
+		t->launch = true;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -670,6 +943,12 @@ static int txgen_check(void *ctx, struct xskf_engine_opts *eo)
 		fprintf(stderr, "txgen: --loop needs --pcap\n");
 		return -EINVAL;
 	}
+	if (t->launch && !t->rate) {
+		fprintf(stderr, "txgen: --launch-time paces --rate: add --rate PPS\n");
+		return -EINVAL;
+	}
+	/* TX metadata room only when asked: the UMEM is then registered by xskf (xskf_tx.h) */
+	eo->tx_meta = t->tx_csum || t->latency || t->launch;
 	if (t->size_arg) {
 		err = check_size(t, fs, eo->no_hints);
 		if (err)
@@ -720,7 +999,14 @@ static void txgen_cleanup(void *app_ctx)
 {
 	struct txgen *t = app_ctx;
 
+	unsigned int i;
+
 	txgen_shares__free(t->shares, XSKF_MAX_WORKERS);
+	for (i = 0; i < XSKF_MAX_WORKERS; i++) {
+		free(t->workers[i].t_built);
+		free(t->workers[i].lat_kernel);
+		free(t->workers[i].lat_user);
+	}
 #ifdef XSKF_HAVE_PCAP
 	txgen_frames__free(&t->fr);
 #endif

@@ -210,6 +210,7 @@ static inline const void *xskf_pkt__read(const struct xskf_pkt *pkt, uint32_t of
 
 struct xskf_engine;
 struct xskf_worker;
+struct xskf_tx_stamps;
 
 /* Worker-side view handed to every callback that runs on a worker. */
 struct xskf_worker_info {
@@ -220,6 +221,12 @@ struct xskf_worker_info {
 	unsigned int nr_ports;
 	/* a plugin's counters on this worker (xskf_plugin.h), written by it alone; else NULL */
 	uint64_t *counters;
+	/*
+	 * With XSKF_APP_F_TX_META: the TX timestamps that came back on this worker's
+	 * completions, to be read (and emptied) from the app's next callback (xskf_tx.h); else
+	 * NULL.
+	 */
+	struct xskf_tx_stamps *tx_stamps;
 };
 
 enum xskf_app_flags {
@@ -261,6 +268,13 @@ enum xskf_app_flags {
 	 * each frame's first cache line for it (docs/performance.md, "Touching packets").
 	 */
 	XSKF_APP_F_NO_TOUCH = 1u << 6,
+	/*
+	 * The app asks for TX metadata (xskf_tx.h: a checksum, a TX timestamp, a launch time per
+	 * frame): the UMEM is registered with room for it in front of every TX frame and each
+	 * port's offloads are probed and printed at start-up. Without the flag an app's requests
+	 * still get their checksums (in software) but no timestamps (counted).
+	 */
+	XSKF_APP_F_TX_META = 1u << 7,
 };
 
 struct xskf_app {
@@ -408,8 +422,18 @@ struct xskf_engine_opts {
 	 * counted (csum_unfinished). Costs instructions per packet: docs/performance.md.
 	 */
 	bool csum_repair;
+	/*
+	 * TX metadata (xskf_tx.h), as XSKF_APP_F_TX_META gives it: for an app that asks only
+	 * under an option of its own (set it from xskf_app_cli.check()).
+	 */
+	bool tx_meta;
+	/*
+	 * --no-tx-offload: no TX metadata room whatever the app asks: its checksums are done by
+	 * xskf in software, its timestamps and launch times are counted (txmd_unsupported).
+	 */
+	bool no_tx_meta;
 };
-#define xskf_engine_opts__last_field csum_repair
+#define xskf_engine_opts__last_field no_tx_meta
 
 /*
  * xskf_engine__new() - validate @opts and create an engine with no ports yet.
@@ -626,6 +650,16 @@ struct xskf_queue_stats {
 	 * the output socket takes (its tx_max_segs).
 	 */
 	uint64_t rx_chains, drop_chain_long, drop_chain_open, drop_chain_tx;
+	/*
+	 * TX metadata (xskf_tx.h, docs/tx-offloads.md): frames sent with metadata for the kernel
+	 * or the device, checksums xskf computed in software instead, frames dropped for a
+	 * request that could not be carried out (a checksum start or offset beyond the frame, no
+	 * room in front of it), requests for an offload the port has not (the frame went without
+	 * it), launch times in the past or more than XSKF_TX_LAUNCH_MAX_NS ahead (sent at once),
+	 * timestamps handed back, and timestamps lost (the app's array was full).
+	 */
+	uint64_t txmd_frames, txmd_csum_sw, txmd_invalid, txmd_unsupported, txmd_launch_bad;
+	uint64_t txmd_stamps, txmd_stamps_lost;
 };
 
 /*

@@ -32,6 +32,12 @@ nexthop-mac 02:54:00:00:00:20
 vni 100 remote 198.51.100.2 mac 02:54:00:00:00:30
 default vni 100 remote 198.51.100.2
 EOC
+cat >"$TMP/tun6.conf" <<EOC
+local 2001:db8::1
+nexthop-mac 02:54:00:00:00:20
+vni 100 remote 2001:db8::2 mac 02:54:00:00:00:30
+default vni 100 remote 2001:db8::2
+EOC
 INNER=02540000003002540000000108004500002e000100004011f6bac0000201c000020204000009001a3b71787878787878787878787878787878787878
 OUTER=0254000000110254000000200800450000600001000040112622c6336402c6336401c00012b5004c00000800000000006400$INNER
 $PY -c 'import sys; open(sys.argv[1], "wb").write(bytes.fromhex(sys.argv[2]))' "$TMP/inner.bin" $INNER
@@ -58,6 +64,12 @@ def frame(pay, path):
     open(path, 'wb').write(f + bytes(max(0, 60 - len(f))))
 frame(0, sys.argv[1] + '/partial60.bin')
 frame(1460, sys.argv[1] + '/partial1514.bin')
+# a 1400-byte inner UDP/IPv4 frame for the tunnel over IPv6 (1470 bytes of outer UDP to sum)
+pay = 1400 - 42
+ip = bytearray(struct.pack('!BBHHHBBH4s4s', 0x45, 0, 28 + pay, 1, 0, 64, 17, 0, bytes([192, 0, 2, 1]), bytes([192, 0, 2, 2])))
+ip[10:12] = struct.pack('!H', ~fold(sum(struct.unpack('!10H', ip))) & 0xffff)
+udp = struct.pack('!HHHH', 1024, 9, 8 + pay, 0) + bytes((i * 7) & 0xff for i in range(pay))
+open(sys.argv[1] + '/inner1400.bin', 'wb').write(bytes.fromhex('025400000030025400000001') + b'\x08\x00' + bytes(ip) + udp)
 PYEOF
 
 # APPS: name, then the command line (without -i/-q/--batch). Names starting "tunnel" have two
@@ -76,6 +88,12 @@ APPS=(
 	"filter+rxdrop|$B/apps/xskf run filter,rxdrop --no-hints -- --port 10"
 	"filter+l2fwd|$B/apps/xskf run filter,l2fwd --no-hints -- --port 10"
 	"tunnel-encap|$B/apps/xsk-tunnel --no-hints --config $TMP/tun.conf --mem-frame $TMP/inner.bin --mem-frame none"
+	# over an IPv6 underlay (its outer UDP checksum) without and with --tx-csum (TX metadata:
+	# the memory backend's stand-in is a NIC that finishes it), 60- and 1400-byte inner frames
+	"tunnel-enc6|$B/apps/xsk-tunnel --no-hints --config $TMP/tun6.conf --mem-frame $TMP/inner.bin --mem-frame none"
+	"tunnel-enc6-txcsum|$B/apps/xsk-tunnel --no-hints --tx-csum --config $TMP/tun6.conf --mem-frame $TMP/inner.bin --mem-frame none"
+	"tunnel-enc6-1400|$B/apps/xsk-tunnel --no-hints --config $TMP/tun6.conf --mem-frame $TMP/inner1400.bin --mem-frame none"
+	"tunnel-enc6-1400-txcsum|$B/apps/xsk-tunnel --no-hints --tx-csum --config $TMP/tun6.conf --mem-frame $TMP/inner1400.bin --mem-frame none"
 	"tunnel-decap|$B/apps/xsk-tunnel --no-hints --config $TMP/tun.conf --mem-frame none --mem-frame $TMP/outer.bin"
 	# --csum-repair finishing every frame's TCP checksum, 60 and 1514 bytes; the same 60-byte
 	# frame without the option (only sampled): what the option costs

@@ -20,6 +20,7 @@
 #include "core/clock.h"
 #include "core/ring_ops.h"
 #include "core/sw_meta.h"
+#include "core/tx_meta.h"
 
 /* One ring's shared words, each in its own cache line as the kernel lays them out. */
 struct mem_ring_words {
@@ -98,6 +99,9 @@ static int mem_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 	}
 	s->sg = w->eng->sg;
 	s->tx_max_segs = s->sg ? (uint8_t)w->eng->tx_segs_copy : 1;
+	/* a NIC that finishes checksums (its work, not xskf's: nothing of it is measured) */
+	if (w->umem.tx_meta_want)
+		s->txmd_how[0] = XSKF_TXH_DEVICE;
 	return 0;
 }
 

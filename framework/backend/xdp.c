@@ -19,6 +19,7 @@
 #include "core/hugepages.h"
 #include "core/jumbo.h"
 #include "core/sysfs.h"
+#include "core/tx_meta.h"
 
 /* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
 static int check_caps(void)
@@ -126,6 +127,22 @@ static void memlock_advice(const struct xskf_worker *w)
 		(unsigned long long)kib);
 }
 
+/* Open @s in one mode; then its TX metadata offloads, said once per port (tx_meta.c). */
+static int xdp_open_sock_mode(struct xskf_worker *w, struct xskf_sock *s, unsigned int i,
+			      bool zc)
+{
+	unsigned int j;
+	bool say = w->id == 0;
+	int err = xskf_sock__open(s, &w->umem, &w->eng->o, zc);
+
+	if (err)
+		return err;
+	for (j = 0; j < i; j++)
+		say = say && w->socks[j]->port != s->port;
+	xskf_txmd__setup_sock(w->eng, s, say);
+	return 0;
+}
+
 static int xdp_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned int i)
 {
 	const struct xskf_engine_opts *o = &w->eng->o;
@@ -135,7 +152,7 @@ static int xdp_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 
 	if (i > 0)
 		zc = w->socks[0]->zerocopy; /* shared UMEM: the kernel reuses the first mode */
-	err = xskf_sock__open(s, &w->umem, o, zc);
+	err = xdp_open_sock_mode(w, s, i, zc);
 	if (err == -ENOBUFS && i == 0) {
 		memlock_advice(w);
 		return err;
@@ -143,7 +160,7 @@ static int xdp_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 	if (err && err != -EBUSY && zc && i == 0 && o->bind_mode == XSKF_BIND_AUTO) {
 		pr_info("%s queue %u: zero-copy not available (%s): using copy mode\n", s->port->name,
 			s->queue, strerror(-err));
-		err = xskf_sock__open(s, &w->umem, o, false);
+		err = xdp_open_sock_mode(w, s, i, false);
 	}
 	if (!err)
 		return 0;

@@ -29,6 +29,7 @@
 #include "core/hints.h"
 #include "core/hugepages.h"
 #include "core/privs.h"
+#include "core/tx_meta.h"
 
 #define DEF_RING 2048
 
@@ -321,6 +322,29 @@ static int umem_node(const struct xskf_worker *w)
 	return numa_max_node() == 0 ? 0 : -1;
 }
 
+/*
+ * An app that asks for TX metadata (xskf_tx.h): room for it in front of TX frames (the
+ * backend registers the UMEM) and the worker's array for the timestamps that come back.
+ */
+static int txmd_worker(struct xskf_engine *eng, struct xskf_worker *w)
+{
+	if (!(eng->app.flags & XSKF_APP_F_TX_META) && !eng->o.tx_meta)
+		return 0;
+	if (eng->o.no_tx_meta) {
+		if (w->id == 0)
+			pr_info("TX metadata: off (--no-tx-offload): checksums by xskf in software, "
+				"no timestamps, no launch times\n");
+		return 0;
+	}
+	w->umem.tx_meta_want = XSKF_TXMD_LEN;
+	w->info.tx_stamps = calloc(1, sizeof(*w->info.tx_stamps));
+	if (!w->info.tx_stamps) {
+		pr_warn("worker %u: no memory for its TX timestamps\n", w->id);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int open_worker(struct xskf_engine *eng, struct xskf_worker *w)
 {
 	const struct xskf_engine_opts *o = &eng->o;
@@ -343,9 +367,16 @@ static int open_worker(struct xskf_engine *eng, struct xskf_worker *w)
 	err = xskf_umem__alloc(&w->umem, frames, o->frame_size, &place);
 	if (err)
 		return err; /* said by umem.c */
+	err = txmd_worker(eng, w);
+	if (err)
+		return err;
 	for (i = 0; i < w->nr_socks; i++) {
 		struct xskf_sock *s = w->socks[i];
 
+		/* TX metadata: xskf's checksums and nothing else, unless the backend says more */
+		s->txmd_how[0] = XSKF_TXH_XSKF;
+		s->txmd_how[1] = s->txmd_how[2] = XSKF_TXH_NONE;
+		s->tx_stamps = w->info.tx_stamps;
 		err = eng->be->open_sock(w, s, i);
 		if (err)
 			return err; /* said by the backend */
@@ -464,8 +495,11 @@ static void teardown(struct xskf_engine *eng)
 		free(eng->socks[i].txq);
 		eng->socks[i].txq = NULL;
 	}
-	for (i = 0; i < eng->nr_workers; i++)
+	for (i = 0; i < eng->nr_workers; i++) {
 		xskf_umem__free(&eng->workers[i].umem);
+		free(eng->workers[i].info.tx_stamps);
+		eng->workers[i].info.tx_stamps = NULL;
+	}
 	for (i = 0; i < eng->nr_ports; i++) {
 		xskf_rss__free(eng->ports[i].rss);
 		eng->ports[i].rss = NULL;

@@ -21,6 +21,7 @@
 #define XSKF_NETDEV_A_DEV_IFINDEX	       1
 #define XSKF_NETDEV_A_DEV_XDP_ZC_MAX_SEGS      4
 #define XSKF_NETDEV_A_DEV_XDP_RX_METADATA_FEAT 5
+#define XSKF_NETDEV_A_DEV_XSK_FEATURES	       6
 
 static const struct {
 	const char *name;
@@ -198,5 +199,14 @@ int xskf_netdev__zc_max_segs(int ifindex, uint32_t *segs)
 	int err = netdev_attr(ifindex, XSKF_NETDEV_A_DEV_XDP_ZC_MAX_SEGS, &v);
 
 	*segs = err ? 0 : (uint32_t)v;
+	return err;
+}
+
+int xskf_hints__probe_xsk_features(int ifindex, uint64_t *feat)
+{
+	int err = netdev_attr(ifindex, XSKF_NETDEV_A_DEV_XSK_FEATURES, feat);
+
+	if (err)
+		*feat = 0;
 	return err;
 }

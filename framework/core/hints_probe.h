@@ -47,4 +47,12 @@ int xskf_hints__probe_dev(int ifindex, unsigned int *mask);
  */
 int xskf_netdev__zc_max_segs(int ifindex, uint32_t *segs);
 
+/*
+ * xskf_hints__probe_xsk_features() - the netdev netlink xsk-features of @ifindex (Linux 6.8+):
+ * the TX metadata its driver carries out in zero-copy mode (XSKF_XSK_FEAT_*, core/tx_meta.h).
+ * Returns 0, -ENOENT (the attribute is missing: an older kernel), -EOPNOTSUPP (no netdev
+ * family), or another -errno; *@feat is 0 then. Thread: any.
+ */
+int xskf_hints__probe_xsk_features(int ifindex, uint64_t *feat);
+
 #endif /* XSKF_HINTS_PROBE_H */

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "core/engine.h"
+#include "core/tx_meta.h"
 
 /*
  * Point libxdp's ring struct at a ring in plain memory (the memory backend, the unit tests).
@@ -206,6 +207,9 @@ static inline void reap_completions(struct xskf_sock *s, struct xskf_umem *um)
 	n = xsk_ring_cons__peek(&s->comp, s->comp.size, &idx);
 	if (!n)
 		return;
+	/* frames that asked a timestamp (tx_meta.c): read before their chunks are reused */
+	if (unlikely(s->txmd_ts_out))
+		xskf_txmd__reap(s, um, s->txq_head, n);
 	cache_put_comp(um, &s->comp, idx, n);
 	xsk_ring_cons__release(&s->comp, n);
 	s->c.tx_bytes += txq_bytes(s, s->txq_head, n);

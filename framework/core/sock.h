@@ -45,9 +45,13 @@ struct xskf_qcounters {
 	uint64_t drop_app, drop_no_port, drop_too_long, drop_tx_full;
 	uint64_t tx_ring_full, fill_ring_empty, kicks;
 	uint64_t csum_checked, csum_unfinished, csum_repaired; /* csum.c */
+	uint64_t txmd_frames, txmd_csum_sw, txmd_invalid, txmd_unsupported, txmd_launch_bad;
+	uint64_t txmd_stamps, txmd_stamps_lost;                /* tx_meta.c */
 	/* multi-buffer chains (ring_ops.h, chain_ops.h): received, and dropped as bad */
 	uint64_t rx_chains, drop_chain_long, drop_chain_open, drop_chain_tx;
 };
+
+struct xskf_raw;
 
 struct xskf_sock {
 	struct xskf_port *port;
@@ -86,6 +90,15 @@ struct xskf_sock {
 	/* memory backend (mem_backend.c): the rings' memory, frames its stand-in received */
 	struct xskf_mem_rings *mem;
 	uint64_t mem_rx;
+	/*
+	 * TX metadata (tx_meta.c): who carries out each request (enum xskf_tx_how: checksum,
+	 * timestamp, launch time), frames in flight that asked a timestamp (the only thing
+	 * reap_completions() looks at), the worker's timestamp array, our own rings (xsk_raw.c)
+	 */
+	uint8_t txmd_how[3];
+	uint32_t txmd_ts_out;
+	struct xskf_tx_stamps *tx_stamps;
+	struct xskf_raw *raw;
 } __attribute__((aligned(XSKF_CACHE_LINE))); /* sockets of two workers share no line */
 
 /* Frames put on the TX ring and not yet taken back from the completion ring. */

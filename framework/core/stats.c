@@ -36,6 +36,13 @@ int xskf_engine__queue_stats(struct xskf_engine *eng, unsigned int idx, unsigned
 	st->csum_checked = s->c.csum_checked;
 	st->csum_unfinished = s->c.csum_unfinished;
 	st->csum_repaired = s->c.csum_repaired;
+	st->txmd_frames = s->c.txmd_frames;
+	st->txmd_csum_sw = s->c.txmd_csum_sw;
+	st->txmd_invalid = s->c.txmd_invalid;
+	st->txmd_unsupported = s->c.txmd_unsupported;
+	st->txmd_launch_bad = s->c.txmd_launch_bad;
+	st->txmd_stamps = s->c.txmd_stamps;
+	st->txmd_stamps_lost = s->c.txmd_stamps_lost;
 	st->rx_chains = s->c.rx_chains;
 	st->drop_chain_long = s->c.drop_chain_long;
 	st->drop_chain_open = s->c.drop_chain_open;

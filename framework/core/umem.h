@@ -32,6 +32,12 @@ struct xskf_umem {
 	long pages_step;      /* 1 in this many pages was asked about (1: every page) */
 	long pages_on_node;   /* of them, on numa_node */
 	struct xsk_umem *xu;  /* libxdp's handle, created with the first socket */
+	/* TX metadata (xsk_raw.c): room asked for in front of TX frames (0: none, libxdp
+	 * registers the UMEM), the room the kernel took, the registering socket's fd */
+	uint32_t tx_meta_want;
+	uint32_t tx_meta_len;
+	bool raw_reg;
+	int raw_fd;
 	/* frame cache: a LIFO stack of free frame addresses (chunk starts), worker-private */
 	uint64_t *cache;
 	uint32_t cache_len;

@@ -86,10 +86,33 @@ static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_
 	m = n ? app->tx_fill(w->wctx, pkts, n) : 0;
 	if (m > n)
 		m = n;
+	/* frames built but not handed over take their requests back with them (tx_meta.c) */
+	if (unlikely(xskf_tx_asked) && m < n && w->socks[0])
+		xskf_txmd__forget(w, w->socks[0], pkts + m, n - m);
 	for (i = m; i < n; i++)
 		xskf_cache_put(um, pkts[i].addr);
-	if (m && w->socks[0])
+	if (m && w->socks[0] && unlikely(xskf_tx_asked))
+		xskf_txmd__burst(w, w->socks[0], pkts, m);
+	else if (m && w->socks[0])
 		dispatch(w, w->socks[0], pkts, m);
+	xskf_tx_asked = 0;
+}
+
+/*
+ * A burst in which the app asked for TX metadata (xskf_tx.h): carried out with every frame's
+ * verdict (tx_meta.c); chains take their requests back, counted, and go as ever.
+ */
+static __attribute__((noinline, cold)) void txmd_dispatch(struct xskf_worker *w, struct xskf_sock *s,
+							 struct xskf_pkt *pkts, unsigned int n,
+							 bool chained)
+{
+	xskf_tx_asked = 0;
+	if (unlikely(chained)) {
+		xskf_txmd__forget(w, s, pkts, n);
+		dispatch_sg(w, s, pkts, n);
+		return;
+	}
+	xskf_txmd__burst(w, s, pkts, n);
 }
 
 static void pin(struct xskf_worker *w)
@@ -224,7 +247,9 @@ void *xskf_worker__run(void *arg)
 					xskf_capture__burst(w, s, pkts, n, rx_cb, wctx);
 				else
 					rx_cb(wctx, pkts, n);
-				if (unlikely(chained))
+				if (unlikely(xskf_tx_asked))
+					txmd_dispatch(w, s, pkts, n, chained);
+				else if (unlikely(chained))
 					dispatch_sg(w, s, pkts, n);
 				else
 					dispatch(w, s, pkts, n);

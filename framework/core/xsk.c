@@ -15,6 +15,7 @@
 
 #include "core/engine.h"
 #include "core/jumbo.h"
+#include "core/tx_meta.h"
 
 #ifndef SO_PREFER_BUSY_POLL
 #define SO_PREFER_BUSY_POLL 69
@@ -106,18 +107,24 @@ int xskf_sock__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf
 	uint32_t headroom = s->worker->eng->headroom;
 	int err;
 
-	err = try_create(s, um, o, headroom, zerocopy);
-	if (err == -EINVAL && s->worker->eng->sg && !um->xu) {
+	/* TX metadata room: our own registration (xsk_raw.c), libxdp 1.3.1 has none */
+	if (um->tx_meta_want)
+		err = xskf_raw__open(s, um, o, headroom, zerocopy);
+	else
+		err = try_create(s, um, o, headroom, zerocopy);
+	if (err == -EINVAL && s->worker->eng->sg && !um->xu && !um->raw_reg) {
 		/* the BTF said multi-buffer, the bind did not take it: frames of one buffer */
 		pr_warn("%s queue %u: the kernel refused multi-buffer AF_XDP (XDP_USE_SG): frames "
 			"longer than one UMEM frame are dropped (rx_dropped)\n",
 			s->port->name, s->queue);
 		s->worker->eng->sg = false;
-		err = try_create(s, um, o, headroom, zerocopy);
+		err = um->tx_meta_want ? xskf_raw__open(s, um, o, headroom, zerocopy) :
+					 try_create(s, um, o, headroom, zerocopy);
 	}
 	if (err)
 		return err;
-	s->fd = xsk_socket__fd(s->xsk);
+	if (s->xsk)
+		s->fd = xsk_socket__fd(s->xsk);
 	s->zerocopy = zerocopy;
 	set_sockopts(s, o);
 	xskf_jumbo__sock(s, s->worker->eng);
@@ -126,6 +133,7 @@ int xskf_sock__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf
 
 void xskf_sock__close(struct xskf_sock *s)
 {
+	xskf_raw__close(s);
 	if (s->xsk)
 		xsk_socket__delete(s->xsk);
 	s->xsk = NULL;
@@ -137,7 +145,7 @@ int xskf_sock__kstats(const struct xskf_sock *s, struct xdp_statistics *st)
 	socklen_t len = sizeof(*st);
 
 	memset(st, 0, sizeof(*st));
-	if (!s->xsk)
+	if (!s->xsk && !s->raw)
 		return -ENOTCONN;
 	if (getsockopt(s->fd, SOL_XDP, XDP_STATISTICS, st, &len))
 		return -errno;

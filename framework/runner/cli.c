@@ -21,7 +21,8 @@ enum {
 	O_NOWAKE = 'm', O_FORCE = 'F', O_VERSION = 'V',
 	O_JSON = 256, O_CPUS, O_WORKERS, O_HUGE, O_RXR, O_TXR, O_FILLR, O_COMPR, O_FRAMES,
 	O_NOHINTS, O_INTERVAL, O_QUIET, O_BACKEND, O_MEM_FRAMES, O_MEM_FRAME, O_MEM_SEGS, O_HUGE_DIR,
-	O_HUGE_SIZE, O_CSUM_REPAIR, O_STEER, O_STEER_FILE, O_KEEP_HOST, O_APP_BASE = 1000,
+	O_HUGE_SIZE, O_CSUM_REPAIR, O_STEER, O_STEER_FILE, O_KEEP_HOST, O_NO_TX_OFFLOAD,
+	O_APP_BASE = 1000,
 };
 
 struct std_opt {
@@ -62,6 +63,8 @@ static const struct std_opt std_opts[] = {
 	{ "steer-file", O_STEER_FILE, 1, "FILE", "steering rules from a file, one a line (# comments)" },
 	{ "keep-host", O_KEEP_HOST, 0, NULL,
 	  "the host keeps its ARP, ICMPv6 (ND) and frames to its own addresses" },
+	{ "no-tx-offload", O_NO_TX_OFFLOAD, 0, NULL,
+	  "no TX metadata: checksums by xskf in software, no TX timestamps or launch times" },
 	{ "interval", O_INTERVAL, 1, "SECONDS", "stats interval (default 1)" },
 	{ "quiet", O_QUIET, 0, NULL, "no per-interval stats lines" },
 	{ "backend", O_BACKEND, 1, "xdp|memory",
@@ -322,6 +325,9 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			break;
 		case O_CSUM_REPAIR:
 			c->eo.csum_repair = true;
+			break;
+		case O_NO_TX_OFFLOAD:
+			c->eo.no_tx_meta = true;
 			break;
 		case O_STEER:
 		case O_STEER_FILE:

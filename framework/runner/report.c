@@ -116,6 +116,20 @@ int xskf_report__summary(struct xskf_engine *eng, FILE *f, double elapsed)
 			(unsigned long long)st.prog_redirected, (unsigned long long)st.prog_passed,
 			(unsigned long long)st.prog_errors,
 			reconciles(&st) ? "" : "  << DOES NOT RECONCILE");
+		if (st.txmd_frames || st.txmd_csum_sw || st.txmd_invalid || st.txmd_unsupported ||
+		    st.txmd_launch_bad)
+			/* TX metadata (xskf_tx.h): only when some frame asked */
+			fprintf(f,
+				"%s:%u TX metadata: %llu frames with it, %llu checksums by xskf, "
+				"%llu invalid (dropped), %llu unsupported, %llu launch times out "
+				"of range, %llu timestamps (%llu lost)\n",
+				eng->ports[port].name, q, (unsigned long long)st.txmd_frames,
+				(unsigned long long)st.txmd_csum_sw,
+				(unsigned long long)st.txmd_invalid,
+				(unsigned long long)st.txmd_unsupported,
+				(unsigned long long)st.txmd_launch_bad,
+				(unsigned long long)st.txmd_stamps,
+				(unsigned long long)st.txmd_stamps_lost);
 		if (!reconciles(&st))
 			err = -EIO;
 	}
@@ -141,6 +155,9 @@ static void json_queue(FILE *f, struct xskf_engine *eng, unsigned int i)
 		"%llu, \"tx_ring_empty_descs\": %llu},\n"
 		"     \"program\": {\"redirected\": %llu, \"passed\": %llu, \"errors\": %llu},\n"
 		"     \"csum\": {\"checked\": %llu, \"unfinished\": %llu, \"repaired\": %llu},\n"
+		"     \"tx_meta\": {\"frames\": %llu, \"csum_sw\": %llu, \"invalid\": %llu, "
+		"\"unsupported\": %llu, \"launch_bad\": %llu, \"stamps\": %llu, "
+		"\"stamps_lost\": %llu},\n"
 		"     \"chains\": {\"rx\": %llu, \"drop_long\": %llu, \"drop_open\": %llu, "
 		"\"drop_tx\": %llu},\n"
 		"     \"reconciled\": %s}",
@@ -157,7 +174,11 @@ static void json_queue(FILE *f, struct xskf_engine *eng, unsigned int i)
 		(unsigned long long)s.k_tx_ring_empty_descs, (unsigned long long)s.prog_redirected,
 		(unsigned long long)s.prog_passed, (unsigned long long)s.prog_errors,
 		(unsigned long long)s.csum_checked, (unsigned long long)s.csum_unfinished,
-		(unsigned long long)s.csum_repaired, (unsigned long long)s.rx_chains,
+		(unsigned long long)s.csum_repaired, (unsigned long long)s.txmd_frames,
+		(unsigned long long)s.txmd_csum_sw, (unsigned long long)s.txmd_invalid,
+		(unsigned long long)s.txmd_unsupported, (unsigned long long)s.txmd_launch_bad,
+		(unsigned long long)s.txmd_stamps, (unsigned long long)s.txmd_stamps_lost,
+		(unsigned long long)s.rx_chains,
 		(unsigned long long)s.drop_chain_long, (unsigned long long)s.drop_chain_open,
 		(unsigned long long)s.drop_chain_tx, reconciles(&s) ? "true" : "false");
 }

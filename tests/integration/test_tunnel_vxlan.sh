@@ -4,6 +4,9 @@
 # xsk-tunnel against the Linux VXLAN device, both ways, over an IPv4 and an IPv6 underlay:
 # ping and UDP with exact counts, inner frames byte-exact on both sides, outer headers checked
 # (addresses, checksums, source port range), MTU drops counted, no XDP program left behind.
+# Arguments go to xsk-tunnel: with --tx-csum (test tunnel-vxlan-txcsum) the outer UDP
+# checksums of the IPv6 underlay are asked of the TX offload (checked by the same outer check),
+# and its JSON must show them sent with TX metadata, none computed by xskf, none invalid.
 TAG=v
 source "$(dirname "$0")/tunnel_lib.sh"
 
@@ -11,7 +14,7 @@ N=300 # UDP datagrams per direction and underlay
 
 tun_bed_up
 write_config "$WORK/tun.conf"
-app_start --config "$WORK/tun.conf"
+app_start --config "$WORK/tun.conf" "$@"
 
 cap "$NS_H" h0 "$WORK/h0-4.pcap" 'udp and (port 5000 or port 5001)'
 cap "$NS_H" h0 "$WORK/h0-6.pcap" 'udp and (port 5002 or port 5003)'
@@ -69,4 +72,13 @@ expect_stat encap_drop_mtu 5
 expect_stat pmtu_no_icmp 5
 expect_stat pmtu_icmp4_sent 0
 expect_stat encap_drop_no_route 0
+if [[ " $* " == *" --tx-csum "* ]]; then
+	tm=$($PY -c 'import json,sys; q=[q for q in json.load(open(sys.argv[1]))["queues"] if q["port"] == "tu"][0]; t=q["tx_meta"]; print(t["frames"], t["csum_sw"], t["invalid"])' "$WORK/app.json")
+	read -r f sw inv <<<"$tm"
+	[[ $f -ge $((N + 10)) && $sw == 0 && $inv == 0 ]] ||
+		fail "--tx-csum: underlay tx_meta frames $f (>= $((N + 10)) expected), csum_sw $sw, invalid $inv"
+	grep -q "tunnel: --tx-csum: outer UDP checksums (IPv6 underlay) by TX offload" "$WORK/app.err" ||
+		fail "--tx-csum: no line says the offload is used"
+	ok "--tx-csum: $f outer UDP checksums by TX offload on the IPv6 underlay, 0 by xskf, 0 invalid"
+fi
 echo "PASS"
