@@ -66,6 +66,9 @@ static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_
 	uint32_t off = w->eng->rx_data_off, n, m, i, room = tx_room(w);
 
 	n = um->cache_len < batch ? um->cache_len : batch;
+	/* room is in descriptors: frames of several buffers take several (chain_ops.h) */
+	if (unlikely(w->eng->sg))
+		room /= w->eng->sg_segs;
 	if (n > room)
 		n = room;
 	for (i = 0; i < n; i++) {
@@ -79,16 +82,27 @@ static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_
 		p->headroom = (uint16_t)off;
 		p->action = XSKF_FWD;
 		p->frags = 0;
-		p->frag_idx = 0;
+		p->frag_idx = XSKF_NO_FRAGS;
 		p->meta = NULL;
 	}
+	w->tx_nseg = 0;
+	w->tx_building = true;
 	m = n ? app->tx_fill(w->wctx, pkts, n) : 0;
+	w->tx_building = false;
 	if (m > n)
 		m = n;
-	for (i = m; i < n; i++)
+	for (i = m; i < n; i++) {
 		xskf_cache_put(um, pkts[i].addr);
-	if (m && w->socks[0])
-		dispatch(w, w->socks[0], pkts, m);
+		if (unlikely(pkts[i].frag_idx != XSKF_NO_FRAGS))
+			chain_put_rest(w, &pkts[i], 0, chain_frags(w, &pkts[i]));
+	}
+	/* frames of several buffers (xskf_pkt__append()) go the chain way */
+	if (m && w->socks[0]) {
+		if (unlikely(w->tx_nseg))
+			dispatch_sg(w, w->socks[0], pkts, m);
+		else
+			dispatch(w, w->socks[0], pkts, m);
+	}
 }
 
 static void pin(struct xskf_worker *w)
