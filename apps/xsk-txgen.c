@@ -327,11 +327,17 @@ static int txgen_init(void *app_ctx, struct xskf_engine *eng)
 	if (!t->have_src_mac)
 		memcpy(t->src_mac, pi.mac, ETH_ALEN);
 	if (!t->pcap && !t->imix && t->size > t->room && !xskf_engine__chains(eng)) {
+		uint32_t room4k = t->room + 4096 - t->frame_size;
+		char more[64] = "";
+
+		if (t->frame_size < 4096 && t->size <= room4k)
+			snprintf(more, sizeof(more), ", or add --frame-size 4096 (it holds %u)", room4k);
 		fprintf(stderr,
 			"txgen: --size %u needs frames of several buffers (a %u-byte UMEM frame "
-			"holds %u): %s's MTU of %u needs none, or the kernel has no multi-buffer AF_XDP; "
-			"raise the MTU (ip link set dev %s mtu 9000) or use --size %u at most\n",
-			t->size, t->frame_size, t->room, name, pi.mtu, name, t->room);
+			"holds %u): %s's MTU of %u needs none, or the kernel has no multi-buffer "
+			"AF_XDP; raise the MTU (ip link set dev %s mtu 9000) or use --size %u at "
+			"most%s\n",
+			t->size, t->frame_size, t->room, name, pi.mtu, name, t->room, more);
 		return -EINVAL;
 	}
 	build_template(t);
