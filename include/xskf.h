@@ -246,6 +246,18 @@ enum xskf_app_flags {
 	 * plugins, every plugin must have it.
 	 */
 	XSKF_APP_F_CHAINS = 1u << 4,
+	/*
+	 * The app says in xskf_app.hints which RX hints it reads (XSKF_HINT_*, xskf_meta.h; 0:
+	 * none). Without this flag (apps built before it) it is taken to read them all. The XDP
+	 * program computes only the hints some app reads, and writes no meta when none does
+	 * (docs/hints.md).
+	 */
+	XSKF_APP_F_HINTS = 1u << 5,
+	/*
+	 * The app never reads a frame's bytes (nor its hints): the worker then does not prefetch
+	 * each frame's first cache line for it (docs/performance.md, "Touching packets").
+	 */
+	XSKF_APP_F_NO_TOUCH = 1u << 6,
 };
 
 struct xskf_app {
@@ -285,6 +297,13 @@ struct xskf_app {
 	 * replaced by null and the plugin named in a warning. Optional.
 	 */
 	void (*json)(void *app_ctx, struct xskf_engine *eng, void *out /* FILE * */);
+	/*
+	 * The RX hints the app reads, XSKF_HINT_* (xskf_meta.h), read only with
+	 * XSKF_APP_F_HINTS. A plugin whose options decide it may change it (and the flags
+	 * XSKF_APP_F_HINTS, XSKF_APP_F_NO_TOUCH) from its option parser: the runner reads them
+	 * after the options.
+	 */
+	uint32_t hints;
 };
 
 /* ------------------------------------------------------------------------------------------ */

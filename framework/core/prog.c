@@ -18,6 +18,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "core/hints.h"
 #include "core/hints_probe.h"
 #include "core/engine.h"
 #include "core/proc.h"
@@ -452,7 +453,8 @@ static unsigned int hw_hints_mask(struct xskf_engine *eng, struct xskf_port *por
 
 	if (eng->o.no_hints || eng->o.attach_mode == XSKF_ATTACH_SKB)
 		return 0;
-	k = eng->kernel_kfuncs;
+	/* only the kfuncs of hints some app reads: the rest are not called (docs/hints.md) */
+	k = eng->kernel_kfuncs & xskf_hints__kfuncs_for(eng->hints);
 	if (!k)
 		return 0;
 	if (xskf_hints__probe_dev(port->ifindex, &d))
@@ -462,22 +464,34 @@ static unsigned int hw_hints_mask(struct xskf_engine *eng, struct xskf_port *por
 
 static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
 {
+	const char *parse = !(eng->hints & XSKF_HINT_PARSE) ? "no parse"
+			    : eng->hints & XSKF_HINT_TUNNEL ? "packet type, offsets, tunnels parsed in XDP"
+							     : "packet type and offsets parsed in XDP";
+	char set[96];
+
 	if (eng->o.no_hints) {
-		pr_info("%s: RX hints off (--no-hints)\n", port->name);
+		pr_info("%s: RX hints off (%s): the XDP program writes no meta\n", port->name,
+			eng->hints_unread ? "no app reads any" : "--no-hints");
+		return;
+	}
+	xskf_hints__set_str(eng->hints, set, sizeof(set));
+	if (!port->hints_hw &&
+	    !(eng->hints & (XSKF_HINT_HASH | XSKF_HINT_TIMESTAMP | XSKF_HINT_VLAN))) {
+		pr_info("%s: RX hints: %s; read: %s\n", port->name, parse, set);
 		return;
 	}
 	if (!port->hints_hw) {
-		pr_info("%s: RX hints: packet type and offsets parsed in XDP, rx hash in software "
-			"(%s)\n",
-			port->name,
+		pr_info("%s: RX hints: %s, %s (%s); read: %s\n", port->name, parse,
+			eng->hints & XSKF_HINT_HASH ? "rx hash in software" : "no driver hints",
 			port->attach_flags == XDP_FLAGS_SKB_MODE ? "SKB mode cannot read driver hints"
-								  : "the driver offers no hint kfunc");
+								  : "the driver offers no hint kfunc",
+			set);
 		return;
 	}
-	pr_info("%s: RX hints from the driver:%s%s%s; packet type and offsets parsed in XDP\n",
-		port->name, port->hints_hw & XSKF_HINTS_KF_HASH ? " rx_hash" : "",
+	pr_info("%s: RX hints from the driver:%s%s%s; %s; read: %s\n", port->name,
+		port->hints_hw & XSKF_HINTS_KF_HASH ? " rx_hash" : "",
 		port->hints_hw & XSKF_HINTS_KF_TIMESTAMP ? " rx_timestamp" : "",
-		port->hints_hw & XSKF_HINTS_KF_VLAN_TAG ? " rx_vlan_tag" : "");
+		port->hints_hw & XSKF_HINTS_KF_VLAN_TAG ? " rx_vlan_tag" : "", parse, set);
 }
 
 /* Every program of @skel without BPF_F_XDP_HAS_FRAGS: for a kernel older than 5.18. */
@@ -499,7 +513,9 @@ static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port
 		return NULL;
 	if (eng->kernel_no_frags)
 		drop_frags(skel);
+	/* no hint read: the program writes no meta at all; else only what is read */
 	skel->rodata->hints_on = !eng->o.no_hints;
+	skel->rodata->xskf_hints_mask = eng->hints;
 	skel->rodata->steer_udp_dport = htons(port->steer_udp_dport);
 	hw = skel->progs.xskf_redirect_hw;
 	if (port->hints_hw) {

@@ -224,11 +224,11 @@ txgen)
 nochains)
 	# a plugin that does not take chains: the MTU needs them, so it says why frames are dropped
 	fwd_bed_up 9000
-	start_app $NL $TMP/nochains.json $BUILD/apps/xskf run "$XSKF_TEST_PLUGINS/needs_hints.so" -i la -N --quiet
+	start_app $NL $TMP/nochain.json $BUILD/apps/xskf run "$XSKF_TEST_PLUGINS/needs_hints.so" -i la -N --quiet
 	grep -q "MTU 9000 allows 9018-byte frames, a UMEM frame holds 1760 after its headroom: longer frames are dropped by the kernel (rx_dropped); the app does not take multi-buffer frames (XSKF_APP_F_CHAINS" \
-		$TMP/nochains.json.err || { cat $TMP/nochains.json.err; fail "no line naming the cause"; }
-	[ "$(grep -c "MTU 9000" $TMP/nochains.json.err)" = 1 ] || fail "not one line"
-	grep -q "XDP_USE_SG)" $TMP/nochains.json.err && fail "bound with XDP_USE_SG for an app without chains"
+		$TMP/nochain.json.err || { cat $TMP/nochain.json.err; fail "no line naming the cause"; }
+	[ "$(grep -c "MTU 9000" $TMP/nochain.json.err)" = 1 ] || fail "not one line"
+	grep -q "XDP_USE_SG)" $TMP/nochain.json.err && fail "bound with XDP_USE_SG for an app without chains"
 	send_raw $NA a0 $MAC_LA $MAC_A 20 9014
 	wait_for "20 kernel drops" ge app_live $APP_PID "sum(q['kernel']['rx_dropped'] for q in j['queues'])" 20
 	stop_app || fail "the plugin's run exited with an error"
