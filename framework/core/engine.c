@@ -218,16 +218,6 @@ int xskf_engine__add_port(struct xskf_engine *eng, const char *ifname, const uin
 	return (int)eng->nr_ports++;
 }
 
-int xskf_engine__steer_udp(struct xskf_engine *eng, unsigned int port, uint16_t dport)
-{
-	if (!eng || port >= eng->nr_ports)
-		return -ENOENT;
-	if (eng->started)
-		return -EBUSY;
-	eng->ports[port].steer_udp_dport = dport;
-	return 0;
-}
-
 static int assign_workers(struct xskf_engine *eng)
 {
 	unsigned int i, j, n = 0, maxq = 0, nw;
@@ -613,6 +603,8 @@ void xskf_engine__destroy(struct xskf_engine *eng)
 		xskf_engine__stop(eng);
 		teardown(eng);
 	}
+	for (unsigned int i = 0; i < eng->nr_ports; i++)
+		xskf_steer__free(&eng->ports[i]);
 	free(eng->socks);
 	free(eng->workers);
 	free(eng->huge_dir);

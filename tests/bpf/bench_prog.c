@@ -19,6 +19,7 @@
 #include <bpf/libbpf.h>
 
 #include "xskf_meta.h"
+#include "xskf_steer.h"
 #include "bench_prog.skel.h"
 #include "hints_vectors.h"
 
@@ -86,6 +87,44 @@ static int build_frame(const char *name, struct hv_frame *f)
 	return -1;
 }
 
+/*
+ * The steering table of "udp dport DPORT xsk" with the default pass on queue 0, written into
+ * generation 0 of the maps as framework/core/steer.c would (bpf/xskf_steer.h): what
+ * xskf_engine__steer_udp() asks for. Returns 0 or -1.
+ */
+static int steer_udp(struct bench_prog *skel, uint16_t dport)
+{
+	struct xskf_steer_cfg cfg = { .nr_rules = 1, .nwords = 1,
+				      .dims = 1u << XSKF_DIM_QUEUE | 1u << XSKF_DIM_PROTO |
+					      1u << XSKF_DIM_DPORT };
+	struct xskf_steer_bm one = { .sum = 1, .w = { 1 } };
+	struct xskf_steer_act xsk = { .slot = 0, .kind = XSKF_STEER_ACT_XSK },
+			      pass = { .slot = XSKF_STEER_MAX_RULES, .kind = XSKF_STEER_ACT_PASS };
+	uint32_t zero = 0, k;
+	uint64_t cls = 1;
+	int bms = bpf_map__fd(skel->maps.steer_bms), err = 0;
+
+	k = XSKF_STEER_BM_QUEUE + 0;
+	err |= bpf_map_update_elem(bms, &k, &one, 0);
+	k = XSKF_STEER_BM_ALL;
+	err |= bpf_map_update_elem(bms, &k, &one, 0);
+	k = XSKF_STEER_BM_PROTO + 17;
+	err |= bpf_map_update_elem(bms, &k, &one, 0);
+	k = XSKF_STEER_BM_DPORT + 1; /* class 1: the port itself; 0 and 2 (no port) are empty */
+	err |= bpf_map_update_elem(bms, &k, &one, 0);
+	k = (0 * 2 + 1) * XSKF_STEER_PORT_KEYS + dport;
+	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_pcls), &k, &cls, 0);
+	k = XSKF_STEER_PORT_NONE + (0 * 2 + 1) * XSKF_STEER_PORT_KEYS;
+	cls = 2;
+	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_pcls), &k, &cls, 0);
+	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_act), &zero, &xsk, 0);
+	k = XSKF_STEER_MAX_RULES + 0;
+	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_act), &k, &pass, 0);
+	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_cfg), &zero, &cfg, 0);
+	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_gen), &zero, &zero, 0);
+	return err ? -1 : 0;
+}
+
 static struct bench_prog *load(const struct variant *v)
 {
 	struct bench_prog *skel = bench_prog__open();
@@ -95,11 +134,10 @@ static struct bench_prog *load(const struct variant *v)
 	skel->rodata->hints_on = v->hints != 0;
 	skel->rodata->xskf_hints_mask = v->hints;
 	skel->rodata->xskf_hints_kfuncs = 0;
-	skel->rodata->steer_udp_dport = htons(v->steer_dport);
 	bpf_program__set_autoload(skel->progs.xskf_redirect, false);
 	bpf_program__set_autoload(skel->progs.xskf_redirect_hw, false);
 	bpf_program__set_autoload(skel->progs.xskf_redirect_lk, false);
-	if (bench_prog__load(skel)) {
+	if (bench_prog__load(skel) || (v->steer_dport && steer_udp(skel, v->steer_dport))) {
 		bench_prog__destroy(skel);
 		return NULL;
 	}
