@@ -209,7 +209,8 @@ txgen)
 	# xsk-txgen --size 9000 (frames of 6 buffers) from A to xsk-rxdrop on la
 	fwd_bed_up 9000
 	start_app $NL $TMP/rx.json $BUILD/apps/xsk-rxdrop -i la -N --quiet
-	ip netns exec $NA $TXGEN -i a0 -N --size 9000 --count $N --dst-mac $MAC_LA --json \
+	# paced: a starved receiver (a loaded machine) would drop at full speed, counted, not lost
+	ip netns exec $NA $TXGEN -i a0 -N --size 9000 --count $N --rate 5000 --dst-mac $MAC_LA --json \
 		>$TMP/tx.json 2>$TMP/tx.err || { cat $TMP/tx.err; fail "xsk-txgen"; }
 	check_sg_line $TMP/tx.err
 	[ "$(jget $TMP/tx.json "[j['app_stats'][k] for k in ('sent', 'bytes', 'handed')] + [j['census_ok']]")" = "[$N, $((N * 9000)), $N, True]" ] ||
