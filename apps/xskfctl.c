@@ -7,10 +7,16 @@
  *   xskfctl [-s NAME|PID|SOCKET] steer add RULE | del ID | list
  *                                                 its steering rules, live (docs/steering.md)
  *   xskfctl [-s NAME|PID|SOCKET] PLUGIN ARGS...   a plugin's command (`xskfctl tunnel reload`)
+ *   xskfctl list                                  every running instance, a line each
+ *   xskfctl [-s ...] metrics [--all]              the counters, Prometheus text format
+ *   xskfctl [-s ...] top [--interval S] [--count N]  rates per port and queue, redrawn
+ *   xskfctl [-s ...] capture [...] -w FILE|-          a live capture into pcapng
  *
  * Without -s: the one socket in /run/xskf (or $XSKF_CTL_DIR); -s picks a run by its name (the
  * NAME of NAME.PID.sock), its pid, or its socket's path. Exit 0 when the answer is not an
- * error, 1 when it is or nothing answers, 2 on usage errors.
+ * error, 1 when it is or nothing answers, 2 on usage errors. list, metrics and top are
+ * xskfctl's own (built from `stats` answers; capture streams): a plugin of one of those names is
+ * not reachable.
  *
  * Who answers is checked (SO_PEERCRED: the uid that created the listening socket): root or
  * ourselves, never another user, who could have put a socket of theirs where we look and
@@ -18,19 +24,42 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <stdbool.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/un.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-static const char *ctl_dir(void)
+#include "xskf_plugin.h"
+#include "xskfctl.h"
+
+#ifndef XSKF_VERSION
+#define XSKF_VERSION "unknown"
+#endif
+
+const char *ctl_dir(void)
 {
 	const char *dir = getenv("XSKF_CTL_DIR");
 
 	return dir && *dir ? dir : "/run/xskf";
+}
+
+static bool all_digits(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+/* [@s, @e) is a non-empty run of digits */
+static bool all_digits2(const char *s, const char *e)
+{
+	if (s >= e)
+		return false;
+	for (; s < e; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
 }
 
 /* Does socket file @name (NAME.PID.sock) belong to @want: a PID (all digits), a NAME, or any? */
@@ -41,36 +70,92 @@ static bool sock_matches(const char *name, const char *want)
 
 	if (l <= 5 || strcmp(name + l - 5, ".sock"))
 		return false;
+	dot = memrchr(name, '.', l - 5); /* the dot before PID */
+	if (!dot || dot == name || !all_digits2(dot + 1, name + l - 5))
+		return false;
 	if (!want)
 		return true;
-	dot = memrchr(name, '.', l - 5); /* the dot before PID */
-	if (!dot)
-		return false;
 	wl = strlen(want);
-	if (strspn(want, "0123456789") == wl) /* a pid */
+	if (all_digits(want)) /* a pid */
 		return (size_t)(name + l - 5 - dot - 1) == wl && !memcmp(dot + 1, want, wl);
 	return (size_t)(dot - name) == wl && !memcmp(name, want, wl);
 }
 
+static int inst_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct ctl_inst *)a)->name, ((const struct ctl_inst *)b)->name);
+}
+
+static void inst_fill(struct ctl_inst *in, const char *dir, const char *file)
+{
+	size_t l = strlen(file) - 5; /* without ".sock" */
+	const char *dot = memrchr(file, '.', l);
+
+	snprintf(in->path, sizeof(in->path), "%s/%s", dir, file);
+	snprintf(in->name, sizeof(in->name), "%.*s", (int)l, file);
+	snprintf(in->pid, sizeof(in->pid), "%.*s", (int)(file + l - dot - 1), dot + 1);
+}
+
 /*
- * The one NAME.PID.sock of the control folder that matches @want (NULL: any); with several,
- * name them and give up.
+ * The control folder, opened, if we can trust what is in it: a real folder (a symlink is not
+ * followed), owned by root or by us, writable by nobody else (as tmux and ssh-agent check
+ * theirs). Else anyone could lay a socket there: its answers are checked (SO_PEERCRED), but
+ * the list of runs would be theirs. NULL after one line (errno ENOENT: no folder).
  */
-static int find_socket(const char *want, char *path, size_t len)
+static DIR *open_ctl_dir(const char *dir)
+{
+	struct stat st, st2;
+	int fd;
+
+	if (lstat(dir, &st))
+		return NULL;
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr,
+			"xskfctl: the control folder %s is %s: not following it (remove it, or "
+			"set XSKF_CTL_DIR to xskf's folder)\n",
+			dir, S_ISLNK(st.st_mode) ? "a symlink" : "not a folder");
+		errno = EPERM;
+		return NULL;
+	}
+	if ((st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & 022)) {
+		fprintf(stderr,
+			"xskfctl: the control folder %s is not to be trusted (owner uid %u, mode "
+			"%04o; it must be root's or yours and writable by nobody else): remove it "
+			"and restart the runs, or set XSKF_CTL_DIR\n",
+			dir, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 07777));
+		errno = EPERM;
+		return NULL;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && (fstat(fd, &st2) || st2.st_dev != st.st_dev || st2.st_ino != st.st_ino)) {
+		fprintf(stderr, "xskfctl: the control folder %s changed while it was checked\n",
+			dir);
+		close(fd);
+		errno = EPERM;
+		return NULL;
+	}
+	return fd < 0 ? NULL : fdopendir(fd);
+}
+
+/* The sockets of the folder matching @want (NULL: all) into @v; their count (may be > @max). */
+static int scan(const char *want, struct ctl_inst *v, int max)
 {
 	const char *dir = ctl_dir();
-	char names[16][256];
 	struct dirent *de;
-	unsigned int n = 0, i;
+	int n = 0;
 	DIR *d;
 
-	d = opendir(dir);
+	d = open_ctl_dir(dir);
+	if (!d && errno == EPERM)
+		return -1;
 	if (!d) {
 		if (errno == ENOENT)
-			fprintf(stderr, "xskfctl: no xskf is running (no control folder %s)\n", dir);
+			fprintf(stderr, "xskfctl: no xskf is running (no control folder %s)\n",
+				dir);
 		else if (errno == EACCES)
-			fprintf(stderr, "xskfctl: cannot read the control folder %s: %s: only its "
-					"owner (root) can reach a running xskf: run xskfctl as root\n",
+			fprintf(stderr,
+				"xskfctl: cannot read the control folder %s: %s: only its "
+				"owner (root) can reach a running xskf: run xskfctl as root\n",
 				dir, strerror(errno));
 		else
 			fprintf(stderr, "xskfctl: cannot read the control folder %s: %s\n", dir,
@@ -80,145 +165,261 @@ static int find_socket(const char *want, char *path, size_t len)
 	while ((de = readdir(d))) {
 		if (!sock_matches(de->d_name, want))
 			continue;
-		if (n < 16)
-			snprintf(names[n], sizeof(names[n]), "%s", de->d_name);
+		/* a path that does not fit sun_path cannot be reached: not a run of ours */
+		if (strlen(dir) + 1 + strlen(de->d_name) >= sizeof(v->path))
+			continue;
+		if (n < max)
+			inst_fill(&v[n], dir, de->d_name);
 		n++;
 	}
 	closedir(d);
-	if (n == 1) {
-		int w = snprintf(path, len, "%s/%s", dir, names[0]);
+	qsort(v, (size_t)(n < max ? n : max), sizeof(*v), inst_cmp);
+	return n;
+}
 
-		if (w > 0 && (size_t)w < len)
-			return 0;
-		fprintf(stderr, "xskfctl: the socket's path in %s is too long\n", dir);
-		return -1;
+int ctl_instances(struct ctl_inst *v, int max)
+{
+	int n = scan(NULL, v, max);
+
+	return n > max ? max : n;
+}
+
+int ctl_choose(const char *want, struct ctl_inst *inst)
+{
+	static struct ctl_inst v[CTL_MAX_INSTANCES];
+	const char *dir = ctl_dir();
+	int n, i;
+
+	if (want && strchr(want, '/')) {
+		const char *base = strrchr(want, '/') + 1;
+
+		if (strlen(want) >= sizeof(inst->path)) {
+			fprintf(stderr, "xskfctl: socket path too long: %s\n", want);
+			return -1;
+		}
+		memset(inst, 0, sizeof(*inst));
+		snprintf(inst->path, sizeof(inst->path), "%s", want);
+		if (sock_matches(base, NULL)) {
+			inst_fill(inst, ".", base);
+			snprintf(inst->path, sizeof(inst->path), "%s", want);
+		} else {
+			snprintf(inst->name, sizeof(inst->name), "%s", base);
+		}
+		return 0;
 	}
-	for (i = 0; i < n && i < 16; i++)
-		fprintf(stderr, "%s/%s\n", dir, names[i]);
+	n = scan(want, v, CTL_MAX_INSTANCES);
+	if (n < 0)
+		return -1;
+	if (n == 1) {
+		*inst = v[0];
+		return 0;
+	}
+	for (i = 0; i < n && i < CTL_MAX_INSTANCES; i++)
+		fprintf(stderr, "%s\n", v[i].path);
 	if (!n && want)
-		fprintf(stderr, "xskfctl: no running xskf called '%s' (no %s.sock in %s)\n", want,
-			strspn(want, "0123456789") == strlen(want) ? "*.PID" : "NAME.*", dir);
+		fprintf(stderr, "xskfctl: no running xskf called '%s' (no %s%s%s.sock in %s)\n",
+			want, all_digits(want) ? "*." : "", want, all_digits(want) ? "" : ".*",
+			dir);
 	else if (!n)
 		fprintf(stderr, "xskfctl: no xskf is running (no socket in %s)\n", dir);
 	else
-		fprintf(stderr, "xskfctl: %u runs have a socket (above): choose one with -s NAME, "
-				"-s PID or -s SOCKET\n",
+		fprintf(stderr,
+			"xskfctl: %d runs have a socket (above): choose one with -s NAME, "
+			"-s PID or -s SOCKET\n",
 			n);
 	return -1;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: xskfctl [-s NAME|PID|SOCKET] stats | plugins | steer add RULE | steer del ID\n"
-		   "               | steer list | PLUGIN [ARGS...]\n"
-		   "  -s, --socket X   the run to ask: its name (xsk-rxdrop, filter+l2fwd), its pid,\n"
-		   "                   or its socket's path (default: the only run in %s)\n"
-		   "  -h, --help       this text\n",
-		ctl_dir());
-}
-
 /*
- * One request to the run at @path: connect, check who serves it, send, print the answer.
- * Returns 0 (answered), 1 (an error answer, or no answer), or -EAGAIN when the run was busy
- * and @may_retry (nothing printed then).
+ * One try of ctl_ask(): as it, or -EAGAIN when the run was busy and @may_retry (an "error:
+ * busy" first line, or a close before a word: refused while we were writing).
  */
-static long ask(const char *path, const char *req, size_t len, bool may_retry)
+int ctl_connect(const char *path, char *err, size_t errlen)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	static char buf[65536];
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	struct ucred cred;
 	socklen_t cl = sizeof(cred);
-	ssize_t r, got = 0;
-	int fd, is_error;
+	int fd;
 
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		snprintf(err, errlen, "socket path too long: %s", path);
+		return -1;
+	}
 	memcpy(sa.sun_path, path, strlen(path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		fprintf(stderr, "xskfctl: cannot connect to %s: %s\n", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return 1;
+		snprintf(err, errlen, "cannot connect to %s: %s", path, strerror(errno));
+		goto fail;
 	}
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl)) {
-		fprintf(stderr, "xskfctl: cannot tell who serves %s: %s\n", path, strerror(errno));
-		close(fd);
-		return 1;
+		snprintf(err, errlen, "cannot tell who serves %s: %s", path, strerror(errno));
+		goto fail;
 	}
 	if (cred.uid != 0 && cred.uid != geteuid()) {
-		fprintf(stderr,
-			"xskfctl: %s is served by uid %u (pid %d), neither root nor you: not "
-			"trusting it\n",
-			path, (unsigned int)cred.uid, (int)cred.pid);
-		close(fd);
-		return 1;
+		snprintf(err, errlen,
+			 "%s is served by uid %u (pid %d), neither root nor you: not trusting it",
+			 path, (unsigned int)cred.uid, (int)cred.pid);
+		goto fail;
 	}
-	/* a refusal may have closed the socket before we wrote: its line is still to be read */
-	r = send(fd, req, len, MSG_NOSIGNAL);
-	if (r != (ssize_t)len && errno != EPIPE && errno != ECONNRESET) {
-		fprintf(stderr, "xskfctl: cannot send to %s: %s\n", path, strerror(errno));
+	return fd;
+fail:
+	if (fd >= 0)
 		close(fd);
-		return 1;
+	return -1;
+}
+
+static int ask_once(const char *path, const char *req, char **ans, size_t *len, char *err,
+		    size_t errlen, bool may_retry)
+{
+	size_t rl = strlen(req), cap = 65536, n = 0;
+	char *buf = NULL;
+	ssize_t r;
+	int fd;
+
+	*ans = NULL;
+	*len = 0;
+	fd = ctl_connect(path, err, errlen);
+	if (fd < 0)
+		return -1;
+	/* a refusal may have closed the socket before we wrote: its line is still to be read */
+	r = send(fd, req, rl, MSG_NOSIGNAL);
+	if (r != (ssize_t)rl && errno != EPIPE && errno != ECONNRESET) {
+		snprintf(err, errlen, "cannot send to %s: %s", path, strerror(errno));
+		goto fail;
 	}
 	shutdown(fd, SHUT_WR);
-	/* the first line decides: a busy answer is retried, not printed */
-	while (got < (ssize_t)sizeof(buf) && !memchr(buf, '\n', (size_t)got) &&
-	       (r = recv(fd, buf + got, sizeof(buf) - (size_t)got, 0)) > 0)
-		got += r;
-	if (may_retry && got >= 11 && !memcmp(buf, "error: busy", 11)) {
+	buf = malloc(cap + 1);
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	while ((r = recv(fd, buf + n, cap - n, 0)) > 0) {
+		n += (size_t)r;
+		if (n == cap) {
+			char *nb;
+
+			if (cap >= XJ_MAX_TEXT) {
+				snprintf(err, errlen, "%s answered more than 64 MiB", path);
+				goto fail;
+			}
+			cap *= 2;
+			nb = realloc(buf, cap + 1);
+			if (!nb) {
+				snprintf(err, errlen, "out of memory");
+				goto fail;
+			}
+			buf = nb;
+		}
+	}
+	/* a refusal is written and the socket closed with our request unread: a reset after it */
+	if (r < 0 && !(errno == ECONNRESET && n)) {
+		snprintf(err, errlen, "cannot read from %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (may_retry && (!n || (n >= 11 && !memcmp(buf, "error: busy", 11)))) {
+		free(buf);
 		close(fd);
 		return -EAGAIN;
 	}
-	if (!got) {
-		close(fd);
-		if (may_retry)
-			return -EAGAIN; /* closed before a word: refused while we were writing */
-		fprintf(stderr, "xskfctl: %s closed without an answer\n", path);
-		return 1;
+	if (!n) {
+		snprintf(err, errlen, "%s closed without an answer", path);
+		goto fail;
 	}
-	is_error = got >= 6 && !memcmp(buf, "error:", 6);
-	fwrite(buf, 1, (size_t)got, stdout);
-	while ((r = recv(fd, buf, sizeof(buf), 0)) > 0)
-		fwrite(buf, 1, (size_t)r, stdout);
 	close(fd);
-	return is_error;
+	buf[n] = 0;
+	*ans = buf;
+	*len = n;
+	return 0;
+fail:
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	return -1;
 }
 
-int main(int argc, char **argv)
+int ctl_ask(const char *path, const char *req, char **ans, size_t *len, char *err, size_t errlen)
 {
-	char path[sizeof(((struct sockaddr_un *)0)->sun_path)] = "", req[1100];
-	size_t len = 0;
-	long r;
-	int i = 1, tries;
-	const char *want = NULL;
+	int tries, r;
 
-	/* options come before the request; what follows the request's first word is its own */
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		}
-		if (strcmp(argv[i], "-s") && strcmp(argv[i], "--socket")) {
-			fprintf(stderr, "xskfctl: unknown option '%s' (xskfctl --help)\n", argv[i]);
-			return 2;
-		}
-		if (++i == argc) {
-			fprintf(stderr, "xskfctl: %s needs a NAME, PID or SOCKET\n", argv[i - 1]);
-			return 2;
-		}
-		want = argv[i];
+	/*
+	 * A run serves a bounded number of connections; one that comes while they are all taken
+	 * and before its request has arrived is told "error: busy" (the server never waits).
+	 * That answer says to try again: so we do, for up to 2 s, 50 ms apart.
+	 */
+	for (tries = 0;; tries++) {
+		r = ask_once(path, req, ans, len, err, errlen, tries < 40);
+		if (r != -EAGAIN)
+			return r;
+		usleep(50 * 1000);
 	}
-	if (i >= argc) {
-		usage(stderr);
-		return 2;
+}
+
+int ctl_stats(const char *path, struct xj_doc *doc, char *err, size_t errlen)
+{
+	const char *why = NULL;
+	size_t len, off = 0;
+	char *ans;
+	int r;
+
+	memset(doc, 0, sizeof(*doc));
+	if (ctl_ask(path, "stats\n", &ans, &len, err, errlen))
+		return -1;
+	if (len >= 6 && !memcmp(ans, "error:", 6)) {
+		snprintf(err, errlen, "%s answered: %.*s", path, (int)strcspn(ans, "\n"), ans);
+		free(ans);
+		return -1;
 	}
-	if (want && strchr(want, '/')) {
-		if (strlen(want) >= sizeof(path)) {
-			fprintf(stderr, "xskfctl: socket path too long: %s\n", want);
-			return 2;
-		}
-		snprintf(path, sizeof(path), "%s", want);
+	r = xj_doc__new(doc, ans, len, &off, &why);
+	free(ans);
+	if (r) {
+		snprintf(err, errlen, "%s: the stats answer is not JSON (byte %zu: %s)", path, off,
+			 why ? why : strerror(-r));
+		xj_doc__free(doc);
+		return -1;
 	}
-	for (; i < argc; i++) {
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: xskfctl [-s NAME|PID|SOCKET] stats | plugins | PLUGIN [ARGS...]\n"
+		"       xskfctl [-s NAME|PID|SOCKET] steer add RULE | steer del ID | steer list\n"
+		"       xskfctl list\n"
+		"       xskfctl [-s NAME|PID|SOCKET] metrics [--all]\n"
+		"       xskfctl [-s NAME|PID|SOCKET] top [--interval S] [--count N]\n"
+		"       xskfctl [-s NAME|PID|SOCKET] capture [--port IFACE] [--queue Q]\n"
+		"               [--rx|--tx|--both] [-c N] [--snaplen S] -w FILE.pcapng|-\n"
+		"  -s, --socket X   the run to ask: its name (xsk-rxdrop, filter+l2fwd), its pid,\n"
+		"                   or its socket's path (default: the only run in %s)\n"
+		"      --name NAME  the run called NAME (as -s NAME)\n"
+		"      --pid PID    the run of process PID (as -s PID)\n"
+		"      --all        metrics: every running instance\n"
+		"      --interval S top: seconds between two tables (default 1, 0.1 to 3600)\n"
+		"      --count N    top: N tables, then exit (default: until interrupted)\n"
+		"      --port IFACE capture: frames of this port only (default: every port)\n"
+		"      --queue Q    capture: of this queue only (default: every queue)\n"
+		"      --rx         capture: the frames received (before the app)\n"
+		"      --tx         capture: the frames sent (as the app sends them)\n"
+		"      --both       capture: both (default)\n"
+		"  -c N             capture: N frames, then exit (default: until interrupted)\n"
+		"      --snaplen S  capture: bytes kept of each frame, 1 to 65535 (default all,\n"
+		"                   at most 4096)\n"
+		"  -w FILE          capture: the pcapng file to write, - for stdout\n"
+		"  -V, --version    xskfctl's version and the plugin ABI it knows\n"
+		"  -h, --help       this text\n",
+		ctl_dir());
+}
+
+/* A request to the run itself: stats, plugins, a plugin's command. */
+static int cmd_remote(const char *want, int argc, char **argv)
+{
+	char req[1100], err[512], *ans;
+	struct ctl_inst inst;
+	size_t len = 0, n;
+	int i, is_error;
+
+	for (i = 0; i < argc; i++) {
 		int w = snprintf(req + len, sizeof(req) - len, "%s%s", len ? " " : "", argv[i]);
 
 		if (w < 0 || (size_t)w >= sizeof(req) - len - 1) {
@@ -228,17 +429,86 @@ int main(int argc, char **argv)
 		len += (size_t)w;
 	}
 	req[len++] = '\n';
-	if (!path[0] && find_socket(want, path, sizeof(path)))
+	req[len] = 0;
+	if (ctl_choose(want, &inst))
 		return 1;
-	/*
-	 * A run serves a bounded number of connections; one that comes while they are all taken
-	 * and before its request has arrived is told "error: busy" (the server never waits).
-	 * That answer says to try again: so we do, for up to 2 s, 50 ms apart.
-	 */
-	for (tries = 0;; tries++) {
-		r = ask(path, req, len, tries < 40);
-		if (r != -EAGAIN)
-			return (int)r;
-		usleep(50 * 1000);
+	if (ctl_ask(inst.path, req, &ans, &n, err, sizeof(err))) {
+		fprintf(stderr, "xskfctl: %s\n", err);
+		return 1;
 	}
+	is_error = n >= 6 && !memcmp(ans, "error:", 6);
+	fwrite(ans, 1, n, stdout);
+	free(ans);
+	return is_error;
+}
+
+int main(int argc, char **argv)
+{
+	const char *want = NULL;
+	int i = 1;
+
+	/* options come before the request; what follows the request's first word is its own */
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		const char *o = argv[i];
+
+		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(o, "-V") || !strcmp(o, "--version")) {
+			printf("xskfctl (xskf) %s, plugin ABI %d\n", XSKF_VERSION, XSKF_PLUGIN_ABI);
+			return 0;
+		}
+		if (strcmp(o, "-s") && strcmp(o, "--socket") && strcmp(o, "--name") &&
+		    strcmp(o, "--pid")) {
+			fprintf(stderr, "xskfctl: unknown option '%s' (xskfctl --help)\n", o);
+			return 2;
+		}
+		if (++i == argc) {
+			fprintf(stderr, "xskfctl: %s needs a %s\n", o,
+				!strcmp(o, "--name")  ? "NAME"
+				: !strcmp(o, "--pid") ? "PID"
+						      : "NAME, PID or SOCKET");
+			return 2;
+		}
+		if (want) {
+			fprintf(stderr,
+				"xskfctl: %s: the run is already chosen ('%s'): give one of "
+				"-s, --name, --pid\n",
+				o, want);
+			return 2;
+		}
+		want = argv[i];
+		if (!strcmp(o, "--pid") && !all_digits(want)) {
+			fprintf(stderr, "xskfctl: invalid --pid '%s': a process id (digits)\n",
+				want);
+			return 2;
+		}
+		if (!strcmp(o, "--name") && (all_digits(want) || strchr(want, '/') || !*want)) {
+			fprintf(stderr,
+				"xskfctl: invalid --name '%s': a run's name (xsk-rxdrop, "
+				"filter+l2fwd), not a pid or a path\n",
+				want);
+			return 2;
+		}
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[i], "list")) {
+		if (want) {
+			fprintf(stderr, "xskfctl: list shows every run: it takes no -s, --name or "
+					"--pid\n");
+			return 2;
+		}
+		return cmd_list(argc - i - 1, argv + i + 1);
+	}
+	if (!strcmp(argv[i], "metrics"))
+		return cmd_metrics(want, argc - i - 1, argv + i + 1);
+	if (!strcmp(argv[i], "top"))
+		return cmd_top(want, argc - i - 1, argv + i + 1);
+	if (!strcmp(argv[i], "capture"))
+		return cmd_capture(want, argc - i - 1, argv + i + 1);
+	return cmd_remote(want, argc - i, argv + i);
 }

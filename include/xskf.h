@@ -65,6 +65,21 @@ typedef int (*xskf_print_fn_t)(enum xskf_log_level level, const char *fmt, va_li
  */
 XSKF_API xskf_print_fn_t xskf_set_print(xskf_print_fn_t fn);
 
+/* The versions a binary runs with (--version, the stats document's "version" keys). */
+struct xskf_version {
+	char xskf[32];   /* xskf's own version ("0.1.0") */
+	int plugin_abi;  /* XSKF_PLUGIN_ABI of the headers libxskf was built with */
+	char libbpf[32]; /* the libbpf file the loader mapped ("libbpf.so.1.1.2") */
+	char libxdp[32]; /* the libxdp file mapped ("libxdp.so.1.3.0"), "none" when none is */
+};
+
+/*
+ * xskf_version__get() - fill @v with the versions found at run time (the libraries' files
+ * that the dynamic loader mapped, not the headers built against).
+ * Thread: any.
+ */
+XSKF_API void xskf_version__get(struct xskf_version *v);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Packets: what an app sees on the per-packet path                                            */
 

@@ -20,12 +20,13 @@ PKGS=(llvm libbpf-dev libxdp-dev liburcu-dev libnuma-dev libpcap-dev
 	libclang-rt-14-dev python3-scapy)
 # command:package, for the build and the test suite (iperf3, tshark and curl are the real
 # clients the integration tests run through the apps: TCP, checksum checks, HTTP; strace counts
-# the kernel BTF's loads at start-up, test_adversarial.sh)
+# the kernel BTF's loads at start-up, test_adversarial.sh; promtool checks `xskfctl metrics`,
+# test_ops.sh)
 CMDS=(cc:build-essential c++:build-essential readelf:binutils meson:meson ninja:ninja-build pkg-config:pkg-config clang:clang bpftool:bpftool
 	ip:iproute2 ss:iproute2 ethtool:ethtool tcpdump:tcpdump ping:iputils-ping
 	scdoc:scdoc numactl:numactl sysctl:procps taskset:util-linux setpriv:util-linux timeout:coreutils
 	hugeadm:libhugetlbfs-bin mount:mount mountpoint:util-linux /usr/bin/python3:python3
-	iperf3:iperf3 tshark:tshark curl:curl systemd-analyze:systemd strace:strace)
+	iperf3:iperf3 tshark:tshark curl:curl systemd-analyze:systemd strace:strace promtool:prometheus)
 # command:package, for the benchmarks only
 BENCH_CMDS=(dpdk-testpmd:dpdk-dev bc:bc valgrind:valgrind stress-ng:stress-ng)
 

@@ -29,6 +29,7 @@
 #include <bpf/libbpf.h>
 
 #include "trafficgen.h"
+#include "xskf.h" /* xskf_version__get(): core/version.c is built in */
 #include "xskf_trafficgen.skel.h"
 
 #define PROG "xskf-trafficgen"
@@ -119,6 +120,7 @@ static void usage(FILE *f)
 		"                        fixed cost of a call is under a tenth of it)\n"
 		"      --json            print one JSON object at the end instead of text\n"
 		"  -v, --verbose         show libbpf warnings\n"
+		"  -V, --version         versions of xskf, libbpf and libxdp it runs with\n"
 		"  -h, --help            this text\n",
 		TG_MIN_SIZE, TG_MAX_SIZE, TG_MIN_SIZE, TG_MAX_BATCH);
 }
@@ -178,6 +180,7 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 		{ "json", no_argument, NULL, O_JSON },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
 	bool size_given = false;
@@ -188,7 +191,7 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 	*o = (struct tg_opts){ .flows = 1, .cpu = -1 };
 	o->pkt.sport = 1024;
 	o->pkt.dport = 9;
-	while ((c = getopt_long(argc, argv, ":i:n:d:s:6tvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:n:d:s:6tvhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o->ifname = optarg;
@@ -259,6 +262,15 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 		case 'h':
 			usage(stdout);
 			exit(0);
+		case 'V': {
+			struct xskf_version v;
+
+			xskf_version__get(&v);
+			/* it links no libxdp: "no libxdp", not a file */
+			printf("xskf-trafficgen (xskf) %s, %s, %s\n", v.xskf, v.libbpf,
+			       strcmp(v.libxdp, "none") ? v.libxdp : "no libxdp");
+			exit(0);
+		}
 		case ':':
 			die(2, "option '%s' needs a value (see --help)", argv[optind - 1]);
 		default:

@@ -23,6 +23,7 @@
 #include <numa.h>
 
 #include "core/backend.h"
+#include "core/capture.h"
 #include "core/cpus.h"
 #include "core/csum.h"
 #include "core/hints.h"
@@ -606,6 +607,7 @@ void xskf_engine__destroy(struct xskf_engine *eng)
 	for (unsigned int i = 0; i < eng->nr_ports; i++)
 		xskf_steer__free(&eng->ports[i]);
 	free(eng->socks);
+	xskf_capture__free(eng); /* the workers are joined */
 	free(eng->workers);
 	free(eng->huge_dir);
 	free(eng);

@@ -15,6 +15,7 @@
 #include <urcu-qsbr.h>
 
 #include "core/backend.h"
+#include "core/capture.h"
 #include "core/clock.h"
 #include "core/csum.h"
 #include "core/chain_ops.h"
@@ -232,7 +233,11 @@ void *xskf_worker__run(void *arg)
 								 csum_repair);
 					csum_every = XSKF_CSUM_SAMPLE;
 				}
-				rx_cb(wctx, pkts, n);
+				/* a live capture (capture.h): one load and branch a burst when off */
+				if (unlikely(atomic_load_explicit(&w->cap, memory_order_relaxed)))
+					xskf_capture__burst(w, s, pkts, n, rx_cb, wctx);
+				else
+					rx_cb(wctx, pkts, n);
 				if (unlikely(chained))
 					dispatch_sg(w, s, pkts, n);
 				else

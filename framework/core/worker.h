@@ -16,6 +16,7 @@
 #include "core/umem.h"
 
 struct xskf_engine;
+struct xskf_cap_ring;
 
 /* buffers after the first in one burst: RX takes batch + XSKF_MAX_SEGS descriptors at most,
  * a TX-only app's frames of up to 8 buffers each fill a burst of XSKF_MAX_BATCH */
@@ -50,6 +51,10 @@ struct xskf_worker {
 	/* its backend's step (backend/backend.h), NULL when a kernel serves the rings */
 	void (*step)(struct xskf_worker *w, uint32_t batch, bool rx);
 	struct xskf_mem_worker mem; /* the memory backend's */
+	/* live capture (capture.h): the published ring, read once a burst; its owner */
+	struct xskf_cap_ring *_Atomic cap;
+	atomic_int cap_busy;
+	struct xskf_cap_ring *cap_ring;
 	/*
 	 * The buffers after the first of the chains of the burst in hand (chain_ops.h), for
 	 * xskf_pkt__seg(): a packet's are segs[frag_idx .. frag_idx + frags - 1]. A burst takes

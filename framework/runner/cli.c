@@ -18,7 +18,7 @@
 enum {
 	O_IFACE = 'i', O_QUEUE = 'q', O_ZC = 'z', O_COPY = 'c', O_NATIVE = 'N', O_SKB = 'S',
 	O_BUSY = 'B', O_BATCH = 'b', O_DURATION = 'd', O_FRAME = 'f', O_VERBOSE = 'v', O_HELP = 'h',
-	O_NOWAKE = 'm', O_FORCE = 'F',
+	O_NOWAKE = 'm', O_FORCE = 'F', O_VERSION = 'V',
 	O_JSON = 256, O_CPUS, O_WORKERS, O_HUGE, O_RXR, O_TXR, O_FILLR, O_COMPR, O_FRAMES,
 	O_NOHINTS, O_INTERVAL, O_QUIET, O_BACKEND, O_MEM_FRAMES, O_MEM_FRAME, O_MEM_SEGS, O_HUGE_DIR,
 	O_HUGE_SIZE, O_CSUM_REPAIR, O_STEER, O_STEER_FILE, O_KEEP_HOST, O_APP_BASE = 1000,
@@ -72,6 +72,7 @@ static const struct std_opt std_opts[] = {
 	{ "mem-segs", O_MEM_SEGS, 1, "N", "memory backend: each frame a chain of N buffers "
 	  "(multi-buffer, 1..56: above 48 dropped as too long; apps that take chains)" },
 	{ "verbose", O_VERBOSE, 0, NULL, "more messages (repeat for debug)" },
+	{ "version", O_VERSION, 0, NULL, "versions of xskf, the plugin ABI, libbpf and libxdp" },
 	{ "help", O_HELP, 0, NULL, "this text" },
 };
 #define NR_STD (sizeof(std_opts) / sizeof(std_opts[0]))
@@ -105,6 +106,15 @@ static void usage(FILE *f, const char *prog, const struct xskf_app_cli *cli)
 			fprintf(f, "  %-32s %s\n", left, a->help);
 		}
 	}
+}
+
+void xskf_cli__version(FILE *f, const char *prog)
+{
+	struct xskf_version v;
+
+	xskf_version__get(&v);
+	fprintf(f, "%s (xskf) %s, plugin ABI %d, %s, %s\n", prog, v.xskf,
+		v.plugin_abi, v.libbpf, v.libxdp);
 }
 
 /*
@@ -362,6 +372,10 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			break;
 		case O_HELP:
 			usage(stdout, argv[0], cli);
+			c->help = true;
+			return 0;
+		case O_VERSION:
+			xskf_cli__version(stdout, argv[0]);
 			c->help = true;
 			return 0;
 		default:

@@ -2,6 +2,8 @@
 #ifndef XSKF_CLI_H
 #define XSKF_CLI_H
 
+#include <stdio.h>
+
 #include "core/engine.h" /* struct xskf_mem_opts */
 
 #define XSKF_CLI_MAX_STEER 256
@@ -33,6 +35,12 @@ struct xskf_cli {
 	unsigned int nr_steer;
 	bool keep_host;
 };
+
+/*
+ * One line on @f: "@prog (xskf) VERSION, plugin ABI N, LIBBPF-FILE, LIBXDP-FILE", the versions it
+ * runs with (xskf_version__get()). Thread: any.
+ */
+void xskf_cli__version(FILE *f, const char *prog);
 
 /* Parse argv into @c. Returns 0 (c->help set if --help was printed) or -EINVAL (message printed). */
 int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *app_ctx, int argc,

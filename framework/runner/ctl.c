@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "runner/capture.h"
 #include "runner/chain.h"
 #include "runner/ctl.h"
 #include "runner/report.h"
@@ -39,7 +41,7 @@
 #define CTL_DEADLINE_MS 1000 /* from accept: the request in, the answer out, the close */
 #define CTL_DRAIN_MAX	65536
 
-enum ctl_state { CL_FREE, CL_READ, CL_WRITE, CL_DRAIN };
+enum ctl_state { CL_FREE, CL_READ, CL_WRITE, CL_DRAIN, CL_CAPTURE };
 
 struct ctl_client {
 	int fd;
@@ -49,6 +51,7 @@ struct ctl_client {
 	char req[XSKF_CTL_MAX + 2];
 	char *out;         /* the answer (malloc), out_off of out_len bytes sent */
 	size_t out_len, out_off, drained;
+	struct xskf_capture_session *cap; /* CL_CAPTURE: its live capture (runner/capture.h) */
 };
 
 struct xskf_ctl {
@@ -57,6 +60,10 @@ struct xskf_ctl {
 	char path[108];
 	struct ctl_client cl[CTL_MAX_CLIENTS];
 };
+
+/* The one live capture of the run, and the engine it captures from (one at a time). */
+static struct ctl_client *capturing;
+static struct xskf_engine *cap_eng;
 
 /* Emergency clean-up (a fatal signal): the path, for an async-signal-safe unlink(). */
 static char ctl_path_sig[108];
@@ -240,6 +247,7 @@ static void answer(FILE *f, struct ctl_client *c, struct xskf_chain *ch, struct 
 		out[sizeof(out) - 1] = 0;
 		fprintf(f, "%s: %s\n", err ? "error" : "ok", out[0] ? out : strerror(-err));
 		return;
+	case XSKF_CTL_CAPTURE: /* taken by start_capture() before an answer is written */
 	case XSKF_CTL_BAD:
 		break;
 	}
@@ -248,6 +256,10 @@ static void answer(FILE *f, struct ctl_client *c, struct xskf_chain *ch, struct 
 
 static void drop(struct ctl_client *c)
 {
+	if (c->cap) {
+		xskf_capture_session__free(c->cap, cap_eng); /* stops the capture */
+		capturing = NULL;
+	}
 	if (c->fd >= 0)
 		close(c->fd);
 	free(c->out);
@@ -274,6 +286,40 @@ static void to_write(struct ctl_client *c, struct xskf_chain *ch, struct xskf_en
 	fclose(f);
 }
 
+/*
+ * A "capture ..." request turns the connection into a live capture's stream (one at a time).
+ * False when the request is something else (answered as usual).
+ */
+static bool start_capture(struct ctl_client *c, struct xskf_engine *eng)
+{
+	char req[XSKF_CTL_MAX + 2], err[320], *a0, *a1;
+
+	if (c->got > XSKF_CTL_MAX)
+		return false;
+	memcpy(req, c->req, c->got);
+	if (xskf_ctl__parse(req, c->got, &a0, &a1) != XSKF_CTL_CAPTURE)
+		return false;
+	if (capturing) {
+		c->st = CL_WRITE;
+		c->out = strdup("error: capture: another capture of this run is going on (one at "
+				"a time): wait for it to end\n");
+		c->out_len = c->out ? strlen(c->out) : 0;
+		return true;
+	}
+	c->cap = xskf_capture_session__new(eng, a1, err, sizeof(err));
+	if (!c->cap) {
+		c->st = CL_WRITE;
+		c->out = strdup(err);
+		c->out_len = c->out ? strlen(c->out) : 0;
+		return true;
+	}
+	capturing = c;
+	cap_eng = eng;
+	c->st = CL_CAPTURE;
+	c->deadline = UINT64_MAX; /* as long as the client takes what comes */
+	return true;
+}
+
 /* Move @c on as far as its peer lets it without waiting. */
 static void step(struct ctl_client *c, struct xskf_chain *ch, struct xskf_engine *eng,
 		 double elapsed, uint64_t now)
@@ -293,12 +339,18 @@ static void step(struct ctl_client *c, struct xskf_chain *ch, struct xskf_engine
 			c->got += (size_t)r;
 			/* complete: a newline, one byte more than a request may have, or the end */
 			if (!r || memchr(c->req, '\n', c->got) || c->got > XSKF_CTL_MAX) {
-				to_write(c, ch, eng, elapsed, NULL);
+				if (!start_capture(c, eng))
+					to_write(c, ch, eng, elapsed, NULL);
 				break;
 			}
 		}
 		if (c->st == CL_READ && now >= c->deadline)
 			to_write(c, ch, eng, elapsed, "error: no complete request within 1 s\n");
+	}
+	if (c->st == CL_CAPTURE) {
+		if (xskf_capture_session__step(c->cap, eng, c->fd) <= 0)
+			drop(c); /* all sent, or the client is gone: the capture stops */
+		return;
 	}
 	if (c->st == CL_WRITE) {
 		while (c->out_off < c->out_len) {
@@ -410,6 +462,26 @@ void xskf_ctl__serve(struct xskf_ctl *ctl, struct xskf_chain *ch, struct xskf_en
 	for (i = 0; i < CTL_MAX_CLIENTS; i++)
 		if (ctl->cl[i].st != CL_FREE)
 			step(&ctl->cl[i], ch, eng, elapsed, now);
+}
+
+void xskf_ctl__run_end(struct xskf_ctl *ctl, struct xskf_engine *eng)
+{
+	struct ctl_client *c = capturing;
+	uint64_t until = xskf_now_ns() + 1000000000ull;
+	struct pollfd p;
+
+	if (!ctl || !c)
+		return;
+	xskf_capture_session__end(c->cap, eng, c->fd);
+	/*
+	 * The run is ending, the workers have stopped capturing: the client gets up to 1 s to
+	 * take the rest (its last frames and the drop counts), then is let go whatever it has.
+	 */
+	while (xskf_capture_session__step(c->cap, eng, c->fd) > 0 && xskf_now_ns() < until) {
+		p = (struct pollfd){ .fd = c->fd, .events = POLLOUT };
+		poll(&p, 1, 100);
+	}
+	drop(c);
 }
 
 void xskf_ctl__close(struct xskf_ctl *ctl)

@@ -17,8 +17,10 @@
 #include "core/compiler.h"
 #include "core/log.h"
 #include "runner/chain.h"
+#include "runner/cli.h"
 #include "runner/ctl.h"
 #include "runner/plugin_name.h"
+#include "runner/plugin_trust.h"
 #include "runner/run.h"
 
 #ifndef XSKF_PLUGIN_DIR
@@ -158,30 +160,45 @@ static int find(const char *name, char *path, size_t len)
 	}
 	suggest(name, dirs_again, best, sizeof(best));
 	pr_warn("plugin '%s' not found%s%s%s ('xskf plugins' lists what there is; "
-		"looked for %s.so in $XSKF_PLUGIN_PATH, %s and %s; a path to a .so works too)\n",
+		"looked for %s.so in $XSKF_PLUGIN_PATH, %s and %s; a path with a '/' works "
+		"too: ./%s.so)\n",
 		name, best[0] ? ": did you mean '" : "", best, best[0] ? "'?" : "", name, self,
-		XSKF_PLUGIN_DIR);
+		XSKF_PLUGIN_DIR, name);
 	return -ENOENT;
 }
 
+/*
+ * @spec with a '/' is a path (./foo.so for one in the current folder); without, a name, with
+ * or without ".so", looked up in the plugin folders only. dlopen() gets the checked
+ * canonical path, so its own library search (LD_LIBRARY_PATH, ld.so.cache) never chooses.
+ */
 static int load(struct xskf_chain_plugin *pl, const char *spec)
 {
 	const struct xskf_plugin *d;
-	char path[PATH_MAX];
+	char path[PATH_MAX], canon[PATH_MAX], name[64];
 	size_t l = strlen(spec);
 	int err;
 
-	if (strchr(spec, '/') || (l > 3 && !strcmp(spec + l - 3, ".so"))) {
+	if (strchr(spec, '/')) {
 		snprintf(path, sizeof(path), "%s", spec);
-	} else if (!good_name(spec)) {
-		pr_warn("'%s' is neither a plugin name nor a path to a .so\n", spec);
-		return -EINVAL;
 	} else {
-		err = find(spec, path, sizeof(path));
+		if (l > 3 && !strcmp(spec + l - 3, ".so"))
+			l -= 3;
+		snprintf(name, sizeof(name), "%.*s", (int)(l < 63 ? l : 63), spec);
+		if (l >= 64 || !good_name(name)) {
+			pr_warn("'%s' is neither a plugin name nor a path to a .so (a path has a "
+				"'/': ./%s)\n",
+				spec, spec);
+			return -EINVAL;
+		}
+		err = find(name, path, sizeof(path));
 		if (err)
 			return err;
 	}
-	pl->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	err = xskf_plugin__trusted(path, canon, sizeof(canon));
+	if (err)
+		return err;
+	pl->dl = dlopen(canon, RTLD_NOW | RTLD_LOCAL);
 	if (!pl->dl) {
 		pr_warn("%s: cannot load it as a plugin: %s\n", path, dlerror());
 		return -ENOEXEC;
@@ -217,10 +234,18 @@ static void serve(struct xskf_engine *eng, double elapsed, void *arg)
 	xskf_ctl__serve(r->ctl, r->ch, eng, elapsed);
 }
 
+/* Run end hook: a live capture gets its last frames and its end before the engine stops. */
+static void run_end(struct xskf_engine *eng, void *arg)
+{
+	struct chain_run *r = arg;
+
+	xskf_ctl__run_end(r->ctl, eng);
+}
+
 static int run_chain(struct xskf_chain *ch, const char *prog, int argc, char **argv)
 {
 	struct chain_run r = { .ch = ch };
-	struct xskf_run_hook hook = { .fn = serve, .arg = &r };
+	struct xskf_run_hook hook = { .fn = serve, .arg = &r, .end = run_end };
 	char **av;
 	int i, n = 0, status;
 
@@ -264,6 +289,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "Usage: xskf run PLUGIN[,PLUGIN...] -i IFACE [-q Q] [options] [-- plugin options]\n"
 		   "       xskf plugins          list the plugins found\n"
+		   "       xskf --version        versions of xskf, the plugin ABI, libbpf, libxdp\n"
 		   "       xskf run PLUGIN --help   the options of a plugin and the standard ones\n"
 		   "PLUGIN is a name (looked up in $XSKF_PLUGIN_PATH, next to xskf, and in %s)\n"
 		   "or a path to a .so. Several plugins form a chain: a frame one marks XSKF_NEXT\n"
@@ -341,6 +367,10 @@ int xskf_run__main(int argc, char **argv)
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		xskf_cli__version(stdout, "xskf");
+		return 0;
 	}
 	if (!strcmp(argv[1], "plugins"))
 		return list_plugins();

@@ -165,12 +165,16 @@ static void json_queue(FILE *f, struct xskf_engine *eng, unsigned int i)
 void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int census_err)
 {
 	struct xskf_frame_census c;
+	struct xskf_version v;
 	unsigned int i;
 
+	xskf_version__get(&v);
 	fprintf(f,
-		"{\n  \"app\": \"%s\",\n  \"backend\": \"%s\",\n  \"duration_s\": %.3f,\n"
-		"  \"ports\": [\n",
-		eng->app.name ? eng->app.name : "", eng->be->name, elapsed);
+		"{\n  \"app\": \"%s\",\n  \"backend\": \"%s\",\n  \"version\": \"%s\",\n"
+		"  \"plugin_abi\": %d,\n  \"libbpf\": \"%s\",\n  \"libxdp\": \"%s\",\n"
+		"  \"duration_s\": %.3f,\n  \"ports\": [\n",
+		eng->app.name ? eng->app.name : "", eng->be->name, v.xskf, v.plugin_abi, v.libbpf,
+		v.libxdp, elapsed);
 	for (i = 0; i < eng->nr_ports; i++) {
 		struct xskf_port *p = &eng->ports[i];
 		const char *attach, *redirect;

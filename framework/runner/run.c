@@ -248,6 +248,8 @@ int xskf_run__app(const struct xskf_app *app, void *app_ctx, const struct xskf_a
 			strsignal(stop_sig));
 		status = 128 + stop_sig;
 	}
+	if (hook && hook->end)
+		hook->end(eng, hook->arg);
 	census_err = xskf_engine__stop(eng);
 	recon_err = xskf_report__summary(eng, out, t - t0);
 	if (out != stderr && out_gone(out)) {

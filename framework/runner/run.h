@@ -13,6 +13,8 @@
 struct xskf_run_hook {
 	void (*fn)(struct xskf_engine *eng, double elapsed, void *arg);
 	void *arg;
+	/* the run ends: called once, before the engine stops (may be NULL) */
+	void (*end)(struct xskf_engine *eng, void *arg);
 };
 
 /*

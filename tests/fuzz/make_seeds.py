@@ -292,9 +292,37 @@ write_dict('fuzz_cli', ['--' + o for o in longs] +
 for name, req in {'stats': b'stats\n', 'plugins': b'plugins\n', 'cmd': b'tunnel reload\n',
                   'cmd_blanks_crlf': b'tunnel   reload  now\r\n', 'no_newline': b'stats',
                   'bad_two_lines': b'stats\nplugins\n', 'bad_name': b'Tunnel reload\n',
-                  'name32': b'abcdefghijabcdefghijabcdefghijab x\n'}.items():
+                  'name32': b'abcdefghijabcdefghijabcdefghijab x\n',
+                  'capture': b'capture dir=rx port=veth0 queue=1 count=100 snaplen=128\n',
+                  'capture_none': b'capture\n',
+                  'capture_twice': b'capture count=1 count=2\n',
+                  'capture_big': b'capture count=99999999999999999999 snaplen=65536\n'}.items():
     write('fuzz_ctl', name, req)
-write_dict('fuzz_ctl', ['stats', 'plugins', 'tunnel', 'reload', '\r\n', '\n', ' ', '-', '_'])
+write_dict('fuzz_ctl', ['stats', 'plugins', 'tunnel', 'reload', '\r\n', '\n', ' ', '-', '_',
+                        'capture', 'port=', 'queue=', 'dir=', 'count=', 'snaplen=', 'rx', 'tx',
+                        'both', '65535', '0', 'steer', 'add', 'del', 'list'])
+
+
+# --- xskfctl's JSON reader: the stats document and its edges ---------------------------------
+stats = (b'{"app": "xsk-rxdrop", "backend": "memory", "duration_s": 0.051,\n'
+         b' "ports": [{"name": "mem0", "ifindex": 0, "rx_queues": 256, "numa_node": -1}],\n'
+         b' "queues": [{"port": "mem0", "queue": 0, "worker": 0, "zerocopy": true,\n'
+         b'   "rx_packets": 18446744073709551615, "kernel": {"rx_dropped": 0},\n'
+         b'   "program": {"redirected": 1000}, "reconciled": true}],\n'
+         b' "census": [{"worker": 0, "total": 4096, "ok": true}], "census_ok": true,\n'
+         b' "app_stats": {"a": {"b": [1, 2.5e-3, null, false]}},\n'
+         b' "plugins": [{"name": "rxdrop", "file": "(built in)", "counters": {},\n'
+         b'   "workers": [{}]}]}\n')
+write('fuzz_xskfctl_json', 'stats', stats)
+write('fuzz_xskfctl_json', 'escapes', b'["a\\"b\\\\c\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00", "caf\xc3\xa9"]')
+write('fuzz_xskfctl_json', 'numbers', b'[0, -0, 1.5e+10, -12.25E-3, 18446744073709551616, 1e400]')
+write('fuzz_xskfctl_json', 'deep', b'[' * 32 + b']' * 32)
+write('fuzz_xskfctl_json', 'too_deep', b'[' * 33 + b']' * 33)
+write('fuzz_xskfctl_json', 'lone_surrogate', b'"\\ud800"')
+write('fuzz_xskfctl_json', 'bad_utf8', b'"\xc0\xaf"')
+write_dict('fuzz_xskfctl_json', ['{', '}', '[', ']', ':', ',', '"', 'true', 'false', 'null',
+                                 '\\u', '\\ud83d\\ude00', '\\u0000', '1e', '-0.', '"queues"',
+                                 '"port"', '"kernel"', b'\xc3\xa9', b'\xf0\x9f\x98\x80'])
 
 # --- steering rules --------------------------------------------------------------------------
 

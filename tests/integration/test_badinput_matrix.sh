@@ -18,10 +18,21 @@ XSKF_CTL_DIR=$(mktemp -d)
 tb_up "xm$$"
 out=$(mktemp -d)
 hp0=$(cat /proc/sys/vm/nr_hugepages)
-trap 'echo "$hp0" >/proc/sys/vm/nr_hugepages; tb_cleanup; rm -rf "$out" "$XSKF_CTL_DIR"' EXIT
+# the plugin rows' folder: under the build folder, not /tmp, whose mode is part of what they test
+U=$B/badinput-plugins.$$
+trap 'echo "$hp0" >/proc/sys/vm/nr_hugepages; tb_cleanup; rm -rf "$out" "$XSKF_CTL_DIR" "$U"' EXIT
 
 rows=$(sed -n '/<!-- matrix:begin -->/,/<!-- matrix:end -->/p' "$DOC" | grep -E '^\| [0-9]+ \|')
 [ "$(wc -l <<<"$rows")" -ge 40 ] || fail "the matrix in $DOC has fewer than 40 rows"
+# XSKF_MATRIX_ROWS="180-199 300-319": only the rows of these ranges (a developer's check)
+in_ranges() {
+	local r
+	[ -z "${XSKF_MATRIX_ROWS:-}" ] && return 0
+	for r in $XSKF_MATRIX_ROWS; do
+		[ "$1" -ge "${r%-*}" ] && [ "$1" -le "${r#*-}" ] && return 0
+	done
+	return 1
+}
 
 setup() { # setup KIND: make the machine what the row needs; BG_PID for "running"
 	case $1 in
@@ -36,6 +47,30 @@ setup() { # setup KIND: make the machine what the row needs; BG_PID for "running
 			</dev/null &
 		BG_PID=$!
 		wait_line "$out/bg.err" "control socket"
+		;;
+	plug*) # $U/p.so, a good plugin, in a folder of its own: then one thing made wrong
+		rm -rf "$U"
+		mkdir -m 0755 "$U"
+		install -m 0644 "$B/apps/rxdrop.so" "$U/p.so"
+		case $1 in
+		plugfile666 | pluginsecure | plugpath) chmod 0666 "$U/p.so" ;;
+		plugdir777) chmod 0777 "$U" ;;
+		plugdir775) chmod 0775 "$U" ;;
+		plugsticky) chmod 1777 "$U" ;;
+		plugowner) chown 65534 "$U/p.so" ;;
+		plugdirowner) chown 65534 "$U" ;;
+		esac
+		[ "$1" = pluginsecure ] && export XSKF_PLUGIN_INSECURE=1
+		[ "$1" = plugpath ] && export XSKF_PLUGIN_PATH=$U
+		;;
+	ctl*) # the control folder as someone else left it: a symlink, mode 0777, another owner
+		ctl_saved=$XSKF_CTL_DIR
+		XSKF_CTL_DIR=$out/ctl-$1
+		case $1 in
+		ctllink) mkdir -m 0700 "$out/ctl-real" && ln -s ctl-real "$XSKF_CTL_DIR" ;;
+		ctlwide) mkdir -m 0700 "$XSKF_CTL_DIR" && chmod 0777 "$XSKF_CTL_DIR" ;;
+		ctlowner) mkdir -m 0700 "$XSKF_CTL_DIR" && chown 65534 "$XSKF_CTL_DIR" ;;
+		esac
 		;;
 	nohuge) echo 0 >/proc/sys/vm/nr_hugepages ;;
 	mtu3000 | mtu9000) dut ip link set dev "$TB_IF_DUT" mtu "${1#mtu}" ;;
@@ -57,6 +92,14 @@ undo() { # undo KIND
 		wait "$BG_PID"
 		;;
 	nohuge) echo "$hp0" >/proc/sys/vm/nr_hugepages ;;
+	plug*)
+		unset XSKF_PLUGIN_INSECURE XSKF_PLUGIN_PATH
+		rm -rf "$U"
+		;;
+	ctl*)
+		rm -rf "$XSKF_CTL_DIR" "$out/ctl-real"
+		XSKF_CTL_DIR=$ctl_saved
+		;;
 	mtu3000 | mtu9000) dut ip link set dev "$TB_IF_DUT" mtu 1500 ;;
 	mtupair) dut ip link del xm1 ;;
 	esac
@@ -69,9 +112,11 @@ while IFS= read -r row; do
 	re=$(awk -F'`' '{ print $4 }' <<<"$row")
 	want=$(awk -F'|' '{ gsub(/ /, "", $(NF - 2)); print $(NF - 2) }' <<<"$row")
 	kind=$(awk -F'|' '{ gsub(/ /, "", $(NF - 1)); print $(NF - 1) }' <<<"$row")
+	in_ranges "$num" || continue
 	read -r -a argv <<<"${cmd//\$IF/$TB_IF_DUT}"
 	argv=("${argv[@]//\$T/$T}")
 	argv=("${argv[@]//\$P/$XSKF_TEST_PLUGINS}")
+	argv=("${argv[@]//\$U/$U}")
 	case ${argv[0]} in
 	xsk-*) argv=("$B/apps/${argv[0]}" "${argv[@]:1}" --duration 1) ;;
 	xskf-trafficgen) argv=("$GEN" "${argv[@]:1}") ;;

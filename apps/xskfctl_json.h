@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * xskfctl's JSON reader: the control socket's `stats` document read into a tree of nodes.
+ *
+ * Strict RFC 8259 (one value, no trailing commas, no leading zeros, valid UTF-8, surrogate
+ * pairs only paired), nesting at most XJ_MAX_DEPTH, and no NUL anywhere (a string with
+ * \u0000 is refused: every string of the tree is a C string). The text is decoded in place
+ * (a string's decoded bytes are never longer than its escaped ones) and the nodes go into an
+ * array the caller gives: xj_parse() allocates nothing. xj_doc__new() makes the two
+ * allocations whose sizes it knows from the text's length before it starts, and no others.
+ *
+ * The nodes are in document order: a container's first child, if any, is the next node, and
+ * each node's `end` is the index just after its subtree, so the next sibling of n is n->end.
+ * Single-threaded: a tree belongs to the thread that parsed it.
+ */
+#ifndef XSKFCTL_JSON_H
+#define XSKFCTL_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define XJ_MAX_DEPTH 32
+#define XJ_MAX_TEXT  (64u << 20) /* 64 MiB: far beyond any run's document */
+
+enum xj_type { XJ_NULL, XJ_FALSE, XJ_TRUE, XJ_NUMBER, XJ_STRING, XJ_ARRAY, XJ_OBJECT };
+
+struct xj_node {
+	enum xj_type type;
+	uint32_t end;	 /* index after this node's subtree */
+	uint32_t count;	 /* members or elements of a container */
+	const char *key; /* the member's name when the parent is an object, else NULL */
+	const char *str; /* a string's decoded bytes (NUL-terminated), a number's text (not) */
+	uint32_t len;	 /* their length */
+	bool is_u64;	 /* a number that is a whole number in 0..UINT64_MAX */
+	uint64_t u;	 /* its value then */
+	double d;	 /* any number's value */
+};
+
+/*
+ * Parse @text (@len bytes, modified in place: strings decoded, NULs written) into @nodes
+ * (@cap of them). Returns the number of nodes (>= 1), or -EINVAL for text that is not one
+ * JSON value (*@err_off the byte, *@why the reason; found whatever @cap is), -ENOSPC when
+ * the text is JSON but @cap nodes are too few (len / 2 + 1 are always enough),
+ * -E2BIG for text longer than XJ_MAX_TEXT. @err_off and @why may be NULL.
+ */
+int xj_parse(char *text, size_t len, struct xj_node *nodes, size_t cap, size_t *err_off,
+	     const char **why);
+
+/* A parsed copy of a text: the tree and the bytes it points into. */
+struct xj_doc {
+	struct xj_node *n; /* n[0] is the root */
+	int count;
+	char *text;
+};
+
+/*
+ * A tree of a copy of @text: 0, or -EINVAL (not JSON: *@err_off, *@why), -E2BIG, -ENOMEM.
+ * Free with xj_doc__free() (also after an error).
+ */
+int xj_doc__new(struct xj_doc *doc, const char *text, size_t len, size_t *err_off,
+		const char **why);
+void xj_doc__free(struct xj_doc *doc);
+
+/* The member @key of object node @obj, or -1 (not an object, or no such member). */
+int xj_get(const struct xj_node *n, int obj, const char *key);
+/* The first child of @i, or -1; the next sibling of child @c of @parent, or -1. */
+int xj_first(const struct xj_node *n, int i);
+int xj_next(const struct xj_node *n, int parent, int c);
+/* The member @key of @obj as a whole number (0 when it is missing or not one: @ok false). */
+uint64_t xj_u64(const struct xj_node *n, int obj, const char *key, bool *ok);
+/* The member @key of @obj as a number (0.0 when missing), as a string (@dflt when missing). */
+double xj_num(const struct xj_node *n, int obj, const char *key);
+const char *xj_str(const struct xj_node *n, int obj, const char *key, const char *dflt);
+
+#endif /* XSKFCTL_JSON_H */

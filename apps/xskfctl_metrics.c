@@ -1,0 +1,584 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * `xskfctl metrics`: the `stats` document of one instance (or of all, --all) in the Prometheus
+ * text exposition format (version 0.0.4): a HELP and a TYPE line per family, then its samples,
+ * every family once even when several instances have samples in it.
+ *
+ * The names are derived from the JSON document's keys (docs/operations.md has the list):
+ * xskf_queue_<key>_total for a queue's counters, xskf_queue_<object>_<key>_total for those of
+ * its kernel, program and csum objects, xskf_plugin_events_total{plugin,counter}, ... A key
+ * this table does not know still appears, as an `untyped` family of the same derivation, so
+ * a counter the runs gain shows up before xskfctl learns its meaning. Every value is the
+ * JSON's number as written (whole numbers stay exact beyond 2^53), booleans 1 or 0.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xskfctl.h"
+
+struct fam {
+	char name[160];
+	const char *type;
+	char help[200];
+	char *buf; /* its sample lines */
+	size_t len, cap;
+};
+
+struct out {
+	struct fam *f;
+	int n, cap;
+	bool oom;
+	const char *inst; /* the instance label, escaped */
+};
+
+static void fam_free(struct out *o)
+{
+	for (int i = 0; i < o->n; i++)
+		free(o->f[i].buf);
+	free(o->f);
+}
+
+/* A metric name from @s: [a-zA-Z0-9_:], anything else an '_' (a key is not trusted). */
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == ':'))
+			*s = '_';
+}
+
+static struct fam *fam_get(struct out *o, const char *name, const char *type, const char *help)
+{
+	char n[160];
+	int i;
+
+	snprintf(n, sizeof(n), "%s", name);
+	sanitize(n);
+	for (i = 0; i < o->n; i++)
+		if (!strcmp(o->f[i].name, n))
+			return &o->f[i];
+	if (o->n == o->cap) {
+		int cap = o->cap ? 2 * o->cap : 64;
+		struct fam *nf = realloc(o->f, (size_t)cap * sizeof(*nf));
+
+		if (!nf) {
+			o->oom = true;
+			return NULL;
+		}
+		o->f = nf;
+		o->cap = cap;
+	}
+	memset(&o->f[o->n], 0, sizeof(o->f[o->n]));
+	snprintf(o->f[o->n].name, sizeof(o->f[o->n].name), "%s", n);
+	o->f[o->n].type = type;
+	/* HELP text: a backslash and a line feed escaped, as the format asks */
+	{
+		char *h = o->f[o->n].help;
+		size_t k = 0;
+
+		for (; *help && k + 3 < sizeof(o->f[o->n].help); help++) {
+			if (*help == '\\' || *help == '\n')
+				h[k++] = '\\';
+			h[k++] = *help == '\n' ? 'n' : *help;
+		}
+		h[k] = 0;
+	}
+	return &o->f[o->n++];
+}
+
+/* One sample of family @f: NAME{@labels} @v. */
+static void sample(struct out *o, struct fam *f, const char *labels, const char *v)
+{
+	size_t need;
+
+	if (!f)
+		return;
+	need = strlen(f->name) + strlen(labels) + strlen(v) + 5;
+	if (f->cap - f->len <= need) {
+		size_t cap = f->cap ? f->cap : 4096;
+		char *nb;
+
+		while (cap - f->len <= need)
+			cap *= 2;
+		nb = realloc(f->buf, cap);
+		if (!nb) {
+			o->oom = true;
+			return;
+		}
+		f->buf = nb;
+		f->cap = cap;
+	}
+	f->len +=
+	    (size_t)snprintf(f->buf + f->len, f->cap - f->len, "%s{%s} %s\n", f->name, labels, v);
+}
+
+/* @v escaped as a label value (backslash, double quote, newline) into @b. */
+static const char *esc(char *b, size_t bl, const char *v)
+{
+	size_t o = 0;
+
+	for (; *v && o + 3 < bl; v++) {
+		if (*v == '\\' || *v == '"') {
+			b[o++] = '\\';
+			b[o++] = *v;
+		} else if (*v == '\n') {
+			b[o++] = '\\';
+			b[o++] = 'n';
+		} else {
+			b[o++] = *v;
+		}
+	}
+	b[o] = 0;
+	return b;
+}
+
+/* The value of node @i as sample text: a number as written, a boolean 1/0; NULL otherwise. */
+static const char *val(const struct xj_node *n, int i, char *b, size_t bl)
+{
+	switch (n[i].type) {
+	case XJ_NUMBER:
+		snprintf(b, bl, "%.*s", (int)n[i].len, n[i].str);
+		return b;
+	case XJ_TRUE:
+		return "1";
+	case XJ_FALSE:
+		return "0";
+	default:
+		return NULL;
+	}
+}
+
+struct known {
+	const char *key, *name, *type, *help;
+};
+
+static const struct known *lookup(const struct known *k, const char *key)
+{
+	for (; k->key; k++)
+		if (!strcmp(k->key, key))
+			return k;
+	return NULL;
+}
+
+/*
+ * Every number and boolean member of object @obj as a family: a known key as its table says,
+ * an unknown one as untyped PREFIX_KEY. @labels: the sample's labels (without braces).
+ * @skip: members that are labels, not values.
+ */
+static void members(struct out *o, const struct xj_node *n, int obj, const char *prefix,
+		    const struct known *tab, const char *labels, const char *const *skip)
+{
+	char name[160], help[200], vb[160];
+	int c;
+
+	for (c = xj_first(n, obj); c >= 0; c = xj_next(n, obj, c)) {
+		const struct known *k = lookup(tab, n[c].key);
+		const char *v = val(n, c, vb, sizeof(vb));
+		bool skipped = false;
+
+		for (const char *const *s = skip; s && *s; s++)
+			skipped |= !strcmp(*s, n[c].key);
+		if (skipped || !v)
+			continue;
+		if (k) {
+			sample(o, fam_get(o, k->name, k->type, k->help), labels, v);
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s_%s", prefix, n[c].key);
+		snprintf(help, sizeof(help),
+			 "'%s' of the stats document (not known to this xskfctl)", n[c].key);
+		sample(o, fam_get(o, name, "untyped", help), labels, v);
+	}
+}
+
+#define Q "xskf_queue_"
+#define QC(k, h)                                                                                   \
+	{                                                                                          \
+#k, Q #k "_total", "counter", h                                                    \
+	}
+static const struct known queue_tab[] = {
+    QC(rx_packets, "Frames received on the queue's socket."),
+    QC(rx_bytes, "Bytes received on the queue's socket."),
+    QC(tx_packets, "Frames sent on the queue's socket."),
+    QC(tx_bytes, "Bytes sent on the queue's socket."),
+    QC(drop_app, "Frames the app dropped (its verdict)."),
+    QC(drop_no_port, "Frames sent to a port that does not exist."),
+    QC(drop_too_long, "Frames too long for the port they were sent to."),
+    QC(drop_tx_full, "Frames dropped because the TX ring was full."),
+    QC(tx_ring_full, "Times the TX ring was found full."),
+    QC(fill_ring_empty, "Times the worker found no frame to put in the fill ring."),
+    QC(kicks, "Wake-up calls (sendto) made for TX."),
+    {"zerocopy", Q "zerocopy", "gauge", "1 when the queue's socket is bound in zero-copy mode."},
+    {"reconciled", Q "reconciled", "gauge",
+     "1 when the queue's counters add up (frames in = frames out + drops)."},
+    {NULL, NULL, NULL, NULL},
+};
+static const struct known kernel_tab[] = {
+    QC(kernel_rx_dropped, "Kernel XDP statistics: frames dropped at RX (rx_dropped)."),
+    QC(kernel_rx_invalid_descs, "Kernel XDP statistics: invalid RX descriptors."),
+    QC(kernel_tx_invalid_descs, "Kernel XDP statistics: invalid TX descriptors."),
+    QC(kernel_rx_ring_full, "Kernel XDP statistics: frames dropped, the RX ring full."),
+    QC(kernel_rx_fill_ring_empty_descs, "Kernel XDP statistics: times the fill ring was empty."),
+    QC(kernel_tx_ring_empty_descs, "Kernel XDP statistics: times the TX ring was empty."),
+    {NULL, NULL, NULL, NULL},
+};
+static const struct known program_tab[] = {
+    QC(program_redirected, "Frames xskf's XDP program redirected to the queue's socket."),
+    QC(program_passed, "Frames xskf's XDP program passed to the kernel's stack."),
+    QC(program_errors, "Frames xskf's XDP program could not redirect."),
+    {NULL, NULL, NULL, NULL},
+};
+static const struct known chains_tab[] = {
+    QC(chains_rx, "Multi-buffer frames (chains) received."),
+    QC(chains_drop_long, "Chains dropped whole: longer than XSKF_MAX_SEGS buffers."),
+    QC(chains_drop_open, "Chains dropped at the drain: a buffer marked to go on that nothing followed."),
+    QC(chains_drop_tx, "Chains not sent: more buffers than the kernel takes for one frame."),
+    {NULL, NULL, NULL, NULL},
+};
+static const struct known csum_tab[] = {
+    QC(csum_checked, "Frames whose L4 checksum state was sampled."),
+    QC(csum_unfinished, "Sampled frames with an unfinished L4 checksum (a sender's offload)."),
+    QC(csum_repaired, "Checksums finished by --csum-repair."),
+    {NULL, NULL, NULL, NULL},
+};
+#define U "xskf_umem_"
+static const struct known census_tab[] = {
+    {"total", U "frames", "gauge", "Frames of the worker's UMEM."},
+    {"umem_bytes", U "bytes", "gauge", "Bytes of the worker's UMEM."},
+    {"page_size", U "page_bytes", "gauge", "Page size of the worker's UMEM."},
+    {"hugepages", U "hugepages", "gauge", "1 when the worker's UMEM is on hugepages."},
+    {"umem_file", U "file", "gauge", "1 when the worker's UMEM is in a hugetlbfs file."},
+    {"umem_node", U "numa_node", "gauge", "NUMA node of the worker's UMEM."},
+    {"umem_pages_on_node", U "pages_on_node", "gauge",
+     "Pages of the worker's UMEM found on its node."},
+    {"ok", "xskf_census_worker_ok", "gauge",
+     "1 when the worker's frame census adds up (every frame in one place)."},
+    {NULL, NULL, NULL, NULL},
+};
+static const char *const census_places[] = {"cache",	 "fill_ring",  "rx_ring",
+					    "rx_kernel", "tx_pending", "tx_ring",
+					    "comp_ring", "tx_kernel",  NULL};
+static const struct known port_tab[] = {
+    {"rx_queues", "xskf_port_rx_queues", "gauge", "RX queues of the port."},
+    {"numa_node", "xskf_port_numa_node", "gauge", "NUMA node of the port (-1: none)."},
+    {NULL, NULL, NULL, NULL},
+};
+static const struct known run_tab[] = {
+    {"duration_s", "xskf_uptime_seconds", "gauge", "Seconds since the run started."},
+    {"census_ok", "xskf_census_ok", "gauge", "1 when every worker's frame census adds up."},
+    {NULL, NULL, NULL, NULL},
+};
+
+static void queue(struct out *o, const struct xj_node *n, int q)
+{
+	static const char *const skip[] = {"port", "queue", "worker", NULL};
+	static const struct {
+		const char *obj;
+		const struct known *tab;
+	} sub[] = {{"kernel", kernel_tab}, {"program", program_tab}, {"csum", csum_tab},
+		 {"chains", chains_tab}};
+	char l[1024], e[512], vb[64], prefix[64];
+	const char *qv = val(n, xj_get(n, q, "queue"), vb, sizeof(vb));
+	unsigned int s;
+
+	snprintf(l, sizeof(l), "instance=\"%s\",port=\"%s\",queue=\"%s\"", o->inst,
+		 esc(e, sizeof(e), xj_str(n, q, "port", "")), qv ? qv : "");
+	if (xj_get(n, q, "worker") >= 0) {
+		char il[1100];
+
+		snprintf(il, sizeof(il), "%s,worker=\"%s\"", l,
+			 val(n, xj_get(n, q, "worker"), vb, sizeof(vb)) ?: "");
+		sample(o, fam_get(o, Q "info", "gauge", "1 per queue: the worker that serves it."),
+		       il, "1");
+	}
+	members(o, n, q, "xskf_queue", queue_tab, l, skip);
+	for (s = 0; s < sizeof(sub) / sizeof(sub[0]); s++) {
+		int c = xj_get(n, q, sub[s].obj);
+		struct known tab[8];
+		int k;
+
+		if (c < 0 || n[c].type != XJ_OBJECT)
+			continue;
+		/* the tables are by "OBJ_KEY"; the members are by KEY */
+		for (k = 0; sub[s].tab[k].key && k < 7; k++) {
+			tab[k] = sub[s].tab[k];
+			tab[k].key += strlen(sub[s].obj) + 1;
+		}
+		tab[k] = (struct known){NULL, NULL, NULL, NULL};
+		snprintf(prefix, sizeof(prefix), "xskf_queue_%s", sub[s].obj);
+		members(o, n, c, prefix, tab, l, NULL);
+	}
+}
+
+static void census(struct out *o, const struct xj_node *n, int w)
+{
+	static const char *skip[sizeof(census_places) / sizeof(census_places[0]) + 1];
+	char l[600], pl[700], vb[64];
+	const char *wv = val(n, xj_get(n, w, "worker"), vb, sizeof(vb));
+	unsigned int i;
+
+	if (!skip[0]) {
+		skip[0] = "worker";
+		for (i = 0; census_places[i]; i++)
+			skip[i + 1] = census_places[i];
+	}
+	snprintf(l, sizeof(l), "instance=\"%s\",worker=\"%s\"", o->inst, wv ? wv : "");
+	for (i = 0; census_places[i]; i++) {
+		char b[64];
+		const char *v = val(n, xj_get(n, w, census_places[i]), b, sizeof(b));
+
+		if (!v)
+			continue;
+		snprintf(pl, sizeof(pl), "%s,place=\"%s\"", l, census_places[i]);
+		sample(o,
+		       fam_get(o, "xskf_census_frames", "gauge",
+			       "Frames of the worker's UMEM by where they are (frame census)."),
+		       pl, v);
+	}
+	members(o, n, w, "xskf_census", census_tab, l, skip);
+}
+
+/* app_stats: every number and boolean leaf, its path as the key label (untyped: the app's). */
+static void app_leaf(struct out *o, const struct xj_node *n, int i, char *path, size_t pl)
+{
+	size_t l = strlen(path);
+	char lab[1400], e[1100], vb[160];
+	const char *v;
+	int c, k = 0;
+
+	if (n[i].type == XJ_OBJECT || n[i].type == XJ_ARRAY) {
+		for (c = xj_first(n, i); c >= 0; c = xj_next(n, i, c), k++) {
+			if (n[i].type == XJ_OBJECT)
+				snprintf(path + l, pl - l, "%s%s", l ? "." : "", n[c].key);
+			else
+				snprintf(path + l, pl - l, "[%d]", k);
+			app_leaf(o, n, c, path, pl);
+			path[l] = 0;
+		}
+		return;
+	}
+	v = val(n, i, vb, sizeof(vb));
+	if (!v)
+		return;
+	snprintf(lab, sizeof(lab), "instance=\"%s\",key=\"%s\"", o->inst, esc(e, sizeof(e), path));
+	sample(o,
+	       fam_get(o, "xskf_app_stat", "untyped",
+		       "The app's own statistics (app_stats of the stats document), by key."),
+	       lab, v);
+}
+
+static void plugins(struct out *o, const struct xj_node *n, int arr)
+{
+	char l[1400], cl[1700], e1[300], e2[600], e3[300], vb[64];
+	int p, c, w, k;
+
+	for (p = xj_first(n, arr); p >= 0; p = xj_next(n, arr, p)) {
+		int ctr = xj_get(n, p, "counters"), ws = xj_get(n, p, "workers");
+
+		esc(e1, sizeof(e1), xj_str(n, p, "name", ""));
+		snprintf(l, sizeof(l), "instance=\"%s\",plugin=\"%s\",file=\"%s\"", o->inst, e1,
+			 esc(e2, sizeof(e2), xj_str(n, p, "file", "")));
+		sample(
+		    o,
+		    fam_get(o, "xskf_plugin_info", "gauge",
+			    "1 per plugin of the run: its name and the file it was loaded from."),
+		    l, "1");
+		for (c = xj_first(n, ctr); c >= 0; c = xj_next(n, ctr, c)) {
+			const char *v = val(n, c, vb, sizeof(vb));
+
+			if (!v)
+				continue;
+			snprintf(cl, sizeof(cl), "instance=\"%s\",plugin=\"%s\",counter=\"%s\"",
+				 o->inst, e1, esc(e3, sizeof(e3), n[c].key));
+			sample(o,
+			       fam_get(o, "xskf_plugin_events_total", "counter",
+				       "A plugin's counter, summed over its workers."),
+			       cl, v);
+		}
+		for (w = xj_first(n, ws), k = 0; w >= 0; w = xj_next(n, ws, w), k++) {
+			for (c = xj_first(n, w); c >= 0; c = xj_next(n, w, c)) {
+				const char *v = val(n, c, vb, sizeof(vb));
+
+				if (!v)
+					continue;
+				snprintf(
+				    cl, sizeof(cl),
+				    "instance=\"%s\",plugin=\"%s\",worker=\"%d\",counter=\"%s\"",
+				    o->inst, e1, k, esc(e3, sizeof(e3), n[c].key));
+				sample(o,
+				       fam_get(o, "xskf_plugin_worker_events_total", "counter",
+					       "A plugin's counter, one worker's."),
+				       cl, v);
+			}
+		}
+	}
+}
+
+static void memory_backend(struct out *o, const struct xj_node *n, int arr)
+{
+	char l[600], vb[64], b[64];
+	int w;
+
+	for (w = xj_first(n, arr); w >= 0; w = xj_next(n, arr, w)) {
+		bool ok;
+		uint64_t ns = xj_u64(n, w, "busy_ns", &ok);
+		const char *f = val(n, xj_get(n, w, "frames"), b, sizeof(b));
+
+		snprintf(l, sizeof(l), "instance=\"%s\",worker=\"%s\"", o->inst,
+			 val(n, xj_get(n, w, "worker"), vb, sizeof(vb)) ?: "");
+		if (f)
+			sample(o,
+			       fam_get(o, "xskf_memory_backend_frames_total", "counter",
+				       "Frames the memory backend has made for the worker."),
+			       l, f);
+		if (ok) {
+			snprintf(b, sizeof(b), "%llu.%09llu", (unsigned long long)(ns / 1000000000),
+				 (unsigned long long)(ns % 1000000000));
+			sample(o,
+			       fam_get(o, "xskf_worker_busy_seconds_total", "counter",
+				       "Seconds the worker spent on frames (memory backend)."),
+			       l, b);
+		}
+	}
+}
+
+/* Every family of one instance's document @n. */
+static void instance(struct out *o, const struct xj_node *n)
+{
+	static const char *const skip[] = {"app",    "backend", "version", "plugin_abi",
+					   "libbpf", "libxdp",	NULL};
+	char l[2400], e1[300], e2[300], e3[300], e4[300], e5[300], path[1024] = "", abi[24] = "";
+	bool ok;
+	uint64_t v = xj_u64(n, 0, "plugin_abi", &ok);
+	int a, i;
+
+	if (ok)
+		snprintf(abi, sizeof(abi), "%llu", (unsigned long long)v);
+
+	snprintf(l, sizeof(l),
+		 "instance=\"%s\",app=\"%s\",backend=\"%s\",version=\"%s\",plugin_abi=\"%s\","
+		 "libbpf=\"%s\",libxdp=\"%s\"",
+		 o->inst, esc(e1, sizeof(e1), xj_str(n, 0, "app", "")),
+		 esc(e2, sizeof(e2), xj_str(n, 0, "backend", "")),
+		 esc(e3, sizeof(e3), xj_str(n, 0, "version", "")), abi,
+		 esc(e4, sizeof(e4), xj_str(n, 0, "libbpf", "")),
+		 esc(e5, sizeof(e5), xj_str(n, 0, "libxdp", "")));
+	sample(o,
+	       fam_get(o, "xskf_info", "gauge",
+		       "1 per instance: its app (command or chain), backend, version of xskf and "
+		       "plugin ABI, libbpf and libxdp files."),
+	       l, "1");
+	snprintf(l, sizeof(l), "instance=\"%s\"", o->inst);
+	members(o, n, 0, "xskf", run_tab, l, skip);
+	a = xj_get(n, 0, "ports");
+	for (i = xj_first(n, a); i >= 0; i = xj_next(n, a, i)) {
+		static const char *const pskip[] = {"name", "ifindex", NULL};
+		char pl[1400], ib[64];
+
+		snprintf(pl, sizeof(pl), "instance=\"%s\",port=\"%s\"", o->inst,
+			 esc(e1, sizeof(e1), xj_str(n, i, "name", "")));
+		snprintf(l, sizeof(l), "%s,ifindex=\"%s\",attach_mode=\"%s\",redirect=\"%s\"", pl,
+			 val(n, xj_get(n, i, "ifindex"), ib, sizeof(ib)) ?: "",
+			 esc(e2, sizeof(e2), xj_str(n, i, "attach_mode", "")),
+			 esc(e3, sizeof(e3), xj_str(n, i, "redirect", "")));
+		sample(o,
+		       fam_get(o, "xskf_port_info", "gauge",
+			       "1 per port: its ifindex, XDP attach mode and redirect method."),
+		       l, "1");
+		members(o, n, i, "xskf_port", port_tab, pl, pskip);
+	}
+	a = xj_get(n, 0, "queues");
+	for (i = xj_first(n, a); i >= 0; i = xj_next(n, a, i))
+		queue(o, n, i);
+	a = xj_get(n, 0, "census");
+	for (i = xj_first(n, a); i >= 0; i = xj_next(n, a, i))
+		census(o, n, i);
+	memory_backend(o, n, xj_get(n, 0, "memory_backend"));
+	a = xj_get(n, 0, "app_stats");
+	if (a >= 0)
+		app_leaf(o, n, a, path, sizeof(path));
+	plugins(o, n, xj_get(n, 0, "plugins"));
+}
+
+static void up(struct out *o, int v)
+{
+	char l[600];
+
+	snprintf(l, sizeof(l), "instance=\"%s\"", o->inst);
+	sample(o, fam_get(o, "xskf_up", "gauge", "1 when the instance answered, 0 when not."), l,
+	       v ? "1" : "0");
+}
+
+int cmd_metrics(const char *want, int argc, char **argv)
+{
+	static struct ctl_inst v[CTL_MAX_INSTANCES];
+	struct out o = {0};
+	char err[600], ie[600];
+	bool all = false;
+	int n, i, rc = 0;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--all")) {
+			all = true;
+			continue;
+		}
+		fprintf(stderr, "xskfctl: metrics: unknown %s '%s' (xskfctl --help)\n",
+			argv[i][0] == '-' ? "option" : "argument", argv[i]);
+		return 2;
+	}
+	if (all && want) {
+		fprintf(stderr,
+			"xskfctl: metrics --all asks every run: drop -s, --name or --pid\n");
+		return 2;
+	}
+	if (all) {
+		/*
+		 * No control folder: nothing runs, and that is an answer (no samples, exit 0), or a
+		 * textfile collector's file would keep the last run's series as if it were alive.
+		 */
+		if (access(ctl_dir(), F_OK) && errno == ENOENT)
+			return 0;
+		n = ctl_instances(v, CTL_MAX_INSTANCES);
+		if (n < 0)
+			return 1;
+	} else {
+		if (ctl_choose(want, &v[0]))
+			return 1;
+		n = 1;
+	}
+	for (i = 0; i < n; i++) {
+		struct xj_doc doc;
+
+		o.inst = esc(ie, sizeof(ie), v[i].name);
+		if (ctl_stats(v[i].path, &doc, err, sizeof(err))) {
+			fprintf(stderr, "xskfctl: %s\n", err);
+			if (!all) {
+				fam_free(&o);
+				return 1;
+			}
+			up(&o, 0);
+			continue;
+		}
+		up(&o, 1);
+		instance(&o, doc.n);
+		xj_doc__free(&doc);
+	}
+	if (o.oom) {
+		fprintf(stderr, "xskfctl: out of memory\n");
+		rc = 1;
+	} else {
+		for (i = 0; i < o.n; i++)
+			printf("# HELP %s %s\n# TYPE %s %s\n%.*s", o.f[i].name, o.f[i].help,
+			       o.f[i].name, o.f[i].type, (int)o.f[i].len, o.f[i].buf);
+	}
+	fam_free(&o);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "xskfctl: cannot write the metrics: %s\n", strerror(errno));
+		rc = 1;
+	}
+	return rc;
+}

@@ -1,0 +1,169 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Live capture (xskfctl capture, docs/operations.md) on the veth bed, one case per run:
+#   frames      N frames sent with scapy from the generator namespace while `xskfctl capture
+#               -c N --rx` runs against xskf run rxdrop on the dut: the pcapng holds exactly N
+#               frames, tshark and tcpdump read it, and every frame's bytes are one of those
+#               sent (all of them, each once); -w - into tcpdump works too
+#   second      a second capture while one runs: refused in one line, exit 1; the first one,
+#               interrupted (SIGINT), leaves a pcapng that tshark reads, exit 0
+#   client-gone a capture client stopped (SIGSTOP, it reads nothing) while frames come: the
+#               run receives all of them (the data path never waits for it); the client
+#               killed: a new capture is served
+#   run-exits   the run ends (SIGINT) in the middle of a capture of -c 1000000: xskfctl
+#               says how many of them it got, exit 1, and the file is readable pcapng
+#   disk-full   -w /dev/full: one line (No space left on device), exit 1; the run goes on and
+#               serves the next capture
+# Root (the veth bed, the control folder); exit 77 to skip.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+require_root
+case_name=${1:?case}
+XSKF=$B/apps/xskf
+CTL=$B/apps/xskfctl
+tb_up_out "xc$$"
+export XSKF_CTL_DIR=$out/ctl
+
+# run_dut ARGS...: xskf run rxdrop on the dut's interface in the background; its pid in $RUN
+run_dut() {
+	ip netns exec "$TB_NS_DUT" "$XSKF" run rxdrop -i "$TB_IF_DUT" --cpus 1 --quiet "$@" \
+		>/dev/null 2>"$out/run.err" </dev/null &
+	RUN=$!
+	at_exit "kill -INT $RUN 2>/dev/null; wait $RUN 2>/dev/null"
+	wait_for "control socket of pid $RUN" ctl_up "$RUN"
+}
+
+# send N FIRST: N distinct UDP frames (their number in the payload) from the generator side;
+# their bytes, one hex line each, into $out/sent.hex
+send() {
+	gen $PY - "$TB_IF_GEN" "$TB_MAC_GEN" "$TB_MAC_DUT" "$TB_IP4_GEN" "$TB_IP4_DUT" "$1" "$2" \
+		>>"$out/sent.hex" <<-'PYEOF' || fail "scapy could not send"
+		import sys
+		from scapy.all import Ether, IP, UDP, Raw, sendp
+		ifc, smac, dmac, sip, dip, n, first = sys.argv[1:8]
+		pk = [Ether(src=smac, dst=dmac) / IP(src=sip, dst=dip) / UDP(sport=4000, dport=9) /
+		      Raw(b"xskf-capture %08d " % i + bytes(range(40))) for i in range(int(first), int(first) + int(n))]
+		sendp(pk, iface=ifc, verbose=0)
+		for p in pk:
+		    print(bytes(p).hex())
+	PYEOF
+}
+
+# pcap_frames FILE: the frames tshark reads in FILE
+tshark_n() { tshark -r "$1" 2>/dev/null | wc -l; }
+
+case $case_name in
+frames)
+	n=300
+	run_dut
+	"$CTL" capture -c $n --rx -w "$out/c.pcapng" 2>"$out/cap.err" &
+	cap=$!
+	wait_line "$out/cap.err" "capturing"
+	send 150 0
+	send 150 150
+	wait "$cap" || { cat "$out/cap.err"; fail "capture: exit $?"; }
+	cat "$out/cap.err"
+	grep -q "^xskfctl: $n frames captured into $out/c.pcapng, 0 dropped" "$out/cap.err" || fail "summary"
+	[ "$(tshark_n "$out/c.pcapng")" = $n ] || fail "tshark reads $(tshark_n "$out/c.pcapng") frames, not $n"
+	[ "$(tcpdump -r "$out/c.pcapng" -nn 2>/dev/null | wc -l)" = $n ] || fail "tcpdump does not read $n frames"
+	# every frame as sent: scapy reads the pcapng, the same bytes (a multiset: 2 queues)
+	$PY - "$out/c.pcapng" "$out/sent.hex" <<-'PYEOF' || fail "captured bytes differ from those sent"
+		import sys
+		from scapy.utils import PcapNgReader
+		got = sorted(bytes(p).hex() for p in PcapNgReader(sys.argv[1]))
+		sent = sorted(l.strip() for l in open(sys.argv[2]))
+		if got != sent:
+		    sys.exit(f"{len(got)} frames captured, {len(sent)} sent, "
+		             f"{len(set(got) - set(sent))} captured that were not sent")
+	PYEOF
+	tshark -r "$out/c.pcapng" -T fields -e frame.comment -e pkt_comment -e frame.p2p_dir -c 1 2>/dev/null | head -1
+	tshark -r "$out/c.pcapng" -V -c 1 2>/dev/null | grep -qiE "Direction: Inbound|inbound" || fail "no inbound direction flag"
+	tshark -r "$out/c.pcapng" -V -c 1 2>/dev/null | grep -q "rx_hash=0x" || fail "no RX hints comment"
+	ok "capture -c $n: $n frames, tshark and tcpdump read them, bytes equal to those sent, inbound flags, hints comments"
+	# -w - into tcpdump, a snap length
+	rm -f "$out/sent.hex"
+	"$CTL" capture -c 10 --snaplen 34 -w - 2>"$out/cap2.err" | tcpdump -r - -nn >"$out/td" 2>&1 &
+	cap=$!
+	wait_line "$out/cap2.err" "capturing"
+	send 10 1000
+	wait "$cap" || fail "capture -w - | tcpdump"
+	[ "$(grep -c 'IP ' "$out/td")" = 10 ] || { cat "$out/td"; fail "tcpdump from a pipe"; }
+	grep -q "snapshot length 34" "$out/td" || fail "snap length"
+	ok "capture -w - | tcpdump -r -: 10 frames, snapshot length 34"
+	;;
+second)
+	run_dut
+	"$CTL" capture -w "$out/a.pcapng" 2>"$out/a.err" &
+	a=$!
+	wait_line "$out/a.err" "capturing"
+	send 20 0
+	"$CTL" capture -c 1 -w "$out/b.pcapng" >"$out/b.out" 2>"$out/b.err" && fail "a second capture: exit 0"
+	[ "$(wc -l <"$out/b.err")" = 1 ] || fail "not one line: $(cat "$out/b.err")"
+	grep -q "^xskfctl: capture: another capture of this run is going on (one at a time): wait for it to end$" "$out/b.err" ||
+		fail "second: $(cat "$out/b.err")"
+	[ -e "$out/b.pcapng" ] && fail "the refused capture made a file"
+	ok "a second capture at once: $(cat "$out/b.err")"
+	wait_for "20 frames in the first capture" ge tshark_n "$out/a.pcapng" 20
+	kill -INT $a
+	wait $a || { cat "$out/a.err"; fail "the interrupted capture: exit $?"; }
+	grep -q "20 frames captured into .* (interrupted)" "$out/a.err" || fail "$(cat "$out/a.err")"
+	[ "$(tshark_n "$out/a.pcapng")" = 20 ] || fail "the interrupted file"
+	ok "the first, interrupted: $(tail -1 "$out/a.err")"
+	;;
+client-gone)
+	run_dut
+	"$CTL" capture --rx -w "$out/a.pcapng" 2>"$out/a.err" &
+	a=$!
+	wait_line "$out/a.err" "capturing"
+	kill -STOP $a
+	base=$(app_seen "$RUN")
+	# 3000 frames: more than the ring and the client's socket hold
+	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --rate 20000 --cpus 0 --json >"$out/gen.json" || fail "generator"
+	sent=$(sent_of "$out/gen.json")
+	wait_seen "$RUN" $((base + sent))
+	ok "a stopped capture client: the run received all $sent frames"
+	kill -KILL $a
+	wait $a 2>/dev/null
+	"$CTL" capture -c 5 -w "$out/b.pcapng" 2>"$out/b.err" &
+	b=$!
+	wait_line "$out/b.err" "capturing"
+	send 5 0
+	wait $b || fail "the capture after a killed client: exit $?"
+	[ "$(tshark_n "$out/b.pcapng")" = 5 ] || fail "the next capture"
+	ok "the client killed: the next capture is served ($(tail -1 "$out/b.err"))"
+	;;
+run-exits)
+	run_dut
+	"$CTL" capture -c 1000000 -w "$out/a.pcapng" 2>"$out/a.err" &
+	a=$!
+	wait_line "$out/a.err" "capturing"
+	send 7 0
+	wait_for "7 frames in the capture" ge tshark_n "$out/a.pcapng" 7
+	kill -INT "$RUN" # the run ends (a stop, a crash would be the same to the client)
+	wait $a && fail "a capture cut short by the run's end: exit 0"
+	grep -q "^xskfctl: the run ended the capture after 7 of 1000000 frames" "$out/a.err" ||
+		fail "$(cat "$out/a.err")"
+	[ "$(tshark_n "$out/a.pcapng")" = 7 ] || fail "the file of a capture the run ended"
+	ok "the run ends mid-capture: $(tail -1 "$out/a.err")"
+	;;
+disk-full)
+	run_dut
+	"$CTL" capture -c 5 -w /dev/full 2>"$out/a.err" &
+	a=$!
+	wait_line "$out/a.err" "capturing"
+	send 5 0
+	wait $a && fail "a full disk: exit 0"
+	grep -q "^xskfctl: cannot write /dev/full: No space left on device: the capture stops$" "$out/a.err" ||
+		fail "$(cat "$out/a.err")"
+	ok "a full disk: $(tail -1 "$out/a.err")"
+	"$CTL" capture -c 3 -w "$out/b.pcapng" 2>"$out/b.err" &
+	b=$!
+	wait_line "$out/b.err" "capturing"
+	send 3 100
+	wait $b || fail "the capture after a full disk"
+	kill -0 "$RUN" || fail "the run ended"
+	ok "the run goes on and serves the next capture"
+	;;
+*) fail "unknown case $case_name" ;;
+esac
