@@ -34,6 +34,9 @@
 #define ETH_ALEN   6
 #define HDR_LEN	   42 /* Ethernet + IPv4 + UDP */
 #define MAX_FRAME  4096
+/* --size beyond one buffer: a chain (multi-buffer AF_XDP, docs/jumbo.md), up to MTU 9000 with
+ * the Ethernet header and a VLAN tag */
+#define MAX_JUMBO  9018
 #define IMIX_CYCLE 12
 #define IMIX_MAX   1514
 /* what an interface forwards beyond its MTU: the Ethernet header and one VLAN tag (the
@@ -102,7 +105,9 @@ struct txgen {
 	bool launch_offloaded;
 	struct xskf_engine *eng;
 	unsigned int nr_workers, nr_ports;
-	uint8_t tmpl[MAX_FRAME]; /* the largest UDP frame; smaller ones are its prefix */
+	uint8_t tmpl[MAX_JUMBO]; /* the largest UDP frame; smaller ones are its prefix */
+	uint32_t room;           /* bytes one buffer holds; --size beyond it: chains */
+	uint32_t frame_size;
 	struct txgen_frames fr;	 /* pcap frames */
 	struct txgen_share shares[XSKF_MAX_WORKERS]; /* the frames of each worker's flows */
 	uint64_t tx_dropped0[XSKF_MAX_PORTS];	     /* each port's tx_dropped at configure */
@@ -422,6 +427,20 @@ static int txgen_init(void *app_ctx, struct xskf_engine *eng)
 	}
 	if (!t->have_src_mac)
 		memcpy(t->src_mac, pi.mac, ETH_ALEN);
+	if (!t->pcap && !t->imix && t->size > t->room && !xskf_engine__chains(eng)) {
+		uint32_t room4k = t->room + 4096 - t->frame_size;
+		char more[64] = "";
+
+		if (t->frame_size < 4096 && t->size <= room4k)
+			snprintf(more, sizeof(more), ", or add --frame-size 4096 (it holds %u)", room4k);
+		fprintf(stderr,
+			"txgen: --size %u needs frames of several buffers (a %u-byte UMEM frame "
+			"holds %u): %s's MTU of %u needs none, or the kernel has no multi-buffer "
+			"AF_XDP; raise the MTU (ip link set dev %s mtu 9000) or use --size %u at "
+			"most%s\n",
+			t->size, t->frame_size, t->room, name, pi.mtu, name, t->room, more);
+		return -EINVAL;
+	}
 	build_template(t);
 	if (t->pcap) {
 		if (!t->count && !t->loop)
@@ -598,6 +617,31 @@ static inline void next_built(struct txgen_worker *w, uint32_t flows)
 	}
 }
 
+#define unlikely_jumbo(x) __builtin_expect(!!(x), 0)
+
+/*
+ * A frame of @len bytes longer than one buffer: the template's bytes over a chain of buffers,
+ * the first full (the headers, put_headers() writes them), the others appended. False when a
+ * buffer cannot be had now (no free frame): the frame is not sent.
+ */
+static bool build_chain(const struct txgen *t, struct xskf_pkt *p, uint32_t len)
+{
+	uint32_t off = t->room, k;
+	uint8_t *b;
+
+	memcpy(p->data + HDR_LEN, t->tmpl + HDR_LEN, t->room - HDR_LEN);
+	p->len = t->room;
+	while (off < len) {
+		k = len - off < t->room ? len - off : t->room;
+		b = xskf_pkt__append(p, k);
+		if (!b)
+			return false; /* not sent: the framework takes back what was appended */
+		memcpy(b, t->tmpl + off, k);
+		off += k;
+	}
+	return true;
+}
+
 static unsigned int txgen_fill(void *wctx, struct xskf_pkt *pkts, unsigned int max)
 {
 	struct txgen_worker *w = wctx;
@@ -627,11 +671,18 @@ static unsigned int txgen_fill(void *wctx, struct xskf_pkt *pkts, unsigned int m
 			memcpy(p->data, t->fr.data[k], len);
 		} else {
 			len = t->imix ? imix_sizes[w->imix] : t->size;
-			memcpy(p->data + HDR_LEN, t->tmpl + HDR_LEN, len - HDR_LEN);
+			if (unlikely_jumbo(len > t->room)) {
+				if (!build_chain(t, p, len))
+					break; /* no free frame now: the rest next round */
+			} else {
+				memcpy(p->data + HDR_LEN, t->tmpl + HDR_LEN, len - HDR_LEN);
+				p->len = len;
+			}
 			put_headers(t, p->data, len, (uint16_t)(t->sport + w->flow), w->round);
 			next_built(w, t->flows);
 		}
-		p->len = len;
+		if (t->pcap)
+			p->len = len;
 		p->out_port = (uint16_t)(t->nr_ports > 1 ? (w->seq + i) % t->nr_ports : 0);
 		bytes += len;
 		if (t->latency) {
@@ -661,6 +712,7 @@ static unsigned int txgen_fill(void *wctx, struct xskf_pkt *pkts, unsigned int m
 			w->next_launch += w->launch_step;
 		}
 	}
+	n = i;
 	w->seq += n;
 	w->ctr[C_BUILT] += n;
 	w->ctr[C_BUILT_BYTES] += bytes;
@@ -793,7 +845,7 @@ static void txgen_json(void *app_ctx, struct xskf_engine *eng, void *out)
 }
 
 static const struct xskf_cli_opt txgen_opts[] = {
-    {"size", 1, "BYTES", "frame size without FCS, 60..frame room (default 60)"},
+    {"size", 1, "BYTES", "frame size without FCS, 60..frame room, or up to 9018 in several buffers where the MTU allows (default 60)"},
     {"imix", 0, NULL, "7:4:1 of 60/590/1514-byte frames (IP packets of 46/576/1500)"},
     {"flows", 1, "N", "N flows: UDP source port = sport + frame number % N (default 1)"},
     {"rate", 1, "PPS", "send at most PPS frames per second in all (default: no limit)"},
@@ -907,7 +959,14 @@ static int check_size(struct txgen *t, uint32_t frame_size, bool no_hints)
 	errno = 0;
 	v = strtoull(t->size_arg, &end, 0);
 	number = !errno && end != t->size_arg && !*end && t->size_arg[0] != '-';
+	t->room = room;
+	t->frame_size = frame_size;
 	if (number && v >= 60 && v <= room) {
+		t->size = (uint32_t)v;
+		return 0;
+	}
+	/* longer: a chain of buffers, if the engine binds for them (txgen_init() checks) */
+	if (number && v > room && v <= MAX_JUMBO) {
 		t->size = (uint32_t)v;
 		return 0;
 	}
@@ -916,9 +975,7 @@ static int check_size(struct txgen *t, uint32_t frame_size, bool no_hints)
 			"invalid --size '%s': use a number from 60 to %u (what a %u-byte UMEM "
 			"frame holds after its %u-byte headroom)%s\n",
 			t->size_arg, room, frame_size, frame_size - room,
-			number && v > room ? "; larger frames need multi-buffer (jumbo frame) "
-					     "support, which xskf does not have yet"
-					   : "");
+			number && v > room ? "; or up to 9018 (a jumbo frame, several buffers)" : "");
 	else
 		fprintf(stderr,
 			"invalid --size '%s': use a number from 60 to %u (what a %u-byte UMEM "
@@ -943,6 +1000,8 @@ static int txgen_check(void *ctx, struct xskf_engine_opts *eo)
 		fprintf(stderr, "txgen: --loop needs --pcap\n");
 		return -EINVAL;
 	}
+	t->room = frame_room(fs, eo->no_hints);
+	t->frame_size = fs;
 	if (t->launch && !t->rate) {
 		fprintf(stderr, "txgen: --launch-time paces --rate: add --rate PPS\n");
 		return -EINVAL;
@@ -967,7 +1026,8 @@ static int txgen_check(void *ctx, struct xskf_engine_opts *eo)
 
 static const struct xskf_app txgen_app = {
 	.name = "xsk-txgen",
-	.flags = XSKF_APP_F_TX_ONLY,
+	/* chains: --size beyond one buffer is sent as several (xskf_pkt__append()) */
+	.flags = XSKF_APP_F_TX_ONLY | XSKF_APP_F_CHAINS,
 	.configure = txgen_configure,
 	.init = txgen_init,
 	.worker_init = txgen_worker_init,

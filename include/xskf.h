@@ -205,6 +205,18 @@ static inline const void *xskf_pkt__read(const struct xskf_pkt *pkt, uint32_t of
 	return pkt->frags ? xskf_pkt__read_chain(pkt, off, len, buf) : NULL;
 }
 
+/*
+ * xskf_pkt__append() - for a TX-only app in tx_fill(): add a buffer of @len bytes (1 .. the
+ * frame room, worker_info.frame_size - headroom) at the end of frame @pkt, to build a frame
+ * longer than one buffer holds (a jumbo frame: XSKF_APP_F_CHAINS, and the engine binds for
+ * chains: xskf_engine__chains()). Build each frame's buffers before the next frame's. Returns
+ * the buffer's first byte, for the app to write @len bytes to, or NULL: the engine takes no
+ * chains, @len is out of range, the frame has XSKF_MAX_SEGS buffers, another frame was added
+ * to since, or no free UMEM frame is left (send the frame shorter, or not at all).
+ * Thread: worker, inside tx_fill.
+ */
+XSKF_API uint8_t *xskf_pkt__append(struct xskf_pkt *pkt, uint32_t len);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Apps                                                                                        */
 
@@ -498,6 +510,13 @@ XSKF_API unsigned int xskf_engine__nr_workers(const struct xskf_engine *eng);
  * decapsulates frames then does the same to them (xskf_pkt__csum_finish()). Thread: any.
  */
 XSKF_API bool xskf_engine__csum_repair(const struct xskf_engine *eng);
+/*
+ * xskf_engine__chains() - true when the sockets were bound for frames of several buffers
+ * (multi-buffer AF_XDP, XDP_USE_SG: a port's MTU needs it, the kernel has it and the app takes
+ * chains, docs/jumbo.md), so that frames longer than one UMEM frame are received and can be
+ * sent (xskf_pkt__append()). Thread: any, after xskf_engine__start() (e.g. from app->init()).
+ */
+XSKF_API bool xskf_engine__chains(const struct xskf_engine *eng);
 
 /*
  * Steering (docs/steering.md): each port's XDP program holds a table of rules, matched in

@@ -95,6 +95,7 @@ static int mem_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 			return -EINVAL;
 		}
 		w->eng->sg = true;
+		w->eng->sg_segs = mo->segs;
 		w->eng->tx_segs_copy = 18;
 	}
 	s->sg = w->eng->sg;

@@ -69,6 +69,7 @@ static inline unsigned int rx_take_sg(struct xskf_worker *w, struct xskf_sock *s
 	uint64_t fmask = um->frame_size - 1, bytes = 0;
 	uint16_t port = (uint16_t)s->port->idx, queue = (uint16_t)s->queue;
 
+	/* at most batch + XSKF_MAX_SEGS: their buffers after the first fit in w->segs */
 	n = xsk_ring_cons__peek(&s->rx, batch + XSKF_MAX_SEGS, &idx);
 	if (!n)
 		return 0;

@@ -98,6 +98,7 @@ struct xskf_engine {
 	 * xdp-zc-max-segs, 0 if it says none).
 	 */
 	bool sg;
+	uint32_t sg_segs;        /* buffers the longest frame the MTU allows takes */
 	uint32_t tx_segs_copy, tx_segs_zc;
 	unsigned int steer_next_id; /* the last steering rule id given (steer.c) */
 };

@@ -79,6 +79,7 @@ int xskf_jumbo__decide(struct xskf_engine *eng)
 	    !(eng->app.flags & XSKF_APP_F_CHAINS))
 		return 0; /* watch.c says why, with the MTU that fits */
 	eng->sg = true;
+	eng->sg_segs = need;
 	pr_info("%s: MTU %u: frames of up to %u bytes come in up to %u buffers of %u bytes: "
 		"multi-buffer AF_XDP (XDP_USE_SG); the kernel takes at most %u buffers per frame "
 		"(max_skb_frags %ld + 1) in copy mode\n",

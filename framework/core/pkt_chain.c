@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "core/chain_ops.h"
 #include "core/engine.h"
 
 __thread struct xskf_worker *xskf__worker_self;
@@ -22,7 +23,7 @@ uint8_t *xskf_pkt__seg(const struct xskf_pkt *pkt, unsigned int i, uint32_t *len
 		*len = pkt->len;
 		return pkt->data;
 	}
-	if (i > pkt->frags || !w || pkt->frag_idx + i - 1 >= XSKF_MAX_BATCH + XSKF_MAX_SEGS)
+	if (i > pkt->frags || !w || pkt->frag_idx + i - 1 >= XSKF_SEGS_CAP)
 		return NULL;
 	d = &w->segs[pkt->frag_idx + i - 1];
 	*len = d->len;
@@ -65,4 +66,38 @@ const void *xskf_pkt__read_chain(const struct xskf_pkt *pkt, uint32_t off, uint3
 		off = 0;
 	}
 	return len ? NULL : buf;
+}
+
+uint8_t *xskf_pkt__append(struct xskf_pkt *pkt, uint32_t len)
+{
+	struct xskf_worker *w = xskf__worker_self;
+	struct xskf_umem *um;
+	struct xdp_desc *d;
+	uint32_t off;
+
+	if (!w || !w->tx_building || !w->eng->sg)
+		return NULL;
+	um = &w->umem;
+	off = w->eng->rx_data_off;
+	if (!len || len > um->frame_size - off || pkt->frags + 1u >= XSKF_MAX_SEGS ||
+	    w->tx_nseg == XSKF_SEGS_CAP || !um->cache_len)
+		return NULL;
+	/* a frame's buffers are one run of the table: only the frame added to last grows */
+	if (pkt->frags && pkt->frag_idx + pkt->frags != w->tx_nseg)
+		return NULL;
+	if (pkt->frags)
+		w->segs[w->tx_nseg - 1].options = XDP_PKT_CONTD;
+	else
+		pkt->frag_idx = (uint16_t)w->tx_nseg;
+	d = &w->segs[w->tx_nseg++];
+	d->addr = um->cache[--um->cache_len] + off;
+	d->len = len;
+	d->options = 0;
+	pkt->frags++;
+	return (uint8_t *)um->area + d->addr;
+}
+
+bool xskf_engine__chains(const struct xskf_engine *eng)
+{
+	return eng && eng->sg;
 }

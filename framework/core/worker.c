@@ -59,45 +59,6 @@ static inline uint32_t tx_room(const struct xskf_worker *w)
 	return room;
 }
 
-/* TX-only apps build frames in empty chunks handed out from the cache. */
-static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_t batch)
-{
-	const struct xskf_app *app = &w->eng->app;
-	struct xskf_umem *um = &w->umem;
-	uint32_t off = w->eng->rx_data_off, n, m, i, room = tx_room(w);
-
-	n = um->cache_len < batch ? um->cache_len : batch;
-	if (n > room)
-		n = room;
-	for (i = 0; i < n; i++) {
-		struct xskf_pkt *p = &pkts[i];
-
-		p->addr = um->cache[--um->cache_len] + off;
-		p->data = (uint8_t *)um->area + p->addr;
-		p->len = 0;
-		p->port = p->out_port = 0;
-		p->queue = 0;
-		p->headroom = (uint16_t)off;
-		p->action = XSKF_FWD;
-		p->frags = 0;
-		p->frag_idx = 0;
-		p->meta = NULL;
-	}
-	m = n ? app->tx_fill(w->wctx, pkts, n) : 0;
-	if (m > n)
-		m = n;
-	/* frames built but not handed over take their requests back with them (tx_meta.c) */
-	if (unlikely(xskf_tx_asked) && m < n && w->socks[0])
-		xskf_txmd__forget(w, w->socks[0], pkts + m, n - m);
-	for (i = m; i < n; i++)
-		xskf_cache_put(um, pkts[i].addr);
-	if (m && w->socks[0] && unlikely(xskf_tx_asked))
-		xskf_txmd__burst(w, w->socks[0], pkts, m);
-	else if (m && w->socks[0])
-		dispatch(w, w->socks[0], pkts, m);
-	xskf_tx_asked = 0;
-}
-
 /*
  * A burst in which the app asked for TX metadata (xskf_tx.h): carried out with every frame's
  * verdict (tx_meta.c); chains take their requests back, counted, and go as ever.
@@ -113,6 +74,59 @@ static __attribute__((noinline, cold)) void txmd_dispatch(struct xskf_worker *w,
 		return;
 	}
 	xskf_txmd__burst(w, s, pkts, n);
+}
+
+/* TX-only apps build frames in empty chunks handed out from the cache. */
+static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_t batch)
+{
+	const struct xskf_app *app = &w->eng->app;
+	struct xskf_umem *um = &w->umem;
+	uint32_t off = w->eng->rx_data_off, n, m, i, room = tx_room(w);
+
+	n = um->cache_len < batch ? um->cache_len : batch;
+	/* room is in descriptors: frames of several buffers take several (chain_ops.h) */
+	if (unlikely(w->eng->sg))
+		room /= w->eng->sg_segs;
+	if (n > room)
+		n = room;
+	for (i = 0; i < n; i++) {
+		struct xskf_pkt *p = &pkts[i];
+
+		p->addr = um->cache[--um->cache_len] + off;
+		p->data = (uint8_t *)um->area + p->addr;
+		p->len = 0;
+		p->port = p->out_port = 0;
+		p->queue = 0;
+		p->headroom = (uint16_t)off;
+		p->action = XSKF_FWD;
+		p->frags = 0;
+		p->frag_idx = XSKF_NO_FRAGS;
+		p->meta = NULL;
+	}
+	w->tx_nseg = 0;
+	w->tx_building = true;
+	m = n ? app->tx_fill(w->wctx, pkts, n) : 0;
+	w->tx_building = false;
+	if (m > n)
+		m = n;
+	/* frames built but not handed over take their requests back with them (tx_meta.c) */
+	if (unlikely(xskf_tx_asked) && m < n && w->socks[0])
+		xskf_txmd__forget(w, w->socks[0], pkts + m, n - m);
+	for (i = m; i < n; i++) {
+		xskf_cache_put(um, pkts[i].addr);
+		if (unlikely(pkts[i].frag_idx != XSKF_NO_FRAGS))
+			chain_put_rest(w, &pkts[i], 0, chain_frags(w, &pkts[i]));
+	}
+	/* frames of several buffers (xskf_pkt__append()) go the chain way */
+	if (m && w->socks[0]) {
+		if (unlikely(xskf_tx_asked))
+			txmd_dispatch(w, w->socks[0], pkts, m, w->tx_nseg != 0);
+		else if (unlikely(w->tx_nseg))
+			dispatch_sg(w, w->socks[0], pkts, m);
+		else
+			dispatch(w, w->socks[0], pkts, m);
+	}
+	xskf_tx_asked = 0;
 }
 
 static void pin(struct xskf_worker *w)

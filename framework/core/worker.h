@@ -18,6 +18,10 @@
 struct xskf_engine;
 struct xskf_cap_ring;
 
+/* buffers after the first in one burst: RX takes batch + XSKF_MAX_SEGS descriptors at most,
+ * a TX-only app's frames of up to 8 buffers each fill a burst of XSKF_MAX_BATCH */
+#define XSKF_SEGS_CAP (XSKF_MAX_BATCH * 8)
+
 /* ---- the memory backend's state of a worker (backend/mem_backend.c) ---- */
 
 
@@ -56,7 +60,9 @@ struct xskf_worker {
 	 * xskf_pkt__seg(): a packet's are segs[frag_idx .. frag_idx + frags - 1]. A burst takes
 	 * at most batch + XSKF_MAX_SEGS descriptors.
 	 */
-	struct xdp_desc segs[XSKF_MAX_BATCH + XSKF_MAX_SEGS];
+	struct xdp_desc segs[XSKF_SEGS_CAP];
+	uint32_t tx_nseg;      /* segs used by the frames tx_fill() builds (xskf_pkt__append()) */
+	bool tx_building;      /* inside app->tx_fill() */
 	atomic_bool draining;      /* set by stop(): XDP is detached, empty the rings then exit */
 	atomic_bool done;
 } __attribute__((aligned(XSKF_CACHE_LINE))); /* nor do two workers */

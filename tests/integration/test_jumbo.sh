@@ -10,6 +10,7 @@
 #   test_jumbo.sh macswap   - N frames of 9014 bytes sent back by xsk-l2fwd (MAC swap): each comes
 #                             back byte for byte with its addresses swapped
 #   test_jumbo.sh skb       - rxdrop in SKB mode at MTU 9000 counts 9014-byte frames too
+#   test_jumbo.sh txgen     - xsk-txgen --size 9000 --count N: N frames of 9000 bytes at rxdrop
 #   test_jumbo.sh tunnel    - UDP datagrams of 7000..8000 bytes through xsk-tunnel to and from
 #                             the kernel's VXLAN devices (IPv4 and IPv6 underlay, MTU 9100):
 #                             encap and decap of jumbo frames, each payload checked, counts exact
@@ -203,6 +204,23 @@ PYEOF
 	[ "$got" = "[$N, $N, $((N * 9014))]" ] || fail "rx, tx, tx bytes: $got"
 	[ "$(jget $J "j['census_ok']")" = True ] || fail "census"
 	ok "macswap: rx = tx = $N, $((N * 9014)) bytes, census ok"
+	;;
+txgen)
+	# xsk-txgen --size 9000 (frames of 6 buffers) from A to xsk-rxdrop on la
+	fwd_bed_up 9000
+	start_app $NL $TMP/rx.json $BUILD/apps/xsk-rxdrop -i la -N --quiet
+	# paced: a starved receiver (a loaded machine) would drop at full speed, counted, not lost
+	ip netns exec $NA $TXGEN -i a0 -N --size 9000 --count $N --rate 5000 --dst-mac $MAC_LA --json \
+		>$TMP/tx.json 2>$TMP/tx.err || { cat $TMP/tx.err; fail "xsk-txgen"; }
+	check_sg_line $TMP/tx.err
+	[ "$(jget $TMP/tx.json "[j['app_stats'][k] for k in ('sent', 'bytes', 'handed')] + [j['census_ok']]")" = "[$N, $((N * 9000)), $N, True]" ] ||
+		fail "txgen: $(jget $TMP/tx.json "j['app_stats']")"
+	wait_app_rx $APP_PID $N
+	stop_app || fail "xsk-rxdrop exited with an error"
+	J=$TMP/rx.json
+	got=$(jget $J "[sum(q[k] for q in j['queues']) for k in ('rx_packets', 'rx_bytes')] + [sum(q['chains']['rx'] for q in j['queues'])]")
+	[ "$got" = "[$N, $((N * 9000)), $N]" ] || fail "rx packets, bytes, chains: $got"
+	ok "txgen: $N frames of 9000 bytes sent as chains, counted exactly by xsk-rxdrop"
 	;;
 nochains)
 	# a plugin that does not take chains: the MTU needs them, so it says why frames are dropped
