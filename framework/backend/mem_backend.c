@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <time.h>
 
 #include "backend/mem_backend.h"
@@ -314,6 +315,16 @@ static void mem_json(struct xskf_engine *eng, FILE *f)
 	fprintf(f, "]");
 }
 
+/*
+ * Idle: the stand-in makes frames only when the worker runs it, so a worker whose rounds are
+ * empty has none coming (its frames are all made, or its ports receive none): it waits for its
+ * eventfd (a stop) or the timeout alone.
+ */
+static int mem_wait(struct xskf_worker *w, int timeout_ms)
+{
+	return poll(w->idle.pfd, 1, timeout_ms);
+}
+
 /* No capabilities, no wakeups, no program: no preflight, attach, detach or watch. */
 const struct xskf_backend_ops xskf_backend_mem = {
 	.name = "memory",
@@ -321,7 +332,7 @@ const struct xskf_backend_ops xskf_backend_mem = {
 	.add_port = mem_add_port, .open_sock = mem_open_sock, .prime = mem_prime,
 	.close_sock = mem_close_sock,
 	/* the worker's loop: the kernel's side, played here */
-	.step = xskf_mem__kernel,
+	.step = xskf_mem__kernel, .wait = mem_wait,
 	/* what the control thread asks */
 	.kstats = mem_kstats, .port_info = mem_port_info,
 	.sock_mode = mem_sock_mode, .port_mode = mem_port_mode, .json = mem_json,

@@ -70,6 +70,7 @@ struct xskf_engine {
 	uint32_t headroom;         /* UMEM frame headroom we ask for */
 	uint32_t rx_data_off;      /* where RX data starts in a chunk: XDP_PACKET_HEADROOM + headroom */
 	atomic_bool stop;
+	bool busy_poll;  /* -B, and the sockets can busy poll (the backend's idle_help()) */
 	const struct xskf_backend_ops *be; /* backend/backend.h */
 	struct xskf_mem_engine mem;        /* the memory backend's */
 	bool started, stopped;

@@ -12,6 +12,7 @@
 
 #include "xskf.h"
 #include "core/compiler.h"
+#include "core/idle.h"
 #include "core/sock.h"
 #include "core/umem.h"
 
@@ -46,6 +47,7 @@ struct xskf_worker {
 	/* its backend's step (backend/backend.h), NULL when a kernel serves the rings */
 	void (*step)(struct xskf_worker *w, uint32_t batch, bool rx);
 	struct xskf_mem_worker mem; /* the memory backend's */
+	struct xskf_idle_state idle;      /* sleeping when no frames come (idle.c) */
 	atomic_bool draining;      /* set by stop(): XDP is detached, empty the rings then exit */
 	atomic_bool done;
 } __attribute__((aligned(XSKF_CACHE_LINE))); /* nor do two workers */
