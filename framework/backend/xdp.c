@@ -297,7 +297,7 @@ static void xdp_idle_help(struct xskf_engine *eng, char *buf, size_t len)
 		}
 	}
 	if (nonapi && eng->busy_poll) {
-		pr_warn("--busy-poll: %s queue %u is a %s socket without a NAPI ID (zero-copy has "
+		pr_warn("--busy-poll: %s queue %u is in %s, without a NAPI ID (zero-copy has "
 			"one): it cannot busy poll; polling its rings without it\n",
 			nonapi->port->name, nonapi->queue, xdp_sock_mode(nonapi));
 		eng->busy_poll = false;

@@ -137,6 +137,13 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (o.busy_poll && o.bind_mode == XSKF_BIND_COPY && o.backend == XSKF_BACKEND_XDP) {
+		/* the kernel ties an XSK to a NAPI only at a zero-copy bind (docs/idle.md) */
+		pr_warn("--busy-poll needs a socket with a NAPI ID, and copy mode (-c) has none: drop "
+			"-c (zero-copy where the driver has it) or -B\n");
+		errno = EINVAL;
+		return NULL;
+	}
 	if (o.backend == XSKF_BACKEND_MEMORY && o.busy_poll) {
 		pr_warn("busy polling needs a NIC: the memory backend has none (drop -B)\n");
 		errno = EINVAL;
