@@ -127,11 +127,40 @@ uint16_t tun_vxlan__sport(const struct xskf_pkt *pkt)
 	return (uint16_t)(0xc000 | (flow_hash(pkt) & 0x3fff));
 }
 
+/*
+ * The one's-complement sum of a chain's buffers after the first (a jumbo frame in several
+ * buffers, docs/jumbo.md), as if they followed it in memory: @odd when the bytes summed before
+ * them are an odd count, so that each buffer's sum is byte-swapped into place.
+ */
+static uint64_t chain_sum(const struct xskf_pkt *pkt, uint64_t sum, bool odd)
+{
+	uint32_t len;
+	unsigned int i;
+
+	for (i = 1; i <= pkt->frags; i++) {
+		const uint8_t *b = xskf_pkt__seg(pkt, i, &len);
+		uint64_t s;
+
+		if (!b)
+			break;
+		s = csum_add(0, b, len);
+		if (odd) {
+			while (s >> 16)
+				s = (s & 0xffff) + (s >> 16);
+			s = (s & 0xff) << 8 | s >> 8;
+		}
+		sum += s;
+		odd ^= len & 1;
+	}
+	return sum;
+}
+
 enum tun_ctr tun_vxlan__encap(const struct tun_table *t, const struct tun_underlay *u,
 			      struct xskf_pkt *pkt, uint16_t *ip_id)
 {
 	const struct tun_entry *e;
-	uint32_t inner = pkt->len, hash, hlen, ip_len, l4;
+	/* a chain's inner frame is all its buffers; its headers are in the first */
+	uint32_t inner = xskf_pkt__total_len(pkt), hash, hlen, ip_len, l4;
 	bool v6;
 	uint8_t *p;
 
@@ -200,7 +229,9 @@ enum tun_ctr tun_vxlan__encap(const struct tun_table *t, const struct tun_underl
 		uint16_t csum;
 
 		sum = csum_add(sum, tail, sizeof(tail));
-		sum = csum_add(sum, p + l4, inner + 16);
+		sum = csum_add(sum, p + l4, pkt->len - l4);
+		if (pkt->frags)
+			sum = chain_sum(pkt, sum, (pkt->len - l4) & 1);
 		csum = csum_fold(sum);
 		if (!csum)
 			csum = 0xffff; /* 0 means "no checksum" */
@@ -212,7 +243,8 @@ enum tun_ctr tun_vxlan__encap(const struct tun_table *t, const struct tun_underl
 enum tun_ctr tun_vxlan__decap(const struct tun_table *t, struct xskf_pkt *pkt)
 {
 	const uint8_t *d = pkt->data;
-	uint32_t len = pkt->len, l4, end, udp_len, vni;
+	/* the headers are in the first buffer (len); a chain's total is all its buffers */
+	uint32_t len = pkt->len, total = xskf_pkt__total_len(pkt), l4, end, udp_len, vni;
 	uint16_t type;
 
 	if (len < 14)
@@ -245,8 +277,12 @@ enum tun_ctr tun_vxlan__decap(const struct tun_table *t, struct xskf_pkt *pkt)
 	} else {
 		return TUN_DEC_NOT_IP;
 	}
-	/* the IP length may be shorter than the frame (Ethernet padding), never longer */
-	if (end > len || end < l4 + 8)
+	/*
+	 * The IP length may be shorter than the frame (Ethernet padding), never longer. A chain
+	 * has no padding (it is long) and its last buffer's length is not the app's to change:
+	 * its IP length must be all of it.
+	 */
+	if (end > total || end < l4 + 8 || (pkt->frags && end != total) || l4 + 16 + 14 > len)
 		return TUN_DEC_SHORT;
 	if (get16(d + l4 + 2) != TUN_VXLAN_PORT)
 		return TUN_DEC_WRONG_PORT;
@@ -260,6 +296,7 @@ enum tun_ctr tun_vxlan__decap(const struct tun_table *t, struct xskf_pkt *pkt)
 		return TUN_DEC_UNKNOWN_VNI;
 	/* the UDP checksum is not verified: VXLAN receivers may ignore it (RFC 7348 sec. 5) */
 	xskf_pkt__pull(pkt, l4 + 16);
-	pkt->len = udp_len - 16;
+	if (!pkt->frags)
+		pkt->len = udp_len - 16;
 	return TUN_DECAP;
 }

@@ -29,18 +29,21 @@
 
 enum l2fwd_mode { MODE_MACSWAP, MODE_FWD };
 
-/* Per-worker counters, each in its own cache line: one writer, read once at exit. */
-struct l2fwd_worker {
-	uint64_t runts; /* frames shorter than an Ethernet header: dropped */
-	uint64_t frames;
-} __attribute__((aligned(64)));
+/*
+ * The counters live in the runner's per-worker arrays (xskf_worker_info.counters: one writer,
+ * shown each second, in --json and `xskfctl stats`); the worker's context is its array.
+ */
+enum { C_FRAMES, C_RUNTS };
+static const char *const l2fwd_counters[] = { "frames", "runts", NULL };
 
 struct l2fwd {
 	enum l2fwd_mode mode;
 	bool rewrite[2];	      /* fwd: rewrite MACs of frames leaving port i */
 	uint8_t dst_mac[2][ETH_ALEN]; /* fwd: new destination per output port */
 	uint8_t src_mac[2][ETH_ALEN]; /* fwd: that port's own MAC, read before set-up */
-	struct l2fwd_worker workers[XSKF_MAX_WORKERS];
+	uint64_t *ctr[XSKF_MAX_WORKERS]; /* each worker's counters */
+	/* for a caller without the runner's counters (wi->counters NULL) */
+	uint64_t own[XSKF_MAX_WORKERS][8] __attribute__((aligned(64)));
 };
 
 /*
@@ -93,7 +96,8 @@ static int l2fwd_worker_init(void *app_ctx, const struct xskf_worker_info *wi, v
 {
 	struct l2fwd *l = app_ctx;
 
-	*wctx = &l->workers[wi->id];
+	l->ctr[wi->id] = wi->counters ? wi->counters : l->own[wi->id];
+	*wctx = l->ctr[wi->id];
 	return 0;
 }
 
@@ -115,25 +119,25 @@ static inline void mac_swap(uint8_t *eth)
 
 static void macswap_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 {
-	struct l2fwd_worker *w = wctx;
+	uint64_t *ctr = wctx;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
 		if (__builtin_expect(pkts[i].len < ETH_HLEN, 0)) {
-			w->runts++; /* verdict stays XSKF_DROP */
+			ctr[C_RUNTS]++; /* verdict stays XSKF_DROP */
 			continue;
 		}
 		mac_swap(pkts[i].data);
 		pkts[i].action = XSKF_TX;
 	}
-	w->frames += n;
+	ctr[C_FRAMES] += n;
 }
 
 static struct l2fwd fwd;
 
 static void fwd_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 {
-	struct l2fwd_worker *w = wctx;
+	uint64_t *ctr = wctx;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
@@ -141,7 +145,7 @@ static void fwd_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 		unsigned int out = p->port ^ 1u;
 
 		if (__builtin_expect(p->len < ETH_HLEN, 0)) {
-			w->runts++;
+			ctr[C_RUNTS]++;
 			continue;
 		}
 		if (fwd.rewrite[out]) {
@@ -151,7 +155,7 @@ static void fwd_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 		p->out_port = (uint16_t)out;
 		p->action = XSKF_FWD;
 	}
-	w->frames += n;
+	ctr[C_FRAMES] += n;
 }
 
 static void l2fwd_json(void *app_ctx, struct xskf_engine *eng, void *out)
@@ -160,9 +164,12 @@ static void l2fwd_json(void *app_ctx, struct xskf_engine *eng, void *out)
 	uint64_t runts = 0, frames = 0;
 	unsigned int i;
 
+	/* the summary the command always printed, from the same counters as "plugins" */
 	for (i = 0; i < xskf_engine__nr_workers(eng); i++) {
-		runts += l->workers[i].runts;
-		frames += l->workers[i].frames;
+		if (!l->ctr[i])
+			continue;
+		runts += __atomic_load_n(&l->ctr[i][C_RUNTS], __ATOMIC_RELAXED);
+		frames += __atomic_load_n(&l->ctr[i][C_FRAMES], __ATOMIC_RELAXED);
 	}
 	fprintf(out, "{\"mode\": \"%s\", \"frames\": %llu, \"drop_runt\": %llu}",
 		l->mode == MODE_FWD ? "fwd" : "macswap", (unsigned long long)frames,
@@ -226,7 +233,7 @@ static void (*l2fwd_burst_for(void *ctx))(void *, struct xskf_pkt *, unsigned in
 
 static const struct xskf_app l2fwd_app = {
 	.name = "xsk-l2fwd",
-	.flags = XSKF_APP_F_FORWARDS,
+	.flags = XSKF_APP_F_FORWARDS | XSKF_APP_F_CHAINS, /* headers in the first buffer */
 	.configure = l2fwd_configure,
 	.worker_init = l2fwd_worker_init,
 	.rx_burst = macswap_burst,
@@ -241,4 +248,5 @@ static const struct xskf_app_cli l2fwd_cli = {
 	.rx_burst_for = l2fwd_burst_for,
 };
 
-XSKF_PLUGIN(.name = "l2fwd", .app = &l2fwd_app, .app_ctx = &fwd, .cli = &l2fwd_cli);
+XSKF_PLUGIN(.name = "l2fwd", .app = &l2fwd_app, .app_ctx = &fwd, .cli = &l2fwd_cli,
+	    .counters = l2fwd_counters);

@@ -18,8 +18,8 @@
 #include <xskf_hints.h>
 
 enum { H_HW, H_SW, H_NONE, H_PTYPE, H_NOMETA, H_MAX };
-static const char *const h_names[H_MAX] = { "hash_hw", "hash_sw", "hash_none", "ptype",
-					    "no_meta" };
+static const char *const h_names[H_MAX + 1] = { "hash_hw", "hash_sw", "hash_none", "ptype",
+						"no_meta", NULL };
 
 struct sample {
 	uint32_t seq; /* odd while the worker writes it */
@@ -29,10 +29,11 @@ struct sample {
 	bool valid;
 };
 
+/* The hint counters are the runner's (xskf_worker_info.counters): h points there. */
 struct rxdrop_worker {
 	uint64_t sum;
-	uint64_t h[H_MAX];
-	uint64_t pkts;
+	uint64_t *h;
+	uint64_t own[H_MAX]; /* for a caller without the runner's counters */
 	struct sample sample;
 	char pad[64];
 };
@@ -41,7 +42,6 @@ struct rxdrop {
 	bool touch;       /* read each frame's Ethernet type, as a real app would */
 	bool no_hint_stats; /* leave the hints unread (measures their cost in the XDP program) */
 	struct rxdrop_worker *workers[XSKF_MAX_WORKERS];
-	uint64_t last[H_MAX];
 };
 
 static struct rxdrop rx;
@@ -54,6 +54,7 @@ static int rxdrop_worker_init(void *app_ctx, const struct xskf_worker_info *wi, 
 	if (posix_memalign((void **)&w, 64, sizeof(*w)))
 		return -ENOMEM;
 	memset(w, 0, sizeof(*w));
+	w->h = wi->counters ? wi->counters : w->own;
 	r->workers[wi->id] = w;
 	*wctx = w;
 	return 0;
@@ -146,28 +147,22 @@ static void print_sample(FILE *f, struct rxdrop_worker *w, unsigned int id)
 	       src_name(XSKF_META_SRC(s.meta.src, XSKF_F_VLAN)));
 }
 
-/* Control thread, each second: hint sources of the packets of the last interval. */
+/*
+ * Control thread, each second: with -v, a sample packet's hints per worker (the runner prints
+ * the counters).
+ */
 static void rxdrop_tick(void *app_ctx, struct xskf_engine *eng)
 {
 	struct rxdrop *r = app_ctx;
 	FILE *f = xskf_app__out();
-	uint64_t t[H_MAX];
 	unsigned int i;
 
 	(void)eng;
-	if (r->no_hint_stats || xskf_app__quiet())
+	if (r->no_hint_stats || xskf_app__quiet() || !xskf_app__verbose())
 		return;
-	totals(r, t);
-	fprintf(f, "           hints  rx_hash hw %llu  sw %llu  none %llu  no_meta %llu\n",
-	       (unsigned long long)(t[H_HW] - r->last[H_HW]),
-	       (unsigned long long)(t[H_SW] - r->last[H_SW]),
-	       (unsigned long long)(t[H_NONE] - r->last[H_NONE]),
-	       (unsigned long long)(t[H_NOMETA] - r->last[H_NOMETA]));
-	memcpy(r->last, t, sizeof(t));
-	if (xskf_app__verbose())
-		for (i = 0; i < XSKF_MAX_WORKERS; i++)
-			if (r->workers[i])
-				print_sample(f, r->workers[i], i);
+	for (i = 0; i < XSKF_MAX_WORKERS; i++)
+		if (r->workers[i])
+			print_sample(f, r->workers[i], i);
 	fflush(f);
 }
 
@@ -217,6 +212,8 @@ static int rxdrop_parse(void *ctx, int idx, const char *arg)
 
 static const struct xskf_app rxdrop_app = {
 	.name = "xsk-rxdrop",
+	/* frames of several buffers too: the framework counts their packets and bytes */
+	.flags = XSKF_APP_F_CHAINS,
 	.worker_init = rxdrop_worker_init,
 	.rx_burst = rxdrop_burst,
 	.tick = rxdrop_tick,
@@ -244,4 +241,4 @@ static void rxdrop_cleanup(void *app_ctx)
 }
 
 XSKF_PLUGIN(.name = "rxdrop", .app = &rxdrop_app, .app_ctx = &rx, .cli = &rxdrop_cli,
-	    .cleanup = rxdrop_cleanup);
+	    .counters = h_names, .cleanup = rxdrop_cleanup);

@@ -62,7 +62,11 @@ struct tunnel_worker {
 static __attribute__((noinline, cold)) void
 too_big(struct tunnel_worker *w, const struct tun_table *t, struct xskf_pkt *p, uint64_t *now_ns)
 {
-	enum tun_ctr c = tun_pmtu__answer(&w->pmtu, t, &w->tun->ul, p, now_ns);
+	enum tun_ctr c;
+
+	/* the answer quotes the first bytes: a jumbo chain's first buffer, sent alone */
+	p->frags = 0;
+	c = tun_pmtu__answer(&w->pmtu, t, &w->tun->ul, p, now_ns);
 
 	w->ctr[c]++;
 	if (c == TUN_PMTU_ICMP4 || c == TUN_PMTU_ICMP6)
@@ -339,7 +343,8 @@ static int tunnel_check(void *app_ctx, struct xskf_engine_opts *eo)
 
 static const struct xskf_app tunnel_app = {
 	.name = "xsk-tunnel",
-	.flags = XSKF_APP_F_RCU_QSBR | XSKF_APP_F_FORWARDS,
+	/* chains: the headers it reads and writes are in the first buffer (tunnel_vxlan.c) */
+	.flags = XSKF_APP_F_RCU_QSBR | XSKF_APP_F_FORWARDS | XSKF_APP_F_CHAINS,
 	.configure = tunnel_configure,
 	.init = tunnel_init,
 	.worker_init = tunnel_worker_init,

@@ -42,13 +42,18 @@
 static const uint32_t imix_sizes[IMIX_CYCLE] = {60,  60, 60, 590, 60,  60,
 						590, 60, 60, 590, 590, 1514};
 
+/* Counters (the runner's per-worker arrays: shown each second, in --json, `xskfctl stats`). */
+enum { C_BUILT, C_BUILT_BYTES };
+static const char *const txgen_counters[] = { "built", "built_bytes", NULL };
+
 struct txgen_worker {
 	uint64_t seq;	/* frames built so far */
 	uint64_t limit; /* frames this worker sends, 0 = no limit */
 	double tokens;	/* token bucket, when rate-limited */
 	double rate;	/* frames per ns for this worker, 0 = unlimited */
 	uint64_t last_ns;
-	uint64_t bytes;
+	uint64_t *ctr;	 /* the runner's counters of this worker (C_*) */
+	uint64_t own[2]; /* for a caller without them */
 	/*
 	 * Built frames: the flow of the next frame, its place in the IMIX cycle, and the round
 	 * (how often the flows came round, the flow's IPv4 ID). The cycle starts one place later
@@ -342,6 +347,7 @@ static int txgen_worker_init(void *app_ctx, const struct xskf_worker_info *wi, v
 
 	/* sizes were checked against the frame room before set-up (txgen_check) */
 	w->last_ns = now_ns();
+	w->ctr = wi->counters ? wi->counters : w->own;
 	/* a worker with no share of --count is done at once; it may even be the last one */
 	if (w->done && atomic_fetch_add(&t->workers_done, 1) + 1 == t->nr_workers)
 		xskf_engine__request_stop(t->eng);
@@ -421,7 +427,8 @@ static unsigned int txgen_fill(void *wctx, struct xskf_pkt *pkts, unsigned int m
 		bytes += len;
 	}
 	w->seq += n;
-	w->bytes += bytes;
+	w->ctr[C_BUILT] += n;
+	w->ctr[C_BUILT_BYTES] += bytes;
 	if (w->limit && w->seq == w->limit) {
 		w->done = true;
 		/* the last worker to finish stops the run; the engine then drains what is queued */
@@ -510,7 +517,8 @@ static void txgen_json(void *app_ctx, struct xskf_engine *eng, void *out)
 
 	totals(t, eng, &tt);
 	for (i = 0; i < t->nr_workers; i++)
-		built += t->workers[i].seq;
+		if (t->workers[i].ctr)
+			built += __atomic_load_n(&t->workers[i].ctr[C_BUILT], __ATOMIC_RELAXED);
 	fprintf(out,
 		"{\"built\": %llu, \"sent\": %llu, \"bytes\": %llu, \"handed\": %llu, "
 		"\"if_tx_dropped\": %llu, \"tx_invalid_descs\": %llu, \"mode\": \"%s\"}",
@@ -719,4 +727,5 @@ static void txgen_cleanup(void *app_ctx)
 }
 
 XSKF_PLUGIN(.name = "txgen", .app = &txgen_app, .app_ctx = &tg, .cli = &txgen_cli,
+	    .counters = txgen_counters,
 	    .cleanup = txgen_cleanup);

@@ -11,6 +11,12 @@
  *                       loaded device-bound, so native mode only.
  * With hints on (rodata hints_on), each variant first writes struct xskf_meta in front of the
  * frame (bpf/xskf_hints.bpf.h); a frame whose meta cannot be written is still delivered.
+ *
+ * All are frags-aware (SEC("xdp.frags"), BPF_F_XDP_HAS_FRAGS): drivers then attach them
+ * natively at MTUs whose frames span several buffers (veth refuses others above a peer MTU of
+ * 3506: docs/jumbo.md). data .. data_end is the first buffer only (3520 bytes of a 9014-byte
+ * frame on veth): the steering match and the hints parser read headers there, and a frame
+ * whose headers do not fit in it is parsed as far as they do (hints: a shorter ptype).
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -154,19 +160,19 @@ static __always_inline int redirect(struct xdp_md *ctx, const bool hw, const boo
 	return ret;
 }
 
-SEC("xdp")
+SEC("xdp.frags")
 int xskf_redirect(struct xdp_md *ctx)
 {
 	return redirect(ctx, false, false);
 }
 
-SEC("xdp")
+SEC("xdp.frags")
 int xskf_redirect_hw(struct xdp_md *ctx)
 {
 	return redirect(ctx, true, false);
 }
 
-SEC("xdp")
+SEC("xdp.frags")
 int xskf_redirect_lk(struct xdp_md *ctx)
 {
 	return redirect(ctx, false, true);

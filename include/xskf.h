@@ -92,7 +92,16 @@ struct xskf_pkt {
 	uint16_t out_port;    /* for XSKF_FWD: index of the port to send it out of */
 	uint16_t headroom;    /* bytes free in front of data, for xskf_pkt__push() */
 	uint8_t action;       /* enum xskf_action; XSKF_DROP when the burst is handed over */
-	uint8_t reserved[3];
+	/*
+	 * Buffers of the frame after the first (0: the whole frame is data, len). Frames longer
+	 * than one UMEM frame come as chains (multi-buffer AF_XDP, docs/jumbo.md) to apps with
+	 * XSKF_APP_F_CHAINS only: data and len are then the first buffer (it holds the headers),
+	 * xskf_pkt__seg() gives the others and xskf_pkt__read() a range across them. An app
+	 * may lower frags to send only the first buffers as a frame of their own (the tunnel's
+	 * ICMP answer to a frame too big); the framework takes the others back.
+	 */
+	uint8_t frags;
+	uint16_t frag_idx;    /* framework-private: where the other buffers are */
 	uint64_t addr;        /* framework-private: UMEM address of data */
 	/* where the XDP program wrote RX hints (just in front of data), or NULL with hints off;
 	 * read it through the accessors of xskf_hints.h, which check that it is valid */
@@ -128,6 +137,57 @@ static inline uint8_t *xskf_pkt__pull(struct xskf_pkt *pkt, uint32_t n)
 	pkt->addr += n;
 	pkt->len -= n;
 	return pkt->data;
+}
+
+/*
+ * Most buffers one received frame may take: longer chains are dropped whole (drop_chain_long).
+ * The kernel's own limit is lower (copy mode: max_skb_frags + 1, 18 by default).
+ */
+#define XSKF_MAX_SEGS 48
+
+/* Buffers of @pkt: 1, or more for a chain (XSKF_APP_F_CHAINS). Thread: worker. */
+static inline unsigned int xskf_pkt__nb_segs(const struct xskf_pkt *pkt)
+{
+	return 1u + pkt->frags;
+}
+
+/*
+ * xskf_pkt__seg() - buffer @i (0 .. xskf_pkt__nb_segs() - 1) of @pkt: returns its first byte
+ * and sets *@len to its length; buffer 0 is pkt->data, pkt->len. Returns NULL past the last
+ * buffer. The bytes may be changed in place; the lengths of buffers after the first may not.
+ * Thread: worker, inside rx_burst, for a packet of the burst it was handed.
+ */
+XSKF_API uint8_t *xskf_pkt__seg(const struct xskf_pkt *pkt, unsigned int i, uint32_t *len);
+
+/*
+ * xskf_pkt__chain_len() - bytes of a chain, all its buffers. Use xskf_pkt__total_len().
+ * Thread: worker, inside rx_burst.
+ */
+XSKF_API uint32_t xskf_pkt__chain_len(const struct xskf_pkt *pkt);
+
+/* Bytes of the whole frame, all its buffers. Thread: worker, inside rx_burst. */
+static inline uint32_t xskf_pkt__total_len(const struct xskf_pkt *pkt)
+{
+	return pkt->frags ? xskf_pkt__chain_len(pkt) : pkt->len;
+}
+
+/*
+ * xskf_pkt__read() - bytes @off .. @off + @len - 1 of the frame, wherever they are: a pointer
+ * into the frame when they lie in one buffer (no copy), else a copy into @buf (at least @len
+ * bytes), for a header that crosses a buffer's edge (as DPDK's rte_pktmbuf_read()). Returns
+ * NULL when the frame is shorter than @off + @len. Thread: worker, inside rx_burst.
+ */
+static inline const void *xskf_pkt__read(const struct xskf_pkt *pkt, uint32_t off, uint32_t len,
+					 void *buf);
+XSKF_API const void *xskf_pkt__read_chain(const struct xskf_pkt *pkt, uint32_t off,
+					  uint32_t len, void *buf);
+
+static inline const void *xskf_pkt__read(const struct xskf_pkt *pkt, uint32_t off, uint32_t len,
+					 void *buf)
+{
+	if ((uint64_t)off + len <= pkt->len)
+		return pkt->data + off;
+	return pkt->frags ? xskf_pkt__read_chain(pkt, off, len, buf) : NULL;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -166,6 +226,14 @@ enum xskf_app_flags {
 	 * handing it frames whose pkts[i].meta is NULL.
 	 */
 	XSKF_APP_F_NEEDS_HINTS = 1u << 3,
+	/*
+	 * The app takes frames that span several buffers (struct xskf_pkt.frags, xskf_pkt__seg(),
+	 * docs/jumbo.md): only then, and only when a port's MTU needs it, are the sockets bound
+	 * with multi-buffer AF_XDP (XDP_USE_SG). Without it, frames longer than one UMEM frame
+	 * are dropped by the kernel (rx_dropped), as the start-up line says. In a chain of
+	 * plugins, every plugin must have it.
+	 */
+	XSKF_APP_F_CHAINS = 1u << 4,
 };
 
 struct xskf_app {
@@ -464,6 +532,13 @@ struct xskf_queue_stats {
 	 * left unfinished, and those finished in software (csum_repair).
 	 */
 	uint64_t csum_checked, csum_unfinished, csum_repaired;
+	/*
+	 * Multi-buffer frames (docs/jumbo.md): received as chains of buffers; dropped because a
+	 * chain was longer than XSKF_MAX_SEGS, because it had no end (a buffer marked to go on
+	 * followed by none, found at exit), or because it was to be sent with more buffers than
+	 * the output socket takes (its tx_max_segs).
+	 */
+	uint64_t rx_chains, drop_chain_long, drop_chain_open, drop_chain_tx;
 };
 
 /*

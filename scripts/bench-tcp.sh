@@ -21,9 +21,7 @@ BUILD=${XSKF_BUILD:-$SRC/build}
 L2FWD=$BUILD/apps/xsk-l2fwd
 PY=/usr/bin/python3
 P=btcp$$
-NA=$P-a NL=$P-l NB=$P-b
-MAC_A=02:00:00:00:0a:01 MAC_LA=02:00:00:00:0a:02
-MAC_B=02:00:00:00:0b:01 MAC_LB=02:00:00:00:0b:02
+. "$SRC/scripts/bed_lib.sh"
 
 [[ $EUID -eq 0 ]] || { echo "needs root" >&2; exit 1; }
 "$SRC/scripts/deps.sh" >/dev/null # iperf3, ethtool, ip, taskset, bc
@@ -32,34 +30,17 @@ TMP=$(mktemp -d)
 FWD=
 cleanup() {
 	[[ -n $FWD ]] && kill -INT "$FWD" 2>/dev/null && wait "$FWD" 2>/dev/null
-	for ns in $NA $NL $NB; do
-		ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null
-		ip netns del $ns 2>/dev/null
-	done
+	bed_down
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
 
-for ns in $NA $NL $NB; do
-	ip netns add $ns
-	ip -n $ns link set lo up
-	ip netns exec $ns sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-done
-ip link add $P-1 address $MAC_A type veth peer name $P-2 address $MAC_LA
-ip link add $P-3 address $MAC_B type veth peer name $P-4 address $MAC_LB
-ip link set $P-1 netns $NA name a0
-ip link set $P-2 netns $NL name la
-ip link set $P-3 netns $NB name b0
-ip link set $P-4 netns $NL name lb
-ip -n $NA addr add 192.0.2.1/24 dev a0
-ip -n $NB addr add 192.0.2.2/24 dev b0
+# the forwarding bed of bed_lib.sh (drawn above; BED_MTU sets its MTU), veth's default
+# offloads: offload() below sets them per case
+BED_TX_CSUM=on bed_fwd $P
 # the forwarder rewrites the destination MAC to the host behind the port; the bridge learns
-ip -n $NA neigh replace 192.0.2.2 lladdr $MAC_B dev a0 nud permanent
-ip -n $NB neigh replace 192.0.2.1 lladdr $MAC_A dev b0 nud permanent
-for l in "$NA a0" "$NL la" "$NL lb" "$NB b0"; do
-	read -r ns d <<<"$l"
-	ip -n $ns link set $d up
-done
+bed_neigh $NA a0 192.0.2.2 $MAC_B
+bed_neigh $NB b0 192.0.2.1 $MAC_A
 
 offload() { # on|off: the senders' TX checksum offload
 	ip netns exec $NA ethtool -K a0 tx "$1" >/dev/null

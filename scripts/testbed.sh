@@ -1,7 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# testbed.sh up|down|status - two network namespaces joined by one multi-queue veth pair.
+# testbed.sh up|down|status - veth test beds in network namespaces, built by bed_lib.sh (the one
+# builder the tests and benches use too). XSKF_TB_SHAPE chooses the bed: pair (the default,
+# drawn below), fwd (three namespaces, the app in the middle) or vxlan (an access host, the
+# tunnel, and the kernel's VXLAN endpoint); XSKF_TB_MTU sets the links' MTU (default 1500).
 #
 #   ${P}-gen  [ ${P}g ] <==== veth ====> [ ${P}d ]  ${P}-dut
 #             192.0.2.1/24                192.0.2.2/24
@@ -19,14 +22,8 @@ set -euo pipefail
 
 P=${XSKF_TB:-xskf}
 QUEUES=${XSKF_TB_QUEUES:-2}
-NS_GEN="${P}-gen"
-NS_DUT="${P}-dut"
-IF_GEN="${P}g"
-IF_DUT="${P}d"
-IP4_GEN=192.0.2.1
-IP4_DUT=192.0.2.2
-IP6_GEN=2001:db8::1
-IP6_DUT=2001:db8::2
+SHAPE=${XSKF_TB_SHAPE:-pair}
+. "$(dirname "${BASH_SOURCE[0]}")/bed_lib.sh"
 
 die() {
 	echo "testbed: $*" >&2
@@ -34,45 +31,65 @@ die() {
 }
 
 # Interface names are limited to 15 bytes (IFNAMSIZ - 1) by the kernel.
-[[ ${#IF_GEN} -le 15 ]] || die "prefix '$P' too long (interface names max 15 bytes)"
+[[ ${#P} -le 14 ]] || die "prefix '$P' too long (interface names max 15 bytes)"
 [[ $P =~ ^[A-Za-z0-9_.-]+$ ]] || die "prefix '$P' has characters not allowed in names"
 [[ $QUEUES =~ ^[0-9]+$ && $QUEUES -ge 1 ]] || die "XSKF_TB_QUEUES must be a positive integer"
+[[ -z ${XSKF_TB_MTU:-} || (${XSKF_TB_MTU} =~ ^[0-9]+$ && $XSKF_TB_MTU -ge 68 && $XSKF_TB_MTU -le 65535) ]] ||
+	die "XSKF_TB_MTU must be 68 to 65535 (9000 for jumbo frames: docs/jumbo.md)"
+case $SHAPE in
+pair | fwd | vxlan) ;;
+*) die "XSKF_TB_SHAPE must be pair, fwd or vxlan" ;;
+esac
+export BED_QUEUES=$QUEUES
+[[ -n ${XSKF_TB_MTU:-} ]] && export BED_MTU=$XSKF_TB_MTU
+# the names of the pair, for status and sink, whatever shape is up
+NS_GEN="${P}-gen" NS_DUT="${P}-dut" IF_GEN="${P}g" IF_DUT="${P}d"
+MAC_GEN="$(bed_mac_base "$P"):00:01"
+MAC_DUT="$(bed_mac_base "$P"):00:02"
+ALL_NS=("$P-gen" "$P-dut" "$P-a" "$P-l" "$P-b" "$P-host" "$P-tun" "$P-vtep")
 
-# Three bytes from the CRC of the prefix: stable for a prefix, different between prefixes, and
-# with 02 as the first byte (locally administered, unicast).
-mac_base() {
-	local crc
-	crc=$(printf '%s' "$P" | cksum | cut -d' ' -f1)
-	printf '02:%02x:%02x:%02x' $(((crc >> 16) & 255)) $(((crc >> 8) & 255)) $((crc & 255))
-}
-MAC_GEN="$(mac_base):00:01"
-MAC_DUT="$(mac_base):00:02"
+ns_exists() { bed_ns_exists "$1"; }
 
-ns_exists() {
-	ip netns list | awk '{print $1}' | grep -qx -- "$1"
-}
-
+# One write, so that a reader that stops at its line (grep -q) cannot cut the output short
+# (SIGPIPE under pipefail).
 print_env() {
-	cat <<EOV
-XSKF_TB=$P
+	local e
+	case $SHAPE in
+	pair)
+		e="XSKF_TB=$P
 TB_NS_GEN=$NS_GEN
 TB_NS_DUT=$NS_DUT
 TB_IF_GEN=$IF_GEN
 TB_IF_DUT=$IF_DUT
 TB_MAC_GEN=$MAC_GEN
 TB_MAC_DUT=$MAC_DUT
-TB_IP4_GEN=$IP4_GEN
-TB_IP4_DUT=$IP4_DUT
-TB_IP6_GEN=$IP6_GEN
-TB_IP6_DUT=$IP6_DUT
-TB_QUEUES=$QUEUES
+TB_IP4_GEN=192.0.2.1
+TB_IP4_DUT=192.0.2.2
+TB_IP6_GEN=2001:db8::1
+TB_IP6_DUT=2001:db8::2
+TB_QUEUES=$QUEUES"
+		;;
+	fwd) e="XSKF_TB=$P
+TB_NS_A=$P-a
+TB_NS_L=$P-l
+TB_NS_B=$P-b" ;;
+	vxlan) e="XSKF_TB=$P
+TB_NS_HOST=$P-host
+TB_NS_TUN=$P-tun
+TB_NS_VTEP=$P-vtep" ;;
+	esac
+	# bash writes its own output line by line: cat writes it in one go
+	cat <<EOV
+$e
+TB_SHAPE=$SHAPE
+TB_MTU=${XSKF_TB_MTU:-1500}
 EOV
 }
 
 do_down() {
-	# Deleting a namespace destroys the veth end inside it, and with it the peer.
+	# Deleting a namespace destroys the veth ends inside it, and with them their peers.
 	local ns
-	for ns in "$NS_GEN" "$NS_DUT"; do
+	for ns in "${ALL_NS[@]}"; do
 		if ns_exists "$ns"; then
 			ip netns del "$ns" 2>/dev/null || true
 		fi
@@ -81,91 +98,35 @@ do_down() {
 }
 
 do_up() {
-	[[ $EUID -eq 0 ]] || die "must be root"
-	if ns_exists "$NS_GEN" || ns_exists "$NS_DUT"; then
-		die "namespaces for prefix '$P' already exist (run: XSKF_TB=$P $0 down)"
-	fi
-	# Half a test bed is worse than none: undo everything if a step fails.
-	trap 'do_down' ERR
 	local ns
-
-	ip netns add "$NS_GEN"
-	ip netns add "$NS_DUT"
-	# Keep the two stacks quiet, so that counters at the dut count what a test sent: no
-	# router solicitations (accept_ra 0), no DAD probes for link-local addresses, and the
-	# unsolicited MLD reports (which cannot be turned off) sent at once on link up instead
-	# of spread over the next second.
-	for ns in "$NS_GEN" "$NS_DUT"; do
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.accept_ra=0 \
-			net.ipv6.conf.default.dad_transmits=0 \
-			net.ipv6.conf.default.mldv1_unsolicited_report_interval=0 \
-			net.ipv6.conf.default.mldv2_unsolicited_report_interval=0
+	[[ $EUID -eq 0 ]] || die "must be root"
+	for ns in "${ALL_NS[@]}"; do
+		ns_exists "$ns" && die "namespaces for prefix '$P' already exist (run: XSKF_TB=$P $0 down)"
 	done
-	# Create both ends inside the gen namespace, then move the dut end, so nothing named
-	# after the prefix ever appears in the caller's namespace (where it could clash).
-	ip -n "$NS_GEN" link add "$IF_GEN" numtxqueues "$QUEUES" numrxqueues "$QUEUES" \
-		address "$MAC_GEN" type veth peer name "$IF_DUT" \
-		numtxqueues "$QUEUES" numrxqueues "$QUEUES" address "$MAC_DUT"
-	ip -n "$NS_GEN" link set "$IF_DUT" netns "$NS_DUT"
-
-	local ifc ip4 ip6 pip4 pip6 pmac
-	for ns in "$NS_GEN" "$NS_DUT"; do
-		if [[ $ns == "$NS_GEN" ]]; then
-			ifc=$IF_GEN ip4=$IP4_GEN ip6=$IP6_GEN
-			pip4=$IP4_DUT pip6=$IP6_DUT pmac=$MAC_DUT
-		else
-			ifc=$IF_DUT ip4=$IP4_DUT ip6=$IP6_DUT
-			pip4=$IP4_GEN pip6=$IP6_GEN pmac=$MAC_GEN
-		fi
-		ip -n "$ns" link set lo up
-		ip -n "$ns" addr add "$ip4/24" dev "$ifc"
-		ip -n "$ns" addr add "$ip6/64" dev "$ifc" nodad
-		ip -n "$ns" link set "$ifc" up
-		ip -n "$ns" neigh replace "$pip4" lladdr "$pmac" dev "$ifc" nud permanent
-		ip -n "$ns" neigh replace "$pip6" lladdr "$pmac" dev "$ifc" nud permanent
-	done
-	wait_quiet
-	trap - ERR
+	# Half a test bed is worse than none: undo everything if a step fails.
+	case $SHAPE in
+	pair) bed_pair "$P" ;;
+	fwd) bed_fwd "$P" ;;
+	vxlan) bed_vxlan3 "$P" "${XSKF_TB_MTU:-}" ;;
+	esac || {
+		bed_down
+		die "could not build the $SHAPE bed"
+	}
 	print_env
-}
-
-# The link-local address of each end comes with the carrier event, which the kernel may deliver
-# up to a second late (linkwatch), and brings a last pair of MLD reports. Wait for it, so that
-# the test bed is quiet when `up` returns.
-wait_quiet() {
-	local tries ns ifc ready
-	for ((tries = 0; tries < 60; tries++)); do
-		ready=1
-		for ns in "$NS_GEN:$IF_GEN" "$NS_DUT:$IF_DUT"; do
-			ifc=${ns#*:}
-			ns=${ns%%:*}
-			if ! ip -n "$ns" -6 addr show dev "$ifc" scope link -tentative |
-				grep -q inet6; then
-				ready=0
-			fi
-		done
-		[[ $ready -eq 1 ]] && break
-		sleep 0.05
-	done
-	[[ $ready -eq 1 ]] || die "link-local addresses did not come up"
-	# the reports go out within a jiffy of the join (report interval 0)
-	sleep 0.1
 }
 
 do_status() {
 	local ns found=0
-	for ns in "$NS_GEN" "$NS_DUT"; do
-		if ns_exists "$ns"; then
-			found=1
-			echo "== namespace $ns"
-			ip -n "$ns" -br link
-			ip -n "$ns" -br addr
-			ip -n "$ns" neigh show
-			ip -n "$ns" link show | grep -E 'prog/xdp|xdp' || true
-		else
-			echo "== namespace $ns: absent"
-		fi
+	for ns in "${ALL_NS[@]}"; do
+		ns_exists "$ns" || continue
+		found=1
+		echo "== namespace $ns"
+		ip -n "$ns" -br link
+		ip -n "$ns" -br addr
+		ip -n "$ns" neigh show
+		ip -n "$ns" link show | grep -E 'prog/xdp|xdp' || true
 	done
+	[[ $found -eq 1 ]] || echo "== no namespace of prefix '$P'"
 	[[ $found -eq 1 ]] && print_env
 	return 0
 }
@@ -196,7 +157,7 @@ do_sink() {
 
 usage() {
 	cat >&2 <<EOU
-usage: [XSKF_TB=prefix] [XSKF_TB_QUEUES=n] $0 COMMAND
+usage: [XSKF_TB=prefix] [XSKF_TB_QUEUES=n] [XSKF_TB_SHAPE=pair|fwd|vxlan] [XSKF_TB_MTU=bytes] $0 COMMAND
   up                 create the test bed, print KEY=VALUE lines
   down               remove it (no error when absent)
   status             show it

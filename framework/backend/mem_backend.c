@@ -85,6 +85,20 @@ static int mem_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 	s->fd = -1;
 	/* the stand-in needs no kick: as a zero-copy driver that never asks for a wakeup */
 	s->zerocopy = true;
+	/* chains: as a copy-mode socket bound with XDP_USE_SG (18 buffers per frame on TX) */
+	if (mo->segs > 1) {
+		if (!(w->eng->app.flags & XSKF_APP_F_CHAINS)) {
+			pr_warn("--mem-segs %u: the app does not take multi-buffer frames "
+				"(XSKF_APP_F_CHAINS): use --mem-segs 1\n",
+				mo->segs);
+			mem_close_sock(s);
+			return -EINVAL;
+		}
+		w->eng->sg = true;
+		w->eng->tx_segs_copy = 18;
+	}
+	s->sg = w->eng->sg;
+	s->tx_max_segs = s->sg ? (uint8_t)w->eng->tx_segs_copy : 1;
 	return 0;
 }
 
@@ -154,6 +168,7 @@ static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 {
 	struct xskf_engine *eng = w->eng;
 	uint32_t off = eng->rx_data_off, len = eng->mem.len;
+	uint32_t segs = eng->mem.o.segs > 1 ? eng->mem.o.segs : 1;
 	unsigned int i;
 
 	if (!w->mem.t0)
@@ -203,17 +218,19 @@ static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 		j = rxw->consumer + s->rx.size - rxw->producer;
 		if (n > j)
 			n = j;
-		if (n > batch)
-			n = batch;
-		if (n > w->mem.left)
-			n = (uint32_t)w->mem.left;
+		if (n > batch * segs)
+			n = batch * segs;
+		/* n descriptors: with --mem-segs, whole chains of segs */
+		n -= n % segs;
+		if (n / segs > w->mem.left)
+			n = (uint32_t)w->mem.left * segs;
 		for (j = 0; j < n; j++) {
 			struct xdp_desc *d = &rslots[(rxw->producer + j) & s->rx.mask];
 
 			d->addr = fslots[(fill->consumer + j) & s->fill.mask] + off;
 			d->len = len;
-			d->options = 0;
-			if (m->frame) {
+			d->options = segs > 1 && (j + 1) % segs ? XDP_PKT_CONTD : 0;
+			if (m->frame && j % segs == 0) {
 				/* a port frame of its own: the shared UMEM's frames move between
 				 * ports, and apps rewrite them, so it is written at each receive */
 				uint8_t *p = (uint8_t *)w->umem.area + d->addr;
@@ -226,8 +243,8 @@ static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 		}
 		fill->consumer += n;
 		rxw->producer += n;
-		s->mem_rx += n;
-		w->mem.left -= n;
+		s->mem_rx += n / segs;
+		w->mem.left -= n / segs;
 	}
 }
 

@@ -19,6 +19,7 @@
 #include "core/idle.h"
 #include "core/csum.h"
 #include "core/hugepages.h"
+#include "core/jumbo.h"
 #include "core/sysfs.h"
 
 /* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
@@ -48,7 +49,10 @@ static int xdp_preflight(struct xskf_engine *eng)
 
 	for (i = 0; i < eng->nr_ports && !err; i++)
 		err = xskf_prog__preflight(eng, &eng->ports[i]);
-	/* before set-up, so that it comes with the refusals above rather than after the attach */
+	/* before set-up, so that it comes with the refusals above rather than after the attach;
+	 * multi-buffer first: it decides which frames are too long */
+	if (!err)
+		err = xskf_jumbo__decide(eng);
 	if (!err)
 		xskf_watch__mtu(eng, -1);
 	return err;

@@ -88,9 +88,12 @@ static void find_peer(int fd, const struct xskf_port *p, struct peer *pe)
 	pe->ifindex = idx;
 	/*
 	 * The ifindex is the peer's in its own namespace: it names our peer only if the
-	 * interface of that index here is a veth whose peer is us.
+	 * interface of that index here is a veth whose peer is us. Our own index is never our
+	 * peer's here: each namespace numbers its devices from 1, so two ends made in two fresh
+	 * namespaces often have the same index, each its own peer's.
 	 */
-	if (!if_indextoname((unsigned int)idx, pe->name) || veth_peer(fd, pe->name) != p->ifindex) {
+	if (idx == p->ifindex || !if_indextoname((unsigned int)idx, pe->name) ||
+	    veth_peer(fd, pe->name) != p->ifindex) {
 		snprintf(pe->name, sizeof(pe->name), "PEER");
 		return;
 	}

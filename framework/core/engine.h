@@ -42,6 +42,12 @@ struct xskf_mem_opts {
 	const void *const *port_frames;
 	const uint32_t *port_frame_lens;
 	uint32_t nr_port_frames;
+	/*
+	 * --mem-segs: each frame comes as a chain of this many buffers (multi-buffer AF_XDP,
+	 * chain_ops.h), the frame's bytes in each; 0 or 1: one buffer. Needs an app with
+	 * XSKF_APP_F_CHAINS. The stand-in's TX takes 18 buffers per frame, as copy mode.
+	 */
+	uint32_t segs;
 };
 
 /* An engine's */
@@ -81,6 +87,16 @@ struct xskf_engine {
 	int kernel_probe_err;
 	unsigned int kernel_kfuncs; /* XSKF_HINTS_KF_* the kernel has */
 	bool kernel_redirect_xsk;
+	bool kernel_sg;          /* multi-buffer AF_XDP (XDP_USE_SG) is there */
+	bool kernel_no_frags;    /* frags-aware XDP programs are refused (before 5.18) */
+	/*
+	 * Multi-buffer frames (jumbo.c, docs/jumbo.md): sockets bound with XDP_USE_SG, because
+	 * a port's MTU needs it and the app takes chains; the most buffers the kernel sends as
+	 * one frame in copy mode (max_skb_frags + 1) and in zero-copy (the driver's
+	 * xdp-zc-max-segs, 0 if it says none).
+	 */
+	bool sg;
+	uint32_t tx_segs_copy, tx_segs_zc;
 };
 
 /*

@@ -19,6 +19,7 @@
 #define XSKF_NETDEV_FAMILY		       "netdev"
 #define XSKF_NETDEV_CMD_DEV_GET		       1
 #define XSKF_NETDEV_A_DEV_IFINDEX	       1
+#define XSKF_NETDEV_A_DEV_XDP_ZC_MAX_SEGS      4
 #define XSKF_NETDEV_A_DEV_XDP_RX_METADATA_FEAT 5
 
 static const struct {
@@ -130,18 +131,21 @@ static const struct nlmsghdr *transact(int fd, struct genl_req *r, char *buf, si
 	return nh;
 }
 
-int xskf_hints__probe_dev(int ifindex, unsigned int *mask)
+/*
+ * Attribute @type of the netdev family's answer for @ifindex, as a number. -ENOENT when the
+ * answer has no such attribute, -EOPNOTSUPP without the family (before 6.3).
+ */
+static int netdev_attr(int ifindex, unsigned short type, uint64_t *val)
 {
 	char buf[4096] __attribute__((aligned(NLMSG_ALIGNTO)));
 	const struct nlmsghdr *nh;
 	const struct nlattr *a;
 	struct genl_req r;
 	uint32_t idx = (uint32_t)ifindex;
-	uint64_t feat = 0;
 	uint16_t family;
 	int fd, err = 0;
 
-	*mask = 0;
+	*val = 0;
 	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
 	if (fd < 0)
 		return -errno;
@@ -167,14 +171,32 @@ int xskf_hints__probe_dev(int ifindex, unsigned int *mask)
 	nh = transact(fd, &r, buf, sizeof(buf), &err);
 	if (!nh)
 		goto out;
-	a = find_attr(nh, XSKF_NETDEV_A_DEV_XDP_RX_METADATA_FEAT);
+	a = find_attr(nh, type);
 	if (!a) {
-		err = -EOPNOTSUPP; /* 6.3 - 6.7: the family exists, this attribute not yet */
+		err = -ENOENT;
 		goto out;
 	}
-	memcpy(&feat, (const char *)a + NLA_HDRLEN, a->nla_len - NLA_HDRLEN < 8 ? 4 : 8);
-	*mask = (unsigned int)feat & XSKF_HINTS_KF_ALL;
+	memcpy(val, (const char *)a + NLA_HDRLEN, a->nla_len - NLA_HDRLEN < 8 ? 4 : 8);
 out:
 	close(fd);
+	return err;
+}
+
+int xskf_hints__probe_dev(int ifindex, unsigned int *mask)
+{
+	uint64_t feat;
+	int err = netdev_attr(ifindex, XSKF_NETDEV_A_DEV_XDP_RX_METADATA_FEAT, &feat);
+
+	/* -ENOENT: 6.3 - 6.7, the family exists, this attribute not yet */
+	*mask = err ? 0 : (unsigned int)feat & XSKF_HINTS_KF_ALL;
+	return err == -ENOENT ? -EOPNOTSUPP : err;
+}
+
+int xskf_netdev__zc_max_segs(int ifindex, uint32_t *segs)
+{
+	uint64_t v;
+	int err = netdev_attr(ifindex, XSKF_NETDEV_A_DEV_XDP_ZC_MAX_SEGS, &v);
+
+	*segs = err ? 0 : (uint32_t)v;
 	return err;
 }

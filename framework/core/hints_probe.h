@@ -39,4 +39,12 @@ void xskf_hints__probe_kfuncs_btf(const struct btf *btf, unsigned int *mask);
  */
 int xskf_hints__probe_dev(int ifindex, unsigned int *mask);
 
+/*
+ * xskf_netdev__zc_max_segs() - set *@segs to the most buffers per frame the driver of
+ * @ifindex takes in zero-copy mode (netdev netlink, xdp-zc-max-segs, Linux 6.6+; only drivers
+ * with zero-copy say it: i40e and ice 8). Returns 0, -ENOENT (the driver says nothing: *segs
+ * is 0), -EOPNOTSUPP (no netdev family), or another -errno. Thread: any.
+ */
+int xskf_netdev__zc_max_segs(int ifindex, uint32_t *segs);
+
 #endif /* XSKF_HINTS_PROBE_H */

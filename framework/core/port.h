@@ -56,6 +56,11 @@ struct xskf_port {
 };
 
 int xskf_prog__preflight(struct xskf_engine *eng, struct xskf_port *port);
+/*
+ * xskf_prog__probe_kernel() - read the kernel's BTF once per run: the hint kfuncs, the
+ * redirect tier, multi-buffer AF_XDP (eng->kernel_sg). 0 or -errno (said in one line).
+ */
+int xskf_prog__probe_kernel(struct xskf_engine *eng);
 int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port);
 int xskf_prog__attach(struct xskf_engine *eng, struct xskf_port *port);
 int xskf_prog__set_xsk(struct xskf_port *port, uint32_t queue, int xsk_fd);

@@ -226,6 +226,26 @@ static bool kernel_has_redirect_xsk(const struct btf *btf)
 	return found;
 }
 
+/*
+ * Multi-buffer AF_XDP (XDP_USE_SG, Linux 6.6) added `bool sg` to struct xdp_sock; a kernel
+ * without it refuses the bind flag with EINVAL.
+ */
+static bool kernel_has_sg(const struct btf *btf)
+{
+	int id = btf__find_by_name_kind(btf, "xdp_sock", BTF_KIND_STRUCT), i;
+	const struct btf_type *t;
+	const struct btf_member *m;
+
+	if (id <= 0)
+		return false;
+	t = btf__type_by_id(btf, id);
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(btf, m[i].name_off), "sg"))
+			return true;
+	return false;
+}
+
 #define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
 
 /*
@@ -235,7 +255,7 @@ static bool kernel_has_redirect_xsk(const struct btf *btf)
  * would fail libbpf's load too, with a worse message ("No such process"), so it is said here
  * with its cause.
  */
-static int probe_kernel(struct xskf_engine *eng)
+int xskf_prog__probe_kernel(struct xskf_engine *eng)
 {
 	struct rlimit as;
 	struct btf *btf;
@@ -265,6 +285,7 @@ static int probe_kernel(struct xskf_engine *eng)
 	}
 	xskf_hints__probe_kfuncs_btf(btf, &eng->kernel_kfuncs);
 	eng->kernel_redirect_xsk = kernel_has_redirect_xsk(btf);
+	eng->kernel_sg = kernel_has_sg(btf);
 	btf__free(btf);
 	return 0;
 }
@@ -459,6 +480,15 @@ static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
 		port->hints_hw & XSKF_HINTS_KF_VLAN_TAG ? " rx_vlan_tag" : "");
 }
 
+/* Every program of @skel without BPF_F_XDP_HAS_FRAGS: for a kernel older than 5.18. */
+static void drop_frags(struct xskf_redirect *skel)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_flags(prog, bpf_program__flags(prog) & ~BPF_F_XDP_HAS_FRAGS);
+}
+
 static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port *port)
 {
 	struct xskf_redirect *skel = xskf_redirect__open();
@@ -467,18 +497,29 @@ static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port
 
 	if (!skel)
 		return NULL;
+	if (eng->kernel_no_frags)
+		drop_frags(skel);
 	skel->rodata->hints_on = !eng->o.no_hints;
 	skel->rodata->steer_udp_dport = htons(port->steer_udp_dport);
 	hw = skel->progs.xskf_redirect_hw;
 	if (port->hints_hw) {
 		skel->rodata->xskf_hints_kfuncs = port->hints_hw;
 		bpf_program__set_ifindex(hw, (unsigned int)port->ifindex);
-		bpf_program__set_flags(hw, BPF_F_XDP_DEV_BOUND_ONLY);
+		bpf_program__set_flags(hw, bpf_program__flags(hw) | BPF_F_XDP_DEV_BOUND_ONLY);
 	} else {
 		skel->rodata->xskf_hints_kfuncs = 0;
 		bpf_program__set_autoload(hw, false);
 	}
 	err = xskf_redirect__load(skel);
+	if (err == -EINVAL && !eng->kernel_no_frags) {
+		/* frags-aware programs need Linux 5.18: without, no native attach of jumbo MTUs */
+		xskf_redirect__destroy(skel);
+		eng->kernel_no_frags = true;
+		pr_info("%s: the kernel does not load frags-aware XDP programs (Linux 5.18+): "
+			"loaded without; native mode then needs an MTU whose frames fit one buffer\n",
+			port->name);
+		return open_load(eng, port);
+	}
 	if (err) {
 		xskf_redirect__destroy(skel);
 		errno = -err;
@@ -496,7 +537,7 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	err = clear_existing(port, eng->o.force, true);
 	if (err)
 		return err;
-	err = probe_kernel(eng);
+	err = xskf_prog__probe_kernel(eng);
 	if (err)
 		return err;
 

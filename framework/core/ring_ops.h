@@ -128,6 +128,13 @@ static inline void flush_tx(struct xskf_sock *s)
 	if (room < n) {
 		s->c.tx_ring_full++;
 		n = room;
+		/*
+		 * Only whole chains (chain_ops.h): the kernel holds a chain whose last descriptor
+		 * says XDP_PKT_CONTD and merges the next frame into it. Staging always ends with a
+		 * whole frame, so only a partial flush can cut one.
+		 */
+		while (n && (s->txq[(s->txq_sub + n - 1) & s->txq_mask].options & XDP_PKT_CONTD))
+			n--;
 		if (!n)
 			return;
 	}
@@ -336,13 +343,14 @@ _Static_assert(offsetof(struct xskf_pkt, len) == 8 && offsetof(struct xskf_pkt, 
 		       offsetof(struct xskf_pkt, out_port) == 16 &&
 		       offsetof(struct xskf_pkt, headroom) == 18 &&
 		       offsetof(struct xskf_pkt, action) == 20 &&
-		       offsetof(struct xskf_pkt, reserved) == 21,
+		       offsetof(struct xskf_pkt, frags) == 21 &&
+		       offsetof(struct xskf_pkt, frag_idx) == 22,
 	       "rx_pkts() writes len, port, queue as one word and out_port, headroom, action, "
-	       "reserved as another");
+	       "frags = 0 (one buffer), frag_idx as another");
 
 /*
  * Fill @k packet views from @k contiguous RX descriptors. Two 64-bit stores carry the six small
- * fields: {len, port, queue} and {out_port = port, headroom, action = XSKF_DROP, reserved}.
+ * fields: {len, port, queue} and {out_port = port, headroom, action = XSKF_DROP, frags = 0, frag_idx}.
  * Returns their bytes. @hints is a constant at each call: the meta pointer costs nothing
  * without them.
  */

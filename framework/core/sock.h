@@ -17,6 +17,13 @@
 #ifndef XDP_MAX_TX_SKB_BUDGET
 #define XDP_MAX_TX_SKB_BUDGET 9 /* SOL_XDP option, Linux 6.17 */
 #endif
+/* multi-buffer AF_XDP (Linux 6.6), missing from Debian 12's 6.1 UAPI headers (docs/jumbo.md) */
+#ifndef XDP_USE_SG
+#define XDP_USE_SG (1 << 4) /* bind flag */
+#endif
+#ifndef XDP_PKT_CONTD
+#define XDP_PKT_CONTD (1 << 0) /* xdp_desc.options: the packet goes on in the next descriptor */
+#endif
 
 /*
  * What one worker writes on its path (socket counters, ring positions, its cache's top) must
@@ -38,6 +45,8 @@ struct xskf_qcounters {
 	uint64_t drop_app, drop_no_port, drop_too_long, drop_tx_full;
 	uint64_t tx_ring_full, fill_ring_empty, kicks;
 	uint64_t csum_checked, csum_unfinished, csum_repaired; /* csum.c */
+	/* multi-buffer chains (ring_ops.h, chain_ops.h): received, and dropped as bad */
+	uint64_t rx_chains, drop_chain_long, drop_chain_open, drop_chain_tx;
 };
 
 struct xskf_sock {
@@ -49,6 +58,15 @@ struct xskf_sock {
 	int fd;
 	bool zerocopy;
 	bool open;                 /* its backend opened it: its rings are set up */
+	/*
+	 * Bound with XDP_USE_SG: RX descriptors may form chains (XDP_PKT_CONTD), taken by
+	 * rx_take_sg() (chain_ops.h). tx_chains: a chain was staged on it once, so completions
+	 * are counted by packet ends from then on.
+	 */
+	bool sg, tx_chains;
+	/* an over-long RX chain is being dropped: its descriptors up to its end go back */
+	bool rx_skip;
+	uint8_t tx_max_segs;       /* descriptors per packet the kernel takes on TX */
 	struct xsk_ring_cons rx;
 	struct xsk_ring_prod tx;
 	struct xsk_ring_prod fill;

@@ -36,6 +36,10 @@ int xskf_engine__queue_stats(struct xskf_engine *eng, unsigned int idx, unsigned
 	st->csum_checked = s->c.csum_checked;
 	st->csum_unfinished = s->c.csum_unfinished;
 	st->csum_repaired = s->c.csum_repaired;
+	st->rx_chains = s->c.rx_chains;
+	st->drop_chain_long = s->c.drop_chain_long;
+	st->drop_chain_open = s->c.drop_chain_open;
+	st->drop_chain_tx = s->c.drop_chain_tx;
 	if (s->open && eng->be->kstats)
 		eng->be->kstats(s, st);
 	return 0;

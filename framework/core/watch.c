@@ -17,6 +17,7 @@
 
 #include "core/csum.h"
 #include "core/engine.h"
+#include "core/jumbo.h"
 
 /* Ethernet header and one VLAN tag on top of the MTU: what a veth forwards to its peer (the
  * kernel's is_skb_forwardable()), and so the longest frame that can arrive */
@@ -114,7 +115,7 @@ static int watch_port(struct xskf_port *p, int sock)
  */
 static void tell_mtu(struct xskf_engine *eng, const int *mtu, bool *tell, unsigned int first)
 {
-	uint32_t room = eng->o.frame_size - eng->rx_data_off, room4k = 4096 - eng->rx_data_off;
+	uint32_t room = xskf_jumbo__room(eng), room4k = 4096 - eng->rx_data_off;
 	uint32_t frame = (uint32_t)mtu[first] + MTU_EXTRA;
 	char names[XSKF_MAX_PORTS * (IF_NAMESIZE + 2)], more[48] = "";
 	size_t off = 0;
@@ -127,25 +128,34 @@ static void tell_mtu(struct xskf_engine *eng, const int *mtu, bool *tell, unsign
 		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", off ? ", " : "",
 					eng->ports[i].name);
 	}
+	if (eng->sg) {
+		pr_warn("%s: MTU %d allows %u-byte frames, the kernel takes at most %u buffers of "
+			"%u bytes per frame (%u bytes): longer frames are dropped by the kernel "
+			"(rx_dropped); use an MTU of at most %u\n",
+			names, mtu[first], frame, eng->tx_segs_copy, eng->o.frame_size - eng->rx_data_off,
+			room, room - MTU_EXTRA);
+		return;
+	}
 	if (eng->o.frame_size < 4096 && frame <= room4k) {
 		pr_warn("%s: MTU %d allows %u-byte frames, a UMEM frame holds %u after its "
-			"headroom: longer frames are dropped by the kernel (rx_dropped); use "
+			"headroom: longer frames are dropped by the kernel (rx_dropped)%s; use "
 			"--frame-size 4096 (it holds %u) or an MTU of at most %u\n",
-			names, mtu[first], frame, room, room4k, room - MTU_EXTRA);
+			names, mtu[first], frame, room, xskf_jumbo__why_not(eng), room4k,
+			room - MTU_EXTRA);
 		return;
 	}
 	if (eng->o.frame_size < 4096)
 		snprintf(more, sizeof(more), " (%u with --frame-size 4096)", room4k - MTU_EXTRA);
 	pr_warn("%s: MTU %d allows %u-byte frames, a UMEM frame holds %u after its headroom: "
-		"longer frames are dropped by the kernel (rx_dropped); xskf has no multi-buffer "
-		"(jumbo frame) support yet: use an MTU of at most %u%s\n",
-		names, mtu[first], frame, room, room - MTU_EXTRA, more);
+		"longer frames are dropped by the kernel (rx_dropped)%s: use an MTU of at most "
+		"%u%s\n",
+		names, mtu[first], frame, room, xskf_jumbo__why_not(eng), room - MTU_EXTRA, more);
 }
 
 void xskf_watch__mtu(struct xskf_engine *eng, int sock)
 {
 	bool tell[XSKF_MAX_PORTS] = { false }, any = false;
-	uint32_t room = eng->o.frame_size - eng->rx_data_off;
+	uint32_t room = xskf_jumbo__room(eng);
 	int mtu[XSKF_MAX_PORTS] = { 0 }, own = -1;
 	unsigned int i;
 

@@ -17,6 +17,7 @@
 #include "core/backend.h"
 #include "core/clock.h"
 #include "core/csum.h"
+#include "core/chain_ops.h"
 #include "core/ring_ops.h"
 
 static inline void kick_tx(struct xskf_sock *s)
@@ -80,6 +81,8 @@ static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_
 		p->queue = 0;
 		p->headroom = (uint16_t)off;
 		p->action = XSKF_FWD;
+		p->frags = 0;
+		p->frag_idx = 0;
 		p->meta = NULL;
 	}
 	m = n ? app->tx_fill(w->wctx, pkts, n) : 0;
@@ -166,6 +169,7 @@ void *xskf_worker__run(void *arg)
 	unsigned int i, got;
 
 	pin(w);
+	xskf__worker_self = w; /* for xskf_pkt__seg() */
 	if (rcu)
 		rcu_register_thread();
 	if (app->worker_init) {
@@ -216,10 +220,15 @@ void *xskf_worker__run(void *arg)
 		 */
 		for (i = 0; i < nr_socks && !tx_only; i++) {
 			struct xskf_sock *s = socks[i];
+			bool chained = false;
 			unsigned int n;
 
 			refill(s, &w->umem, batch);
-			n = rx_take(w, s, pkts, batch, hints);
+			/* multi-buffer sockets apart (chain_ops.h): one test per burst */
+			if (unlikely(s->sg))
+				n = rx_take_sg(w, s, pkts, batch, hints, draining, &chained);
+			else
+				n = rx_take(w, s, pkts, batch, hints);
 			got += n;
 			if (n) {
 				/*
@@ -230,12 +239,19 @@ void *xskf_worker__run(void *arg)
 				 * connection), of full ones only the first frame of every 64th.
 				 */
 				if (unlikely(n < csum_whole) || unlikely(!--csum_every)) {
-					xskf_csum__burst(s, pkts, n < csum_whole ? n : 1,
-							 csum_repair);
+					/* a chain's checksum is not looked at (docs/jumbo.md), and
+					 * bursts of chains are short by descriptors, not by load:
+					 * only --csum-repair looks at their single-buffer frames */
+					if (likely(!chained) || csum_repair)
+						xskf_csum__burst(s, pkts, n < csum_whole ? n : 1,
+								 csum_repair);
 					csum_every = XSKF_CSUM_SAMPLE;
 				}
 				rx_cb(wctx, pkts, n);
-				dispatch(w, s, pkts, n);
+				if (unlikely(chained))
+					dispatch_sg(w, s, pkts, n);
+				else
+					dispatch(w, s, pkts, n);
 			} else if (busy_poll || xsk_ring_prod__needs_wakeup(&s->fill) ||
 				   (!got && i + 1 == nr_socks)) {
 				rx_nothing(w, s, busy_poll, !got && i + 1 == nr_socks);
@@ -266,7 +282,10 @@ void *xskf_worker__run(void *arg)
 			}
 			if (xskf_sock__tx_out(s)) {
 				maybe_kick(s, kick_always);
-				reap_completions(s, &w->umem);
+				if (unlikely(s->tx_chains))
+					reap_completions_sg(s, &w->umem);
+				else
+					reap_completions(s, &w->umem);
 			}
 		}
 		if (rcu)

@@ -47,10 +47,19 @@ struct xskf_worker {
 	/* its backend's step (backend/backend.h), NULL when a kernel serves the rings */
 	void (*step)(struct xskf_worker *w, uint32_t batch, bool rx);
 	struct xskf_mem_worker mem; /* the memory backend's */
+	/*
+	 * The buffers after the first of the chains of the burst in hand (chain_ops.h), for
+	 * xskf_pkt__seg(): a packet's are segs[frag_idx .. frag_idx + frags - 1]. A burst takes
+	 * at most batch + XSKF_MAX_SEGS descriptors.
+	 */
+	struct xdp_desc segs[XSKF_MAX_BATCH + XSKF_MAX_SEGS];
 	struct xskf_idle_state idle;      /* sleeping when no frames come (idle.c) */
 	atomic_bool draining;      /* set by stop(): XDP is detached, empty the rings then exit */
 	atomic_bool done;
 } __attribute__((aligned(XSKF_CACHE_LINE))); /* nor do two workers */
+
+/* The worker of this thread, for xskf_pkt__seg() (pkt_chain.c); NULL off the workers. */
+extern __thread struct xskf_worker *xskf__worker_self;
 
 void *xskf_worker__run(void *arg);
 bool xskf_worker__drained(const struct xskf_worker *w);

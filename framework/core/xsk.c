@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/engine.h"
+#include "core/jumbo.h"
 
 #ifndef SO_PREFER_BUSY_POLL
 #define SO_PREFER_BUSY_POLL 69
@@ -49,7 +50,8 @@ static int try_create(struct xskf_sock *s, struct xskf_umem *um, const struct xs
 		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
 		.xdp_flags = s->port->attach_flags,
 		.bind_flags = (uint16_t)((zerocopy ? XDP_ZEROCOPY : XDP_COPY) |
-					 (o->no_need_wakeup ? 0 : XDP_USE_NEED_WAKEUP)),
+					 (o->no_need_wakeup ? 0 : XDP_USE_NEED_WAKEUP) |
+					 (s->worker->eng->sg ? XDP_USE_SG : 0)),
 	};
 	struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
 	int err, waited = 0;
@@ -105,11 +107,20 @@ int xskf_sock__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf
 	int err;
 
 	err = try_create(s, um, o, headroom, zerocopy);
+	if (err == -EINVAL && s->worker->eng->sg && !um->xu) {
+		/* the BTF said multi-buffer, the bind did not take it: frames of one buffer */
+		pr_warn("%s queue %u: the kernel refused multi-buffer AF_XDP (XDP_USE_SG): frames "
+			"longer than one UMEM frame are dropped (rx_dropped)\n",
+			s->port->name, s->queue);
+		s->worker->eng->sg = false;
+		err = try_create(s, um, o, headroom, zerocopy);
+	}
 	if (err)
 		return err;
 	s->fd = xsk_socket__fd(s->xsk);
 	s->zerocopy = zerocopy;
 	set_sockopts(s, o);
+	xskf_jumbo__sock(s, s->worker->eng);
 	return 0;
 }
 

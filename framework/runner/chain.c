@@ -387,6 +387,7 @@ static int chain_check(void *ctx, struct xskf_engine_opts *eo)
 int xskf_chain__build(struct xskf_chain *ch)
 {
 	unsigned int k, i, j, nopt = 0;
+	bool chains;
 
 	ch->cli = (struct xskf_app_cli){ .sz = sizeof(ch->cli), .opts = ch->opts,
 					 .parse = chain_parse, .check = chain_check };
@@ -411,7 +412,11 @@ int xskf_chain__build(struct xskf_chain *ch)
 			/* it runs alone, so the wctx the worker hands tx_fill() is its own */
 			ch->app.tx_fill = pl->app.tx_fill;
 		}
-		ch->app.flags |= pl->app.flags;
+		/* chains of buffers only when every plugin takes them; the other flags add up */
+		chains = (pl->app.flags & XSKF_APP_F_CHAINS) &&
+			 (k == 0 || (ch->app.flags & XSKF_APP_F_CHAINS));
+		ch->app.flags = ((ch->app.flags | pl->app.flags) & ~XSKF_APP_F_CHAINS) |
+				(chains ? XSKF_APP_F_CHAINS : 0);
 		ch->app.rx_burst = pl->app.rx_burst; /* chain_check() sets the final one */
 		for (pl->nr_counters = 0; pl->p->counters && pl->p->counters[pl->nr_counters];)
 			pl->nr_counters++;

@@ -20,7 +20,7 @@ enum {
 	O_BUSY = 'B', O_BATCH = 'b', O_DURATION = 'd', O_FRAME = 'f', O_VERBOSE = 'v', O_HELP = 'h',
 	O_NOWAKE = 'm', O_FORCE = 'F',
 	O_JSON = 256, O_CPUS, O_WORKERS, O_HUGE, O_RXR, O_TXR, O_FILLR, O_COMPR, O_FRAMES,
-	O_NOHINTS, O_INTERVAL, O_QUIET, O_BACKEND, O_MEM_FRAMES, O_MEM_FRAME, O_HUGE_DIR,
+	O_NOHINTS, O_INTERVAL, O_QUIET, O_BACKEND, O_MEM_FRAMES, O_MEM_FRAME, O_MEM_SEGS, O_HUGE_DIR,
 	O_HUGE_SIZE, O_CSUM_REPAIR, O_IDLE, O_IDLE_SPIN, O_APP_BASE = 1000,
 };
 
@@ -68,6 +68,8 @@ static const struct std_opt std_opts[] = {
 	{ "mem-frames", O_MEM_FRAMES, 1, "N", "memory backend: stop after N frames per worker" },
 	{ "mem-frame", O_MEM_FRAME, 1, "FILE", "memory backend: the frame received (raw bytes); once per port for "
 	  "different frames (none: that port receives nothing)" },
+	{ "mem-segs", O_MEM_SEGS, 1, "N", "memory backend: each frame a chain of N buffers "
+	  "(multi-buffer, 1..56: above 48 dropped as too long; apps that take chains)" },
 	{ "verbose", O_VERBOSE, 0, NULL, "more messages (repeat for debug)" },
 	{ "help", O_HELP, 0, NULL, "this text" },
 };
@@ -353,6 +355,9 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 		case O_MEM_FRAME:
 			err = read_frame(c, optarg);
 			break;
+		case O_MEM_SEGS:
+			err = parse_u32("--mem-segs", optarg, 1, XSKF_MAX_SEGS + 8, &c->mem.segs);
+			break;
 		case O_VERBOSE:
 			c->verbose++;
 			break;
@@ -386,8 +391,9 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			argv[0]);
 		return -EINVAL;
 	}
-	if ((c->mem.frames || c->nr_mem_frame) && c->eo.backend != XSKF_BACKEND_MEMORY) {
-		pr_warn("--mem-frames and --mem-frame need --backend memory\n");
+	if ((c->mem.frames || c->nr_mem_frame || c->mem.segs) &&
+	    c->eo.backend != XSKF_BACKEND_MEMORY) {
+		pr_warn("--mem-frames, --mem-frame and --mem-segs need --backend memory\n");
 		return -EINVAL;
 	}
 	if (c->eo.cpus && c->eo.nr_workers > c->nr_cpus) {

@@ -22,7 +22,8 @@ static void fmt_rate(char *buf, size_t len, double pps)
 
 static uint64_t drops(const struct xskf_queue_stats *s)
 {
-	return s->drop_no_port + s->drop_too_long + s->drop_tx_full;
+	return s->drop_no_port + s->drop_too_long + s->drop_tx_full + s->drop_chain_long +
+	       s->drop_chain_open + s->drop_chain_tx;
 }
 
 /*
@@ -116,7 +117,9 @@ void xskf_report__interval(struct xskf_engine *eng, FILE *f, double elapsed, dou
 /* redirected by the program = received by the socket + dropped by the kernel (per queue) */
 static bool reconciles(const struct xskf_queue_stats *s)
 {
-	return s->prog_redirected == s->rx_packets + s->k_rx_dropped + s->k_rx_ring_full;
+	/* frames whose chain the worker dropped as bad were received, not counted in rx_packets */
+	return s->prog_redirected == s->rx_packets + s->drop_chain_long + s->drop_chain_open +
+					     s->k_rx_dropped + s->k_rx_ring_full;
 }
 
 int xskf_report__summary(struct xskf_engine *eng, FILE *f, double elapsed)
@@ -167,6 +170,8 @@ static void json_queue(FILE *f, struct xskf_engine *eng, unsigned int i)
 		"%llu, \"tx_ring_empty_descs\": %llu},\n"
 		"     \"program\": {\"redirected\": %llu, \"passed\": %llu, \"errors\": %llu},\n"
 		"     \"csum\": {\"checked\": %llu, \"unfinished\": %llu, \"repaired\": %llu},\n"
+		"     \"chains\": {\"rx\": %llu, \"drop_long\": %llu, \"drop_open\": %llu, "
+		"\"drop_tx\": %llu},\n"
 		"     \"reconciled\": %s}",
 		eng->ports[port].name, q, eng->socks[i].worker->id,
 		eng->socks[i].zerocopy ? "true" : "false", (unsigned long long)s.rx_packets,
@@ -181,7 +186,9 @@ static void json_queue(FILE *f, struct xskf_engine *eng, unsigned int i)
 		(unsigned long long)s.k_tx_ring_empty_descs, (unsigned long long)s.prog_redirected,
 		(unsigned long long)s.prog_passed, (unsigned long long)s.prog_errors,
 		(unsigned long long)s.csum_checked, (unsigned long long)s.csum_unfinished,
-		(unsigned long long)s.csum_repaired, reconciles(&s) ? "true" : "false");
+		(unsigned long long)s.csum_repaired, (unsigned long long)s.rx_chains,
+		(unsigned long long)s.drop_chain_long, (unsigned long long)s.drop_chain_open,
+		(unsigned long long)s.drop_chain_tx, reconciles(&s) ? "true" : "false");
 }
 
 void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int census_err)

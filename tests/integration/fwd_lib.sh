@@ -11,69 +11,38 @@ TXGEN=$BUILD/apps/xsk-txgen
 P=${P:-f$$}
 TMP=$(mktemp -d)
 PIDS=()
-NSES=()
+. "$SRC/scripts/bed_lib.sh"
 
 fwd_cleanup() {
-	local p ns
+	local p
 	for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null; done
 	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
-	for ns in "${NSES[@]}"; do ip netns del "$ns" 2>/dev/null; done
+	bed_down
 	rm -rf "$TMP"
 }
 at_exit fwd_cleanup
 
-# mkns NAME: a namespace with lo up, added to the cleanup list.
-mkns() {
-	ip netns add "$1"
-	NSES+=("$1")
-	ip -n "$1" link set lo up
-}
+# The beds come from scripts/bed_lib.sh. TX checksum offload is off on every veth end here
+# (VETH_TX_CSUM=on keeps veth's default, for the tests of that case: test_csum_l2fwd.sh).
+BED_TX_CSUM=${VETH_TX_CSUM:-off}
 
-# vpair NS1 IF1 MAC1 NS2 IF2 MAC2 [QUEUES]: a veth pair across two namespaces, both ends up,
-# TX checksum offload off (unless VETH_TX_CSUM=on), IPv6 off so that no router solicitation or MLD report spoils an exact count.
-vpair() {
-	local q=${7:-2}
-	ip link add "$P-t1" numtxqueues "$q" numrxqueues "$q" address "$3" type veth peer name \
-		"$P-t2" numtxqueues "$q" numrxqueues "$q" address "$6"
-	ip link set "$P-t1" netns "$1"
-	ip link set "$P-t2" netns "$4"
-	ip -n "$1" link set "$P-t1" name "$2"
-	ip -n "$4" link set "$P-t2" name "$5"
-	ip netns exec "$1" sysctl -qw "net.ipv6.conf.$2.disable_ipv6=1"
-	ip netns exec "$4" sysctl -qw "net.ipv6.conf.$5.disable_ipv6=1"
-	# A veth hands its peer's XDP program TCP/UDP frames whose checksum is left to an
-	# offload that never happens once AF_XDP copies them out: compute checksums in software
-	# (VETH_TX_CSUM=on keeps veth's default, for the tests of that case: test_csum_l2fwd.sh).
-	if [ "${VETH_TX_CSUM:-off}" = off ]; then
-		ip netns exec "$1" ethtool -K "$2" tx off >/dev/null
-		ip netns exec "$4" ethtool -K "$5" tx off >/dev/null
-	fi
-	ip -n "$1" link set "$2" up
-	ip -n "$4" link set "$5" up
-}
+# mkns NAME: a namespace with lo up and IPv6 off, removed at exit.
+mkns() { bed_ns "$1"; }
 
-# fwd_bed_up: the forwarding bed, its names in NA NL NB and MAC_*:
+# vpair NS1 IF1 MAC1 NS2 IF2 MAC2 [QUEUES] [MTU]: a veth pair across two namespaces, both ends
+# up, IPv6 off so that no router solicitation or MLD report spoils an exact count. MTU: both
+# ends' (default 1500; 9000 for jumbo frames, docs/jumbo.md).
+vpair() { bed_veth "$1" "$2" "$3" "$4" "$5" "$6" queues="${7:-2}" mtu="${8:-1500}" v6=off; }
+
+# fwd_bed_up [MTU]: the forwarding bed (bed_fwd in scripts/bed_lib.sh), its names in NA NL NB
+# and MAC_*; MTU of every link (default 1500; 9000: the jumbo bed, test_jumbo.sh):
 #   nsA [a0 192.0.2.1] --- [la] nsL (the app) [lb] --- [b0 192.0.2.2] nsB
-# with static neighbours across it, so that no ARP frame is in the counts.
-fwd_bed_up() {
-	MAC_A=02:00:00:00:0a:01 MAC_LA=02:00:00:00:0a:02
-	MAC_B=02:00:00:00:0b:01 MAC_LB=02:00:00:00:0b:02
-	NA=$P-a NL=$P-l NB=$P-b
-	mkns $NA
-	mkns $NL
-	mkns $NB
-	vpair $NA a0 $MAC_A $NL la $MAC_LA
-	vpair $NB b0 $MAC_B $NL lb $MAC_LB
-	ip -n $NA addr add 192.0.2.1/24 dev a0
-	ip -n $NB addr add 192.0.2.2/24 dev b0
-	ip -n $NA neigh replace 192.0.2.2 lladdr $MAC_LA dev a0 nud permanent
-	ip -n $NB neigh replace 192.0.2.1 lladdr $MAC_LB dev b0 nud permanent
-}
+fwd_bed_up() { BED_MTU=${1:-} bed_fwd "$P"; }
 
 # start NS OUTFILE CMD...: run an xskf app in NS in the background, JSON to OUTFILE, and wait
 # until its XDP program is attached (it prints its worker line first).
 start_app() {
-	local ns=$1 out=$2 i
+	local ns=$1 out=$2
 	shift 2
 	ip netns exec "$ns" "$@" --json >"$out" 2>"$out.err" &
 	PIDS+=($!)
@@ -82,14 +51,15 @@ start_app() {
 	# the XSKMAP); the workers start right after
 	local nports=0 a
 	for a in "$@"; do [ "$a" = -i ] && nports=$((nports + 1)); done
-	for i in $(seq 1 100); do
-		[ "$(grep -c "XDP program attached" "$out.err" 2>/dev/null)" -ge "$nports" ] &&
-			return 0
-		kill -0 $APP_PID 2>/dev/null || { cat "$out.err" >&2; fail "$* did not start"; }
-		sleep 0.1
-	done
-	cat "$out.err" >&2
-	fail "$* did not start in 10 s"
+	WAIT_SHOW=$out.err wait_for "$1 attached on $nports port(s)" attached_or_gone "$out.err" \
+		"$nports" "$APP_PID" "$*"
+}
+
+# attached_or_gone ERRFILE N PID WHAT: N ports attached (0), or fail if PID is gone first.
+attached_or_gone() {
+	[ "$(grep -c "XDP program attached" "$1" 2>/dev/null)" -ge "$2" ] && return 0
+	kill -0 "$3" 2>/dev/null || { cat "$1" >&2; fail "$4 did not start"; }
+	return 1
 }
 
 # stop_app: SIGINT the last app started, wait for it, check it exited 0 and detached.

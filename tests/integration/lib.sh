@@ -43,16 +43,18 @@ require_root() {
 	ip netns list >/dev/null 2>&1 || skip "no network namespaces"
 }
 
-# tb_up PREFIX: two namespaces joined by a 2-queue veth; exports TB_* (see scripts/testbed.sh).
+# tb_up PREFIX [MTU]: two namespaces joined by a 2-queue veth of that MTU (default 1500);
+# exports TB_* (see scripts/testbed.sh).
 tb_up() {
 	export XSKF_TB=$1
+	[ -n "${2:-}" ] && export XSKF_TB_MTU=$2
 	eval "$("$S/scripts/testbed.sh" up)"
 	at_exit tb_cleanup
 }
 
-# tb_up_out PREFIX: tb_up, and $out, a scratch folder, removed at exit as the bed is.
+# tb_up_out PREFIX [MTU]: tb_up, and $out, a scratch folder, removed at exit as the bed is.
 tb_up_out() {
-	tb_up "$1"
+	tb_up "$@"
 	out=$(mktemp -d)
 	at_exit 'rm -rf "$out"'
 }

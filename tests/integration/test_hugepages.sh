@@ -249,10 +249,7 @@ helper)
 	"$RXDROP" -i mem0 --backend memory --hugepages=require --huge-size 2M --cpus 1 --quiet \
 		--duration 20 >/dev/null 2>"$out/hold.err" &
 	hold=$!
-	for ((i = 0; i < 100; i++)); do
-		grep -q "kernelpagesize_kB=2048" "/proc/$hold/numa_maps" 2>/dev/null && break
-		sleep 0.1
-	done
+	wait_until 10 grep -q "kernelpagesize_kB=2048" "/proc/$hold/numa_maps" 2>/dev/null || true
 	grep -q "kernelpagesize_kB=2048" "/proc/$hold/numa_maps" || fail "the holder has no hugepages"
 	rc=0
 	"$HELPER" reserve 2M 0 --node "$NODE" 2>"$out/e" || rc=$?

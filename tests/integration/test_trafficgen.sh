@@ -134,10 +134,7 @@ else
 		ip netns exec "$TB_NS_DUT" timeout 60 tcpdump -i "$TB_IF_DUT" -U -w "$cap" -c 64 \
 			"ether src $TB_MAC_GEN and (udp or tcp)" 2>"$TMP/tcpdump.err" &
 		pid=$!
-		for i in $(seq 1 300); do
-			grep -q "listening on" "$TMP/tcpdump.err" 2>/dev/null && break
-			sleep 0.1
-		done
+		wait_capture "$TMP/tcpdump.err"
 		# shellcheck disable=SC2086
 		out=$(gen -n 64 --flows 16 -s 128 --sport 2000 --dport 7777 --cpus 0 $variant) ||
 			fail "generator failed: $out"

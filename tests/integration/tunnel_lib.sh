@@ -19,16 +19,8 @@ BUILD=$B
 SRC=$S
 TUNNEL=$BUILD/apps/xsk-tunnel
 HELPER=$SRC/tests/integration/tunnel_pkt.py
+. "$SRC/scripts/bed_lib.sh"
 TAG=${TAG:-t}
-NS_H=xtun$TAG$$-host
-NS_T=xtun$TAG$$-tun
-NS_V=xtun$TAG$$-vtep
-MAC_H=02:54:00:00:00:01
-MAC_TA=02:54:00:00:00:10
-MAC_TU=02:54:00:00:00:11
-MAC_V0=02:54:00:00:00:20
-MAC_VX0=02:54:00:00:00:30
-MAC_VX6=02:54:00:00:00:31
 WORK=$(mktemp -d /tmp/xsk-tunnel-test.XXXXXX)
 APP_PID=
 
@@ -43,10 +35,7 @@ FAIL_HOOKS+=(tun_app_err)
 tun_cleanup() {
 	set +e
 	[[ -n $APP_PID ]] && kill -INT "$APP_PID" 2>/dev/null && wait "$APP_PID" 2>/dev/null
-	for ns in "$NS_H" "$NS_T" "$NS_V"; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
-		ip netns del "$ns" 2>/dev/null
-	done
+	bed_down
 	rm -rf "$WORK"
 }
 at_exit tun_cleanup
@@ -54,49 +43,12 @@ at_exit tun_cleanup
 [[ -x $TUNNEL ]] || fail "$TUNNEL not built"
 $PY -c 'import scapy' 2>/dev/null || { echo "SKIP: $PY has no scapy"; exit 77; }
 
-# Sending namespaces compute checksums in full: AF_XDP copy mode hands us the frame as the
-# kernel left it, and a partial (offloaded) checksum would be wrong after a tunnel.
-tun_bed_up() {
-	ip netns add "$NS_H"
-	ip netns add "$NS_T"
-	ip netns add "$NS_V"
-	ip -n "$NS_H" link add h0 address $MAC_H type veth peer name ta address $MAC_TA netns "$NS_T"
-	ip -n "$NS_T" link add tu address $MAC_TU type veth peer name v0 address $MAC_V0 netns "$NS_V"
-
-	ip netns exec "$NS_H" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-	ip netns exec "$NS_T" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
-	ip -n "$NS_H" link set lo up
-	ip -n "$NS_H" addr add 192.0.2.1/24 dev h0
-	ip -n "$NS_H" addr add 203.0.113.1/24 dev h0
-	ip -n "$NS_H" link set h0 up
-	ip -n "$NS_H" neigh add 192.0.2.2 lladdr $MAC_VX0 dev h0 nud permanent
-	ip -n "$NS_H" neigh add 203.0.113.2 lladdr $MAC_VX6 dev h0 nud permanent
-	ip netns exec "$NS_H" ethtool -K h0 tx off >/dev/null
-	ip -n "$NS_T" link set ta up
-	ip -n "$NS_T" link set tu up
-
-	ip -n "$NS_V" link set lo up
-	ip -n "$NS_V" addr add 198.51.100.2/24 dev v0
-	ip -n "$NS_V" addr add 2001:db8::2/64 dev v0 nodad
-	ip -n "$NS_V" link set v0 up
-	ip -n "$NS_V" neigh add 198.51.100.1 lladdr $MAC_TU dev v0 nud permanent
-	ip -n "$NS_V" neigh add 2001:db8::1 lladdr $MAC_TU dev v0 nud permanent
-	ip netns exec "$NS_V" ethtool -K v0 tx off >/dev/null
-	ip -n "$NS_V" link add vx0 address $MAC_VX0 type vxlan id 100 local 198.51.100.2 \
-		remote 198.51.100.1 dstport 4789 nolearning dev v0
-	ip -n "$NS_V" link add vx6 address $MAC_VX6 type vxlan id 200 local 2001:db8::2 \
-		remote 2001:db8::1 dstport 4789 nolearning dev v0
-	for d in vx0 vx6; do
-		ip netns exec "$NS_V" sysctl -qw net.ipv6.conf.$d.disable_ipv6=1
-		ip netns exec "$NS_V" ethtool -K $d tx off >/dev/null
-	done
-	ip -n "$NS_V" addr add 192.0.2.2/24 dev vx0
-	ip -n "$NS_V" addr add 203.0.113.2/24 dev vx6
-	ip -n "$NS_V" link set vx0 up
-	ip -n "$NS_V" link set vx6 up
-	ip -n "$NS_V" neigh add 192.0.2.1 lladdr $MAC_H dev vx0 nud permanent
-	ip -n "$NS_V" neigh add 203.0.113.1 lladdr $MAC_H dev vx6 nud permanent
-}
+# The bed is bed_vxlan3 of scripts/bed_lib.sh (drawn above). The sending ends (h0, v0 and the
+# VXLAN devices) compute checksums in full: AF_XDP copy mode hands us the frame as the kernel
+# left it, and a partial (offloaded) checksum would be wrong after a tunnel.
+# tun_bed_up [MTU]: MTU of the access links and the kernel's VXLAN devices (default 1500); the
+# underlay carries 100 bytes more (VXLAN over IPv6 adds 70).
+tun_bed_up() { bed_vxlan3 "xtun$TAG$$" "${1:-}"; }
 
 # The table for this test bed: VNI 100 over IPv4 (also the default), VNI 200 over IPv6.
 write_config() {
@@ -115,15 +67,13 @@ EOC
 app_start() {
 	ip netns exec "$NS_T" "$TUNNEL" -i ta -i tu --json --quiet "$@" >"$WORK/app.json" 2>"$WORK/app.err" &
 	APP_PID=$!
-	local i
-	for i in $(seq 300); do
-		kill -0 "$APP_PID" 2>/dev/null || fail "xsk-tunnel exited early"
-		if ip -n "$NS_T" link show tu | grep -q xdp && ip -n "$NS_T" link show ta | grep -q xdp; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	fail "xsk-tunnel did not attach in 30 s"
+	WAIT_SHOW=$WORK/app.err wait_for "xsk-tunnel attached on ta and tu" tun_attached
+}
+
+# tun_attached: both ports have the program (0); fail if the app is gone first.
+tun_attached() {
+	kill -0 "$APP_PID" 2>/dev/null || fail "xsk-tunnel exited early"
+	ip -n "$NS_T" link show tu | grep -q xdp && ip -n "$NS_T" link show ta | grep -q xdp
 }
 
 # app_stop: SIGINT, wait, check the exit status and that no XDP program is left behind.

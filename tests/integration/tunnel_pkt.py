@@ -3,19 +3,23 @@
 """Traffic and checks for the xsk-tunnel tests (run with /usr/bin/python3, which has scapy).
 
   udp-send DST PORT COUNT        COUNT datagrams of 18..1018 bytes, each with its sequence number
+                                 ($TUN_PAYLOAD_BASE..+1000 bytes: 7000 for jumbo frames)
   udp-recv PORT SECONDS EXPECT   print how many arrive (stops early once EXPECT did)
   compare A.pcap B.pcap          the UDP frames of both captures must be the same bytes, in order
   malformed IFACE DSTMAC SRCMAC  send the crafted underlay frames the malformed test counts
   outer PCAP SRCMAC DSTMAC       check the outer headers xsk-tunnel wrote (captured underlay)
 """
+import os
 import socket
 import sys
 import time
 
+BASE = int(os.environ.get("TUN_PAYLOAD_BASE", "18"))
+
 
 def payload(seq):
     # sizes vary so that odd lengths and frames near 1 KB go through the checksum code
-    n = 18 + (seq * 37) % 1001
+    n = BASE + (seq * 37) % 1001
     head = seq.to_bytes(4, "big")
     return head + bytes((seq + i) & 0xFF for i in range(n - 4))
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/chain_ops.h"
 #include "core/ring_ops.h"
 
 #include "tap.h"
@@ -301,6 +302,119 @@ static void ring_copy_cases(void)
 	      "ring_put() from a plain array into a ring that wraps");
 }
 
+/* The kernel posts one RX descriptor of a chain: XDP_PKT_CONTD unless it is the last. */
+static void kern_rx_seg(uint64_t chunk, uint32_t len, bool more)
+{
+	kern_rx(chunk, len);
+	rx_slots[(krx.producer - 1) & (RX_SZ - 1)].options = more ? XDP_PKT_CONTD : 0;
+}
+
+/*
+ * Chains (chain_ops.h): whole chains taken, a chain cut at the end of what the kernel posted
+ * held back and dropped only when draining, the buffers walked and read across an edge, TX
+ * staged whole and flushed only at a frame's end, completions counted by frame, a chain longer
+ * than XSKF_MAX_SEGS dropped; the census exact at every step.
+ */
+static void chain_cases(void)
+{
+	struct xskf_pkt pkts[16];
+	uint64_t got[64], before;
+	uint8_t buf[16], want[16];
+	const uint8_t *r;
+	uint32_t len, k;
+	unsigned int n, i, j;
+	bool chained;
+
+	memset(&kfill, 0, sizeof(kfill));
+	memset(&krx, 0, sizeof(krx));
+	memset(&ktx, 0, sizeof(ktx));
+	memset(&kcomp, 0, sizeof(kcomp));
+	setup();
+	sock.sg = true;
+	sock.tx_max_segs = 18;
+	xskf__worker_self = &worker;
+	refill(&sock, &worker.umem, 16);
+	n = kern_take_fill(got, 64);
+	/* three chains of 3 (100, 200, 300 bytes), then the first two buffers of a fourth */
+	for (j = 0; j < 3; j++)
+		for (i = 0; i < 3; i++) {
+			uint8_t *p = (uint8_t *)worker.umem.area + got[3 * j + i] + RXOFF;
+
+			for (k = 0; k < 100 * (i + 1); k++)
+				p[k] = (uint8_t)(i * 100 + k);
+			kern_rx_seg(got[3 * j + i], 100 * (i + 1), i < 2);
+		}
+	kern_rx_seg(got[9], 100, true);
+	kern_rx_seg(got[10], 100, true);
+	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, &chained);
+	CHECK(n == 3 && chained && pkts[0].frags == 2 && xskf_pkt__nb_segs(&pkts[0]) == 3,
+	      "three whole chains of 3 taken (%u)", n);
+	CHECK(krx.consumer == 9 && census_sum() + 9 == FRAMES,
+	      "the cut fourth stays on the RX ring; census adds up with 9 buffers in the app");
+	CHECK(sock.c.rx_packets == 3 && sock.c.rx_bytes == 3 * 600 && sock.c.rx_chains == 3,
+	      "counted by frame: 3 packets, 1800 bytes, 3 chains");
+	CHECK(xskf_pkt__total_len(&pkts[1]) == 600 && xskf_pkt__seg(&pkts[1], 2, &len) && len == 300 &&
+		      !xskf_pkt__seg(&pkts[1], 3, &len),
+	      "walked: 600 bytes in 3 buffers, none past the last");
+	for (k = 0; k < 16; k++)
+		want[k] = (uint8_t)(k < 8 ? 92 + k : 100 + k - 8);
+	r = xskf_pkt__read(&pkts[0], 92, 16, buf);
+	CHECK(r == buf && !memcmp(buf, want, 16), "a range across the first edge read into buf");
+	r = xskf_pkt__read(&pkts[0], 110, 8, buf);
+	CHECK(r && r != buf && r[0] == 110, "a range inside the second buffer: no copy");
+	CHECK(!xskf_pkt__read(&pkts[0], 595, 8, buf), "a range past the end: NULL");
+
+	/* TX back: staged whole; the ring of 8 takes two chains, not 2 2/3 */
+	for (i = 0; i < 3; i++)
+		pkts[i].action = XSKF_TX;
+	dispatch_sg(&worker, &sock, pkts, 3);
+	CHECK(xskf_sock__staged(&sock) == 9 && sock.txq[0].options == XDP_PKT_CONTD &&
+		      sock.txq[1].options == XDP_PKT_CONTD && sock.txq[2].options == 0,
+	      "3 chains staged, XDP_PKT_CONTD on all but each one's last");
+	flush_tx(&sock);
+	CHECK(ktx.producer == 6 && xskf_sock__staged(&sock) == 3,
+	      "flush cut at a frame's end: 6 on a ring of 8, one chain still staged");
+	CHECK(census_sum() == FRAMES, "census adds up with chains staged and in flight");
+	kern_tx();
+	reap_completions_sg(&sock, &worker.umem);
+	flush_tx(&sock);
+	kern_tx();
+	reap_completions_sg(&sock, &worker.umem);
+	CHECK(sock.c.tx_packets == 3 && sock.c.tx_bytes == 1800 && !xskf_sock__tx_out(&sock),
+	      "completions counted by frame: 3 packets, 1800 bytes");
+
+	/* the cut chain never ends: held while running, dropped when draining */
+	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, &chained);
+	CHECK(n == 0 && krx.consumer == 9, "an open chain is held back");
+	n = rx_take_sg(&worker, &sock, pkts, 16, true, true, &chained);
+	CHECK(n == 0 && krx.consumer == 11 && sock.c.drop_chain_open == 1 && census_sum() == FRAMES,
+	      "draining: the open chain dropped, counted (drop_chain_open), its buffers back");
+
+	/* too long: XSKF_MAX_SEGS + 1 buffers */
+	refill(&sock, &worker.umem, 1);
+	n = kern_take_fill(got, 64);
+	for (i = 0; i <= XSKF_MAX_SEGS; i++)
+		kern_rx_seg(got[i], 64, i < XSKF_MAX_SEGS);
+	before = worker.umem.cache_len;
+	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, &chained);
+	CHECK(n == 0 && sock.c.drop_chain_long == 1 && worker.umem.cache_len == before + XSKF_MAX_SEGS + 1 &&
+		      !sock.rx_skip && census_sum() == FRAMES,
+	      "a chain of %d dropped whole (drop_chain_long), census exact", XSKF_MAX_SEGS + 1);
+
+	/* TX refused: more buffers than the socket takes */
+	sock.tx_max_segs = 2;
+	kern_rx_seg(got[50], 64, true);
+	kern_rx_seg(got[51], 64, true);
+	kern_rx_seg(got[52], 64, false);
+	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, &chained);
+	pkts[0].action = XSKF_TX;
+	dispatch_sg(&worker, &sock, pkts, n);
+	CHECK(n == 1 && sock.c.drop_chain_tx == 1 && !xskf_sock__staged(&sock) && census_sum() == FRAMES,
+	      "a chain of 3 on a socket that takes 2: refused (drop_chain_tx), buffers back");
+	xskf__worker_self = NULL;
+	xskf_umem__free(&worker.umem);
+}
+
 int main(void)
 {
 	struct xskf_pkt pkts[16];
@@ -405,5 +519,6 @@ int main(void)
 	xskf_umem__free(&worker.umem);
 
 	stress(20000);
+	chain_cases();
 	return tap_done();
 }
