@@ -333,12 +333,21 @@ static void mem_json(struct xskf_engine *eng, FILE *f)
 }
 
 /*
- * Idle: the stand-in makes frames only when the worker runs it, so a worker whose rounds are
- * empty has none coming (its frames are all made, or its ports receive none): it waits for its
- * eventfd (a stop) or the timeout alone.
+ * Idle: the stand-in makes frames only when the worker runs it. Until it is done with them for
+ * a port that receives, they are there to take (a kernel would wake the poller at once: a round
+ * can be empty with frames coming, e.g. a chain held back until its last buffer is made), so
+ * the worker must not sleep: -EAGAIN. Else nothing is coming: it waits for its eventfd (a stop)
+ * or the timeout.
  */
 static int mem_wait(struct xskf_worker *w, int timeout_ms)
 {
+	unsigned int i;
+
+	/* until it is finished: with its last frames made, its next step sees them all back */
+	if (!w->mem.finished)
+		for (i = 0; i < w->nr_socks; i++)
+			if (!w->socks[i]->mem->silent)
+				return -EAGAIN;
 	return poll(w->idle.pfd, 1, timeout_ms);
 }
 

@@ -53,7 +53,8 @@ struct xskf_backend_ops {
 	/*
 	 * Idle (core/idle.c): sleep on worker @w's own thread until a frame may have come, its
 	 * eventfd (w->idle.pfd[0]) is written, or @timeout_ms (-1: none) passes; poll()'s revents
-	 * left in w->idle.pfd. Required.
+	 * left in w->idle.pfd. Returns poll()'s result, or -EAGAIN without sleeping when frames are
+	 * there to take although the round found none (the worker goes on polling). Required.
 	 */
 	int (*wait)(struct xskf_worker *w, int timeout_ms);
 	/*

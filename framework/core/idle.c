@@ -84,23 +84,30 @@ void xskf_idle__wake(struct xskf_worker *w)
 	}
 }
 
-static void idle_sleep(struct xskf_worker *w, int timeout_ms, bool rcu)
+/* Returns false when the backend said frames are there to take: no sleep, nothing counted. */
+static bool idle_sleep(struct xskf_worker *w, int timeout_ms, bool rcu)
 {
 	struct xskf_idle_state *id = &w->idle;
 	uint64_t t = xskf_now_ns(), v;
+	int r;
 
 	id->sleep_since = t;
 	if (rcu)
 		rcu_thread_offline();
-	w->eng->be->wait(w, timeout_ms);
+	r = w->eng->be->wait(w, timeout_ms);
 	if (rcu)
 		rcu_thread_online();
+	if (r == -EAGAIN) {
+		id->sleep_since = 0;
+		return false;
+	}
 	if (id->pfd[0].revents & POLLIN && read(id->efd, &v, sizeof(v)) < 0) {
 		/* EAGAIN: someone else's wake was read already */
 	}
 	id->asleep_ns += xskf_now_ns() - t;
 	id->sleep_since = 0;
 	id->wakeups++;
+	return true;
 }
 
 /* Frames received by @w's sockets so far: a change means the stretch of empty rounds ended. */
@@ -172,7 +179,8 @@ void xskf_idle__empty(struct xskf_worker *w, bool draining, bool rcu, bool tx_on
 		if (xskf_sock__tx_out(s))
 			timeout = IDLE_SHORT_MS;
 	}
-	idle_sleep(w, timeout, rcu);
+	if (!idle_sleep(w, timeout, rcu))
+		return; /* frames to take: the next look is 64 empty rounds on */
 	id->empty = 0;
 	id->woke = true;
 }
