@@ -117,8 +117,10 @@ static int filter_check(void *app_ctx, struct xskf_engine_opts *eo)
 
 static const struct xskf_app filter_app = {
 	.name = "filter",
-	/* the UDP header it reads is in the first buffer of a chain */
-	.flags = XSKF_APP_F_CHAINS,
+	/* it parses the frame itself (no hint read); the UDP header it reads is in the first
+	 * buffer of a chain */
+	.flags = XSKF_APP_F_HINTS | XSKF_APP_F_CHAINS,
+	.hints = 0,
 	.worker_init = filter_worker_init,
 	.rx_burst = filter_burst,
 	.worker_fini = filter_worker_fini,

@@ -122,6 +122,8 @@ static void macswap_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 	uint64_t *ctr = wctx;
 	unsigned int i;
 
+	/* two frames per turn: the loop's compare and branch paid once per two (callgrind) */
+#pragma GCC unroll 2
 	for (i = 0; i < n; i++) {
 		if (__builtin_expect(pkts[i].len < ETH_HLEN, 0)) {
 			ctr[C_RUNTS]++; /* verdict stays XSKF_DROP */
@@ -233,7 +235,10 @@ static void (*l2fwd_burst_for(void *ctx))(void *, struct xskf_pkt *, unsigned in
 
 static const struct xskf_app l2fwd_app = {
 	.name = "xsk-l2fwd",
-	.flags = XSKF_APP_F_FORWARDS | XSKF_APP_F_CHAINS, /* headers in the first buffer */
+	/* it reads the Ethernet header of every frame (in the first buffer), and no hint: no
+	 * meta written for it */
+	.flags = XSKF_APP_F_FORWARDS | XSKF_APP_F_CHAINS | XSKF_APP_F_HINTS,
+	.hints = 0,
 	.configure = l2fwd_configure,
 	.worker_init = l2fwd_worker_init,
 	.rx_burst = macswap_burst,

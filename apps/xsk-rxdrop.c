@@ -194,26 +194,38 @@ static void rxdrop_worker_fini(void *app_ctx, void *wctx)
 
 static const struct xskf_cli_opt rxdrop_opts[] = {
 	{ "touch", 0, NULL, "read each frame's Ethernet type (a first cache miss)" },
-	{ "no-hint-stats", 0, NULL, "do not read the RX hints (they are still written)" },
+	{ "no-hint-stats", 0, NULL, "do not read the RX hints (then the XDP program writes none)" },
 	{ NULL, 0, NULL, NULL },
 };
+
+static struct xskf_app rxdrop_app;
 
 static int rxdrop_parse(void *ctx, int idx, const char *arg)
 {
 	struct rxdrop *r = ctx;
 
 	(void)arg;
-	if (idx == 0)
+	if (idx == 0) {
 		r->touch = true;
-	else
+		rxdrop_app.flags &= ~XSKF_APP_F_NO_TOUCH;
+	} else {
+		/* nothing read: the XDP program writes no meta for us (the runner reads this
+		 * after the options) */
 		r->no_hint_stats = true;
+		rxdrop_app.hints = 0;
+	}
 	return 0;
 }
 
-static const struct xskf_app rxdrop_app = {
+/*
+ * What it reads, said to the framework: the packet type and the hash's source of each frame
+ * (count_hints()), and no frame byte unless --touch. Options change both (rxdrop_parse()).
+ */
+static struct xskf_app rxdrop_app = {
 	.name = "xsk-rxdrop",
 	/* frames of several buffers too: the framework counts their packets and bytes */
-	.flags = XSKF_APP_F_CHAINS,
+	.flags = XSKF_APP_F_CHAINS | XSKF_APP_F_HINTS | XSKF_APP_F_NO_TOUCH,
+	.hints = XSKF_HINT_PTYPE | XSKF_HINT_HASH,
 	.worker_init = rxdrop_worker_init,
 	.rx_burst = rxdrop_burst,
 	.tick = rxdrop_tick,

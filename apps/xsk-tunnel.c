@@ -315,10 +315,17 @@ static int tunnel_parse(void *app_ctx, int idx, const char *arg)
 static int tunnel_configure(void *app_ctx, struct xskf_engine *eng)
 {
 	struct tunnel *tun = app_ctx;
+	char rule[32], err[320];
 
 	if (!tun->policy_pass || tun->forward_only)
 		return 0;
-	return xskf_engine__steer_udp(eng, PORT_UNDERLAY, TUN_VXLAN_PORT);
+	/* the rule the tunnel needs: VXLAN on its underlay port to its sockets (the plugin API) */
+	snprintf(rule, sizeof(rule), "udp dport %u xsk", TUN_VXLAN_PORT);
+	if (xskf_engine__steer_add(eng, PORT_UNDERLAY, rule, err, sizeof(err)) < 0) {
+		fprintf(stderr, "tunnel: %s\n", err);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int tunnel_check(void *app_ctx, struct xskf_engine_opts *eo)
@@ -343,8 +350,11 @@ static int tunnel_check(void *app_ctx, struct xskf_engine_opts *eo)
 
 static const struct xskf_app tunnel_app = {
 	.name = "xsk-tunnel",
-	/* chains: the headers it reads and writes are in the first buffer (tunnel_vxlan.c) */
-	.flags = XSKF_APP_F_RCU_QSBR | XSKF_APP_F_FORWARDS | XSKF_APP_F_CHAINS,
+	/* chains: the headers it reads and writes are in the first buffer (tunnel_vxlan.c); of
+	 * the hints only the driver's hash, for the outer source port */
+	.flags = XSKF_APP_F_RCU_QSBR | XSKF_APP_F_FORWARDS | XSKF_APP_F_CHAINS |
+		 XSKF_APP_F_HINTS,
+	.hints = XSKF_HINT_HASH,
 	.configure = tunnel_configure,
 	.init = tunnel_init,
 	.worker_init = tunnel_worker_init,

@@ -4,6 +4,8 @@
  *
  *   xskfctl [-s NAME|PID|SOCKET] stats            the run's JSON document, now
  *   xskfctl [-s NAME|PID|SOCKET] plugins          its plugins
+ *   xskfctl [-s NAME|PID|SOCKET] steer add RULE | del ID | list
+ *                                                 its steering rules, live (docs/steering.md)
  *   xskfctl [-s NAME|PID|SOCKET] PLUGIN ARGS...   a plugin's command (`xskfctl tunnel reload`)
  *
  * Without -s: the one socket in /run/xskf (or $XSKF_CTL_DIR); -s picks a run by its name (the
@@ -107,7 +109,8 @@ static int find_socket(const char *want, char *path, size_t len)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: xskfctl [-s NAME|PID|SOCKET] stats | plugins | PLUGIN [ARGS...]\n"
+	fprintf(f, "usage: xskfctl [-s NAME|PID|SOCKET] stats | plugins | steer add RULE | steer del ID\n"
+		   "               | steer list | PLUGIN [ARGS...]\n"
 		   "  -s, --socket X   the run to ask: its name (xsk-rxdrop, filter+l2fwd), its pid,\n"
 		   "                   or its socket's path (default: the only run in %s)\n"
 		   "  -h, --help       this text\n",

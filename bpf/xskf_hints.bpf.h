@@ -51,6 +51,16 @@ extern int bpf_xdp_metadata_rx_vlan_tag(const struct xdp_md *ctx, __be16 *vlan_p
 const volatile __u32 xskf_hints_kfuncs = XSKF_HINTS_KF_ALL;
 
 /*
+ * Which hints the program writes (XSKF_HINT_* of xskf_meta.h): what the apps read, set in the
+ * skeleton's rodata before load. Without a hint of XSKF_HINT_PARSE the parse is dead code once
+ * rodata is frozen (the verifier removes it) and the meta carries only the driver's values,
+ * zeros elsewhere and XSKF_META_NOPARSE; without XSKF_HINT_TUNNEL the inner parse goes. The
+ * driver's values are switched by xskf_hints_kfuncs. The framework does not call
+ * xskf_hints_write() at all when no app reads any hint (hints_on in xskf_redirect.bpf.c).
+ */
+const volatile __u32 xskf_hints_mask = XSKF_HINT_ALL;
+
+/*
  * The meta in front of the frame of @ctx, or NULL. Each stage below derives its pointers again
  * from ctx rather than keeping them: fresh pointers carry no packet range from the stage before,
  * so the verifier's states from all paths of that stage compare equal and are pruned.
@@ -62,6 +72,24 @@ static __always_inline struct xskf_meta *xskf_hints_meta(struct xdp_md *ctx)
 	if ((void *)(m + 1) > (void *)(long)ctx->data)
 		return 0;
 	return m;
+}
+
+/* The meta of a frame that is not parsed: every value absent, NOPARSE said. */
+static __always_inline int xskf_hints_blank(struct xdp_md *ctx)
+{
+	struct xskf_meta *m = xskf_hints_meta(ctx);
+	__u64 *w;
+
+	if (!m)
+		return -1;
+	/* four 8-byte stores: the struct is 32 bytes, and data_meta is 4-byte aligned at least */
+	w = (__u64 *)m;
+	w[0] = 0;
+	w[1] = 0;
+	w[2] = 0;
+	w[3] = 0;
+	m->src = XSKF_META_NOPARSE;
+	return 0;
 }
 
 /* Stage 1: the outer frame, and everything but the tunnel and the driver's values. */
@@ -177,11 +205,17 @@ static __always_inline int xskf_hints_write(struct xdp_md *ctx, const bool hw)
 
 	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(struct xskf_meta)))
 		return -1;
-	if (xskf_hints_outer(ctx))
-		return -1;
-	/* make clang load the stage 1 results back from the meta (see xskf_hints_tunnel()) */
-	asm volatile("" ::: "memory");
-	xskf_hints_tunnel(ctx);
+	if (!(xskf_hints_mask & XSKF_HINT_PARSE)) {
+		if (xskf_hints_blank(ctx))
+			return -1;
+	} else {
+		if (xskf_hints_outer(ctx))
+			return -1;
+		/* make clang load the stage 1 results back from the meta (xskf_hints_tunnel()) */
+		asm volatile("" ::: "memory");
+		if (xskf_hints_mask & XSKF_HINT_TUNNEL)
+			xskf_hints_tunnel(ctx);
+	}
 	if (hw)
 		xskf_hints_hw(ctx);
 	m = xskf_hints_meta(ctx);

@@ -11,6 +11,8 @@
  *                       loaded device-bound, so native mode only.
  * With hints on (rodata hints_on), each variant first writes struct xskf_meta in front of the
  * frame (bpf/xskf_hints.bpf.h); a frame whose meta cannot be written is still delivered.
+ * Before that, the steering table (bpf/xskf_steer.bpf.h) decides: to the socket, to the stack
+ * (here or on a cpumap CPU), or dropped.
  *
  * All are frags-aware (SEC("xdp.frags"), BPF_F_XDP_HAS_FRAGS): drivers then attach them
  * natively at MTUs whose frames span several buffers (veth refuses others above a peer MTU of
@@ -29,6 +31,7 @@
 
 #include "xskf_prog.h"
 #include "xskf_hints.bpf.h"
+#include "xskf_steer.bpf.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_XSKMAP);
@@ -53,56 +56,6 @@ struct {
 
 /* Set before load from the framework (skeleton rodata). */
 const volatile __u32 hints_on = 0;
-/* Steering: when non-zero (network byte order), only UDP to this port goes to the sockets. */
-const volatile __u16 steer_udp_dport = 0;
-
-struct vlan_tag {
-	__be16 tci;
-	__be16 proto;
-};
-
-/* Is this frame UDP (over IPv4 or IPv6, one optional VLAN tag) to steer_udp_dport? */
-static __always_inline bool steer_match(struct xdp_md *ctx)
-{
-	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
-	struct ethhdr *eth = data;
-	struct udphdr *udp;
-	void *l3;
-	__be16 proto;
-
-	if ((void *)(eth + 1) > end)
-		return false;
-	proto = eth->h_proto;
-	l3 = eth + 1;
-	if (proto == bpf_htons(ETH_P_8021Q) || proto == bpf_htons(ETH_P_8021AD)) {
-		struct vlan_tag *v = l3;
-
-		if ((void *)(v + 1) > end)
-			return false;
-		proto = v->proto;
-		l3 = v + 1;
-	}
-	if (proto == bpf_htons(ETH_P_IP)) {
-		struct iphdr *ip = l3;
-
-		if ((void *)(ip + 1) > end || ip->protocol != IPPROTO_UDP || ip->ihl < 5 ||
-		    (ip->frag_off & bpf_htons(0x1fff)))
-			return false;
-		udp = l3 + ip->ihl * 4;
-	} else if (proto == bpf_htons(ETH_P_IPV6)) {
-		struct ipv6hdr *ip6 = l3;
-
-		if ((void *)(ip6 + 1) > end || ip6->nexthdr != IPPROTO_UDP)
-			return false;
-		udp = (void *)(ip6 + 1);
-	} else {
-		return false;
-	}
-	if ((void *)(udp + 1) > end)
-		return false;
-	return udp->dest == steer_udp_dport;
-}
-
 static __always_inline void count(__u32 queue, int ret)
 {
 	struct xskf_prog_counters *c = bpf_map_lookup_elem(&counters, &queue);
@@ -143,19 +96,35 @@ static __noinline int hints_hw(struct xdp_md *ctx)
 static __always_inline int redirect(struct xdp_md *ctx, const bool hw, const bool lookup)
 {
 	__u32 queue = ctx->rx_queue_index;
-	int ret = XDP_PASS;
+	int ret = XDP_PASS, v;
 
-	if (steer_udp_dport && !steer_match(ctx)) {
+	/* steering (xskf_steer.bpf.h): the rule table decides; a zeroed table says XSK */
+	v = xskf_steer_classify(ctx);
+	switch (v & 0xff) {
+	case XSKF_STEER_ACT_XSK:
+		break;
+	case XSKF_STEER_ACT_CPUMAP:
+		ret = bpf_redirect_map(&steer_cpus, (__u32)v >> 8, XDP_PASS);
+		xskf_steer_count(queue, ret == XDP_REDIRECT ? XSKF_STEER_ACT_CPUMAP
+							   : XSKF_STEER_ACT_PASS);
+		count(queue, XDP_PASS);
+		return ret;
+	case XSKF_STEER_ACT_DROP:
+		xskf_steer_count(queue, XSKF_STEER_ACT_DROP);
+		return XDP_DROP;
+	default:
+		xskf_steer_count(queue, XSKF_STEER_ACT_PASS);
 		count(queue, XDP_PASS);
 		return XDP_PASS;
 	}
-	/* frames that go to the stack get the meta too: cheaper than a lookup, and harmless */
+	/* frames with no socket fall back to the stack with the meta: harmless */
 	if (hints_on && (hw ? hints_hw(ctx) : hints_sw(ctx)) < 0)
 		count_error(queue);
 	if (!lookup)
 		ret = bpf_redirect_map(&xsks, queue, XDP_PASS);
 	else if (bpf_map_lookup_elem(&xsks, &queue))
 		ret = bpf_redirect_map(&xsks, queue, 0);
+	xskf_steer_count(queue, ret == XDP_REDIRECT ? XSKF_STEER_ACT_XSK : XSKF_STEER_ACT_PASS);
 	count(queue, ret);
 	return ret;
 }

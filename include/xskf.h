@@ -234,6 +234,18 @@ enum xskf_app_flags {
 	 * plugins, every plugin must have it.
 	 */
 	XSKF_APP_F_CHAINS = 1u << 4,
+	/*
+	 * The app says in xskf_app.hints which RX hints it reads (XSKF_HINT_*, xskf_meta.h; 0:
+	 * none). Without this flag (apps built before it) it is taken to read them all. The XDP
+	 * program computes only the hints some app reads, and writes no meta when none does
+	 * (docs/hints.md).
+	 */
+	XSKF_APP_F_HINTS = 1u << 5,
+	/*
+	 * The app never reads a frame's bytes (nor its hints): the worker then does not prefetch
+	 * each frame's first cache line for it (docs/performance.md, "Touching packets").
+	 */
+	XSKF_APP_F_NO_TOUCH = 1u << 6,
 };
 
 struct xskf_app {
@@ -273,6 +285,13 @@ struct xskf_app {
 	 * replaced by null and the plugin named in a warning. Optional.
 	 */
 	void (*json)(void *app_ctx, struct xskf_engine *eng, void *out /* FILE * */);
+	/*
+	 * The RX hints the app reads, XSKF_HINT_* (xskf_meta.h), read only with
+	 * XSKF_APP_F_HINTS. A plugin whose options decide it may change it (and the flags
+	 * XSKF_APP_F_HINTS, XSKF_APP_F_NO_TOUCH) from its option parser: the runner reads them
+	 * after the options.
+	 */
+	uint32_t hints;
 };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -458,10 +477,79 @@ XSKF_API unsigned int xskf_engine__nr_workers(const struct xskf_engine *eng);
 XSKF_API bool xskf_engine__csum_repair(const struct xskf_engine *eng);
 
 /*
+ * Steering (docs/steering.md): each port's XDP program holds a table of rules, matched in
+ * order, the first match deciding a frame's fate: its queue's socket (xsk), the kernel's stack
+ * on this CPU (pass) or on a CPU of a set (cpumap), or dropped (drop). Rules are text, e.g.
+ * "udp dport 53 xsk", "src 198.51.100.0/24 drop", "default pass". A frame no rule matches
+ * takes the default: set by "default ACTION"; otherwise xsk, or pass once a rule given before
+ * start sends frames to the sockets (the app then takes what it asked for, the host the rest).
+ * Before xskf_engine__start() rules are kept; after, each change is written to the program's
+ * maps at once (no reload; a frame sees the old table or the new one, whole).
+ */
+
+/*
+ * xskf_engine__steer_add() - add @rule at the end of the rule list of @port (-1: every port;
+ * a plugin declares the rules it needs so, from its configure() callback). Returns the rule's
+ * id (> 0, the same on every port; xskf_engine__steer_del() takes it), 0 for a "default"
+ * rule, or -EINVAL (malformed: @err says why), -EEXIST (the same match is there: @err names
+ * the rule), -ENOSPC (the table is full), -ENODEV (a cpumap CPU does not exist or is offline),
+ * -ENOENT (no such port), or the errno of a failed map write. On an error nothing changed.
+ * @err (may be NULL) receives one line. Thread: control thread.
+ */
+XSKF_API int xskf_engine__steer_add(struct xskf_engine *eng, int port, const char *rule,
+				    char *err, size_t err_len);
+/*
+ * xskf_engine__steer_del() - delete rule @id from every port that has it; *@hits (may be
+ * NULL) gets its final hit count, summed over ports. Returns 0, -ENOENT (no such rule), or the
+ * errno of a failed map write (the rule is then still there). Thread: control thread.
+ */
+XSKF_API int xskf_engine__steer_del(struct xskf_engine *eng, unsigned int id, uint64_t *hits);
+/*
+ * xskf_engine__steer_keep_host() - give @port (-1: every port) the --keep-host rules at start:
+ * the host's ARP, ICMPv6 (neighbour discovery) and frames to the interface's own addresses go
+ * to the stack, after every other rule. Returns 0, -ENOENT, -EBUSY (started).
+ * Thread: control thread, before xskf_engine__start().
+ */
+XSKF_API int xskf_engine__steer_keep_host(struct xskf_engine *eng, int port);
+
+struct xskf_steer_info {
+	size_t sz;          /* set by the caller: sizeof(struct xskf_steer_info) */
+	unsigned int id;    /* 0: the port's default */
+	unsigned int pos;   /* place in the matching order (the default: after the last) */
+	bool keep_host;     /* a --keep-host rule */
+	char text[160];     /* canonical text: "udp dport 53 xsk", "default pass" */
+	uint64_t hits;      /* frames it took, summed over CPUs and queues */
+};
+#define xskf_steer_info__last_field hits
+
+/*
+ * xskf_engine__steer_rule() - the @idx-th rule of @port in matching order; idx == the rule
+ * count gives the default. Returns 0, -ENOENT past the default or for no such port, -EINVAL
+ * (bad sz). Thread: control thread.
+ */
+XSKF_API int xskf_engine__steer_rule(struct xskf_engine *eng, unsigned int port, unsigned int idx,
+				     struct xskf_steer_info *info);
+
+/* Every frame the XDP program saw on one queue, by where it went: seen = the four summed. */
+struct xskf_steer_stats {
+	size_t sz; /* set by the caller */
+	uint64_t seen, xsk, pass, cpumap, drop;
+};
+#define xskf_steer_stats__last_field drop
+
+/*
+ * xskf_engine__steer_stats() - the steering counters of @queue of @port. Returns 0, -ENOENT
+ * (no such port or no program), -EINVAL (bad sz). Thread: control thread.
+ */
+XSKF_API int xskf_engine__steer_stats(struct xskf_engine *eng, unsigned int port, uint32_t queue,
+				      struct xskf_steer_stats *st);
+
+/*
  * xskf_engine__steer_udp() - send only UDP datagrams to port @dport (over IPv4 or IPv6, one
  * optional VLAN tag, first fragments) of @port's queues to the sockets; every other frame goes
- * on to the kernel's stack (ARP, ICMP, management traffic keep working). @dport 0: every frame
- * (the default). Returns 0, -ENOENT (no such port), -EBUSY (already started).
+ * on to the kernel's stack (ARP, ICMP, management traffic keep working). The rule
+ * "udp dport DPORT xsk" (the default then becomes pass). @dport 0: nothing. Returns 0, -ENOENT
+ * (no such port), -EBUSY (already started), or what xskf_engine__steer_add() returns.
  * Thread: control thread, before xskf_engine__start() (e.g. from app->configure()).
  */
 XSKF_API int xskf_engine__steer_udp(struct xskf_engine *eng, unsigned int port, uint16_t dport);

@@ -51,6 +51,25 @@ enum xskf_meta_field {
 #define XSKF_META_SRC(src, field) (((src) >> (2 * (field))) & 3)
 /* xskf_meta.src: the VLAN tag in vlan_tci is an 802.1ad S-tag (else an 802.1Q C-tag) */
 #define XSKF_META_VLAN_STAG 0x40
+/*
+ * xskf_meta.src: the XDP program did not parse this frame (no app asked for the packet type):
+ * ptype and every offset are 0, and a reader that needs them parses the frame itself.
+ */
+#define XSKF_META_NOPARSE 0x80
+
+/*
+ * The hints an app reads (xskf_app.hints, docs/hints.md "Hints an app pays for"). The XDP
+ * program is loaded with only these on (rodata xskf_hints_mask in bpf/xskf_hints.bpf.h; the
+ * verifier removes the rest), and writes no meta at all when no app reads any.
+ */
+#define XSKF_HINT_PTYPE	    0x01u /* ptype, l3_off, l4_off: the parse of the outer frame */
+#define XSKF_HINT_TUNNEL    0x02u /* inner_off, inner_l3_off, inner_l4_off (parses the outer too) */
+#define XSKF_HINT_HASH	    0x04u /* rx_hash, hash_type: the driver's (rx_hash kfunc) */
+#define XSKF_HINT_TIMESTAMP 0x08u /* rx_timestamp: the driver's (rx_timestamp kfunc) */
+#define XSKF_HINT_VLAN	    0x10u /* vlan_tci: the driver's stripped tag, else the frame's (parse) */
+#define XSKF_HINT_ALL	    0x1fu
+/* the hints that need the program's parse of the frame */
+#define XSKF_HINT_PARSE (XSKF_HINT_PTYPE | XSKF_HINT_TUNNEL | XSKF_HINT_VLAN)
 
 /*
  * Packet type (xskf_meta.ptype), from the XDP program's parse of the frame. One group of bits

@@ -82,8 +82,15 @@ v = [float(x) for x in sys.argv[1:]]
 rows = [v[i:i + 4] for i in range(0, len(v), 4)]
 med = lambda xs: statistics.median(xs)
 for name, a, b in (("rxonly: xsk-rxdrop / testpmd", 1, 0), ("macswap: xsk-l2fwd / testpmd", 3, 2)):
-    ratios = [r[a] / r[b] for r in rows]
-    print("%-30s median %.2f  (per pass %s)  Mpps per core: xskf %.2f, testpmd %.2f" % (
-        name, med(ratios), " ".join("%.2f" % x for x in ratios), med([r[a] for r in rows]),
-        med([r[b] for r in rows])))
+    # a pass where one side gave no rate (testpmd printed no stats: "nan") is left out, and said
+    ok = [r for r in rows if r[a] == r[a] and r[b] == r[b] and r[b] > 0]
+    if not ok:
+        print("%-30s no pass gave both rates" % name)
+        continue
+    ratios = [r[a] / r[b] for r in ok]
+    print("%-30s median %.2f  (per pass %s)  Mpps per core: xskf %.2f, testpmd %.2f%s" % (
+        name, med(ratios), " ".join("%.2f" % x for x in ratios), med([r[a] for r in ok]),
+        med([r[b] for r in ok]),
+        "  (%d of %d passes without a rate left out)" % (len(rows) - len(ok), len(rows))
+        if len(ok) < len(rows) else ""))
 EOPY

@@ -44,6 +44,9 @@ static void count_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 
 static const struct xskf_app app = {
 	.name = "count-udp",
+	/* it reads the headers itself and no RX hint: the XDP program then writes none */
+	.flags = XSKF_APP_F_HINTS,
+	.hints = 0,
 	.worker_init = count_worker_init,
 	.rx_burst = count_burst,
 };

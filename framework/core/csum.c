@@ -161,7 +161,7 @@ static void pkt_parse(const struct xskf_pkt *pkt, struct xskf_parse *p)
 {
 	const struct xskf_meta *m = xskf_pkt__meta(pkt);
 
-	if (m && (const uint8_t *)(m + 1) == pkt->data) {
+	if (m && !(m->src & XSKF_META_NOPARSE) && (const uint8_t *)(m + 1) == pkt->data) {
 		p->ptype = m->ptype;
 		p->l3_off = m->l3_off;
 		p->l4_off = m->l4_off;

@@ -47,6 +47,25 @@ static int check_ring(const char *what, uint32_t *v)
 	return 0;
 }
 
+/*
+ * The hints the app reads (all of them unless it says: XSKF_APP_F_HINTS), and whether the worker
+ * prefetches frames for it. An app that reads no hint runs as with --no-hints: the XDP program
+ * writes no meta, the frame starts at the chunk's cache line, pkts[i].meta is NULL.
+ */
+static void xskf_engine_hints(struct xskf_engine *eng)
+{
+	const struct xskf_app *app = &eng->app;
+
+	eng->hints = app->flags & XSKF_APP_F_HINTS ? app->hints & XSKF_HINT_ALL : XSKF_HINT_ALL;
+	if (eng->o.no_hints)
+		eng->hints = 0;
+	if (!eng->hints && !eng->o.no_hints) {
+		eng->hints_unread = true;
+		eng->o.no_hints = true;
+	}
+	eng->prefetch = !(app->flags & XSKF_APP_F_NO_TOUCH) || eng->hints;
+}
+
 struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 {
 	struct xskf_engine *eng;
@@ -181,7 +200,8 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 	 * hints on, 32 bytes of headroom put data at 288 = 32 mod 64: the 32-byte meta in front
 	 * of it and the first 32 bytes of the frame share one cache line.
 	 */
-	eng->headroom = o.no_hints ? 0 : sizeof(struct xskf_meta);
+	xskf_engine_hints(eng);
+	eng->headroom = eng->o.no_hints ? 0 : sizeof(struct xskf_meta);
 	eng->rx_data_off = 256 + eng->headroom;
 	if (o.cpus) {
 		err = xskf_parse_cpus(o.cpus, eng->cpus, XSKF_MAX_WORKERS, &eng->nr_cpus);
@@ -216,16 +236,6 @@ int xskf_engine__add_port(struct xskf_engine *eng, const char *ifname, const uin
 	if (err)
 		return err;
 	return (int)eng->nr_ports++;
-}
-
-int xskf_engine__steer_udp(struct xskf_engine *eng, unsigned int port, uint16_t dport)
-{
-	if (!eng || port >= eng->nr_ports)
-		return -ENOENT;
-	if (eng->started)
-		return -EBUSY;
-	eng->ports[port].steer_udp_dport = dport;
-	return 0;
 }
 
 static int assign_workers(struct xskf_engine *eng)
@@ -623,6 +633,8 @@ void xskf_engine__destroy(struct xskf_engine *eng)
 		xskf_engine__stop(eng);
 		teardown(eng);
 	}
+	for (unsigned int i = 0; i < eng->nr_ports; i++)
+		xskf_steer__free(&eng->ports[i]);
 	free(eng->socks);
 	free(eng->workers);
 	free(eng->huge_dir);

@@ -75,6 +75,9 @@ struct xskf_engine {
 	char *huge_dir;            /* our copy of o.huge_dir, or NULL */
 	uint32_t headroom;         /* UMEM frame headroom we ask for */
 	uint32_t rx_data_off;      /* where RX data starts in a chunk: XDP_PACKET_HEADROOM + headroom */
+	uint32_t hints;            /* XSKF_HINT_* the app reads; 0 (and o.no_hints): no meta */
+	bool prefetch;             /* the worker prefetches each frame's first line (worker.c) */
+	bool hints_unread;         /* hints off because the app reads none (not --no-hints) */
 	atomic_bool stop;
 	bool busy_poll;  /* -B, and the sockets can busy poll (the backend's idle_help()) */
 	const struct xskf_backend_ops *be; /* backend/backend.h */
@@ -97,6 +100,7 @@ struct xskf_engine {
 	 */
 	bool sg;
 	uint32_t tx_segs_copy, tx_segs_zc;
+	unsigned int steer_next_id; /* the last steering rule id given (steer.c) */
 };
 
 /*

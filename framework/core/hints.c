@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,7 +169,8 @@ int xskf_rss__hash_pkt(const struct xskf_rss *rss, const struct xskf_pkt *pkt, u
 		rss = xskf_rss__default();
 	/* the meta's offsets are from the frame as received, which starts right after it */
 	frame = m ? (const uint8_t *)(m + 1) : NULL;
-	if (m && frame <= pkt->data)
+	/* a meta without the parse (the app asked for the driver's hash only) does not help */
+	if (m && !(m->src & XSKF_META_NOPARSE) && frame <= pkt->data)
 		return hash_frame(rss, frame, (size_t)(pkt->data + pkt->len - frame), m->ptype,
 				  m->l3_off, m->l4_off, hash, type);
 	/* no valid meta: parse here (the outer frame is all the hash needs) */
@@ -183,4 +185,27 @@ int xskf_hash__sw(const struct xskf_pkt *pkt, uint32_t *hash, uint16_t *type)
 	if (pkt->port < tls_nr_rss)
 		rss = tls_rss[pkt->port];
 	return xskf_rss__hash_pkt(rss, pkt, hash, type);
+}
+
+void xskf_hints__set_str(uint32_t hints, char *buf, size_t len)
+{
+	static const char *const names[] = { "ptype", "tunnel", "rx_hash", "rx_timestamp", "vlan" };
+	size_t at = 0;
+	unsigned int i;
+
+	if (!len)
+		return;
+	buf[0] = 0;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		int n;
+
+		if (!(hints & (1u << i)))
+			continue;
+		n = snprintf(buf + at, len - at, "%s%s", at ? " " : "", names[i]);
+		if (n < 0 || (size_t)n >= len - at)
+			return;
+		at += (size_t)n;
+	}
+	if (!at)
+		snprintf(buf, len, "none");
 }

@@ -52,4 +52,22 @@ static inline void xskf_hints__forget(uint8_t *data)
 	memset(data - 2, 0, 2);
 }
 
+/*
+ * xskf_hints__kfuncs_for() - the metadata kfuncs (XSKF_HINTS_KF_*) that serve the hints
+ * @hints (XSKF_HINT_*): those an app reads and the driver gives. Returns the mask.
+ * Thread: any.
+ */
+static inline uint32_t xskf_hints__kfuncs_for(uint32_t hints)
+{
+	return (hints & XSKF_HINT_HASH ? XSKF_HINTS_KF_HASH : 0) |
+	       (hints & XSKF_HINT_TIMESTAMP ? XSKF_HINTS_KF_TIMESTAMP : 0) |
+	       (hints & XSKF_HINT_VLAN ? XSKF_HINTS_KF_VLAN_TAG : 0);
+}
+
+/*
+ * xskf_hints__set_str() - the names of @hints (XSKF_HINT_*), space-separated, or "none", into
+ * @buf of @len bytes (truncated to fit). Thread: any.
+ */
+void xskf_hints__set_str(uint32_t hints, char *buf, size_t len);
+
 #endif /* XSKF_FW_HINTS_H */

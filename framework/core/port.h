@@ -11,6 +11,7 @@
 #include <net/if.h>
 
 #include "xskf.h"
+#include "core/steer.h"
 
 struct xskf_engine;
 struct xskf_rss;
@@ -44,7 +45,7 @@ struct xskf_port {
 	char foreign_name[64];
 	enum xskf_redirect_tier tier;
 	unsigned int hints_hw;     /* XSKF_HINTS_KF_* the attached program reads from the driver */
-	uint16_t steer_udp_dport;  /* host order; 0: every frame of a bound queue to its socket */
+	struct xskf_steer steer;   /* the rule table (steer.c) */
 	struct xskf_rss *rss;      /* the port's RSS key, for software hashes */
 	/* what xskf_engine__watch() last saw (watch.c), so that each change is told once */
 	struct {

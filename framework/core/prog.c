@@ -18,6 +18,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "core/hints.h"
 #include "core/hints_probe.h"
 #include "core/engine.h"
 #include "core/proc.h"
@@ -36,7 +37,7 @@ enum owner_kind { OWNER_FOREIGN, OWNER_OURS_DEAD, OWNER_OURS_ALIVE };
 static enum owner_kind classify(uint32_t id, char *name, size_t name_len, pid_t *pid)
 {
 	struct bpf_prog_info info = {};
-	uint32_t len = sizeof(info), map_ids[16], i, key = 0;
+	uint32_t len = sizeof(info), map_ids[64], i, key = 0;
 	enum owner_kind kind = OWNER_FOREIGN;
 	int fd, mfd;
 
@@ -45,12 +46,12 @@ static enum owner_kind classify(uint32_t id, char *name, size_t name_len, pid_t 
 	fd = bpf_prog_get_fd_by_id(id);
 	if (fd < 0)
 		return OWNER_FOREIGN;
-	info.nr_map_ids = 16;
+	info.nr_map_ids = 64; /* ours has about 20 (the steering table's among them) */
 	info.map_ids = (uintptr_t)map_ids;
 	if (bpf_obj_get_info_by_fd(fd, &info, &len))
 		goto out;
 	snprintf(name, name_len, "'%s' (id %u)", info.name, id);
-	for (i = 0; i < info.nr_map_ids && i < 16; i++) {
+	for (i = 0; i < info.nr_map_ids && i < 64; i++) {
 		struct bpf_map_info mi = {};
 		struct xskf_prog_owner owner;
 		uint32_t mlen = sizeof(mi);
@@ -452,7 +453,8 @@ static unsigned int hw_hints_mask(struct xskf_engine *eng, struct xskf_port *por
 
 	if (eng->o.no_hints || eng->o.attach_mode == XSKF_ATTACH_SKB)
 		return 0;
-	k = eng->kernel_kfuncs;
+	/* only the kfuncs of hints some app reads: the rest are not called (docs/hints.md) */
+	k = eng->kernel_kfuncs & xskf_hints__kfuncs_for(eng->hints);
 	if (!k)
 		return 0;
 	if (xskf_hints__probe_dev(port->ifindex, &d))
@@ -462,22 +464,34 @@ static unsigned int hw_hints_mask(struct xskf_engine *eng, struct xskf_port *por
 
 static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
 {
+	const char *parse = !(eng->hints & XSKF_HINT_PARSE) ? "no parse"
+			    : eng->hints & XSKF_HINT_TUNNEL ? "packet type, offsets, tunnels parsed in XDP"
+							     : "packet type and offsets parsed in XDP";
+	char set[96];
+
 	if (eng->o.no_hints) {
-		pr_info("%s: RX hints off (--no-hints)\n", port->name);
+		pr_info("%s: RX hints off (%s): the XDP program writes no meta\n", port->name,
+			eng->hints_unread ? "no app reads any" : "--no-hints");
+		return;
+	}
+	xskf_hints__set_str(eng->hints, set, sizeof(set));
+	if (!port->hints_hw &&
+	    !(eng->hints & (XSKF_HINT_HASH | XSKF_HINT_TIMESTAMP | XSKF_HINT_VLAN))) {
+		pr_info("%s: RX hints: %s; read: %s\n", port->name, parse, set);
 		return;
 	}
 	if (!port->hints_hw) {
-		pr_info("%s: RX hints: packet type and offsets parsed in XDP, rx hash in software "
-			"(%s)\n",
-			port->name,
+		pr_info("%s: RX hints: %s, %s (%s); read: %s\n", port->name, parse,
+			eng->hints & XSKF_HINT_HASH ? "rx hash in software" : "no driver hints",
 			port->attach_flags == XDP_FLAGS_SKB_MODE ? "SKB mode cannot read driver hints"
-								  : "the driver offers no hint kfunc");
+								  : "the driver offers no hint kfunc",
+			set);
 		return;
 	}
-	pr_info("%s: RX hints from the driver:%s%s%s; packet type and offsets parsed in XDP\n",
-		port->name, port->hints_hw & XSKF_HINTS_KF_HASH ? " rx_hash" : "",
+	pr_info("%s: RX hints from the driver:%s%s%s; %s; read: %s\n", port->name,
+		port->hints_hw & XSKF_HINTS_KF_HASH ? " rx_hash" : "",
 		port->hints_hw & XSKF_HINTS_KF_TIMESTAMP ? " rx_timestamp" : "",
-		port->hints_hw & XSKF_HINTS_KF_VLAN_TAG ? " rx_vlan_tag" : "");
+		port->hints_hw & XSKF_HINTS_KF_VLAN_TAG ? " rx_vlan_tag" : "", parse, set);
 }
 
 /* Every program of @skel without BPF_F_XDP_HAS_FRAGS: for a kernel older than 5.18. */
@@ -499,8 +513,9 @@ static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port
 		return NULL;
 	if (eng->kernel_no_frags)
 		drop_frags(skel);
+	/* no hint read: the program writes no meta at all; else only what is read */
 	skel->rodata->hints_on = !eng->o.no_hints;
-	skel->rodata->steer_udp_dport = htons(port->steer_udp_dport);
+	skel->rodata->xskf_hints_mask = eng->hints;
 	hw = skel->progs.xskf_redirect_hw;
 	if (port->hints_hw) {
 		skel->rodata->xskf_hints_kfuncs = port->hints_hw;
@@ -578,13 +593,34 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	err = reset_counters(port);
 	if (err)
 		goto fail;
+	err = xskf_steer__load(eng, port);
+	if (err)
+		goto fail;
 	port->native_fd = bpf_program__fd(native);
 	port->skb_fd = bpf_program__fd(skb);
 	return 0;
 fail:
+	xskf_steer__unload(port);
 	xskf_redirect__destroy(port->skel);
 	port->skel = NULL;
 	return err;
+}
+
+static void print_steering(struct xskf_port *port)
+{
+	const struct xskf_steer *st = &port->steer;
+	static const char *const act[] = { "xsk", "pass", "cpumap", "drop" };
+
+	if (!st->n) {
+		if (st->def.action != XSKF_STEER_ACT_XSK)
+			pr_info("%s: steering: no rule, default %s\n", port->name,
+				act[st->def.action & 3]);
+		return;
+	}
+	pr_info("%s: steering: %u rule%s (first: %s), default %s%s\n", port->name, st->n,
+		st->n == 1 ? "" : "s", st->e[0].text, act[st->def.action & 3],
+		st->def.action == XSKF_STEER_ACT_PASS ? ": frames no rule takes go to the stack"
+						       : "");
 }
 
 /*
@@ -607,10 +643,7 @@ int xskf_prog__attach(struct xskf_engine *eng, struct xskf_port *port)
 	pr_info("%s: XDP program attached in %s mode, redirect: %s\n", port->name,
 		port->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB", tier_name(port->tier));
 	print_hints(eng, port);
-	if (port->steer_udp_dport)
-		pr_info("%s: steering: only UDP to port %u goes to the sockets, every other frame to "
-			"the stack\n",
-			port->name, port->steer_udp_dport);
+	print_steering(port);
 	return 0;
 }
 
@@ -654,6 +687,7 @@ void xskf_prog__detach(struct xskf_port *port)
 void xskf_prog__teardown(struct xskf_port *port)
 {
 	xskf_prog__detach(port);
+	xskf_steer__unload(port);
 	if (port->skel)
 		xskf_redirect__destroy(port->skel);
 	port->skel = NULL;

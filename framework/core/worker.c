@@ -152,6 +152,8 @@ void *xskf_worker__run(void *arg)
 	uint32_t batch = eng->o.batch;
 	uint64_t drain_ns = (uint64_t)eng->o.tx_drain_us * 1000, now, drain_deadline = 0;
 	bool hints = !eng->o.no_hints, rcu = app->flags & XSKF_APP_F_RCU_QSBR;
+	/* hints read imply frames read: rx_take() prefetches then (ring_ops.h, rx_prefetch()) */
+	bool prefetch = eng->prefetch;
 	bool tx_only = app->flags & XSKF_APP_F_TX_ONLY;
 	bool busy_poll = eng->busy_poll, kick_always = eng->o.no_need_wakeup && eng->be->wakeups;
 	bool csum_repair = eng->o.csum_repair, step = w->step;
@@ -228,7 +230,7 @@ void *xskf_worker__run(void *arg)
 			if (unlikely(s->sg))
 				n = rx_take_sg(w, s, pkts, batch, hints, draining, &chained);
 			else
-				n = rx_take(w, s, pkts, batch, hints);
+				n = rx_take(w, s, pkts, batch, hints, prefetch);
 			got += n;
 			if (n) {
 				/*

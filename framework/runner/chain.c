@@ -340,6 +340,28 @@ static void choose_burst(struct xskf_chain_plugin *pl)
 		pl->app.rx_burst = fn;
 }
 
+/*
+ * What the chain reads: the hints of all its plugins, and frame bytes unless every plugin says
+ * it reads none. Read from each plugin's own app now, after its options (which may change them:
+ * xskf_app.hints), and taken as "all hints, bytes read" for a plugin that does not say.
+ */
+static void chain_hints(struct xskf_chain *ch)
+{
+	uint32_t hints = 0;
+	bool no_touch = true;
+	unsigned int k;
+
+	for (k = 0; k < ch->n; k++) {
+		const struct xskf_app *a = ch->pl[k].p->app;
+
+		hints |= a->flags & XSKF_APP_F_HINTS ? a->hints : XSKF_HINT_ALL;
+		no_touch &= !!(a->flags & XSKF_APP_F_NO_TOUCH);
+	}
+	ch->app.flags &= ~(XSKF_APP_F_HINTS | XSKF_APP_F_NO_TOUCH);
+	ch->app.flags |= XSKF_APP_F_HINTS | (no_touch ? XSKF_APP_F_NO_TOUCH : 0);
+	ch->app.hints = hints & XSKF_HINT_ALL;
+}
+
 static int chain_check(void *ctx, struct xskf_engine_opts *eo)
 {
 	struct xskf_chain *ch = ctx;
@@ -381,6 +403,7 @@ static int chain_check(void *ctx, struct xskf_engine_opts *eo)
 		ch->app.rx_burst = chain_burst;
 	else
 		ch->app.rx_burst = ch->pl[0].app.rx_burst;
+	chain_hints(ch);
 	return 0;
 }
 

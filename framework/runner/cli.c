@@ -21,7 +21,8 @@ enum {
 	O_NOWAKE = 'm', O_FORCE = 'F',
 	O_JSON = 256, O_CPUS, O_WORKERS, O_HUGE, O_RXR, O_TXR, O_FILLR, O_COMPR, O_FRAMES,
 	O_NOHINTS, O_INTERVAL, O_QUIET, O_BACKEND, O_MEM_FRAMES, O_MEM_FRAME, O_MEM_SEGS, O_HUGE_DIR,
-	O_HUGE_SIZE, O_CSUM_REPAIR, O_IDLE, O_IDLE_SPIN, O_APP_BASE = 1000,
+	O_HUGE_SIZE, O_CSUM_REPAIR, O_STEER, O_STEER_FILE, O_KEEP_HOST, O_IDLE, O_IDLE_SPIN,
+	O_APP_BASE = 1000,
 };
 
 struct std_opt {
@@ -61,6 +62,11 @@ static const struct std_opt std_opts[] = {
 	{ "force", O_FORCE, 0, NULL, "replace a foreign XDP program until exit (it is put back)" },
 	{ "csum-repair", O_CSUM_REPAIR, 0, NULL,
 	  "finish TCP/UDP checksums a sender's TX offload left unfinished (veth's default)" },
+	{ "steer", O_STEER, 1, "RULE",
+	  "steering rule, repeatable, matched in order: 'udp dport 53 xsk' (docs/steering.md)" },
+	{ "steer-file", O_STEER_FILE, 1, "FILE", "steering rules from a file, one a line (# comments)" },
+	{ "keep-host", O_KEEP_HOST, 0, NULL,
+	  "the host keeps its ARP, ICMPv6 (ND) and frames to its own addresses" },
 	{ "interval", O_INTERVAL, 1, "SECONDS", "stats interval (default 1)" },
 	{ "quiet", O_QUIET, 0, NULL, "no per-interval stats lines" },
 	{ "backend", O_BACKEND, 1, "xdp|memory",
@@ -326,6 +332,19 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			break;
 		case O_CSUM_REPAIR:
 			c->eo.csum_repair = true;
+			break;
+		case O_STEER:
+		case O_STEER_FILE:
+			if (c->nr_steer == XSKF_CLI_MAX_STEER) {
+				pr_warn("too many --steer and --steer-file: at most %d; put the rules "
+					"in one file\n", XSKF_CLI_MAX_STEER);
+				return -EINVAL;
+			}
+			c->steer[c->nr_steer].arg = optarg;
+			c->steer[c->nr_steer++].file = opt == O_STEER_FILE;
+			break;
+		case O_KEEP_HOST:
+			c->keep_host = true;
 			break;
 		case O_INTERVAL:
 			err = parse_u32("interval", optarg, 1, 3600, &c->interval);

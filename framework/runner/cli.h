@@ -4,6 +4,8 @@
 
 #include "core/engine.h" /* struct xskf_mem_opts */
 
+#define XSKF_CLI_MAX_STEER 256
+
 /* What the standard command line gives (cli.c), used by run.c. */
 struct xskf_cli {
 	struct xskf_engine_opts eo;
@@ -23,6 +25,13 @@ struct xskf_cli {
 	uint32_t mem_port_len[XSKF_MAX_PORTS];
 	unsigned int nr_mem_frame;
 	struct xskf_mem_opts mem; /* --mem-frames and --mem-frame */
+	/* --steer RULE and --steer-file FILE, in the order given (steer_cmd.c) */
+	struct {
+		const char *arg;
+		bool file;
+	} steer[XSKF_CLI_MAX_STEER];
+	unsigned int nr_steer;
+	bool keep_host;
 };
 
 /* Parse argv into @c. Returns 0 (c->help set if --help was printed) or -EINVAL (message printed). */

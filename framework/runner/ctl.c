@@ -28,6 +28,7 @@
 #include "runner/chain.h"
 #include "runner/ctl.h"
 #include "runner/report.h"
+#include "runner/steer_cmd.h"
 #include "core/clock.h"
 #include "core/engine.h"
 #include "core/log.h"
@@ -220,6 +221,10 @@ static void answer(FILE *f, struct ctl_client *c, struct xskf_chain *ch, struct 
 				ch->pl[k].p->command ? " (takes commands)" : "");
 		return;
 	case XSKF_CTL_PLUGIN_CMD:
+		if (!strcmp(a0, "steer")) { /* the framework's own: xskfctl steer add|del|list */
+			xskf_steer_cmd__ctl(f, eng, a1);
+			return;
+		}
 		for (k = 0; k < ch->n && strcmp(ch->pl[k].p->name, a0); k++)
 			;
 		if (k == ch->n) {

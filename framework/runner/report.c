@@ -7,6 +7,7 @@
 
 #include "core/backend.h"
 #include "runner/report.h"
+#include "runner/steer_cmd.h"
 
 static struct xskf_queue_stats prev[XSKF_MAX_PORTS * XSKF_MAX_QUEUES];
 
@@ -250,6 +251,7 @@ void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int cen
 			i + 1 < eng->nr_workers ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"census_ok\": %s", census_err ? "false" : "true");
+	xskf_steer_cmd__json(eng, f);
 	if (eng->be->json)
 		eng->be->json(eng, f);
 	if (eng->app.json) {

@@ -11,6 +11,7 @@
 #include "core/compiler.h"
 #include "core/engine.h"
 #include "runner/cli.h"
+#include "runner/steer_cmd.h"
 #include "runner/report.h"
 #include "runner/run.h"
 
@@ -181,6 +182,12 @@ int xskf_run__app(const struct xskf_app *app, void *app_ctx, const struct xskf_a
 			return 1;
 		}
 	}
+	/* the command line's rules first: a plugin's come after them (docs/steering.md) */
+	err = xskf_steer_cmd__apply(eng, &c);
+	if (err) {
+		xskf_engine__destroy(eng);
+		return err;
+	}
 	if (app->configure) {
 		err = app->configure(app_ctx, eng);
 		if (err) {
@@ -217,6 +224,7 @@ int xskf_run__app(const struct xskf_app *app, void *app_ctx, const struct xskf_a
 		if (t - last >= c.interval) {
 			if (!c.quiet) {
 				xskf_report__interval(eng, out, t - t0, t - last);
+				xskf_steer_cmd__line(eng, out, t - t0);
 				if (out_gone(out)) {
 					/*
 					 * A closed stdout ends the run cleanly, as SIGINT would:

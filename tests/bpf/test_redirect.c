@@ -17,6 +17,8 @@
 #include <bpf/libbpf.h>
 #include <xdp/xsk.h>
 
+#include "core/engine.h"
+#include "core/steer.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
 
@@ -88,18 +90,27 @@ static int run_frame(int prog_fd, int ifindex, unsigned int queue, unsigned char
 static void test_steering(int ifindex, int xsk_fd)
 {
 	struct xskf_redirect *skel = xskf_redirect__open();
+	struct xskf_engine *eng = calloc(1, sizeof(*eng));
+	static struct xskf_port port;
 	unsigned char pkt[128];
+	char err[256];
 	uint32_t q1 = 1;
 	int fd;
 
 	if (skel) {
 		skel->rodata->hints_on = 1;
-		skel->rodata->steer_udp_dport = htons(4789);
 		bpf_program__set_autoload(skel->progs.xskf_redirect_hw, false);
 	}
-	CHECK(skel && xskf_redirect__load(skel) == 0, "steering program loads");
-	if (!skel)
+	CHECK(skel && eng && xskf_redirect__load(skel) == 0, "steering program loads");
+	if (!skel || !eng)
 		return;
+	/* what xskf_engine__steer_udp(eng, port, 4789) asks for, through the real table code */
+	port.skel = skel;
+	port.nr_queues = 2;
+	port.queues[1] = 1;
+	CHECK(xskf_steer__add(eng, &port, "udp dport 4789 xsk", 1, false, err, sizeof(err)) == 0 &&
+		      xskf_steer__load(eng, &port) == 0,
+	      "steering table 'udp dport 4789 xsk' loaded");
 	bpf_map_update_elem(bpf_map__fd(skel->maps.xsks), &q1, &xsk_fd, 0);
 	fd = bpf_program__fd(skel->progs.xskf_redirect);
 	CHECK(run_frame(fd, ifindex, 1, pkt, udp_frame(pkt, false, 4789)) == XDP_REDIRECT,
@@ -115,7 +126,9 @@ static void test_steering(int ifindex, int xsk_fd)
 	pkt[12] = 0x08;
 	pkt[13] = 0x06; /* ARP */
 	CHECK(run_frame(fd, ifindex, 1, pkt, 64) == XDP_PASS, "steering: ARP to the stack");
+	xskf_steer__free(&port);
 	xskf_redirect__destroy(skel);
+	free(eng);
 }
 
 static void counters(struct xskf_redirect *skel, uint32_t q, struct xskf_prog_counters *sum)

@@ -295,3 +295,16 @@ for name, req in {'stats': b'stats\n', 'plugins': b'plugins\n', 'cmd': b'tunnel 
                   'name32': b'abcdefghijabcdefghijabcdefghijab x\n'}.items():
     write('fuzz_ctl', name, req)
 write_dict('fuzz_ctl', ['stats', 'plugins', 'tunnel', 'reload', '\r\n', '\n', ' ', '-', '_'])
+
+# --- steering rules --------------------------------------------------------------------------
+
+for name, rule in {'udp53': 'udp dport 53 xsk', 'src_drop': 'src 198.51.100.0/24 drop',
+                   'v6_cpumap': 'ip6 dst 2001:db8::/32 tcp sport 1024-65535 cpumap 0,2-3',
+                   'arp': 'queue 1 vlan 7 arp pass', 'default': 'default pass',
+                   'etype': 'ethertype 0x88cc drop', 'comment': 'icmp6 pass # nd',
+                   'bad_hostbits': 'src 10.0.0.1/8 drop', 'bad_twice': 'udp udp xsk',
+                   'bad_no_action': 'udp dport 53'}.items():
+    write('fuzz_steer', name, rule.encode())
+write_dict('fuzz_steer', ['queue', 'vlan', 'arp', 'ip', 'ip6', 'ethertype', 'src', 'dst', 'proto',
+                          'tcp', 'udp', 'icmp', 'icmp6', 'sctp', 'sport', 'dport', 'xsk', 'pass',
+                          'drop', 'cpumap', 'default', '/24', '/128', '::', '0x', '-', ',', '#'])

@@ -16,7 +16,7 @@ ip -n "$NS_T" addr add 198.51.100.1/24 dev tu
 ip -n "$NS_V" neigh del 198.51.100.1 dev v0
 
 app_start --config "$WORK/tun.conf" --policy pass
-grep -q "steering: only UDP to port 4789 goes to the sockets" "$WORK/app.err" ||
+wait_line "$WORK/app.err" "steering: 1 rule (first: udp dport 4789 xsk), default pass" ||
 	fail "steering not announced"
 ip netns exec "$NS_V" ping -q -c 5 -i 0.05 -W 10 198.51.100.1 | grep -q " 5 received" ||
 	fail "ping of the VTEP address with --policy pass"

@@ -219,7 +219,7 @@ static void stress(unsigned int rounds)
 		n = kern_take_fill(got, rnd(room + 1));
 		for (i = 0; i < n; i++)
 			kern_rx(got[i], 60 + rnd(1400));
-		n = rx_take(&worker, &sock, pkts, 1 + rnd(32), rnd(2));
+		n = rx_take(&worker, &sock, pkts, 1 + rnd(32), rnd(2), rnd(2));
 		verdicts(pkts, n);
 		dispatch(&worker, &sock, pkts, n);
 		if (rnd(3))
@@ -236,7 +236,7 @@ static void stress(unsigned int rounds)
 		kern_tx_some(TX_SZ);
 		reap_completions(&sock, &worker.umem);
 	}
-	while ((n = rx_take(&worker, &sock, pkts, 32, false))) {
+	while ((n = rx_take(&worker, &sock, pkts, 32, false, false))) {
 		m.drop_app += n;
 		dispatch(&worker, &sock, pkts, n);
 	}
@@ -441,7 +441,7 @@ int main(void)
 	/* RX: the kernel puts 12 of the frames it took into the RX ring */
 	for (i = 0; i < 12; i++)
 		kern_rx(got[i], 60 + i);
-	n = rx_take(&worker, &sock, pkts, 16, true);
+	n = rx_take(&worker, &sock, pkts, 16, true, true);
 	CHECK(n == 12 && sock.c.rx_packets == 12, "RX burst of 12");
 	CHECK(pkts[0].data == (uint8_t *)worker.umem.area + got[0] + RXOFF && pkts[0].len == 60 &&
 		      pkts[0].headroom == RXOFF && pkts[0].queue == 3 && pkts[0].action == XSKF_DROP,
@@ -473,7 +473,7 @@ int main(void)
 	/* TX: the ring holds 8; 4 more frames received and sent back make 12 wait */
 	for (i = 12; i < 16; i++)
 		kern_rx(got[i], 100);
-	n = rx_take(&worker, &sock, pkts, 16, true);
+	n = rx_take(&worker, &sock, pkts, 16, true, true);
 	for (i = 0; i < n; i++)
 		pkts[i].action = XSKF_TX;
 	dispatch(&worker, &sock, pkts, n);

@@ -145,7 +145,10 @@ struct rx_buf {
 	uint8_t frame[640];
 } __attribute__((packed, aligned(64)));
 
-/* Lay @f out after a meta filled as the XDP program would (hw = false); @meta: keep it. */
+/*
+ * Lay @f out after a meta filled as the XDP program would (hw = false); @meta: 1 keep it, 2 a
+ * meta without the parse (xskf_hints_mask without XSKF_HINT_PARSE: zeros and NOPARSE), 0 none.
+ */
 static void rx_prepare(struct rx_buf *b, struct xskf_pkt *pkt, const struct hv_frame *f, int meta)
 {
 	struct xskf_parse p;
@@ -157,6 +160,11 @@ static void rx_prepare(struct rx_buf *b, struct xskf_pkt *pkt, const struct hv_f
 	b->meta.l3_off = (uint8_t)p.l3_off;
 	b->meta.l4_off = p.l4_off;
 	b->meta.magic = XSKF_META_MAGIC;
+	if (meta == 2) {
+		memset(&b->meta, 0, sizeof(b->meta));
+		b->meta.src = XSKF_META_NOPARSE;
+		b->meta.magic = XSKF_META_MAGIC;
+	}
 	memset(pkt, 0, sizeof(*pkt));
 	pkt->data = b->frame;
 	pkt->len = f->len;
@@ -177,8 +185,9 @@ static void test_pkt_hash(void)
 		const struct ms_vector *v = &ms_vectors[i];
 		int v6 = v->family == AF_INET6;
 
-		for (meta = 1; meta >= 0; meta--) {
-			const char *how = meta ? "meta" : "no meta, own parse";
+		for (meta = 2; meta >= 0; meta--) {
+			const char *how = meta == 2 ? "meta without the parse, own parse"
+					  : meta ? "meta" : "no meta, own parse";
 
 			ms_frame(&f, v, 6, 0);
 			rx_prepare(&b, &pkt, &f, meta);

@@ -1,0 +1,751 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The rule table of a port's XDP program (bpf/xskf_steer.h tells the layout): the rules in
+ * matching order, and their translation into the maps the program reads, one bitmap per
+ * value of each field. A change is written into the generation the program does not use, then
+ * flipped in with one map write (steer_gen): a frame sees the old table or the new one, whole,
+ * and is counted once. A change that fails leaves the table in use untouched.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "core/clock.h"
+#include "core/engine.h"
+#include "core/steer.h"
+#include "core/sysfs.h"
+#include "xskf_redirect.skel.h"
+
+#define HAS(r, d) ((r)->set & (1u << (d)))
+/*
+ * A frame reads the generation once and is done within microseconds (an XDP program runs
+ * to its end in one NAPI poll). The generation a flip retired is written again only this long
+ * after the flip, so no frame still reads it.
+ */
+#define STEER_RETIRE_NS (10 * 1000 * 1000ULL)
+
+static void bm_set(struct xskf_steer_bm *bm, unsigned int pos)
+{
+	bm->w[pos / 64] |= 1ULL << (pos % 64);
+	bm->sum |= 1ULL << (pos / 64);
+}
+
+/* Does a rule's prefix (@fam, @a / @l) contain the prefix @pa / @pl of the same family? */
+static bool prefix_contains(const uint8_t *a, unsigned int l, const uint8_t *pa, unsigned int pl)
+{
+	unsigned int i;
+
+	if (l > pl)
+		return false;
+	for (i = 0; i < l; i++)
+		if ((a[i / 8] ^ pa[i / 8]) & (0x80 >> (i % 8)))
+			return false;
+	return true;
+}
+
+/* ---- checks a rule must pass before it goes in ---- */
+
+static int check_cpus(uint64_t set, const char *text, char *err, size_t len)
+{
+	unsigned int c;
+	long online;
+
+	for (c = 0; c < XSKF_STEER_MAX_CPUS; c++) {
+		if (!(set >> c & 1))
+			continue;
+		char path[64];
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u", c);
+		if (access(path, F_OK)) {
+			snprintf(err, len,
+				 "steer rule '%s': cpumap CPU %u does not exist (see "
+				 "/sys/devices/system/cpu/online)",
+				 text, c);
+			return -ENODEV;
+		}
+		online = xskf_sysfs__long("/sys/devices/system/cpu/cpu%u/online", c);
+		if (online == 0) {
+			snprintf(
+			    err, len,
+			    "steer rule '%s': cpumap CPU %u is offline: bring it up "
+			    "(echo 1 > /sys/devices/system/cpu/cpu%u/online) or choose another",
+			    text, c, c);
+			return -ENODEV;
+		}
+	}
+	return 0;
+}
+
+static bool queue_bound(const struct xskf_port *port, uint32_t q)
+{
+	unsigned int i;
+
+	for (i = 0; i < port->nr_queues; i++)
+		if (port->queues[i] == q)
+			return true;
+	return false;
+}
+
+/* ---- the maps ---- */
+
+static int map_fd(struct xskf_port *port, const struct bpf_map *m)
+{
+	(void)port;
+	return bpf_map__fd(m);
+}
+
+/* Delete every key of generation @gen of an LPM or hash map (the table it held is retired). */
+static int clear_gen(int fd, size_t key_size, size_t gen_off, uint32_t gen)
+{
+	unsigned char *keys, cur[32], next[32];
+	size_t n = 0, cap = 64, i;
+	void *prev = NULL;
+	int err = 0;
+
+	keys = malloc(cap * key_size);
+	if (!keys)
+		return -ENOMEM;
+	while (!bpf_map_get_next_key(fd, prev, next)) {
+		uint32_t g;
+
+		memcpy(&g, next + gen_off, 4);
+		if (g == gen) {
+			if (n == cap) {
+				unsigned char *k = realloc(keys, 2 * cap * key_size);
+
+				if (!k) {
+					err = -ENOMEM;
+					goto out;
+				}
+				keys = k;
+				cap *= 2;
+			}
+			memcpy(keys + n++ * key_size, next, key_size);
+		}
+		memcpy(cur, next, key_size);
+		prev = cur;
+	}
+	for (i = 0; i < n; i++)
+		if (bpf_map_delete_elem(fd, keys + i * key_size) && errno != ENOENT) {
+			err = -errno;
+			break;
+		}
+out:
+	free(keys);
+	return err;
+}
+
+struct build {
+	struct xskf_port *port;
+	const struct xskf_steer_rule **r; /* in matching order */
+	unsigned int n;
+	uint32_t g;
+	struct xskf_steer_bm *bms; /* this generation's */
+};
+
+static int build_hash(struct build *b, unsigned int dim)
+{
+	int fd = map_fd(b->port, b->port->skel->maps.steer_hash);
+	unsigned int i, j;
+
+	for (i = 0; i < b->n; i++) {
+		struct xskf_steer_hkey k = {.gen = b->g, .dim = dim};
+		struct xskf_steer_bm bm = {};
+		uint32_t v;
+		bool seen = false;
+
+		if (!HAS(b->r[i], dim))
+			continue;
+		v = dim == XSKF_DIM_ETYPE ? b->r[i]->etype : b->r[i]->vlan;
+		for (j = 0; j < i && !seen; j++)
+			seen = HAS(b->r[j], dim) &&
+			       v == (dim == XSKF_DIM_ETYPE ? b->r[j]->etype : b->r[j]->vlan);
+		if (seen)
+			continue;
+		for (j = 0; j < b->n; j++)
+			if (!HAS(b->r[j], dim) ||
+			    v == (dim == XSKF_DIM_ETYPE ? b->r[j]->etype : b->r[j]->vlan))
+				bm_set(&bm, j);
+		k.val = v;
+		if (bpf_map_update_elem(fd, &k, &bm, 0))
+			return -errno;
+	}
+	return 0;
+}
+
+static int lpm_put(struct build *b, unsigned int dim, unsigned int fam, const uint8_t *pa,
+		   unsigned int pl)
+{
+	const struct xskf_steer_rule *r;
+	struct xskf_steer_lpm6 k6 = {.prefixlen = 32 + pl, .gen = b->g};
+	struct xskf_steer_lpm4 k4 = {.prefixlen = 32 + pl, .gen = b->g};
+	struct xskf_steer_bm bm = {};
+	struct bpf_map *m;
+	unsigned int j;
+
+	for (j = 0; j < b->n; j++) {
+		r = b->r[j];
+		if (!HAS(r, dim))
+			bm_set(&bm, j);
+		else if (dim == XSKF_DIM_SRC
+			     ? r->src_fam == fam && prefix_contains(r->src, r->src_len, pa, pl)
+			     : r->dst_fam == fam && prefix_contains(r->dst, r->dst_len, pa, pl))
+			bm_set(&bm, j);
+	}
+	if (fam == 4) {
+		memcpy(k4.addr, pa, 4);
+		m = dim == XSKF_DIM_SRC ? b->port->skel->maps.steer_src4
+					: b->port->skel->maps.steer_dst4;
+		return bpf_map_update_elem(bpf_map__fd(m), &k4, &bm, 0) ? -errno : 0;
+	}
+	memcpy(k6.addr, pa, 16);
+	m = dim == XSKF_DIM_SRC ? b->port->skel->maps.steer_src6 : b->port->skel->maps.steer_dst6;
+	return bpf_map_update_elem(bpf_map__fd(m), &k6, &bm, 0) ? -errno : 0;
+}
+
+static int build_lpm(struct build *b, unsigned int dim)
+{
+	static const uint8_t zero[16];
+	unsigned int i, fam;
+	int err;
+
+	for (fam = 4; fam <= 6; fam += 2) {
+		err = lpm_put(b, dim, fam, zero, 0);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < b->n; i++) {
+		const struct xskf_steer_rule *r = b->r[i];
+
+		if (!HAS(r, dim))
+			continue;
+		err = dim == XSKF_DIM_SRC ? lpm_put(b, dim, r->src_fam, r->src, r->src_len)
+					  : lpm_put(b, dim, r->dst_fam, r->dst, r->dst_len);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Ports: the boundaries of every range cut 0..65535 into classes, each with its bitmap. */
+static void build_ports(struct build *b, unsigned int dim, uint64_t *pcls)
+{
+	unsigned int sel = dim == XSKF_DIM_DPORT, i, j, np = 0, c;
+	uint32_t *pts = calloc(2 * b->n + 1, sizeof(*pts));
+	struct xskf_steer_bm *cls = b->bms + (sel ? XSKF_STEER_BM_DPORT : XSKF_STEER_BM_SPORT);
+	uint64_t *map = pcls + (size_t)(b->g * 2 + sel) * XSKF_STEER_PORT_KEYS;
+
+	if (!pts)
+		return;
+	pts[np++] = 0;
+	for (i = 0; i < b->n; i++) {
+		const struct xskf_steer_rule *r = b->r[i];
+		uint32_t lo = sel ? r->dport_lo : r->sport_lo, hi = sel ? r->dport_hi : r->sport_hi;
+
+		if (!HAS(r, dim))
+			continue;
+		pts[np++] = lo;
+		if (hi < 65535)
+			pts[np++] = hi + 1;
+	}
+	qsort(pts, np, sizeof(*pts), cmp_u32);
+	for (i = 1, j = 1; i < np; i++)
+		if (pts[i] != pts[j - 1])
+			pts[j++] = pts[i];
+	np = j;
+	for (c = 0; c < np; c++) {
+		uint32_t lo = pts[c], end = c + 1 < np ? pts[c + 1] : 65536, p;
+
+		for (p = lo; p < end; p++)
+			map[p] = c;
+		for (i = 0; i < b->n; i++) {
+			const struct xskf_steer_rule *r = b->r[i];
+
+			if (!HAS(r, dim) || (sel ? r->dport_lo <= lo && lo <= r->dport_hi
+						 : r->sport_lo <= lo && lo <= r->sport_hi))
+				bm_set(&cls[c], i);
+		}
+	}
+	/* frames without ports: only the rules that ask for none */
+	map[XSKF_STEER_PORT_NONE] = np;
+	for (i = 0; i < b->n; i++)
+		if (!HAS(b->r[i], dim))
+			bm_set(&cls[np], i);
+	free(pts);
+}
+
+static void fill_act(struct xskf_steer_act *a, const struct xskf_steer_rule *r, uint32_t slot)
+{
+	unsigned int c;
+
+	memset(a, 0, sizeof(*a));
+	a->slot = slot;
+	a->kind = r->action;
+	if (r->action == XSKF_STEER_ACT_CPUMAP)
+		for (c = 0; c < XSKF_STEER_MAX_CPUS; c++)
+			if (r->cpus >> c & 1)
+				a->cpus[a->nr_cpus++] = (uint16_t)c;
+}
+
+static int zero_hits(struct xskf_port *port, uint32_t slot)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	uint64_t *z;
+	int err;
+
+	if (ncpu < 0)
+		return ncpu;
+	z = calloc((size_t)ncpu, sizeof(*z));
+	if (!z)
+		return -ENOMEM;
+	err =
+	    bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_hits), &slot, z, 0) ? -errno : 0;
+	free(z);
+	return err;
+}
+
+static int ensure_cpus(struct xskf_port *port, uint64_t set)
+{
+	struct bpf_cpumap_val v = {.qsize = 2048};
+	uint32_t c;
+
+	for (c = 0; c < XSKF_STEER_MAX_CPUS; c++)
+		if (set >> c & 1 &&
+		    bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_cpus), &c, &v, 0))
+			return -errno;
+	return 0;
+}
+
+/* The action frames take when no rule matches. */
+static const struct xskf_steer_rule *default_rule(struct xskf_steer *st)
+{
+	return &st->def;
+}
+
+/*
+ * Write the table of @port's rules into the generation not in use and flip to it. On an error
+ * the generation in use was not touched.
+ */
+static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsigned int nr_new)
+{
+	struct xskf_steer *st = &port->steer;
+	const struct xskf_steer_rule *ord[XSKF_STEER_MAX_RULES];
+	uint32_t slots[XSKF_STEER_MAX_RULES];
+	struct xskf_steer_cfg cfg = {};
+	struct build b = {.port = port, .r = ord};
+	uint64_t now, cpus = 0;
+	unsigned int i, pass, d;
+	uint32_t key;
+	int err, fd;
+
+	if (!st->live)
+		return 0;
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < st->n; i++)
+			if (st->e[i].keep_host == (pass == 1)) {
+				slots[b.n] = st->e[i].slot;
+				ord[b.n++] = &st->e[i].r;
+			}
+	for (i = 0; i < b.n; i++)
+		if (ord[i]->action == XSKF_STEER_ACT_CPUMAP)
+			cpus |= ord[i]->cpus;
+	if (default_rule(st)->action == XSKF_STEER_ACT_CPUMAP)
+		cpus |= default_rule(st)->cpus;
+	err = ensure_cpus(port, cpus);
+	if (err)
+		return err;
+	now = xskf_now_ns();
+	if (st->flipped_ns && now - st->flipped_ns < STEER_RETIRE_NS)
+		usleep((useconds_t)((STEER_RETIRE_NS - (now - st->flipped_ns)) / 1000 + 1));
+	b.g = st->gen ^ 1;
+	b.bms = (struct xskf_steer_bm *)st->bms + (size_t)b.g * XSKF_STEER_BMS_GEN;
+	memset(b.bms, 0, XSKF_STEER_BMS_GEN * sizeof(*b.bms));
+
+	cfg.nr_rules = b.n;
+	cfg.nwords = (b.n + 63) / 64;
+	cfg.dims = 1u << XSKF_DIM_QUEUE;
+	for (i = 0; i < b.n; i++)
+		cfg.dims |= ord[i]->set;
+	/* queues: a rule applies to every queue of this run, or to the one it names */
+	for (key = 0; key < XSKF_STEER_MAX_QUEUES; key++)
+		for (i = 0; i < b.n; i++)
+			if (!HAS(ord[i], XSKF_DIM_QUEUE) || ord[i]->queue == key)
+				bm_set(&b.bms[XSKF_STEER_BM_QUEUE + key], i);
+	for (key = 0; key < XSKF_STEER_PROTO_KEYS; key++)
+		for (i = 0; i < b.n; i++)
+			if (!HAS(ord[i], XSKF_DIM_PROTO) || ord[i]->proto == key)
+				bm_set(&b.bms[XSKF_STEER_BM_PROTO + key], i);
+	for (d = 0; d < XSKF_NR_DIMS; d++)
+		for (i = 0; i < b.n; i++)
+			if (!HAS(ord[i], d) || d == XSKF_DIM_QUEUE)
+				bm_set(&b.bms[XSKF_STEER_BM_WILD + d], i);
+	if (cfg.dims & (1u << XSKF_DIM_SPORT))
+		build_ports(&b, XSKF_DIM_SPORT, st->pcls);
+	if (cfg.dims & (1u << XSKF_DIM_DPORT))
+		build_ports(&b, XSKF_DIM_DPORT, st->pcls);
+
+	fd = bpf_map__fd(port->skel->maps.steer_hash);
+	err = clear_gen(fd, sizeof(struct xskf_steer_hkey), 0, b.g);
+	if (!err && cfg.dims & (1u << XSKF_DIM_ETYPE))
+		err = build_hash(&b, XSKF_DIM_ETYPE);
+	if (!err && cfg.dims & (1u << XSKF_DIM_VLAN))
+		err = build_hash(&b, XSKF_DIM_VLAN);
+	if (!err)
+		err = clear_gen(bpf_map__fd(port->skel->maps.steer_src4),
+				sizeof(struct xskf_steer_lpm4), 4, b.g);
+	if (!err)
+		err = clear_gen(bpf_map__fd(port->skel->maps.steer_dst4),
+				sizeof(struct xskf_steer_lpm4), 4, b.g);
+	if (!err)
+		err = clear_gen(bpf_map__fd(port->skel->maps.steer_src6),
+				sizeof(struct xskf_steer_lpm6), 4, b.g);
+	if (!err)
+		err = clear_gen(bpf_map__fd(port->skel->maps.steer_dst6),
+				sizeof(struct xskf_steer_lpm6), 4, b.g);
+	if (!err && cfg.dims & (1u << XSKF_DIM_SRC))
+		err = build_lpm(&b, XSKF_DIM_SRC);
+	if (!err && cfg.dims & (1u << XSKF_DIM_DST))
+		err = build_lpm(&b, XSKF_DIM_DST);
+	fd = bpf_map__fd(port->skel->maps.steer_act);
+	for (i = 0; i < b.n && !err; i++) {
+		struct xskf_steer_act a;
+
+		fill_act(&a, ord[i], slots[i]);
+		key = b.g * XSKF_STEER_ACTS_GEN + i;
+		err = bpf_map_update_elem(fd, &key, &a, 0) ? -errno : 0;
+	}
+	for (i = 0; i < XSKF_STEER_MAX_QUEUES && !err; i++) {
+		struct xskf_steer_act a;
+
+		fill_act(&a, default_rule(st), XSKF_STEER_MAX_RULES + i);
+		key = b.g * XSKF_STEER_ACTS_GEN + XSKF_STEER_MAX_RULES + i;
+		err = bpf_map_update_elem(fd, &key, &a, 0) ? -errno : 0;
+	}
+	for (i = 0; i < nr_new && !err; i++)
+		err = zero_hits(port, new_slots[i]);
+	key = b.g;
+	if (!err)
+		err = bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_cfg), &key, &cfg, 0)
+			  ? -errno
+			  : 0;
+	if (err)
+		return err;
+	/* the flip: one write, and every frame from now on reads the new table */
+	key = 0;
+	if (bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_gen), &key, &b.g, 0))
+		return -errno;
+	st->gen = b.g;
+	st->flipped_ns = xskf_now_ns();
+	return 0;
+}
+
+/* ---- rules in and out ---- */
+
+static uint32_t free_slot(const struct xskf_steer *st)
+{
+	static unsigned char used[XSKF_STEER_MAX_RULES];
+	uint32_t s;
+	unsigned int i;
+
+	memset(used, 0, sizeof(used));
+	for (i = 0; i < st->n; i++)
+		used[st->e[i].slot] = 1;
+	for (s = 0; s < XSKF_STEER_MAX_RULES && used[s]; s++)
+		;
+	return s;
+}
+
+static const char *act_word(uint8_t a)
+{
+	static const char *w[] = {"xsk", "pass", "cpumap", "drop"};
+
+	return a < 4 ? w[a] : "?";
+}
+
+int xskf_steer__add(struct xskf_engine *eng, struct xskf_port *port, const char *text,
+		    unsigned int id, bool keep_host, char *err, size_t err_len)
+{
+	struct xskf_steer *st = &port->steer;
+	struct xskf_steer_rule r, old_def;
+	struct xskf_steer_entry *e;
+	bool old_set;
+	unsigned int i;
+	uint32_t slot;
+	int ret;
+
+	(void)eng;
+	ret = xskf_steer__parse(text, &r, err, err_len);
+	if (ret)
+		return ret;
+	if (r.action == XSKF_STEER_ACT_CPUMAP && (ret = check_cpus(r.cpus, text, err, err_len)))
+		return ret;
+	if (r.is_default) {
+		old_def = st->def;
+		old_set = st->default_set;
+		st->def = r;
+		st->default_set = true;
+		ret = write_table(port, NULL, 0);
+		if (ret) {
+			st->def = old_def;
+			st->default_set = old_set;
+			snprintf(err, err_len,
+				 "steer rule '%s': cannot write the table: %s; the "
+				 "table in use is unchanged",
+				 text, strerror(-ret));
+		}
+		return ret;
+	}
+	if (HAS(&r, XSKF_DIM_QUEUE) && !queue_bound(port, r.queue)) {
+		snprintf(err, err_len,
+			 "steer rule '%s': queue %u is not one of this run's queues "
+			 "on %s: name one given with -q",
+			 text, r.queue, port->name);
+		return -EINVAL;
+	}
+	for (i = 0; i < st->n; i++) {
+		if (!xskf_steer__same_match(&st->e[i].r, &r) || st->e[i].keep_host != keep_host)
+			continue;
+		if (st->e[i].r.action == r.action && st->e[i].r.cpus == r.cpus)
+			snprintf(err, err_len, "steer rule '%s' duplicates rule %u ('%s') on %s",
+				 text, st->e[i].id, st->e[i].text, port->name);
+		else
+			snprintf(err, err_len,
+				 "steer rule '%s' conflicts with rule %u ('%s') on %s: "
+				 "same match, action %s: delete one first",
+				 text, st->e[i].id, st->e[i].text, port->name,
+				 act_word(st->e[i].r.action));
+		return -EEXIST;
+	}
+	if (st->n == XSKF_STEER_MAX_RULES || (slot = free_slot(st)) >= XSKF_STEER_MAX_RULES) {
+		snprintf(err, err_len,
+			 "steer rule '%s': the table of %s is full (%d rules): delete "
+			 "one first (xskfctl steer del ID)",
+			 text, port->name, XSKF_STEER_MAX_RULES);
+		return -ENOSPC;
+	}
+	if (!st->e) {
+		st->e = calloc(XSKF_STEER_MAX_RULES, sizeof(*st->e));
+		if (!st->e)
+			return -ENOMEM;
+	}
+	e = &st->e[st->n];
+	memset(e, 0, sizeof(*e));
+	e->r = r;
+	e->id = id;
+	e->slot = slot;
+	e->keep_host = keep_host;
+	xskf_steer__format(&r, e->text, sizeof(e->text));
+	st->n++;
+	ret = write_table(port, &slot, 1);
+	if (ret) {
+		st->n--;
+		snprintf(err, err_len,
+			 "steer rule '%s': cannot write the table: %s; the table in "
+			 "use is unchanged",
+			 text, strerror(-ret));
+	}
+	return ret;
+}
+
+int xskf_steer__del(struct xskf_engine *eng, struct xskf_port *port, unsigned int id,
+		    uint64_t *hits)
+{
+	struct xskf_steer *st = &port->steer;
+	struct xskf_steer_entry gone;
+	unsigned int i;
+	int err;
+
+	(void)eng;
+	for (i = 0; i < st->n && st->e[i].id != id; i++)
+		;
+	if (i == st->n)
+		return -ENOENT;
+	gone = st->e[i];
+	memmove(&st->e[i], &st->e[i + 1], (st->n - i - 1) * sizeof(*st->e));
+	st->n--;
+	err = write_table(port, NULL, 0);
+	if (err) {
+		memmove(&st->e[i + 1], &st->e[i], (st->n - i) * sizeof(*st->e));
+		st->e[i] = gone;
+		st->n++;
+		return err;
+	}
+	if (hits)
+		*hits = st->live ? xskf_steer__hits(port, gone.slot) : 0;
+	return 0;
+}
+
+/* --keep-host: the host's ARP, ICMPv6 (neighbour discovery) and its own addresses. */
+static int add_keep_host(struct xskf_engine *eng, struct xskf_port *port)
+{
+	struct ifaddrs *ifa, *a;
+	char err[256], rule[128], addr[INET6_ADDRSTRLEN];
+	int ret;
+
+	if ((ret = xskf_steer__add(eng, port, "arp pass", ++eng->steer_next_id, true, err,
+				   sizeof(err))) ||
+	    (ret = xskf_steer__add(eng, port, "icmp6 pass", ++eng->steer_next_id, true, err,
+				   sizeof(err))))
+		goto fail;
+	if (getifaddrs(&ifa))
+		return 0;
+	for (a = ifa; a; a = a->ifa_next) {
+		int fam = a->ifa_addr ? a->ifa_addr->sa_family : 0;
+
+		if (strcmp(a->ifa_name, port->name) || (fam != AF_INET && fam != AF_INET6))
+			continue;
+		inet_ntop(fam,
+			  fam == AF_INET ? (void *)&((struct sockaddr_in *)a->ifa_addr)->sin_addr
+					 : (void *)&((struct sockaddr_in6 *)a->ifa_addr)->sin6_addr,
+			  addr, sizeof(addr));
+		snprintf(rule, sizeof(rule), "dst %s pass", addr);
+		ret =
+		    xskf_steer__add(eng, port, rule, ++eng->steer_next_id, true, err, sizeof(err));
+		if (ret && ret != -EEXIST) {
+			freeifaddrs(ifa);
+			goto fail;
+		}
+	}
+	freeifaddrs(ifa);
+	return 0;
+fail:
+	pr_warn("%s: --keep-host: %s\n", port->name, err);
+	return ret;
+}
+
+int xskf_steer__load(struct xskf_engine *eng, struct xskf_port *port)
+{
+	struct xskf_steer *st = &port->steer;
+	int ncpu = libbpf_num_possible_cpus(), fd, err;
+	struct xskf_steer_qstats *zq;
+	unsigned int i;
+	uint32_t k;
+
+	st->bms_len = (size_t)2 * XSKF_STEER_BMS_GEN * sizeof(struct xskf_steer_bm);
+	st->pcls_len = (size_t)XSKF_STEER_PCLS_SIZE * sizeof(uint64_t);
+	st->bms = mmap(NULL, st->bms_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       bpf_map__fd(port->skel->maps.steer_bms), 0);
+	st->pcls = mmap(NULL, st->pcls_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			bpf_map__fd(port->skel->maps.steer_pcls), 0);
+	if (st->bms == MAP_FAILED || st->pcls == MAP_FAILED) {
+		err = -errno;
+		pr_warn("%s: cannot map the steering table: %s\n", port->name, strerror(-err));
+		goto fail;
+	}
+	/* counters from zero (the program ran once when the redirect tier was probed) */
+	if (ncpu < 0)
+		return ncpu;
+	zq = calloc((size_t)ncpu, sizeof(*zq));
+	if (!zq)
+		return -ENOMEM;
+	fd = bpf_map__fd(port->skel->maps.steer_qstats);
+	for (k = 0; k < XSKF_STEER_MAX_QUEUES; k++)
+		bpf_map_update_elem(fd, &k, zq, 0);
+	free(zq);
+	for (k = 0; k < XSKF_STEER_ACTS_GEN; k++)
+		zero_hits(port, k);
+	/* the default: when a rule picks frames for the app, everything else is the host's */
+	if (!st->default_set) {
+		st->def.action = XSKF_STEER_ACT_XSK;
+		for (i = 0; i < st->n; i++)
+			if (st->e[i].r.action == XSKF_STEER_ACT_XSK)
+				st->def.action = XSKF_STEER_ACT_PASS;
+	}
+	/* its rules before the table goes live: one write for all of them */
+	if (st->keep_host && !st->keep_host_added) {
+		err = add_keep_host(eng, port);
+		if (err)
+			goto fail;
+		st->keep_host_added = true;
+	}
+	st->live = true;
+	st->gen = 1; /* the first table goes into generation 0 */
+	err = write_table(port, NULL, 0);
+	if (err) {
+		pr_warn("%s: cannot write the steering table: %s\n", port->name, strerror(-err));
+		goto fail;
+	}
+	return 0;
+fail:
+	xskf_steer__unload(port);
+	return err;
+}
+
+void xskf_steer__unload(struct xskf_port *port)
+{
+	struct xskf_steer *st = &port->steer;
+
+	if (st->bms && st->bms != MAP_FAILED)
+		munmap(st->bms, st->bms_len);
+	if (st->pcls && st->pcls != MAP_FAILED)
+		munmap(st->pcls, st->pcls_len);
+	st->bms = st->pcls = NULL;
+	st->live = false;
+	st->flipped_ns = 0;
+}
+
+void xskf_steer__free(struct xskf_port *port)
+{
+	xskf_steer__unload(port);
+	free(port->steer.e);
+	port->steer.e = NULL;
+	port->steer.n = 0;
+}
+
+uint64_t xskf_steer__hits(struct xskf_port *port, uint32_t slot)
+{
+	int ncpu = libbpf_num_possible_cpus(), i;
+	uint64_t *v, sum = 0;
+
+	if (!port->skel || ncpu < 0)
+		return 0;
+	v = calloc((size_t)ncpu, sizeof(*v));
+	if (!v)
+		return 0;
+	if (!bpf_map_lookup_elem(bpf_map__fd(port->skel->maps.steer_hits), &slot, v))
+		for (i = 0; i < ncpu; i++)
+			sum += v[i];
+	free(v);
+	return sum;
+}
+
+int xskf_steer__qstats(struct xskf_port *port, uint32_t queue, struct xskf_steer_qstats *st)
+{
+	int ncpu = libbpf_num_possible_cpus(), i;
+	struct xskf_steer_qstats *v;
+
+	memset(st, 0, sizeof(*st));
+	if (!port->skel || ncpu < 0 || queue >= XSKF_STEER_MAX_QUEUES)
+		return -ENOENT;
+	v = calloc((size_t)ncpu, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(port->skel->maps.steer_qstats), &queue, v)) {
+		free(v);
+		return -errno;
+	}
+	for (i = 0; i < ncpu; i++) {
+		st->seen += v[i].seen;
+		st->xsk += v[i].xsk;
+		st->pass += v[i].pass;
+		st->cpumap += v[i].cpumap;
+		st->drop += v[i].drop;
+	}
+	free(v);
+	return 0;
+}

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Steering in the runner: the command line's rules (--steer, --steer-file, --keep-host), the
+ * control socket's `steer` request (xskfctl steer add|del|list) and the steering counters
+ * in the live lines and the JSON document. Everything goes through the engine's public calls
+ * (include/xskf.h: xskf_engine__steer_*()).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runner/cli.h"
+#include "runner/steer_cmd.h"
+#include "core/log.h"
+
+static int add_one(struct xskf_engine *eng, const char *rule, const char *where)
+{
+	char err[400];
+	int ret = xskf_engine__steer_add(eng, -1, rule, err, sizeof(err));
+
+	if (ret >= 0)
+		return 0;
+	pr_warn("%s%s\n", where, err);
+	return ret == -EINVAL || ret == -EEXIST || ret == -ENOSPC ? 2 : 1;
+}
+
+static int add_file(struct xskf_engine *eng, const char *path)
+{
+	char line[512], where[300];
+	unsigned int n = 0;
+	int ret = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		pr_warn("cannot open --steer-file '%s': %s\n", path, strerror(errno));
+		return 2;
+	}
+	while (!ret && fgets(line, sizeof(line), f)) {
+		size_t l = strlen(line), k;
+
+		n++;
+		if (l && line[l - 1] != '\n' && !feof(f)) {
+			pr_warn("%s:%u: line longer than %zu bytes\n", path, n, sizeof(line) - 2);
+			ret = 2;
+			break;
+		}
+		while (l && (line[l - 1] == '\n' || line[l - 1] == '\r'))
+			line[--l] = 0;
+		k = strspn(line, " \t");
+		if (!line[k] || line[k] == '#')
+			continue;
+		for (char *t = line; *t; t++)
+			if (*t == '\t')
+				*t = ' ';
+		snprintf(where, sizeof(where), "%s:%u: ", path, n);
+		ret = add_one(eng, line + k, where);
+	}
+	fclose(f);
+	return ret;
+}
+
+int xskf_steer_cmd__apply(struct xskf_engine *eng, const struct xskf_cli *c)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < c->nr_steer; i++) {
+		ret = c->steer[i].file ? add_file(eng, c->steer[i].arg)
+				       : add_one(eng, c->steer[i].arg, "");
+		if (ret)
+			return ret;
+	}
+	if (c->keep_host && xskf_engine__steer_keep_host(eng, -1))
+		return 1;
+	return 0;
+}
+
+static void list(FILE *f, struct xskf_engine *eng)
+{
+	unsigned int p, i;
+
+	for (p = 0; p < xskf_engine__nr_ports(eng); p++)
+		for (i = 0;; i++) {
+			struct xskf_steer_info in = {.sz = sizeof(in)};
+
+			if (xskf_engine__steer_rule(eng, p, i, &in))
+				break;
+			if (in.id)
+				fprintf(f, "%s %4u  %-50s hits %llu%s\n",
+					xskf_engine__port_name(eng, p), in.id, in.text,
+					(unsigned long long)in.hits,
+					in.keep_host ? "  (--keep-host)" : "");
+			else
+				fprintf(f, "%s    -  %-50s hits %llu\n",
+					xskf_engine__port_name(eng, p), in.text,
+					(unsigned long long)in.hits);
+		}
+}
+
+void xskf_steer_cmd__ctl(FILE *f, struct xskf_engine *eng, const char *args)
+{
+	char err[400], *end;
+	unsigned long id;
+	uint64_t hits;
+	int ret;
+
+	if (!strcmp(args, "list")) {
+		list(f, eng);
+		return;
+	}
+	if (!strncmp(args, "add ", 4)) {
+		ret = xskf_engine__steer_add(eng, -1, args + 4, err, sizeof(err));
+		if (ret > 0)
+			fprintf(f, "ok: rule %d added: %s\n", ret, args + 4);
+		else if (ret == 0)
+			fprintf(f, "ok: %s\n", args + 4);
+		else
+			fprintf(f, "error: %s\n", err[0] ? err : strerror(-ret));
+		return;
+	}
+	if (!strncmp(args, "del ", 4)) {
+		errno = 0;
+		id = strtoul(args + 4, &end, 10);
+		if (errno || end == args + 4 || *end || !id || id > 1000000000) {
+			fprintf(f, "error: steer del '%s': give a rule id (xskfctl steer list)\n",
+				args + 4);
+			return;
+		}
+		ret = xskf_engine__steer_del(eng, (unsigned int)id, &hits);
+		if (ret == -ENOENT)
+			fprintf(f, "error: no steering rule %lu (xskfctl steer list)\n", id);
+		else if (ret)
+			fprintf(f, "error: steer del %lu: %s; the table in use is unchanged\n", id,
+				strerror(-ret));
+		else
+			fprintf(f, "ok: rule %lu deleted after %llu hits\n", id,
+				(unsigned long long)hits);
+		return;
+	}
+	fprintf(f, "error: steer takes 'add RULE', 'del ID' or 'list'\n");
+}
+
+/* Does port @p steer at all (a rule, or a default that is not xsk)? */
+static bool steers(struct xskf_engine *eng, unsigned int p)
+{
+	struct xskf_steer_info in = {.sz = sizeof(in)};
+
+	if (!xskf_engine__steer_rule(eng, p, 1, &in))
+		return true;
+	return !xskf_engine__steer_rule(eng, p, 0, &in) && strcmp(in.text, "default xsk");
+}
+
+/* @queue < 0: the sum over the port's bound queues */
+static void port_stats(struct xskf_engine *eng, unsigned int p, struct xskf_steer_stats *sum)
+{
+	unsigned int i;
+	uint32_t q;
+	unsigned int port;
+	struct xskf_queue_stats qs;
+
+	memset(sum, 0, sizeof(*sum));
+	sum->sz = sizeof(*sum);
+	for (i = 0; !xskf_engine__queue_stats(eng, i, &port, &q, &qs); i++) {
+		struct xskf_steer_stats s = {.sz = sizeof(s)};
+
+		if (port != p || xskf_engine__steer_stats(eng, p, q, &s))
+			continue;
+		sum->seen += s.seen;
+		sum->xsk += s.xsk;
+		sum->pass += s.pass;
+		sum->cpumap += s.cpumap;
+		sum->drop += s.drop;
+	}
+}
+
+void xskf_steer_cmd__line(struct xskf_engine *eng, FILE *f, double elapsed)
+{
+	unsigned int p;
+
+	for (p = 0; p < xskf_engine__nr_ports(eng); p++) {
+		struct xskf_steer_stats s;
+
+		if (!steers(eng, p))
+			continue;
+		port_stats(eng, p, &s);
+		fprintf(
+		    f,
+		    "[%7.1fs] steer %s  seen %llu  xsk %llu  pass %llu  cpumap %llu  drop %llu\n",
+		    elapsed, xskf_engine__port_name(eng, p), (unsigned long long)s.seen,
+		    (unsigned long long)s.xsk, (unsigned long long)s.pass,
+		    (unsigned long long)s.cpumap, (unsigned long long)s.drop);
+	}
+}
+
+static void json_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == '"' || *s == '\\' ? '_' : *s, f); /* rule texts have neither */
+}
+
+void xskf_steer_cmd__json(struct xskf_engine *eng, FILE *f)
+{
+	unsigned int p, i, port, k;
+	struct xskf_queue_stats qs;
+	uint32_t q;
+
+	fprintf(f, ",\n  \"steering\": [");
+	for (p = 0; p < xskf_engine__nr_ports(eng); p++) {
+		struct xskf_steer_stats s;
+
+		port_stats(eng, p, &s);
+		fprintf(f,
+			"%s\n    {\"port\": \"%s\", \"seen\": %llu, \"xsk\": %llu, \"pass\": %llu, "
+			"\"cpumap\": %llu, \"drop\": %llu,\n     \"rules\": [",
+			p ? "," : "", xskf_engine__port_name(eng, p), (unsigned long long)s.seen,
+			(unsigned long long)s.xsk, (unsigned long long)s.pass,
+			(unsigned long long)s.cpumap, (unsigned long long)s.drop);
+		for (i = 0;; i++) {
+			struct xskf_steer_info in = {.sz = sizeof(in)};
+
+			if (xskf_engine__steer_rule(eng, p, i, &in))
+				break;
+			fprintf(f, "%s{\"id\": %u, \"pos\": %u, \"rule\": \"", i ? ", " : "", in.id,
+				in.pos);
+			json_text(f, in.text);
+			fprintf(f, "\", \"hits\": %llu, \"keep_host\": %s}",
+				(unsigned long long)in.hits, in.keep_host ? "true" : "false");
+		}
+		fprintf(f, "],\n     \"queues\": [");
+		for (i = 0, k = 0; !xskf_engine__queue_stats(eng, i, &port, &q, &qs); i++) {
+			struct xskf_steer_stats qst = {.sz = sizeof(qst)};
+
+			if (port != p || xskf_engine__steer_stats(eng, p, q, &qst))
+				continue;
+			fprintf(f,
+				"%s{\"queue\": %u, \"seen\": %llu, \"xsk\": %llu, \"pass\": %llu, "
+				"\"cpumap\": %llu, \"drop\": %llu}",
+				k++ ? ", " : "", q, (unsigned long long)qst.seen,
+				(unsigned long long)qst.xsk, (unsigned long long)qst.pass,
+				(unsigned long long)qst.cpumap, (unsigned long long)qst.drop);
+		}
+		fprintf(f, "]}");
+	}
+	fprintf(f, "\n  ]");
+}

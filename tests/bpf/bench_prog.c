@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * bench-xdp-prog: what the xskf XDP program costs per frame, by variant of its rodata knobs,
+ * without veth's copy around it (scripts/bench-xdp-prog.sh; root). Each variant is the real
+ * program (bpf/xskf_redirect.bpf.c, software-hints entry: test runs refuse the device-bound one,
+ * so the kfuncs are not in any row) loaded with its knobs, run by BPF_PROG_TEST_RUN with a
+ * repeat count over fixed frames; ns per frame is the kernel's own duration (its average over
+ * the repeats), the median of RUNS calls. The XSKMAP is empty: bpf_redirect_map() answers
+ * XDP_PASS, as for a queue without a socket.
+ *
+ *   bench-xdp-prog [REPEAT [RUNS]]      (defaults 1000000, 7)
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "xskf_meta.h"
+#include "xskf_steer.h"
+#include "bench_prog.skel.h"
+#include "hints_vectors.h"
+
+static unsigned int repeat = 1000000, runs = 7;
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median ns per frame of @runs calls of @repeat runs each, or -1. */
+static double median_ns(int fd, const struct hv_frame *f)
+{
+	uint32_t d[64];
+	unsigned int r;
+
+	for (r = 0; r < runs; r++) {
+		LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = f->b, .data_size_in = f->len,
+			    .repeat = repeat);
+		if (bpf_prog_test_run_opts(fd, &t) || t.retval != XDP_PASS)
+			return -1;
+		d[r] = t.duration;
+	}
+	qsort(d, runs, sizeof(d[0]), cmp_u32);
+	return d[runs / 2];
+}
+
+struct variant {
+	const char *name;
+	uint32_t hints;       /* xskf_hints_mask; 0: hints_on = 0 */
+	uint16_t steer_dport; /* 0: no steering */
+};
+
+static const struct variant variants[] = {
+	{ "no hints", 0, 0 },
+	{ "ptype", XSKF_HINT_PTYPE, 0 },
+	{ "tunnel", XSKF_HINT_TUNNEL, 0 },
+	{ "rx_hash", XSKF_HINT_HASH, 0 },
+	{ "rx_timestamp", XSKF_HINT_TIMESTAMP, 0 },
+	{ "vlan", XSKF_HINT_VLAN, 0 },
+	{ "all hints", XSKF_HINT_ALL, 0 },
+	{ "steer udp, no hints", 0, 4789 },
+	{ "steer udp, all hints", XSKF_HINT_ALL, 4789 },
+};
+#define NR_VARIANTS (sizeof(variants) / sizeof(variants[0]))
+
+static const char *const frames[] = { "ipv4-udp", "qinq-ipv6-tcp", "vxlan-inner-ipv4-tcp" };
+#define NR_FRAMES (sizeof(frames) / sizeof(frames[0]))
+
+static int build_frame(const char *name, struct hv_frame *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < HV_NR_CASES; i++)
+		if (!strcmp(hv_cases[i].name, name)) {
+			memset(f, 0, sizeof(*f));
+			hv_cases[i].build(f);
+			/* at least 60 bytes, as on the wire without the FCS */
+			if (f->len < 60)
+				f->len = 60;
+			return 0;
+		}
+	return -1;
+}
+
+/*
+ * The steering table of "udp dport DPORT xsk" with the default pass on queue 0, written into
+ * generation 0 of the maps as framework/core/steer.c would (bpf/xskf_steer.h): what
+ * xskf_engine__steer_udp() asks for. Returns 0 or -1.
+ */
+static int steer_udp(struct bench_prog *skel, uint16_t dport)
+{
+	struct xskf_steer_cfg cfg = { .nr_rules = 1, .nwords = 1,
+				      .dims = 1u << XSKF_DIM_QUEUE | 1u << XSKF_DIM_PROTO |
+					      1u << XSKF_DIM_DPORT };
+	struct xskf_steer_bm one = { .sum = 1, .w = { 1 } };
+	struct xskf_steer_act xsk = { .slot = 0, .kind = XSKF_STEER_ACT_XSK },
+			      pass = { .slot = XSKF_STEER_MAX_RULES, .kind = XSKF_STEER_ACT_PASS };
+	uint32_t zero = 0, k;
+	uint64_t cls = 1;
+	int bms = bpf_map__fd(skel->maps.steer_bms), err = 0;
+
+	k = XSKF_STEER_BM_QUEUE + 0;
+	err |= bpf_map_update_elem(bms, &k, &one, 0);
+	k = XSKF_STEER_BM_ALL;
+	err |= bpf_map_update_elem(bms, &k, &one, 0);
+	k = XSKF_STEER_BM_PROTO + 17;
+	err |= bpf_map_update_elem(bms, &k, &one, 0);
+	k = XSKF_STEER_BM_DPORT + 1; /* class 1: the port itself; 0 and 2 (no port) are empty */
+	err |= bpf_map_update_elem(bms, &k, &one, 0);
+	k = (0 * 2 + 1) * XSKF_STEER_PORT_KEYS + dport;
+	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_pcls), &k, &cls, 0);
+	k = XSKF_STEER_PORT_NONE + (0 * 2 + 1) * XSKF_STEER_PORT_KEYS;
+	cls = 2;
+	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_pcls), &k, &cls, 0);
+	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_act), &zero, &xsk, 0);
+	k = XSKF_STEER_MAX_RULES + 0;
+	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_act), &k, &pass, 0);
+	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_cfg), &zero, &cfg, 0);
+	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_gen), &zero, &zero, 0);
+	return err ? -1 : 0;
+}
+
+static struct bench_prog *load(const struct variant *v)
+{
+	struct bench_prog *skel = bench_prog__open();
+
+	if (!skel)
+		return NULL;
+	skel->rodata->hints_on = v->hints != 0;
+	skel->rodata->xskf_hints_mask = v->hints;
+	skel->rodata->xskf_hints_kfuncs = 0;
+	bpf_program__set_autoload(skel->progs.xskf_redirect, false);
+	bpf_program__set_autoload(skel->progs.xskf_redirect_hw, false);
+	bpf_program__set_autoload(skel->progs.xskf_redirect_lk, false);
+	if (bench_prog__load(skel) || (v->steer_dport && steer_udp(skel, v->steer_dport))) {
+		bench_prog__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+int main(int argc, char **argv)
+{
+	struct hv_frame f[NR_FRAMES];
+	double ns[NR_VARIANTS + 2][NR_FRAMES];
+	struct bench_prog *skel;
+	unsigned int i, k;
+
+	if (argc > 1)
+		repeat = (unsigned int)strtoul(argv[1], NULL, 0);
+	if (argc > 2)
+		runs = (unsigned int)strtoul(argv[2], NULL, 0);
+	if (!repeat || !runs || runs > 64) {
+		fprintf(stderr, "usage: bench-xdp-prog [REPEAT (>0) [RUNS (1-64)]]\n");
+		return 2;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "bench-xdp-prog: needs root (BPF_PROG_TEST_RUN)\n");
+		return 77;
+	}
+	for (k = 0; k < NR_FRAMES; k++)
+		if (build_frame(frames[k], &f[k])) {
+			fprintf(stderr, "bench-xdp-prog: no test frame '%s'\n", frames[k]);
+			return 1;
+		}
+	for (i = 0; i < NR_VARIANTS; i++) {
+		skel = load(&variants[i]);
+		if (!skel) {
+			fprintf(stderr, "bench-xdp-prog: variant '%s' does not load\n",
+				variants[i].name);
+			return 1;
+		}
+		for (k = 0; k < NR_FRAMES; k++)
+			ns[i][k] = median_ns(bpf_program__fd(skel->progs.bench_redirect), &f[k]);
+		if (i == 0)
+			for (k = 0; k < NR_FRAMES; k++) {
+				ns[NR_VARIANTS][k] =
+					median_ns(bpf_program__fd(skel->progs.pass_only), &f[k]);
+				ns[NR_VARIANTS + 1][k] =
+					median_ns(bpf_program__fd(skel->progs.meta_pair), &f[k]);
+			}
+		bench_prog__destroy(skel);
+	}
+	printf("ns per frame (BPF_PROG_TEST_RUN, repeat %u, median of %u); frames:", repeat, runs);
+	for (k = 0; k < NR_FRAMES; k++)
+		printf(" %s (%u B)", frames[k], f[k].len);
+	printf("\n| variant |");
+	for (k = 0; k < NR_FRAMES; k++)
+		printf(" %s |", frames[k]);
+	printf("\n| --- |");
+	for (k = 0; k < NR_FRAMES; k++)
+		printf(" ---: |");
+	printf("\n");
+	for (i = 0; i < NR_VARIANTS + 2; i++) {
+		printf("| %s |", i < NR_VARIANTS ? variants[i].name
+			       : i == NR_VARIANTS ? "(reference) XDP_PASS only"
+						  : "(reference) meta grown and given back");
+		for (k = 0; k < NR_FRAMES; k++)
+			printf(ns[i][k] < 0 ? " failed |" : " %.0f |", ns[i][k]);
+		printf("\n");
+	}
+	return 0;
+}

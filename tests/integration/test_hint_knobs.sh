@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# The hint knobs through a real veth path (native XDP, copy mode): the test plugin hint_check
+# (tests/plugins/hint_check.c) says which RX hints it reads and checks, for every frame, what
+# the XDP program wrote in front of it. UDP frames from a socket in the peer namespace (veth's
+# rx_hash kfunc gives them a hash).
+#   hash:  it reads the hash only: every frame has a meta, the socket frames the driver's hash,
+#          and the program wrote no other field (no packet type, offset, tag or timestamp; the
+#          meta says NOPARSE).
+#   none:  it reads no hint: no meta handed over, and no meta's magic in front of any frame in
+#          the UMEM (in copy mode the kernel copies data_meta there: the program wrote none).
+#   all:   the control: it reads every hint, and the same check sees the parse's fields.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+require_root
+mode=${1:?hash|none|all}
+TP=${XSKF_TEST_PLUGINS:?XSKF_TEST_PLUGINS not set (run through meson test)}
+tb_up_out "xk$$"
+NUDP=300
+
+ip netns exec "$TB_NS_DUT" "$B/apps/xskf" run "$TP/hint_check.so" -i "$TB_IF_DUT" -N -c --cpus 1 \
+	--json -- --read "$mode" >"$out/rx.json" 2>"$out/rx.err" &
+pid=$!
+FAIL_HOOKS+=(show_err)
+show_err() { tail -5 "$out/rx.err"; }
+wait_attached
+gen taskset -c 0 $PY -c "
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range($NUDP):
+    s.sendto(b'knob' * 8, ('$TB_IP4_DUT', 7000 + i % 5))
+" || fail "UDP sender"
+wait_app_rx $pid $NUDP
+kill -INT $pid
+wait $pid || fail "xskf run hint_check failed"
+c() { json_get "$out/rx.json" "d['plugins'][0]['counters']['$1']"; }
+frames=$(c frames) meta=$(c meta) hw=$(c hash_hw) noparse=$(c noparse) other=$(c other_fields)
+mbytes=$(c meta_bytes)
+echo "frames $frames meta $meta hash_hw $hw noparse $noparse other_fields $other meta_bytes $mbytes"
+grep "RX hints" "$out/rx.err"
+# the stacks' own frames (IPv6 MLD/ND) may add a few
+[ "$frames" -ge $NUDP ] && [ "$frames" -le $((NUDP + 10)) ] || fail "saw $frames frames, sent $NUDP"
+case $mode in
+hash)
+	grep -q "RX hints from the driver: rx_hash; no parse; read: rx_hash" "$out/rx.err" ||
+		fail "start-up line does not say: driver rx_hash only, no parse"
+	[ "$meta" = "$frames" ] || fail "meta on $meta of $frames frames"
+	[ "$hw" -ge $NUDP ] || fail "driver hash on $hw frames, expected >= $NUDP"
+	[ "$noparse" = "$frames" ] || fail "NOPARSE on $noparse of $frames frames"
+	[ "$other" = 0 ] || fail "the program wrote other fields on $other frames"
+	;;
+none)
+	grep -q "RX hints off (no app reads any): the XDP program writes no meta" "$out/rx.err" ||
+		fail "start-up line does not say hints off"
+	[ "$meta" = 0 ] || fail "a meta handed over on $meta frames"
+	[ "$mbytes" = 0 ] || fail "the program wrote a meta in front of $mbytes frames"
+	;;
+all)
+	[ "$meta" = "$frames" ] || fail "meta on $meta of $frames frames"
+	[ "$noparse" = 0 ] || fail "NOPARSE on $noparse frames"
+	[ "$other" -ge $NUDP ] || fail "the parse's fields on $other frames only: the check sees nothing"
+	;;
+esac
+assert_no_xdp "after the run"
+ok "hint knobs, reads $mode: $frames frames, meta $meta, driver hash $hw, other fields $other"
