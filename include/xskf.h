@@ -378,6 +378,12 @@ enum xskf_hugepages {
 #define XSKF_HUGEPAGES_DEFAULT    0
 #define XSKF_HUGEPAGES_SET(policy) ((int)(policy) + 1)
 
+enum xskf_idle {
+	XSKF_IDLE_ADAPTIVE = 0, /* poll under load, sleep in poll() after a spin without frames */
+	XSKF_IDLE_BUSY = 1,     /* poll always: a whole CPU per worker, the lowest latency */
+	XSKF_IDLE_SLEEP = 2,    /* sleep at the first round without frames */
+};
+
 #define XSKF_MAX_PORTS   16
 #define XSKF_MAX_QUEUES  256 /* per port */
 #define XSKF_MAX_WORKERS 64
@@ -444,8 +450,18 @@ struct xskf_engine_opts {
 	 * xskf in software, its timestamps and launch times are counted (txmd_unsupported).
 	 */
 	bool no_tx_meta;
+	/*
+	 * --idle: what a worker does when no frames come (docs/idle.md). XSKF_IDLE_ADAPTIVE (0,
+	 * the default) polls while frames come and sleeps in poll() on its sockets after
+	 * idle_spin_us without any; XSKF_IDLE_BUSY never sleeps; XSKF_IDLE_SLEEP sleeps at the
+	 * first empty round. A worker never sleeps while it drains, while frames of its own are
+	 * staged, nor for long while frames are in flight or a TX-only app is paced (1 ms).
+	 */
+	enum xskf_idle idle;
+	/* --idle-spin: adaptive mode's time without frames before sleeping; 0: 50 us */
+	uint32_t idle_spin_us;
 };
-#define xskf_engine_opts__last_field no_tx_meta
+#define xskf_engine_opts__last_field idle_spin_us
 
 /*
  * xskf_engine__new() - validate @opts and create an engine with no ports yet.
@@ -692,6 +708,28 @@ XSKF_API int xskf_engine__queue_stats(struct xskf_engine *eng, unsigned int idx,
 				      struct xskf_queue_stats *st);
 
 /* Frame census: where every UMEM frame of one worker is. */
+/* What a worker did with its time (docs/idle.md), since it started. */
+struct xskf_idle_stats {
+	size_t sz;               /* set by the caller: sizeof(struct xskf_idle_stats) */
+	uint64_t busy_ns;        /* running its loop (polling, spinning, working) */
+	uint64_t asleep_ns;      /* asleep in poll(), waiting for frames or a stop */
+	uint64_t wakeups;        /* sleeps that ended */
+	uint64_t empty_wakeups;  /* of which the next round found nothing (a timeout, a stop) */
+};
+#define xskf_idle_stats__last_field empty_wakeups
+
+/*
+ * xskf_engine__idle_stats() - worker @worker's busy and asleep time and wake-ups, read now
+ * (each counter has one writer, the worker; a sleep under way counts up to now).
+ * Returns 0, -ENOENT (no such worker, or not started), -EINVAL (bad sz).
+ * Thread: any, while the engine exists.
+ */
+XSKF_API int xskf_engine__idle_stats(const struct xskf_engine *eng, unsigned int worker,
+				     struct xskf_idle_stats *st);
+
+/* "busy", "adaptive" or "sleep" for @mode; "?" otherwise. Thread: any. */
+XSKF_API const char *xskf_idle__name(enum xskf_idle mode);
+
 struct xskf_frame_census {
 	uint64_t total;
 	uint64_t cache;       /* free, in the worker's cache */

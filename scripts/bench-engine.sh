@@ -119,7 +119,7 @@ instr() {
 	shift
 	(cd "$TMP" && valgrind --tool=callgrind --callgrind-out-file="$out" "$@" --backend memory \
 		--hugepages off --mem-frames "$n" --quiet >/dev/null 2>&1)
-	callgrind_annotate --inclusive=yes "$out" 2>/dev/null | $PY -c '
+	callgrind_annotate --inclusive=yes --auto=no "$out" 2>/dev/null | $PY -c '
 import re, sys
 tot = kern = 0
 for l in sys.stdin:

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <time.h>
 
 #include "backend/mem_backend.h"
@@ -336,6 +337,25 @@ static void mem_json(struct xskf_engine *eng, FILE *f)
 	fprintf(f, "]");
 }
 
+/*
+ * Idle: the stand-in makes frames only when the worker runs it. Until it is done with them for
+ * a port that receives, they are there to take (a kernel would wake the poller at once: a round
+ * can be empty with frames coming, e.g. a chain held back until its last buffer is made), so
+ * the worker must not sleep: -EAGAIN. Else nothing is coming: it waits for its eventfd (a stop)
+ * or the timeout.
+ */
+static int mem_wait(struct xskf_worker *w, int timeout_ms)
+{
+	unsigned int i;
+
+	/* until it is finished: with its last frames made, its next step sees them all back */
+	if (!w->mem.finished)
+		for (i = 0; i < w->nr_socks; i++)
+			if (!w->socks[i]->mem->silent)
+				return -EAGAIN;
+	return poll(w->idle.pfd, 1, timeout_ms);
+}
+
 /* No capabilities, no wakeups, no program: no preflight, attach, detach or watch. */
 const struct xskf_backend_ops xskf_backend_mem = {
 	.name = "memory",
@@ -343,7 +363,7 @@ const struct xskf_backend_ops xskf_backend_mem = {
 	.add_port = mem_add_port, .open_sock = mem_open_sock, .prime = mem_prime,
 	.close_sock = mem_close_sock,
 	/* the worker's loop: the kernel's side, played here */
-	.step = xskf_mem__kernel,
+	.step = xskf_mem__kernel, .wait = mem_wait,
 	/* what the control thread asks */
 	.kstats = mem_kstats, .port_info = mem_port_info,
 	.sock_mode = mem_sock_mode, .port_mode = mem_port_mode, .json = mem_json,

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <poll.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <sys/resource.h>
@@ -15,6 +16,7 @@
 #include <sys/syscall.h>
 
 #include "core/backend.h"
+#include "core/idle.h"
 #include "core/csum.h"
 #include "core/hugepages.h"
 #include "core/jumbo.h"
@@ -283,6 +285,60 @@ out:
 	return err;
 }
 
+static const char *xdp_sock_mode(const struct xskf_sock *s);
+
+/* poll() on the worker's XSK fds (POLLIN: a frame on an RX ring) and its eventfd. */
+static int xdp_wait(struct xskf_worker *w, int timeout_ms)
+{
+	return poll(w->idle.pfd, w->idle.nr_pfd, timeout_ms);
+}
+
+/*
+ * What the kernel can add to sleeping and polling (docs/idle.md): socket and epoll busy
+ * polling, IRQ suspension and the NAPI's deferral settings all act on the NAPI a socket is
+ * tied to, and the kernel ties an XSK to one only at a zero-copy bind (SO_INCOMING_NAPI_ID is
+ * 0 in copy mode, 6.18 included). So copy mode gets none of them, and -B falls back.
+ */
+static void xdp_idle_help(struct xskf_engine *eng, char *buf, size_t len)
+{
+	const struct xskf_sock *nonapi = NULL;
+	unsigned int i, napi = 0, id;
+	socklen_t sl;
+
+	for (i = 0; i < eng->nr_socks; i++) {
+		const struct xskf_sock *s = &eng->socks[i];
+
+		id = 0;
+		sl = sizeof(id);
+		if (getsockopt(s->fd, SOL_SOCKET, SO_INCOMING_NAPI_ID, &id, &sl) || !id) {
+			if (!nonapi)
+				nonapi = s;
+		} else {
+			napi++;
+		}
+	}
+	if (nonapi && eng->busy_poll) {
+		pr_warn("--busy-poll: %s queue %u is in %s, without a NAPI ID (zero-copy has "
+			"one): it cannot busy poll; polling its rings without it\n",
+			nonapi->port->name, nonapi->queue, xdp_sock_mode(nonapi));
+		eng->busy_poll = false;
+	}
+	if (!napi)
+		snprintf(buf, len,
+			 "kernel help: none: busy polling, epoll busy polling, IRQ suspension and "
+			 "NAPI deferral act on a socket's NAPI, and %s sockets have no NAPI ID "
+			 "(zero-copy only)",
+			 nonapi ? xdp_sock_mode(nonapi) : "these");
+	else
+		snprintf(buf, len,
+			 "kernel help: %s (%u of %u sockets have a NAPI ID); IRQ suspension and NAPI "
+			 "deferral (gro_flush_timeout, napi_defer_hard_irqs) not set: this version "
+			 "changes no device setting (docs/idle.md)",
+			 eng->busy_poll ? "preferred busy polling, budget one batch" :
+					  "busy polling off (-B turns it on)",
+			 napi, eng->nr_socks);
+}
+
 static const char *xdp_sock_mode(const struct xskf_sock *s)
 {
 	return s->zerocopy ? "zero-copy" : "copy mode";
@@ -307,4 +363,6 @@ const struct xskf_backend_ops xskf_backend_xdp = {
 	/* what the control thread asks */
 	.kstats = xdp_kstats, .port_info = xdp_port_info, .watch = xskf_watch__ports,
 	.sock_mode = xdp_sock_mode, .port_mode = xdp_port_mode,
+	/* idle workers: their sleep, and what the kernel adds */
+	.wait = xdp_wait, .idle_help = xdp_idle_help,
 };

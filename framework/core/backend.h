@@ -50,6 +50,20 @@ struct xskf_backend_ops {
 	 * branch per iteration for it (core/worker.c).
 	 */
 	void (*step)(struct xskf_worker *w, uint32_t batch, bool rx);
+	/*
+	 * Idle (core/idle.c): sleep on worker @w's own thread until a frame may have come, its
+	 * eventfd (w->idle.pfd[0]) is written, or @timeout_ms (-1: none) passes; poll()'s revents
+	 * left in w->idle.pfd. Returns poll()'s result, or -EAGAIN without sleeping when frames are
+	 * there to take although the round found none (the worker goes on polling). Required.
+	 */
+	int (*wait)(struct xskf_worker *w, int timeout_ms);
+	/*
+	 * At start, once the sockets are bound: which help of the kernel the idle and busy-poll
+	 * modes get, and why not the rest, as a clause of one line into @buf; may turn
+	 * eng->busy_poll off (with a one-line fallback message) where the sockets cannot busy
+	 * poll. NULL: nothing to say.
+	 */
+	void (*idle_help)(struct xskf_engine *eng, char *buf, size_t len);
 	/* the kernel's and the program's counters of socket @s, into @st */
 	void (*kstats)(const struct xskf_sock *s, struct xskf_queue_stats *st);
 	/* MAC, MTU and link state of port @p into @pi. 0 or -errno */

@@ -146,6 +146,25 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 			errno = EINVAL;
 			return NULL;
 		}
+	if (o.idle != XSKF_IDLE_ADAPTIVE && o.idle != XSKF_IDLE_BUSY && o.idle != XSKF_IDLE_SLEEP) {
+		pr_warn("unknown idle mode %d: use XSKF_IDLE_ADAPTIVE, _BUSY or _SLEEP\n", (int)o.idle);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!o.idle_spin_us)
+		o.idle_spin_us = 50;
+	if (o.busy_poll && o.idle == XSKF_IDLE_SLEEP) {
+		pr_warn("--busy-poll polls where --idle sleep sleeps at once: drop one of them\n");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (o.busy_poll && o.bind_mode == XSKF_BIND_COPY && o.backend == XSKF_BACKEND_XDP) {
+		/* the kernel ties an XSK to a NAPI only at a zero-copy bind (docs/idle.md) */
+		pr_warn("--busy-poll needs a socket with a NAPI ID, and copy mode (-c) has none: drop "
+			"-c (zero-copy where the driver has it) or -B\n");
+		errno = EINVAL;
+		return NULL;
+	}
 	if (o.backend == XSKF_BACKEND_MEMORY && o.busy_poll) {
 		pr_warn("busy polling needs a NIC: the memory backend has none (drop -B)\n");
 		errno = EINVAL;
@@ -159,6 +178,7 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 	eng->app = *o.app;
 	eng->app_ctx = o.app_ctx;
 	eng->be = o.backend == XSKF_BACKEND_MEMORY ? &xskf_backend_mem : &xskf_backend_xdp;
+	eng->busy_poll = o.busy_poll;
 	eng->hugepages = o.hugepages != XSKF_HUGEPAGES_DEFAULT ?
 				 (enum xskf_hugepages)(o.hugepages - 1) :
 				 XSKF_DEFAULT_HUGEPAGES;
@@ -393,6 +413,9 @@ static int open_worker(struct xskf_engine *eng, struct xskf_worker *w)
 		if (err)
 			return err;
 	}
+	err = xskf_idle__open(w);
+	if (err)
+		return err;
 	w->info.id = w->id;
 	w->info.cpu = w->cpu;
 	w->info.headroom = eng->rx_data_off;
@@ -496,6 +519,7 @@ static void teardown(struct xskf_engine *eng)
 		eng->socks[i].txq = NULL;
 	}
 	for (i = 0; i < eng->nr_workers; i++) {
+		xskf_idle__close(&eng->workers[i]);
 		xskf_umem__free(&eng->workers[i].umem);
 		free(eng->workers[i].info.tx_stamps);
 		eng->workers[i].info.tx_stamps = NULL;
@@ -573,8 +597,10 @@ int xskf_engine__start(struct xskf_engine *eng)
 		err = open_worker(eng, &eng->workers[i]);
 	if (!err && be->attach)
 		err = be->attach(eng);
-	if (!err)
+	if (!err) {
+		xskf_idle__say(eng);
 		err = app_init(eng);
+	}
 	if (err) {
 		teardown(eng);
 		eng->stopped = true;
@@ -615,8 +641,11 @@ int xskf_engine__stop(struct xskf_engine *eng)
 	/* No new frames: then whatever is in the rings can be accounted for. */
 	if (eng->be->detach)
 		eng->be->detach(eng);
-	for (i = 0; i < eng->nr_workers; i++)
+	for (i = 0; i < eng->nr_workers; i++) {
 		atomic_store(&eng->workers[i].draining, true);
+		/* after the flag: a worker that sleeps, or is about to, sees it when it wakes */
+		xskf_idle__wake(&eng->workers[i]);
+	}
 	for (i = 0; i < eng->nr_workers; i++)
 		if (eng->workers[i].started)
 			pthread_join(eng->workers[i].thread, NULL);

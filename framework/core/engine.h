@@ -79,6 +79,7 @@ struct xskf_engine {
 	bool prefetch;             /* the worker prefetches each frame's first line (worker.c) */
 	bool hints_unread;         /* hints off because the app reads none (not --no-hints) */
 	atomic_bool stop;
+	bool busy_poll;  /* -B, and the sockets can busy poll (the backend's idle_help()) */
 	const struct xskf_backend_ops *be; /* backend/backend.h */
 	struct xskf_mem_engine mem;        /* the memory backend's */
 	bool started, stopped;

@@ -12,6 +12,7 @@
 
 #include "xskf.h"
 #include "core/compiler.h"
+#include "core/idle.h"
 #include "core/sock.h"
 #include "core/umem.h"
 
@@ -63,6 +64,7 @@ struct xskf_worker {
 	struct xdp_desc segs[XSKF_SEGS_CAP];
 	uint32_t tx_nseg;      /* segs used by the frames tx_fill() builds (xskf_pkt__append()) */
 	bool tx_building;      /* inside app->tx_fill() */
+	struct xskf_idle_state idle;      /* sleeping when no frames come (idle.c) */
 	atomic_bool draining;      /* set by stop(): XDP is detached, empty the rings then exit */
 	atomic_bool done;
 } __attribute__((aligned(XSKF_CACHE_LINE))); /* nor do two workers */

@@ -21,7 +21,8 @@ enum {
 	O_NOWAKE = 'm', O_FORCE = 'F', O_VERSION = 'V',
 	O_JSON = 256, O_CPUS, O_WORKERS, O_HUGE, O_RXR, O_TXR, O_FILLR, O_COMPR, O_FRAMES,
 	O_NOHINTS, O_INTERVAL, O_QUIET, O_BACKEND, O_MEM_FRAMES, O_MEM_FRAME, O_MEM_SEGS, O_HUGE_DIR,
-	O_HUGE_SIZE, O_CSUM_REPAIR, O_STEER, O_STEER_FILE, O_KEEP_HOST, O_NO_TX_OFFLOAD,
+	O_HUGE_SIZE, O_CSUM_REPAIR, O_STEER, O_STEER_FILE, O_KEEP_HOST, O_NO_TX_OFFLOAD, O_IDLE,
+	O_IDLE_SPIN,
 	O_APP_BASE = 1000,
 };
 
@@ -39,6 +40,10 @@ static const struct std_opt std_opts[] = {
 	{ "native", O_NATIVE, 0, NULL, "attach XDP in native mode (default: native, else SKB)" },
 	{ "skb", O_SKB, 0, NULL, "attach XDP in SKB (generic) mode" },
 	{ "busy-poll", O_BUSY, 0, NULL, "preferred busy polling (SO_PREFER_BUSY_POLL)" },
+	{ "idle", O_IDLE, 1, "busy|adaptive|sleep",
+	  "without frames: poll, poll then sleep in poll() (default), or sleep at once" },
+	{ "idle-spin", O_IDLE_SPIN, 1, "US", "adaptive: poll this long without frames before sleeping "
+	  "(default 50)" },
 	{ "batch", O_BATCH, 1, "N", "RX burst size, 1-256 (default 64)" },
 	{ "duration", O_DURATION, 1, "SECONDS", "stop after this long (default: until Ctrl-C)" },
 	{ "json", O_JSON, 0, NULL, "print one JSON document with all counters at exit" },
@@ -254,6 +259,21 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			break;
 		case O_BUSY:
 			c->eo.busy_poll = true;
+			break;
+		case O_IDLE:
+			if (!strcmp(optarg, "adaptive")) {
+				c->eo.idle = XSKF_IDLE_ADAPTIVE;
+			} else if (!strcmp(optarg, "busy")) {
+				c->eo.idle = XSKF_IDLE_BUSY;
+			} else if (!strcmp(optarg, "sleep")) {
+				c->eo.idle = XSKF_IDLE_SLEEP;
+			} else {
+				pr_warn("invalid --idle '%s': use busy, adaptive or sleep\n", optarg);
+				err = -EINVAL;
+			}
+			break;
+		case O_IDLE_SPIN:
+			err = parse_u32("--idle-spin", optarg, 1, 1000000, &c->eo.idle_spin_us);
 			break;
 		case O_BATCH:
 			err = parse_u32("batch size", optarg, 1, XSKF_MAX_BATCH, &c->eo.batch);

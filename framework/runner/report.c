@@ -45,6 +45,35 @@ static const char *csum_words(const struct xskf_engine *eng, const struct xskf_q
 	return buf;
 }
 
+/*
+ * Per worker, over the last interval: the share of its time busy and asleep, its wake-ups and
+ * those that found nothing ("  w0 busy 3% asleep 97% wakeups 12/2"), at the end of the total
+ * line (docs/idle.md).
+ */
+static struct xskf_idle_stats prev_idle[XSKF_MAX_WORKERS];
+
+static void idle_words(struct xskf_engine *eng, FILE *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < eng->nr_workers && i < XSKF_MAX_WORKERS; i++) {
+		struct xskf_idle_stats st = { .sz = sizeof(st) }, *p = &prev_idle[i];
+		uint64_t busy, asleep;
+
+		if (xskf_engine__idle_stats(eng, i, &st))
+			continue;
+		busy = st.busy_ns - p->busy_ns;
+		asleep = st.asleep_ns - p->asleep_ns;
+		fprintf(f, "  w%u busy %.0f%% asleep %.0f%% wakeups %llu/%llu", i,
+			busy + asleep ? 100.0 * (double)busy / (double)(busy + asleep) : 0.0,
+			busy + asleep ? 100.0 * (double)asleep / (double)(busy + asleep) : 0.0,
+			(unsigned long long)(st.wakeups - p->wakeups),
+			(unsigned long long)(st.empty_wakeups - p->empty_wakeups));
+		*p = st;
+	}
+	fputc('\n', f);
+}
+
 void xskf_report__interval(struct xskf_engine *eng, FILE *f, double elapsed, double secs)
 {
 	struct xskf_queue_stats st, tot = {}, ptot = {};
@@ -78,10 +107,11 @@ void xskf_report__interval(struct xskf_engine *eng, FILE *f, double elapsed, dou
 	fmt_rate(rx, sizeof(rx), (double)(tot.rx_packets - ptot.rx_packets) / secs);
 	fmt_rate(tx, sizeof(tx), (double)(tot.tx_packets - ptot.tx_packets) / secs);
 	fprintf(f, "[%7.1fs] total  rx %s  tx %s  rx_total %llu  tx_total %llu  kernel_drop %llu  "
-		   "drop %llu%s\n",
+		   "drop %llu%s",
 		elapsed, rx, tx, (unsigned long long)tot.rx_packets,
 		(unsigned long long)tot.tx_packets, (unsigned long long)tot.k_rx_dropped,
 		(unsigned long long)tot.drop_tx_full, csum_words(eng, &tot, cs, sizeof(cs)));
+	idle_words(eng, f);
 	fflush(f);
 }
 
@@ -231,6 +261,18 @@ void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int cen
 			(unsigned long long)c.rx_kernel, (unsigned long long)c.tx_pending,
 			(unsigned long long)c.tx_ring, (unsigned long long)c.comp_ring,
 			(unsigned long long)c.tx_kernel, ok ? "true" : "false",
+			i + 1 < eng->nr_workers ? "," : "");
+	}
+	fprintf(f, "  ],\n  \"idle\": \"%s\",\n  \"workers\": [\n", xskf_idle__name(eng->o.idle));
+	for (i = 0; i < eng->nr_workers; i++) {
+		struct xskf_idle_stats st = { .sz = sizeof(st) };
+
+		xskf_engine__idle_stats(eng, i, &st);
+		fprintf(f,
+			"    {\"worker\": %u, \"busy_ns\": %llu, \"asleep_ns\": %llu, \"wakeups\": "
+			"%llu, \"empty_wakeups\": %llu}%s\n",
+			i, (unsigned long long)st.busy_ns, (unsigned long long)st.asleep_ns,
+			(unsigned long long)st.wakeups, (unsigned long long)st.empty_wakeups,
 			i + 1 < eng->nr_workers ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"census_ok\": %s", census_err ? "false" : "true");

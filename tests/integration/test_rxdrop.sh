@@ -19,7 +19,7 @@ run_count() {
 	native-copy) flags="-N -c" ;;
 	skb-copy) flags="-S -c" ;;
 	auto) flags="" ;;
-	busy-poll) flags="-N -c -B -b 32" ;;
+	busy-poll) flags="-N -B -b 32" ;; # copy mode by fallback: -B with -c is refused
 	no-wakeup) flags="-N -c --no-need-wakeup" ;;
 	*) fail "mode $mode" ;;
 	esac
@@ -57,6 +57,11 @@ run_count() {
 	[ "$(json_get "$out/rx.json" "d['ports'][0]['attach_mode']")" = $want_mode ] ||
 		fail "attach mode"
 	[ "$(json_get "$out/rx.json" "d['queues'][0]['zerocopy']")" = False ] || fail "zerocopy?"
+	if [ $mode = busy-poll ]; then
+		# copy mode has no NAPI ID: -B falls back with one line (docs/idle.md)
+		grep -q -- "--busy-poll: .* without a NAPI ID" "$out/rx.err" ||
+			fail "-B on a copy-mode socket did not say it fell back"
+	fi
 	if [ $mode = auto ]; then
 		grep -q "zero-copy not available" "$out/rx.err" || fail "auto mode did not say it fell back"
 	fi

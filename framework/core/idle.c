@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Idle workers: spin, then sleep (docs/idle.md has the measurements behind each number here).
+ *
+ * A wake-up across CPUs costs about 30 us on the project's machine, and sleeping at the first
+ * empty round cost a veth sender 40% of its rate; spinning about twice a wake-up's cost (50 us)
+ * first lost nothing measurable. An empty round costs a few ns, so the bound is a time, read
+ * from the clock once every 64 empty rounds. Nothing here runs on a round that found frames.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+#include <urcu-qsbr.h>
+
+#include "core/backend.h"
+#include "core/clock.h"
+#include "core/idle.h"
+
+/* A worker with frames in flight, or a paced generator, sleeps at most this long: completions
+ * and a generator's next send time raise no event on any fd. */
+#define IDLE_SHORT_MS 1
+
+const char *xskf_idle__name(enum xskf_idle mode)
+{
+	switch (mode) {
+	case XSKF_IDLE_BUSY:
+		return "busy";
+	case XSKF_IDLE_ADAPTIVE:
+		return "adaptive";
+	case XSKF_IDLE_SLEEP:
+		return "sleep";
+	}
+	return "?";
+}
+
+int xskf_idle__open(struct xskf_worker *w)
+{
+	struct xskf_idle_state *id = &w->idle;
+	const struct xskf_engine_opts *o = &w->eng->o;
+	unsigned int i;
+
+	id->pfd = calloc(w->nr_socks + 1, sizeof(*id->pfd));
+	if (!id->pfd)
+		return -ENOMEM;
+	id->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (id->efd < 0) {
+		int err = -errno;
+
+		pr_warn("worker %u: cannot make its wake-up eventfd: %s\n", w->id, strerror(errno));
+		free(id->pfd);
+		id->pfd = NULL;
+		return err;
+	}
+	id->pfd[0] = (struct pollfd){ .fd = id->efd, .events = POLLIN };
+	for (i = 0; i < w->nr_socks; i++)
+		id->pfd[i + 1] = (struct pollfd){ .fd = w->socks[i]->fd, .events = POLLIN };
+	id->nr_pfd = w->nr_socks + 1;
+	id->on = o->idle != XSKF_IDLE_BUSY;
+	id->spin_ns = o->idle == XSKF_IDLE_SLEEP ? 0 : (uint64_t)o->idle_spin_us * 1000;
+	return 0;
+}
+
+void xskf_idle__close(struct xskf_worker *w)
+{
+	struct xskf_idle_state *id = &w->idle;
+
+	if (!id->pfd)
+		return;
+	close(id->efd);
+	free(id->pfd);
+	id->pfd = NULL;
+}
+
+void xskf_idle__wake(struct xskf_worker *w)
+{
+	uint64_t one = 1;
+
+	if (w->idle.pfd && write(w->idle.efd, &one, sizeof(one)) < 0) {
+		/* EAGAIN: the counter is full, the worker will wake anyway */
+	}
+}
+
+/* Returns false when the backend said frames are there to take: no sleep, nothing counted. */
+static bool idle_sleep(struct xskf_worker *w, int timeout_ms, bool rcu)
+{
+	struct xskf_idle_state *id = &w->idle;
+	uint64_t t = xskf_now_ns(), v;
+	int r;
+
+	id->sleep_since = t;
+	if (rcu)
+		rcu_thread_offline();
+	r = w->eng->be->wait(w, timeout_ms);
+	if (rcu)
+		rcu_thread_online();
+	if (r == -EAGAIN) {
+		id->sleep_since = 0;
+		return false;
+	}
+	if (id->pfd[0].revents & POLLIN && read(id->efd, &v, sizeof(v)) < 0) {
+		/* EAGAIN: someone else's wake was read already */
+	}
+	id->asleep_ns += xskf_now_ns() - t;
+	id->sleep_since = 0;
+	id->wakeups++;
+	return true;
+}
+
+/* Frames received by @w's sockets so far: a change means the stretch of empty rounds ended. */
+static uint64_t received(const struct xskf_worker *w)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < w->nr_socks; i++)
+		n += w->socks[i]->c.rx_packets;
+	return n;
+}
+
+/* Frames @w's sockets put on their TX rings so far (a TX-only app's progress). */
+static uint64_t sent(const struct xskf_worker *w)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < w->nr_socks; i++)
+		n += w->socks[i]->tx.cached_prod;
+	return n;
+}
+
+void xskf_idle__empty(struct xskf_worker *w, bool draining, bool rcu, bool tx_only)
+{
+	struct xskf_idle_state *id = &w->idle;
+	uint64_t seen;
+	int timeout = tx_only ? IDLE_SHORT_MS : -1;
+	unsigned int i;
+
+	if (!id->on)
+		return; /* --idle busy: today's loop */
+	/* a TX-only app's rounds with frames built do not come here: count what it sent */
+	seen = tx_only ? sent(w) : received(w);
+	if (seen != id->seen) {
+		/* frames came since the last empty round: a new stretch */
+		id->seen = seen;
+		id->empty = 0;
+		id->woke = false;
+	} else if (id->woke) {
+		id->empty_wakeups++;
+		id->woke = false;
+		id->empty = 0;
+	}
+	if (draining)
+		return;
+	if (id->spin_ns) {
+		uint64_t now;
+
+		if (++id->empty & 63)
+			return;
+		now = xskf_now_ns();
+		if (id->empty == 64) {
+			id->spin_since = now;
+			return;
+		}
+		if (id->empty > (1u << 30))
+			id->empty = 64;
+		if (now - id->spin_since < id->spin_ns)
+			return;
+	}
+	for (i = 0; i < w->nr_socks; i++) {
+		const struct xskf_sock *s = w->socks[i];
+
+		/* staged frames go out on the next round (an empty round flushes them) */
+		if (xskf_sock__staged(s))
+			return;
+		if (xskf_sock__tx_out(s))
+			timeout = IDLE_SHORT_MS;
+	}
+	if (!idle_sleep(w, timeout, rcu))
+		return; /* frames to take: the next look is 64 empty rounds on */
+	id->empty = 0;
+	id->woke = true;
+}
+
+void xskf_idle__say(struct xskf_engine *eng)
+{
+	const struct xskf_engine_opts *o = &eng->o;
+	char help[400] = "";
+
+	if (eng->be->idle_help)
+		eng->be->idle_help(eng, help, sizeof(help));
+	if (o->idle == XSKF_IDLE_BUSY)
+		pr_info("idle busy: workers poll without sleeping%s%s\n", help[0] ? "; " : "", help);
+	else if (o->idle == XSKF_IDLE_SLEEP)
+		pr_info("idle sleep: workers sleep in poll() at the first round without frames%s%s\n",
+			help[0] ? "; " : "", help);
+	else
+		pr_info("idle adaptive: workers poll while frames come, sleep in poll() after %u us "
+			"without any%s%s\n",
+			o->idle_spin_us, help[0] ? "; " : "", help);
+}
+
+int xskf_engine__idle_stats(const struct xskf_engine *eng, unsigned int worker,
+			    struct xskf_idle_stats *st)
+{
+	const struct xskf_idle_state *id;
+	uint64_t now, since, end, asleep, t0;
+	size_t sz;
+
+	if (!st || st->sz < sizeof(size_t))
+		return -EINVAL;
+	if (!eng || worker >= eng->nr_workers)
+		return -ENOENT;
+	sz = st->sz < sizeof(*st) ? st->sz : sizeof(*st);
+	memset(st, 0, sz);
+	st->sz = sz;
+	id = &eng->workers[worker].idle;
+	/* one writer (the worker); the reads may straddle its update: clamp, never negative */
+	t0 = __atomic_load_n(&id->t0, __ATOMIC_ACQUIRE);
+	if (!t0)
+		return 0;
+	end = __atomic_load_n(&id->t_end, __ATOMIC_ACQUIRE);
+	now = end ? end : xskf_now_ns();
+	asleep = __atomic_load_n(&id->asleep_ns, __ATOMIC_RELAXED);
+	since = __atomic_load_n(&id->sleep_since, __ATOMIC_RELAXED);
+	if (since && since < now)
+		asleep += now - since;
+	if (asleep > now - t0)
+		asleep = now - t0;
+	st->asleep_ns = asleep;
+	st->busy_ns = now - t0 - asleep;
+	st->wakeups = __atomic_load_n(&id->wakeups, __ATOMIC_RELAXED);
+	if (sz > offsetof(struct xskf_idle_stats, empty_wakeups))
+		st->empty_wakeups = __atomic_load_n(&id->empty_wakeups, __ATOMIC_RELAXED);
+	return 0;
+}
