@@ -45,6 +45,12 @@
 
 static const uint32_t imix_sizes[IMIX_CYCLE] = {60,  60, 60, 590, 60,  60,
 						590, 60, 60, 590, 590, 1514};
+/*
+ * --imix-jumbo: the same cycle with one of its 60-byte frames a 9018-byte one (6:4:1:1 of
+ * 60/590/1514/9018: 1 frame in 12, 68% of the bytes), for 9000-MTU networks (docs/jumbo.md).
+ */
+static const uint32_t imix_jumbo_sizes[IMIX_CYCLE] = {60,  60, 60, 590, 60,  9018,
+						      590, 60, 60, 590, 590, 1514};
 
 /* Counters (the runner's per-worker arrays: shown each second, in --json, `xskfctl stats`). */
 enum { C_BUILT, C_BUILT_BYTES };
@@ -93,6 +99,8 @@ struct txgen {
 	uint32_t size;
 	const char *size_arg; /* checked against the frame room in txgen_check() */
 	bool imix, loop;
+	const uint32_t *imix_tbl; /* imix_sizes or imix_jumbo_sizes */
+	uint32_t imix_max;
 	uint32_t flows;
 	uint64_t rate, count;
 	uint8_t src_mac[ETH_ALEN], dst_mac[ETH_ALEN];
@@ -307,7 +315,7 @@ static int load_pcap(struct txgen *t, uint32_t room)
  */
 static void warn_mtu(const struct txgen *t, const char *name, uint32_t mtu)
 {
-	uint32_t limit = mtu + MTU_EXTRA, max = t->imix ? IMIX_MAX : t->size, i, n, longest;
+	uint32_t limit = mtu + MTU_EXTRA, max = t->imix ? t->imix_max : t->size, i, n, longest;
 
 	if (!t->pcap) {
 		if (max > limit)
@@ -427,6 +435,15 @@ static int txgen_init(void *app_ctx, struct xskf_engine *eng)
 	}
 	if (!t->have_src_mac)
 		memcpy(t->src_mac, pi.mac, ETH_ALEN);
+	if (!t->pcap && t->imix && t->imix_max > t->room && !xskf_engine__chains(eng)) {
+		fprintf(stderr,
+			"txgen: --imix-jumbo's %u-byte frames need frames of several buffers (a "
+			"%u-byte UMEM frame holds %u): %s's MTU of %u needs none, or the kernel has "
+			"no multi-buffer AF_XDP; raise the MTU (ip link set dev %s mtu 9000) or use "
+			"--imix\n",
+			t->imix_max, t->frame_size, t->room, name, pi.mtu, name);
+		return -EINVAL;
+	}
 	if (!t->pcap && !t->imix && t->size > t->room && !xskf_engine__chains(eng)) {
 		uint32_t room4k = t->room + 4096 - t->frame_size;
 		char more[64] = "";
@@ -442,6 +459,25 @@ static int txgen_init(void *app_ctx, struct xskf_engine *eng)
 		return -EINVAL;
 	}
 	build_template(t);
+	if (t->pcap && !xskf_engine__chains(eng)) {
+		uint32_t i, n = 0, longest = 0;
+
+		for (i = 0; i < t->fr.nr; i++)
+			if (t->fr.len[i] > t->room) {
+				n++;
+				longest = t->fr.len[i] > longest ? t->fr.len[i] : longest;
+			}
+		if (n) {
+			fprintf(stderr,
+				"txgen: %u of the %u frames of %s are longer than a %u-byte UMEM frame "
+				"holds (%u; the longest has %u) and %s's MTU of %u needs no frames of "
+				"several buffers, or the kernel has no multi-buffer AF_XDP: raise the "
+				"MTU (ip link set dev %s mtu 9000) or drop those frames from the file\n",
+				n, t->fr.nr, t->pcap, t->frame_size, t->room, longest, name, pi.mtu,
+				name);
+			return -EINVAL;
+		}
+	}
 	if (t->pcap) {
 		if (!t->count && !t->loop)
 			t->count = t->fr.nr; /* one pass over the file */
@@ -620,23 +656,25 @@ static inline void next_built(struct txgen_worker *w, uint32_t flows)
 #define unlikely_jumbo(x) __builtin_expect(!!(x), 0)
 
 /*
- * A frame of @len bytes longer than one buffer: the template's bytes over a chain of buffers,
- * the first full (the headers, put_headers() writes them), the others appended. False when a
- * buffer cannot be had now (no free frame): the frame is not sent.
+ * A frame of @len bytes longer than one buffer: @src's bytes from @from on over a chain of
+ * buffers, the first full, the others appended (the template's from HDR_LEN: put_headers()
+ * writes the headers; a pcap record's whole). False when a buffer cannot be had now (no free
+ * frame): the frame is not sent.
  */
-static bool build_chain(const struct txgen *t, struct xskf_pkt *p, uint32_t len)
+static bool build_chain(const struct txgen *t, struct xskf_pkt *p, const uint8_t *src,
+			uint32_t from, uint32_t len)
 {
 	uint32_t off = t->room, k;
 	uint8_t *b;
 
-	memcpy(p->data + HDR_LEN, t->tmpl + HDR_LEN, t->room - HDR_LEN);
+	memcpy(p->data + from, src + from, t->room - from);
 	p->len = t->room;
 	while (off < len) {
 		k = len - off < t->room ? len - off : t->room;
 		b = xskf_pkt__append(p, k);
 		if (!b)
 			return false; /* not sent: the framework takes back what was appended */
-		memcpy(b, t->tmpl + off, k);
+		memcpy(b, src + off, k);
 		off += k;
 	}
 	return true;
@@ -665,14 +703,19 @@ static unsigned int txgen_fill(void *wctx, struct xskf_pkt *pkts, unsigned int m
 		if (t->pcap) {
 			uint32_t k = w->idx[w->pos];
 
+			len = t->fr.len[k];
+			if (unlikely_jumbo(len > t->room)) {
+				if (!build_chain(t, p, t->fr.data[k], 0, len))
+					break; /* no free frame now: this record next round */
+			} else {
+				memcpy(p->data, t->fr.data[k], len);
+			}
 			if (++w->pos == w->nr_idx)
 				w->pos = 0;
-			len = t->fr.len[k];
-			memcpy(p->data, t->fr.data[k], len);
 		} else {
-			len = t->imix ? imix_sizes[w->imix] : t->size;
+			len = t->imix ? t->imix_tbl[w->imix] : t->size;
 			if (unlikely_jumbo(len > t->room)) {
-				if (!build_chain(t, p, len))
+				if (!build_chain(t, p, t->tmpl, HDR_LEN, len))
 					break; /* no free frame now: the rest next round */
 			} else {
 				memcpy(p->data + HDR_LEN, t->tmpl + HDR_LEN, len - HDR_LEN);
@@ -681,7 +724,7 @@ static unsigned int txgen_fill(void *wctx, struct xskf_pkt *pkts, unsigned int m
 			put_headers(t, p->data, len, (uint16_t)(t->sport + w->flow), w->round);
 			next_built(w, t->flows);
 		}
-		if (t->pcap)
+		if (t->pcap && len <= t->room)
 			p->len = len;
 		p->out_port = (uint16_t)(t->nr_ports > 1 ? (w->seq + i) % t->nr_ports : 0);
 		bytes += len;
@@ -861,6 +904,7 @@ static const struct xskf_cli_opt txgen_opts[] = {
     {"tx-csum", 0, NULL, "TCP/UDP checksums by TX offload (by xskf in software where none)"},
     {"latency", 0, NULL, "probes with TX timestamps: p50/p99/p999 beside the user-space clock"},
     {"launch-time", 0, NULL, "with --rate: pace by launch time where the port offloads it"},
+    {"imix-jumbo", 0, NULL, "--imix with a jumbo share: 6:4:1:1 of 60/590/1514/9018-byte frames"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -939,6 +983,11 @@ static int txgen_parse(void *ctx, int idx, const char *arg)
 	case 15:
 		t->launch = true;
 		break;
+	case 16:
+		t->imix = true;
+		t->imix_tbl = imix_jumbo_sizes;
+		t->imix_max = MAX_JUMBO;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -991,6 +1040,10 @@ static int txgen_check(void *ctx, struct xskf_engine_opts *eo)
 	uint32_t fs = eo->frame_size ? eo->frame_size : 2048;
 	int err;
 
+	if (t->imix && !t->imix_tbl) { /* --imix alone: the classic cycle */
+		t->imix_tbl = imix_sizes;
+		t->imix_max = IMIX_MAX;
+	}
 	if (t->pcap && (t->imix || t->size_arg || t->flows != 1)) {
 		fprintf(stderr,
 			"--pcap replays the file as it is: drop --size, --imix and --flows\n");
@@ -1015,7 +1068,8 @@ static int txgen_check(void *ctx, struct xskf_engine_opts *eo)
 	}
 	if (t->pcap) {
 #ifdef XSKF_HAVE_PCAP
-		return load_pcap(t, frame_room(fs, eo->no_hints));
+		/* records beyond one buffer go as chains where the MTU has them (txgen_init) */
+		return load_pcap(t, MAX_JUMBO);
 #else
 		fprintf(stderr, "txgen: --pcap: this xsk-txgen was built without libpcap\n");
 		return -EOPNOTSUPP;

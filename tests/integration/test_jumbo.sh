@@ -222,6 +222,62 @@ txgen)
 	[ "$got" = "[$N, $((N * 9000)), $N]" ] || fail "rx packets, bytes, chains: $got"
 	ok "txgen: $N frames of 9000 bytes sent as chains, counted exactly by xsk-rxdrop"
 	;;
+txgen-imix)
+	# xsk-txgen --imix-jumbo: 6:4:1:1 of 60/590/1514/9018-byte frames, the 9018-byte ones chains
+	fwd_bed_up 9000
+	start_app $NL $TMP/rx.json $BUILD/apps/xsk-rxdrop -i la -N --quiet
+	C=24 # cycles of 12 frames: 13252 bytes each, one 9018-byte frame each
+	ip netns exec $NA $TXGEN -i a0 -N --imix-jumbo --count $((C * 12)) --rate 5000 \
+		--dst-mac $MAC_LA --json >$TMP/tx.json 2>$TMP/tx.err || { cat $TMP/tx.err; fail "xsk-txgen --imix-jumbo"; }
+	[ "$(jget $TMP/tx.json "[j['app_stats'][k] for k in ('sent', 'bytes')]")" = "[$((C * 12)), $((C * 13252))]" ] ||
+		fail "txgen --imix-jumbo: $(jget $TMP/tx.json "j['app_stats']")"
+	wait_app_rx $APP_PID $((C * 12))
+	stop_app || fail "xsk-rxdrop exited with an error"
+	got=$(jget $TMP/rx.json "[sum(q[k] for q in j['queues']) for k in ('rx_packets', 'rx_bytes')] + [sum(q['chains']['rx'] for q in j['queues'])]")
+	[ "$got" = "[$((C * 12)), $((C * 13252)), $C]" ] || fail "rx packets, bytes, chains: $got"
+	ok "txgen --imix-jumbo: $((C * 12)) frames, $((C * 13252)) bytes, $C of them 9018-byte chains, counted exactly"
+	# where the MTU needs no chains, one line says why, before set-up
+	ip -n $NA link set a0 mtu 1500
+	ip netns exec $NA $TXGEN -i a0 -N --imix-jumbo --count 12 >/dev/null 2>$TMP/j1500.err &&
+		fail "--imix-jumbo at MTU 1500 ran"
+	grep -q "txgen: --imix-jumbo's 9018-byte frames need frames of several buffers" $TMP/j1500.err ||
+		{ cat $TMP/j1500.err; fail "--imix-jumbo at MTU 1500: no line saying why"; }
+	no_xdp $NA a0
+	ok "txgen --imix-jumbo at MTU 1500: $(grep -m1 imix-jumbo $TMP/j1500.err | cut -c1-80)..."
+	;;
+txgen-pcap)
+	# a pcap of jumbo records replayed: each record longer than a buffer goes as a chain; a
+	# record longer than 9018 bytes (what no 9000 MTU passes) is skipped, in one line
+	fwd_bed_up 9000
+	start_app $NL $TMP/rx.json $BUILD/apps/xsk-rxdrop -i la -N --quiet
+	$PY - $TMP/j.pcap $MAC_LA $MAC_A >$TMP/pcap.sum <<'EOPY'
+import struct, sys
+path, dst, src = sys.argv[1], bytes.fromhex(sys.argv[2].replace(':', '')), bytes.fromhex(sys.argv[3].replace(':', ''))
+sizes = [60, 9018, 1514, 4000, 1761, 9100, 7000, 590, 9018, 3600] * 3
+out = open(path, 'wb')
+out.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+n = b = chains = 0
+for i, size in enumerate(sizes):
+    frame = dst + src + b'\x88\xb5' + bytes((i + k) & 255 for k in range(size - 14))
+    out.write(struct.pack('<IIII', i, 0, size, size) + frame)
+    if size <= 9018:
+        n, b = n + 1, b + size
+        chains += size > 1760
+print(n, b, chains)
+EOPY
+	read -r n b chains <$TMP/pcap.sum
+	ip netns exec $NA $TXGEN -i a0 -N --pcap $TMP/j.pcap --rate 5000 --json >$TMP/tx.json 2>$TMP/tx.err ||
+		{ cat $TMP/tx.err; fail "xsk-txgen --pcap"; }
+	grep -q "txgen: .*j.pcap: 3 frames skipped (truncated, shorter than 14 or longer than 9018 bytes)" $TMP/tx.err ||
+		{ cat $TMP/tx.err; fail "no line for the 3 records longer than 9018 bytes"; }
+	[ "$(jget $TMP/tx.json "[j['app_stats'][k] for k in ('sent', 'bytes')]")" = "[$n, $b]" ] ||
+		fail "txgen --pcap: $(jget $TMP/tx.json "j['app_stats']"), expected $n frames, $b bytes"
+	wait_app_rx $APP_PID $n
+	stop_app || fail "xsk-rxdrop exited with an error"
+	got=$(jget $TMP/rx.json "[sum(q[k] for q in j['queues']) for k in ('rx_packets', 'rx_bytes')] + [sum(q['chains']['rx'] for q in j['queues'])]")
+	[ "$got" = "[$n, $b, $chains]" ] || fail "rx packets, bytes, chains: $got (expected $n, $b, $chains)"
+	ok "txgen --pcap: $n jumbo and plain records ($b bytes, $chains chains) replayed and counted exactly; 3 over 9018 bytes skipped in one line"
+	;;
 nochains)
 	# a plugin that does not take chains: the MTU needs them, so it says why frames are dropped
 	fwd_bed_up 9000
