@@ -33,6 +33,7 @@ P=btcp$$
 TMP=$(mktemp -d)
 FWD=
 cleanup() {
+	set +e
 	[[ -n $FWD ]] && kill -INT "$FWD" 2>/dev/null && wait "$FWD" 2>/dev/null
 	bed_down
 	rm -rf "$TMP"

@@ -99,8 +99,14 @@ static inline unsigned int rx_take_sg(struct xskf_worker *w, struct xskf_sock *s
 			continue;
 		}
 		if (i + k == n) {
-			/* cut at the end of what was peeked: the rest comes with the next burst */
-			if (!draining)
+			/*
+			 * Cut at the end of what was peeked: the rest comes with the next burst.
+			 * Only a short peek (the ring held no more) while draining leaves a chain
+			 * open for good; a full one that ends inside a chain is held like any
+			 * (dropping it then handed its tail to the next burst as a frame of its
+			 * own: counted twice, and sent on by a forwarder).
+			 */
+			if (!draining || n == batch + XSKF_MAX_SEGS)
 				break;
 			for (; i < n; i++)
 				xskf_cache_put(um, ring[(idx + i) & mask].addr);

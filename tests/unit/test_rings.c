@@ -411,6 +411,31 @@ static void chain_cases(void)
 	dispatch_sg(&worker, &sock, pkts, n);
 	CHECK(n == 1 && sock.c.drop_chain_tx == 1 && !xskf_sock__staged(&sock) && census_sum() == FRAMES,
 	      "a chain of 3 on a socket that takes 2: refused (drop_chain_tx), buffers back");
+
+	/*
+	 * Draining, a full peek (batch 2 + XSKF_MAX_SEGS = 50 descriptors) that ends inside a
+	 * whole chain: a chain of 48, then one of 3 cut after its second buffer. The cut one is
+	 * held, not dropped as open: dropping it handed its last buffer to the next burst as a
+	 * frame of its own (counted twice, and sent on by a forwarder).
+	 */
+	refill(&sock, &worker.umem, 1);
+	n = kern_take_fill(got, 64);
+	for (i = 0; i < XSKF_MAX_SEGS; i++)
+		kern_rx_seg(got[i], 64, i + 1 < XSKF_MAX_SEGS);
+	for (i = 0; i < 3; i++)
+		kern_rx_seg(got[XSKF_MAX_SEGS + i], 100, i < 2);
+	before = sock.c.drop_chain_open;
+	n = rx_take_sg(&worker, &sock, pkts, 2, true, true, &chained);
+	CHECK(n == 1 && pkts[0].frags == XSKF_MAX_SEGS - 1 && sock.c.drop_chain_open == before,
+	      "draining, a full peek ending inside a whole chain: the chain of %d taken, the cut one held",
+	      XSKF_MAX_SEGS);
+	dispatch_sg(&worker, &sock, pkts, n);
+	n = rx_take_sg(&worker, &sock, pkts, 2, true, true, &chained);
+	CHECK(n == 1 && pkts[0].frags == 2 && xskf_pkt__total_len(&pkts[0]) == 300 &&
+		      sock.c.drop_chain_open == before,
+	      "the next burst takes the held chain whole: 3 buffers, 300 bytes, nothing dropped");
+	dispatch_sg(&worker, &sock, pkts, n);
+	CHECK(census_sum() == FRAMES, "census exact after the held chain");
 	xskf__worker_self = NULL;
 	xskf_umem__free(&worker.umem);
 }
