@@ -239,6 +239,16 @@ static const struct known chains_tab[] = {
     QC(chains_drop_tx, "Chains not sent: more buffers than the kernel takes for one frame."),
     {NULL, NULL, NULL, NULL},
 };
+static const struct known tx_meta_tab[] = {
+    QC(tx_meta_frames, "Frames sent with TX metadata (an offload request carried out)."),
+    QC(tx_meta_csum_sw, "TX checksums xskf computed in software (the port has no offload)."),
+    QC(tx_meta_invalid, "TX metadata requests refused as invalid (never sent)."),
+    QC(tx_meta_unsupported, "TX metadata requests the port or socket cannot carry out."),
+    QC(tx_meta_launch_bad, "Launch times refused: in the past or too far ahead."),
+    QC(tx_meta_stamps, "TX timestamps handed back to the app."),
+    QC(tx_meta_stamps_lost, "TX timestamps asked for and not handed back."),
+    {NULL, NULL, NULL, NULL},
+};
 static const struct known csum_tab[] = {
     QC(csum_checked, "Frames whose L4 checksum state was sampled."),
     QC(csum_unfinished, "Sampled frames with an unfinished L4 checksum (a sender's offload)."),
@@ -280,7 +290,7 @@ static void queue(struct out *o, const struct xj_node *n, int q)
 		const char *obj;
 		const struct known *tab;
 	} sub[] = {{"kernel", kernel_tab}, {"program", program_tab}, {"csum", csum_tab},
-		 {"chains", chains_tab}};
+		 {"chains", chains_tab}, {"tx_meta", tx_meta_tab}};
 	char l[1024], e[512], vb[64], prefix[64];
 	const char *qv = val(n, xj_get(n, q, "queue"), vb, sizeof(vb));
 	unsigned int s;
