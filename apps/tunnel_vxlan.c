@@ -250,8 +250,8 @@ enum tun_ctr tun_vxlan__encap(const struct tun_table *t, const struct tun_underl
 enum tun_ctr tun_vxlan__decap(const struct tun_table *t, struct xskf_pkt *pkt)
 {
 	const uint8_t *d = pkt->data;
-	/* the headers are in the first buffer (len); a chain's total is all its buffers */
-	uint32_t len = pkt->len, total = xskf_pkt__total_len(pkt), l4, end, udp_len, vni;
+	/* the headers are in the first buffer (len) */
+	uint32_t len = pkt->len, l4, end, udp_len, vni;
 	uint16_t type;
 
 	if (len < 14)
@@ -286,10 +286,18 @@ enum tun_ctr tun_vxlan__decap(const struct tun_table *t, struct xskf_pkt *pkt)
 	}
 	/*
 	 * The IP length may be shorter than the frame (Ethernet padding), never longer. A chain
-	 * has no padding (it is long) and its last buffer's length is not the app's to change:
-	 * its IP length must be all of it.
+	 * (a jumbo frame, docs/jumbo.md) has no padding (it is long) and its last buffer's length
+	 * is not the app's to change: its IP length must be all of it, and the headers up to the
+	 * inner Ethernet header must be in its first buffer. Apart, so that frames of one buffer
+	 * pay one test for chains (the decap row of bench-engine.sh: 219 -> 200 instructions).
 	 */
-	if (end > total || end < l4 + 8 || (pkt->frags && end != total) || l4 + 16 + 14 > len)
+	if (__builtin_expect(pkt->frags != 0, 0)) {
+		if (end != xskf_pkt__chain_len(pkt) || l4 + 16 + 14 > len)
+			return TUN_DEC_SHORT;
+	} else if (end > len) {
+		return TUN_DEC_SHORT;
+	}
+	if (end < l4 + 8)
 		return TUN_DEC_SHORT;
 	if (get16(d + l4 + 2) != TUN_VXLAN_PORT)
 		return TUN_DEC_WRONG_PORT;
