@@ -43,11 +43,14 @@ wait_rc() {
 }
 
 # account GEN_JSON: the generator's frames are all accounted for, end to end
+# account GEN_JSON [IN_FLIGHT]: IN_FLIGHT frames sent may be missing from the program's counts
+# (a link going down frees what its veth ring holds, uncounted: at most 256 a queue).
 account() {
-	$PY - "$1" "$out/rx.json" <<'EOPY' || fail "accounting"
+	$PY - "$1" "$out/rx.json" "${2:-0}" <<'EOPY' || fail "accounting"
 import json, sys
 g = json.load(open(sys.argv[1]))
 r = json.load(open(sys.argv[2]))
+slack = int(sys.argv[3])
 q = r["queues"]
 s = lambda f: sum(f(x) for x in q)
 rx = s(lambda x: x["rx_packets"])
@@ -61,9 +64,13 @@ if g["frames"] != g["sent"] + g["tx_errors"] + g["lost"]:
     bad.append("generator does not add up")
 if redir != rx + kdrop:
     bad.append("redirected != received + kernel drops")
-# the dut's stack adds nothing on the quiet bed; allow its few own frames, never fewer
-if not (g["sent"] <= redir + passed <= g["sent"] + 10):
+# the dut's stack adds nothing on the quiet bed; allow its few own frames, never fewer (but
+# what a link going down freed in the veth ring: slack)
+if not (g["sent"] - slack <= redir + passed <= g["sent"] + 10):
     bad.append("sent %d != redirected + passed %d" % (g["sent"], redir + passed))
+elif redir + passed < g["sent"]:
+    print("note: %d frames were in the veth ring when the link went down (freed by veth, "
+          "uncounted; at most %d)" % (g["sent"] - redir - passed, slack))
 if not r["census_ok"] or not all(x["reconciled"] for x in q):
     bad.append("census or reconciliation failed")
 for b in bad:
@@ -87,7 +94,9 @@ link-flap)
 	kill -INT $RX_PID
 	wait_rc $RX_PID
 	[ "$rc" = 0 ] || { cat "$out/rx.err"; fail "xsk-rxdrop exited $rc after a link flap"; }
-	account "$out/gen.json"
+	# frames veth had queued for the dut when its link went down are freed uncounted (its
+	# XDP ring: 256 frames a queue): the one gap the counters cannot close
+	account "$out/gen.json" $((256 * TB_QUEUES))
 	[ "$(json_get "$out/gen.json" 'd["tx_errors"] + d["lost"]')" -gt 0 ] ||
 		echo "note: no frame was refused while the link was down (the flap fell between bursts)"
 	ok "link down/up: reported, the run carried on, every frame accounted for"
