@@ -110,25 +110,17 @@ static bool idle_sleep(struct xskf_worker *w, int timeout_ms, bool rcu)
 	return true;
 }
 
-/* Frames received by @w's sockets so far: a change means the stretch of empty rounds ended. */
-static uint64_t received(const struct xskf_worker *w)
+/*
+ * @w's progress so far: frames its sockets received, or for a TX-only app frames they put on
+ * their TX rings. A change means the stretch of empty rounds ended.
+ */
+static uint64_t progress(const struct xskf_worker *w, bool tx_only)
 {
 	uint64_t n = 0;
 	unsigned int i;
 
 	for (i = 0; i < w->nr_socks; i++)
-		n += w->socks[i]->c.rx_packets;
-	return n;
-}
-
-/* Frames @w's sockets put on their TX rings so far (a TX-only app's progress). */
-static uint64_t sent(const struct xskf_worker *w)
-{
-	uint64_t n = 0;
-	unsigned int i;
-
-	for (i = 0; i < w->nr_socks; i++)
-		n += w->socks[i]->tx.cached_prod;
+		n += tx_only ? w->socks[i]->tx.cached_prod : w->socks[i]->c.rx_packets;
 	return n;
 }
 
@@ -142,7 +134,7 @@ void xskf_idle__empty(struct xskf_worker *w, bool draining, bool rcu, bool tx_on
 	if (!id->on)
 		return; /* --idle busy: today's loop */
 	/* a TX-only app's rounds with frames built do not come here: count what it sent */
-	seen = tx_only ? sent(w) : received(w);
+	seen = progress(w, tx_only);
 	if (seen != id->seen) {
 		/* frames came since the last empty round: a new stretch */
 		id->seen = seen;
