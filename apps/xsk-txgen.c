@@ -57,7 +57,6 @@ enum { C_BUILT, C_BUILT_BYTES };
 static const char *const txgen_counters[] = { "built", "built_bytes", NULL };
 
 struct txgen_worker {
-	uint64_t seq;	/* frames built so far */
 	uint64_t limit; /* frames this worker sends, 0 = no limit */
 	double tokens;	/* token bucket, when rate-limited */
 	double rate;	/* frames per ns for this worker, 0 = unlimited */
@@ -614,7 +613,7 @@ static unsigned int budget(struct txgen_worker *w, unsigned int max)
 	uint64_t left, now;
 
 	if (w->limit) {
-		left = w->limit - w->seq;
+		left = w->limit - w->ctr[C_BUILT];
 		if (left < max)
 			max = (unsigned int)left;
 	}
@@ -726,13 +725,13 @@ static unsigned int txgen_fill(void *wctx, struct xskf_pkt *pkts, unsigned int m
 		}
 		if (t->pcap && len <= t->room)
 			p->len = len;
-		p->out_port = (uint16_t)(t->nr_ports > 1 ? (w->seq + i) % t->nr_ports : 0);
+		p->out_port = (uint16_t)(t->nr_ports > 1 ? (w->ctr[C_BUILT] + i) % t->nr_ports : 0);
 		bytes += len;
 		if (t->latency) {
 			/* a probe: its number and send time in the UDP payload, its timestamp asked */
-			w->t_built[(w->seq + i) & (STAMP_RING - 1)] = t0;
+			w->t_built[(w->ctr[C_BUILT] + i) & (STAMP_RING - 1)] = t0;
 			if (!t->pcap) {
-				uint64_t seq = w->seq + i;
+				uint64_t seq = w->ctr[C_BUILT] + i;
 
 				memcpy(p->data + HDR_LEN, &seq, sizeof(seq));
 				memcpy(p->data + HDR_LEN + 8, &t0, sizeof(t0));
@@ -742,7 +741,7 @@ static unsigned int txgen_fill(void *wctx, struct xskf_pkt *pkts, unsigned int m
 					memcpy(p->data + HDR_LEN + 24, &w->back_ts, 8);
 				}
 			}
-			xskf_pkt__tx_tstamp(p, w->seq + i);
+			xskf_pkt__tx_tstamp(p, w->ctr[C_BUILT] + i);
 		}
 		if (t->tx_csum) {
 			if (t->pcap)
@@ -756,10 +755,9 @@ static unsigned int txgen_fill(void *wctx, struct xskf_pkt *pkts, unsigned int m
 		}
 	}
 	n = i;
-	w->seq += n;
-	w->ctr[C_BUILT] += n;
+	w->ctr[C_BUILT] += n; /* frames built so far: the count, and the next frame's number */
 	w->ctr[C_BUILT_BYTES] += bytes;
-	if (w->limit && w->seq == w->limit) {
+	if (w->limit && w->ctr[C_BUILT] == w->limit) {
 		w->done = true;
 		/* the last worker to finish stops the run; the engine then drains what is queued */
 		if (atomic_fetch_add(&t->workers_done, 1) + 1 == t->nr_workers)
