@@ -5,8 +5,11 @@
  * (every word of the bitmaps read) and one that matches none (the default), the best of
  * @rounds runs. scripts/bench-steer.sh runs it for 0, 1, 16 and 1000 rules.
  *
- * usage: bench_steer NRULES [REPEAT [ROUNDS]]
+ * usage: bench_steer NRULES [REPEAT [ROUNDS [RULE]]]
  *   -> one line: rules N last NS none NS wall NS NS (the wall-clock pair: last, none)
+ * RULE is the rules' format, its %u the port (default "udp dport %u pass"): a field added to
+ * every rule shows what its lookup costs ("udp dport %u src 192.0.2.0/24 pass": an LPM trie;
+ * "ip udp dport %u pass": the EtherType hash). The frames come from 192.0.2.1.
  */
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -59,6 +62,7 @@ int main(int argc, char **argv)
 	unsigned int n = argc > 1 ? (unsigned int)atoi(argv[1]) : 0;
 	unsigned int repeat = argc > 2 ? (unsigned int)atoi(argv[2]) : 1000000;
 	unsigned int rounds = argc > 3 ? (unsigned int)atoi(argv[3]) : 5, i;
+	const char *fmt = argc > 4 ? argv[4] : "udp dport %u pass";
 	struct frame_spec last = {.vlan = -1, .proto = 17, .sport = 1, .dport = 10000 + n - 1};
 	struct frame_spec none = {.vlan = -1, .proto = 17, .sport = 1, .dport = 9};
 	struct xskf_engine *eng;
@@ -80,7 +84,7 @@ int main(int argc, char **argv)
 	 * program (XDP_PASS), so the numbers differ only by the classification.
 	 */
 	for (i = 0; i < n; i++) {
-		snprintf(rule, sizeof(rule), "udp dport %u pass", 10000 + i);
+		snprintf(rule, sizeof(rule), fmt, 10000 + i);
 		if (xskf_steer__add(eng, &p, rule, i + 1, false, err, sizeof(err))) {
 			fprintf(stderr, "bench_steer: %s\n", err);
 			return 1;
