@@ -88,7 +88,8 @@ int xskf_share__lock(struct xskf_port *port)
 {
 	int err;
 
-	if (port->share.lock_depth++)
+	/* no interface (the BPF tests' program, never attached): nothing to share */
+	if (port->share.lock_depth++ || !port->ifindex)
 		return 0;
 	if (port->share.lock_fd < 3 && (err = lock_open(port)))
 		return err;
