@@ -101,7 +101,8 @@ int xskf_share__queues(struct xskf_engine *eng, struct xskf_port *port, bool cla
  * -errno with one line naming what differs from what this run would load. */
 int xskf_share__join(struct xskf_engine *eng, struct xskf_port *port);
 /* Leave: our XSKMAP entries, queues and rules out of the shared maps. Returns true when no
- * other live run owns a queue (the caller detaches the program), false when others stay. */
+ * other live run owns a queue (the caller detaches the program), false when others stay (said
+ * in one line, with a --force'd foreign program that cannot be put back). */
 bool xskf_share__leave(struct xskf_port *port);
 /* The watch: a dead run's queues and rules out of the table (one line). Returns 0. */
 int xskf_share__reap(struct xskf_port *port);

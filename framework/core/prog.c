@@ -757,19 +757,9 @@ void xskf_prog__detach(struct xskf_port *port)
 	}
 	/* the last run out detaches; the others leave it their queues and rules only */
 	xskf_share__lock(port);
-	if (!xskf_share__leave(port)) {
-		pr_info("%s: the XDP program stays for the other xskf runs on this interface; our "
-			"queues and rules left it\n",
-			port->name);
+	if (!xskf_share__leave(port)) { /* it said so */
 		port->attached = false;
 		forget_attached(port);
-		if (port->foreign_saved) {
-			pr_warn("%s: the foreign XDP program %s that --force replaced cannot be put "
-				"back while other xskf runs use the interface\n",
-				port->name, port->foreign_name);
-			close(port->foreign_fd);
-			port->foreign_saved = false;
-		}
 		xskf_share__unlock(port);
 		return;
 	}

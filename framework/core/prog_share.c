@@ -417,6 +417,18 @@ bool xskf_share__leave(struct xskf_port *port)
 		if (!bpf_map_lookup_elem(fd, &port->queues[i], &o) && o.pid == me)
 			bpf_map_update_elem(fd, &port->queues[i], &none, 0);
 	port->share.claimed = false;
+	if (others && port->attached) {
+		pr_info("%s: the XDP program stays for the other xskf runs on this interface; our "
+			"queues and rules left it\n",
+			port->name);
+		if (port->foreign_saved) {
+			pr_warn("%s: the foreign XDP program %s that --force replaced cannot be put "
+				"back while other xskf runs use the interface\n",
+				port->name, port->foreign_name);
+			close(port->foreign_fd);
+			port->foreign_saved = false;
+		}
+	}
 	xskf_share__unlock(port);
 	return !others;
 }
