@@ -12,6 +12,10 @@
 #                                       with its own rule, and count their own frames exactly;
 #                                       SIGKILL of one leaves the other counting, a restart takes
 #                                       the freed queue back, the last one out removes the program
+#   test_rxdrop.sh share-crash        - the run that attached the shared program crashes
+#                                       (SIGSEGV: its fatal handler must not detach it under the
+#                                       other) or is killed: the other keeps counting, and it,
+#                                       last out, removes the program
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
@@ -254,6 +258,41 @@ run_share() {
 	ok "a left the program to b2 (300 more exactly); b2, last out, removed it"
 }
 
+run_share_crash() {
+	export XSKF_CTL_DIR
+	XSKF_CTL_DIR=$(mktemp -d)
+	at_exit 'rm -rf "$XSKF_CTL_DIR"'
+	gen ethtool -K "$TB_IF_GEN" tx off >/dev/null
+	local a b id rc
+	share_start a 0 1 5000
+	a=$PID
+	id=$(xdp_attached)
+	share_start b 1 0 5001
+	b=$PID
+	share_send 1000 5001 1
+	rx_is $b 1000
+	# a fatal signal: the handler detaches only when no other live run owns a queue
+	kill -SEGV $a
+	wait $a
+	rc=$?
+	[ $rc -gt 128 ] || fail "a exited $rc after SIGSEGV"
+	[ "$(xdp_attached)" = "$id" ] || fail "a's fatal-signal handler detached the program under b"
+	share_send 2000 5001 1
+	rx_is $b 3000
+	wait_line "$out/b.err" "its owner xsk-rxdrop pid $a is gone"
+	ok "a crashed (SIGSEGV): the program stayed, b received 2000 more exactly"
+	# a restart on queue 0 joins b's program; a SIGKILL of it changes nothing for b either
+	share_start a2 0 1 5000
+	grep -q "joined the XDP program (id $id)" "$out/a2.err" || fail "a2 did not join"
+	kill -KILL $PID
+	wait $PID 2>/dev/null
+	share_send 500 5001 1
+	rx_is $b 3500
+	stop_run $b || { cat "$out/b.err"; fail "b exited $?"; }
+	assert_no_xdp "after b, the last one, left a program that a attached"
+	ok "b, last out, removed the program the crashed a had attached"
+}
+
 # Both queues on one worker (one UMEM shared by two sockets), UMEM on reserved hugepages.
 run_multiqueue_huge() {
 	HP_SAVED=$(cat /proc/sys/vm/nr_hugepages)
@@ -289,6 +328,7 @@ signal) run_signal "$2" ;;
 sigkill) run_sigkill ;;
 busy) run_busy ;;
 share) run_share ;;
+share-crash) run_share_crash ;;
 multiqueue-huge) run_multiqueue_huge ;;
 *) fail "unknown case $case_name" ;;
 esac
