@@ -586,8 +586,8 @@ static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port
 /* A failed set-up: what it took back, the lock given back. */
 static void setup_undo(struct xskf_port *port)
 {
-	if (port->share.claimed)
-		xskf_share__leave(port);
+	if (port->share.claimed && xskf_share__leave(port))
+		xskf_share__forget(port);
 	xskf_steer__unload(port);
 	xskf_redirect__destroy(port->skel);
 	port->skel = NULL;
@@ -763,6 +763,7 @@ void xskf_prog__detach(struct xskf_port *port)
 		xskf_share__unlock(port);
 		return;
 	}
+	xskf_share__forget(port); /* no run left to share with: no lock file left behind */
 	/* REPLACE with our fd: never remove a program someone attached after us. */
 	err = bpf_xdp_detach(port->ifindex, port->attach_flags | XDP_FLAGS_REPLACE, &o);
 	if (err && err != -EEXIST)

@@ -37,23 +37,30 @@
 
 /* ---- the lock ---- */
 
+/* The interface's lock file: an interface is its netns and its index (names repeat). */
+static void lock_name(const struct xskf_port *port, char *name, size_t len)
+{
+	struct stat ns;
+
+	if (stat("/proc/self/ns/net", &ns))
+		ns.st_ino = 0;
+	snprintf(name, len, "xdp-%lu-%d.lock", (unsigned long)ns.st_ino, port->ifindex);
+}
+
 /*
- * The interface's lock file, opened once: an fd of 3 or more (a zeroed port has none). In a
- * folder of ours only (the control folder's rules, runner/ctl.c): a folder another user can
- * write would let them hold the lock, or swap the file.
+ * Open the lock file: an fd of 3 or more (a zeroed port has none). In a folder of ours only
+ * (the control folder's rules, runner/ctl.c): a folder another user can write would let them
+ * hold the lock, or swap the file.
  */
 static int lock_open(struct xskf_port *port)
 {
 	static bool told;
 	const char *dir = xskf_proc__ctl_dir(), *why = NULL;
 	char name[64];
-	struct stat ns, st;
+	struct stat st;
 	int dfd = -1, fd = -1, err = 0;
 
-	/* an interface is its netns and its index: names repeat across namespaces */
-	if (stat("/proc/self/ns/net", &ns))
-		ns.st_ino = 0;
-	snprintf(name, sizeof(name), "xdp-%lu-%d.lock", (unsigned long)ns.st_ino, port->ifindex);
+	lock_name(port, name, sizeof(name));
 	if (mkdir(dir, 0700) && errno != EEXIST)
 		err = -errno;
 	else if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
@@ -86,17 +93,36 @@ static int lock_open(struct xskf_port *port)
 
 int xskf_share__lock(struct xskf_port *port)
 {
+	struct stat st;
 	int err;
 
 	/* no interface (the BPF tests' program, never attached): nothing to share */
 	if (port->share.lock_depth++ || !port->ifindex)
 		return 0;
-	if (port->share.lock_fd < 3 && (err = lock_open(port)))
-		return err;
-	while (flock(port->share.lock_fd, LOCK_EX))
-		if (errno != EINTR)
-			return -errno;
-	return 0;
+	for (;;) {
+		if (port->share.lock_fd < 3 && (err = lock_open(port)))
+			return err;
+		while (flock(port->share.lock_fd, LOCK_EX))
+			if (errno != EINTR)
+				return -errno;
+		/* the last run out removes the file (xskf_share__forget()): one we opened before
+		 * that holds a lock nobody else sees; open the new one */
+		if (fstat(port->share.lock_fd, &st) || st.st_nlink)
+			return 0;
+		close(port->share.lock_fd);
+		port->share.lock_fd = -1;
+	}
+}
+
+void xskf_share__forget(struct xskf_port *port)
+{
+	char path[512], name[64];
+
+	if (port->share.lock_fd < 3 || !port->share.lock_depth)
+		return;
+	lock_name(port, name, sizeof(name));
+	snprintf(path, sizeof(path), "%s/%s", xskf_proc__ctl_dir(), name);
+	unlink(path);
 }
 
 void xskf_share__unlock(struct xskf_port *port)

@@ -255,7 +255,8 @@ run_share() {
 	stop_run $b2 || { cat "$out/b2.err"; fail "b2 exited $?"; }
 	[ "$(json_get "$out/b2.json" "d['queues'][0]['rx_packets']")" = 1000 ] || fail "b2's final count"
 	assert_no_xdp "after the last instance"
-	ok "a left the program to b2 (300 more exactly); b2, last out, removed it"
+	[ -z "$(ls "$XSKF_CTL_DIR" | grep '\.lock$')" ] || fail "lock file left: $(ls "$XSKF_CTL_DIR")"
+	ok "a left the program to b2 (300 more exactly); b2, last out, removed it and its lock file"
 }
 
 run_share_crash() {
