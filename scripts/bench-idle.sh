@@ -36,6 +36,7 @@ MAC_B=02:00:00:00:0b:01 MAC_LB=02:00:00:00:0b:02
 export XSKF_TB=bi$$
 RUN=
 cleanup() {
+	set +e # every step, whatever the ones before did (a part not run made no namespaces)
 	[[ -n $RUN ]] && kill -INT "$RUN" 2>/dev/null && wait "$RUN" 2>/dev/null
 	for ns in $NA $NL $NB; do
 		ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null
