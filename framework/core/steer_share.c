@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "core/clock.h"
 #include "core/engine.h"
 #include "core/proc.h"
 #include "core/steer.h"
@@ -21,6 +22,23 @@
 
 _Static_assert(sizeof(struct xskf_steer_rule) <= XSKF_PROG_RULE_BYTES,
 	       "a parsed rule must fit the shared map's value");
+
+/* Is (@pid, @start) alive? One /proc read per owner per call, not per rule: @c caches. */
+struct live_cache {
+	uint32_t pid;
+	uint64_t start;
+	bool live;
+};
+
+static bool live(struct live_cache *c, uint32_t pid, uint64_t start)
+{
+	if (c->pid != pid || c->start != start) {
+		c->pid = pid;
+		c->start = start;
+		c->live = xskf_proc__same((pid_t)pid, start);
+	}
+	return c->live;
+}
 
 static int cmp_other(const void *a, const void *b, void *arg)
 {
@@ -37,6 +55,7 @@ int xskf_steer_share__gather(struct xskf_port *port, struct xskf_steer_others *o
 	int qfd = bpf_map__fd(port->skel->maps.xskf_queues);
 	int rfd = bpf_map__fd(port->skel->maps.xskf_rules);
 	uint32_t me = (uint32_t)getpid(), k;
+	struct live_cache c = {};
 	struct xskf_prog_qowner q;
 	struct xskf_prog_srule r;
 
@@ -57,7 +76,7 @@ int xskf_steer_share__gather(struct xskf_port *port, struct xskf_steer_others *o
 	}
 	for (k = 0; k < XSKF_STEER_MAX_RULES; k++) {
 		if (bpf_map_lookup_elem(rfd, &k, &r) || !r.pid || r.pid == me ||
-		    !xskf_proc__same((pid_t)r.pid, r.start_time))
+		    !live(&c, r.pid, r.start_time))
 			continue;
 		memcpy(&o->r[o->n], r.rule, sizeof(o->r[0]));
 		o->slot[o->n] = k;
@@ -76,9 +95,19 @@ bool xskf_steer_share__slot_used(struct xskf_port *port, uint32_t slot)
 {
 	struct xskf_prog_srule r;
 
+	/* called per slot in a row (free_slot(), take_slots()): one /proc read per owner, not per
+	 * slot; a run that died in the last 100 ms may still count as alive, which only keeps its
+	 * slots taken a little longer */
+	static struct live_cache c;
+	static uint64_t when;
+	uint64_t now = xskf_now_ns();
+
+	if (now - when > 100 * 1000 * 1000ULL) {
+		memset(&c, 0, sizeof(c));
+		when = now;
+	}
 	return !bpf_map_lookup_elem(bpf_map__fd(port->skel->maps.xskf_rules), &slot, &r) &&
-	       r.pid && r.pid != (uint32_t)getpid() &&
-	       xskf_proc__same((pid_t)r.pid, r.start_time);
+	       r.pid && r.pid != (uint32_t)getpid() && live(&c, r.pid, r.start_time);
 }
 
 void xskf_steer_share__sync(struct xskf_port *port, const struct xskf_steer_rule *def)
@@ -91,6 +120,7 @@ void xskf_steer_share__sync(struct xskf_port *port, const struct xskf_steer_rule
 	struct xskf_prog_qowner q;
 	struct xskf_prog_srule r, none = {};
 	unsigned char *mine = calloc(XSKF_STEER_MAX_RULES, 1);
+	struct live_cache c = {};
 	unsigned int i, pos = 0, pass;
 
 	/* ours, in our matching order (keep-host rules last, as write_table() orders them) */
@@ -113,7 +143,7 @@ void xskf_steer_share__sync(struct xskf_port *port, const struct xskf_steer_rule
 	for (k = 0; k < XSKF_STEER_MAX_RULES; k++) {
 		if ((mine && mine[k]) || bpf_map_lookup_elem(rfd, &k, &r) || !r.pid)
 			continue;
-		if (r.pid == me || !xskf_proc__same((pid_t)r.pid, r.start_time))
+		if (r.pid == me || !live(&c, r.pid, r.start_time))
 			bpf_map_update_elem(rfd, &k, &none, 0);
 	}
 	free(mine);
