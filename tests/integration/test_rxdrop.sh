@@ -213,6 +213,17 @@ run_share() {
 	done
 	ok "a received 3000 on queue 0, b 2000 on queue 1, exactly; UDP 5001 on queue 0 passed"
 
+	# a rule added live to a is for a's queue only, and a's rebuild of the table keeps b's
+	local r
+	r=$(dut "$B/apps/xskfctl" -s "$(ctl_sock $a)" steer add udp dport 5001 drop) || fail "add: $r"
+	share_send 100 5001 1 # queue 1: b's rule takes it
+	share_send 100 5001 0 # queue 0: a's new rule drops it
+	rx_is $b 2100
+	[ "$(app_live $a "[r['hits'] for r in j['steering'][0]['rules'] if r['rule'] == 'udp dport 5001 drop']")" = "[100]" ] ||
+		fail "a's live rule: $(app_live $a "j['steering'][0]['rules']")"
+	[ "$(app_rx $a)" = 3000 ] || fail "a received $(app_rx $a)"
+	ok "a rule added live to a dropped 100 on queue 0; b's rule still took 100 on queue 1"
+
 	# the same queue again: one line naming its owner, nothing changed
 	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 1 --duration 1 >/dev/null 2>"$out/c.err" &&
 		fail "a third instance took queue 1"
