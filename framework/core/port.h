@@ -87,7 +87,8 @@ void xskf_prog__emergency_detach(void);
  *
  * xskf_share__lock()/unlock() - the interface's file lock in the control folder, around every
  * change of what the runs share (owners, rules, the table's write and flip). Nested takes by
- * one run count. lock: 0, or -errno said in one line (no folder: the run goes on unlocked).
+ * one run count. lock: 0, or -errno said in one line (no lock file: the run goes on
+ * unlocked; -ETIMEDOUT: another run held it for 10 s). Unlock after either.
  */
 int xskf_share__lock(struct xskf_port *port);
 void xskf_share__unlock(struct xskf_port *port);

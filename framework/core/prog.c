@@ -602,8 +602,11 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	struct bpf_program *native = NULL, *skb = NULL;
 	int err;
 
-	/* held until the attach: a run starting at once finds our program whole, or none */
-	xskf_share__lock(port);
+	/* held until the attach: a run starting at once finds our program whole, or none (no
+	 * lock file: said, and set-up goes on; a lock held too long: said, and we stop) */
+	err = xskf_share__lock(port);
+	if (err == -ETIMEDOUT)
+		goto unlock;
 	port->share.join_id = 0;
 	err = clear_existing(port, eng->o.force, true);
 	if (!err)

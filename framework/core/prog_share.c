@@ -28,6 +28,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "core/clock.h"
 #include "core/engine.h"
 #include "core/hints.h"
 #include "core/proc.h"
@@ -91,6 +92,31 @@ static int lock_open(struct xskf_port *port)
 	return 0;
 }
 
+/*
+ * Take the lock, waiting at most LOCK_WAIT_NS: a run holds it for a table write (ms) or from
+ * its set-up to its attach (a second or so). Two runs that set up the same interfaces in
+ * another order would wait on each other for ever: one of them gives up instead.
+ */
+#define LOCK_WAIT_NS (10 * 1000 * 1000 * 1000ULL)
+
+static int lock_wait(struct xskf_port *port)
+{
+	uint64_t start = xskf_now_ns();
+
+	while (flock(port->share.lock_fd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -errno;
+		if (xskf_now_ns() - start > LOCK_WAIT_NS) {
+			pr_warn("%s: another xskf run has held the interface's lock for 10 s (setting "
+				"up several interfaces in another order?): start again\n",
+				port->name);
+			return -ETIMEDOUT;
+		}
+		usleep(2000);
+	}
+	return 0;
+}
+
 int xskf_share__lock(struct xskf_port *port)
 {
 	struct stat st;
@@ -102,9 +128,9 @@ int xskf_share__lock(struct xskf_port *port)
 	for (;;) {
 		if (port->share.lock_fd < 3 && (err = lock_open(port)))
 			return err;
-		while (flock(port->share.lock_fd, LOCK_EX))
-			if (errno != EINTR)
-				return -errno;
+		err = lock_wait(port);
+		if (err)
+			return err;
 		/* the last run out removes the file (xskf_share__forget()): one we opened before
 		 * that holds a lock nobody else sees; open the new one */
 		if (fstat(port->share.lock_fd, &st) || st.st_nlink)

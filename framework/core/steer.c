@@ -364,7 +364,10 @@ static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsign
 	o = calloc(1, sizeof(*o));
 	if (!o)
 		return -ENOMEM;
-	xskf_share__lock(port); /* unlocked when it cannot be had: said once, the run goes on */
+	/* no lock file: said once, the run goes on unlocked; held too long by another: said */
+	err = xskf_share__lock(port);
+	if (err == -ETIMEDOUT)
+		goto out;
 	xskf_steer_share__gather(port, o);
 	/* every run's rules then every run's --keep-host rules; ours first, in our order */
 	for (pass = 0; pass < 2; pass++) {
