@@ -107,9 +107,10 @@ static int lock_wait(struct xskf_port *port)
 		if (errno != EWOULDBLOCK && errno != EINTR)
 			return -errno;
 		if (xskf_now_ns() - start > LOCK_WAIT_NS) {
-			pr_warn("%s: another xskf run has held the interface's lock for 10 s (setting "
-				"up several interfaces in another order?): start again\n",
-				port->name);
+			pr_warn(
+			    "%s: another xskf run has held the interface's lock for 10 s (setting "
+			    "up several interfaces in another order?): start again\n",
+			    port->name);
 			return -ETIMEDOUT;
 		}
 		usleep(2000);
@@ -253,7 +254,7 @@ static void zero_queue(struct xskf_port *port, uint32_t q)
 
 int xskf_share__queues(struct xskf_engine *eng, struct xskf_port *port, bool claim)
 {
-	struct xskf_prog_qowner o, me = { .pid = (uint32_t)getpid() };
+	struct xskf_prog_qowner o, me = {.pid = (uint32_t)getpid()};
 	struct bpf_map_info mi;
 	unsigned int i;
 	int fd;
@@ -288,8 +289,8 @@ int xskf_share__queues(struct xskf_engine *eng, struct xskf_port *port, bool cla
 		uint32_t q = port->queues[i];
 
 		if (!bpf_map_lookup_elem(fd, &q, &o) && o.pid && o.pid != me.pid)
-			pr_info("queue %u of %s: taking it over from %.16s pid %u, which is gone\n", q,
-				port->name, o.comm, o.pid);
+			pr_info("queue %u of %s: taking it over from %.16s pid %u, which is gone\n",
+				q, port->name, o.comm, o.pid);
 		zero_queue(port, q);
 		if (bpf_map_update_elem(fd, &q, &me, 0)) {
 			int err = -errno;
@@ -348,10 +349,11 @@ static int same_settings(struct xskf_engine *eng, struct xskf_port *port, struct
 				xskf_hints__set_str(eng->hints, ours, sizeof(ours));
 			else
 				snprintf(ours, sizeof(ours), "none");
-			pr_warn("%s: the shared XDP program (id %u) writes the RX hints '%s', this run "
-				"reads '%s': runs that share an interface must read the same hints "
-				"(an app's own, or none with --no-hints)\n",
-				port->name, id, theirs, ours);
+			pr_warn(
+			    "%s: the shared XDP program (id %u) writes the RX hints '%s', this run "
+			    "reads '%s': runs that share an interface must read the same hints "
+			    "(an app's own, or none with --no-hints)\n",
+			    port->name, id, theirs, ours);
 			free(v);
 			return -EINVAL;
 		}
@@ -374,18 +376,20 @@ int xskf_share__join(struct xskf_engine *eng, struct xskf_port *port)
 
 	if ((want == XSKF_ATTACH_SKB && mode != XDP_FLAGS_SKB_MODE) ||
 	    (want == XSKF_ATTACH_NATIVE && mode == XDP_FLAGS_SKB_MODE)) {
-		pr_warn("%s: the XDP program of the run there is attached in %s mode, this run asks "
-			"for %s mode (%s): runs that share an interface share its mode\n",
-			port->name, mode_name(mode), mode_name(mode ^ (XDP_FLAGS_SKB_MODE |
-								       XDP_FLAGS_DRV_MODE)),
-			want == XSKF_ATTACH_SKB ? "-S" : "-N");
+		pr_warn(
+		    "%s: the XDP program of the run there is attached in %s mode, this run asks "
+		    "for %s mode (%s): runs that share an interface share its mode\n",
+		    port->name, mode_name(mode),
+		    mode_name(mode ^ (XDP_FLAGS_SKB_MODE | XDP_FLAGS_DRV_MODE)),
+		    want == XSKF_ATTACH_SKB ? "-S" : "-N");
 		return -EINVAL;
 	}
 	pfd = bpf_prog_get_fd_by_id(id);
 	if (pfd < 0 || bpf_obj_get_info_by_fd(pfd, &info, &len)) {
 		err = pfd < 0 ? -errno : -EIO;
-		pr_warn("%s: the XDP program (id %u) of the run there is gone meanwhile: start again\n",
-			port->name, id);
+		pr_warn(
+		    "%s: the XDP program (id %u) of the run there is gone meanwhile: start again\n",
+		    port->name, id);
 		if (pfd >= 0)
 			close(pfd);
 		return err;
@@ -396,8 +400,10 @@ int xskf_share__join(struct xskf_engine *eng, struct xskf_port *port)
 		return -ENOMEM;
 	}
 	err = same_settings(eng, port, s);
-	bpf_object__for_each_program(prog, s->obj)
-		bpf_program__set_autoload(prog, false); /* the attached program is the one */
+	/* the attached program is the one: load none, only the maps (over its own) */
+	bpf_object__for_each_program(prog, s->obj) {
+		bpf_program__set_autoload(prog, false);
+	}
 	bpf_object__for_each_map(m, s->obj) {
 		struct bpf_map_info mi;
 		int fd;
@@ -410,9 +416,10 @@ int xskf_share__join(struct xskf_engine *eng, struct xskf_port *port)
 		if (fd < 0 || mi.type != bpf_map__type(m) || mi.key_size != bpf_map__key_size(m) ||
 		    mi.value_size != bpf_map__value_size(m) ||
 		    mi.max_entries != bpf_map__max_entries(m)) {
-			pr_warn("%s: the XDP program (id %u) of the run there has %s map %s: it is "
-				"another xskf version's; stop that run first, or run the same xskf\n",
-				port->name, id, fd < 0 ? "no" : "another", bpf_map__name(m));
+			pr_warn(
+			    "%s: the XDP program (id %u) of the run there has %s map %s: it is "
+			    "another xskf version's; stop that run first, or run the same xskf\n",
+			    port->name, id, fd < 0 ? "no" : "another", bpf_map__name(m));
 			err = -EPROTO;
 		} else {
 			err = bpf_map__reuse_fd(m, fd);
@@ -434,8 +441,8 @@ int xskf_share__join(struct xskf_engine *eng, struct xskf_port *port)
 	port->prog_fd = port->native_fd = port->skb_fd = pfd;
 	port->attach_flags = mode;
 	/* info.name is cut to 15 characters: xskf_redirect_l(k), xskf_redirect_h(w) */
-	port->tier = !strcmp(info.name, "xskf_redirect_l") ? XSKF_TIER_MAP_LOOKUP
-							    : XSKF_TIER_MAP_FALLBACK;
+	port->tier =
+	    !strcmp(info.name, "xskf_redirect_l") ? XSKF_TIER_MAP_LOOKUP : XSKF_TIER_MAP_FALLBACK;
 	if (strcmp(info.name, "xskf_redirect_h"))
 		port->hints_hw = 0;
 	port->share.joined = true;
@@ -474,9 +481,10 @@ bool xskf_share__leave(struct xskf_port *port)
 			"queues and rules left it\n",
 			port->name);
 		if (port->foreign_saved) {
-			pr_warn("%s: the foreign XDP program %s that --force replaced cannot be put "
-				"back while other xskf runs use the interface\n",
-				port->name, port->foreign_name);
+			pr_warn(
+			    "%s: the foreign XDP program %s that --force replaced cannot be put "
+			    "back while other xskf runs use the interface\n",
+			    port->name, port->foreign_name);
 			close(port->foreign_fd);
 			port->foreign_saved = false;
 		}

@@ -710,10 +710,11 @@ static int take_slots(struct xskf_port *port)
 		while (s < XSKF_STEER_MAX_RULES && used[s])
 			s++;
 		if (s == XSKF_STEER_MAX_RULES) {
-			pr_warn("%s: the steering table is full: the other xskf runs on this interface "
-				"have %u rules, this run %u, at most %d in all: fewer rules, or stop "
-				"one\n",
-				port->name, others, st->n, XSKF_STEER_MAX_RULES);
+			pr_warn(
+			    "%s: the steering table is full: the other xskf runs on this interface "
+			    "have %u rules, this run %u, at most %d in all: fewer rules, or stop "
+			    "one\n",
+			    port->name, others, st->n, XSKF_STEER_MAX_RULES);
 			free(used);
 			return -ENOSPC;
 		}

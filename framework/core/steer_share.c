@@ -106,8 +106,8 @@ bool xskf_steer_share__slot_used(struct xskf_port *port, uint32_t slot)
 		memset(&c, 0, sizeof(c));
 		when = now;
 	}
-	return !bpf_map_lookup_elem(bpf_map__fd(port->skel->maps.xskf_rules), &slot, &r) &&
-	       r.pid && r.pid != (uint32_t)getpid() && live(&c, r.pid, r.start_time);
+	return !bpf_map_lookup_elem(bpf_map__fd(port->skel->maps.xskf_rules), &slot, &r) && r.pid &&
+	       r.pid != (uint32_t)getpid() && live(&c, r.pid, r.start_time);
 }
 
 void xskf_steer_share__sync(struct xskf_port *port, const struct xskf_steer_rule *def)
