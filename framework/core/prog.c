@@ -750,9 +750,14 @@ void xskf_prog__detach(struct xskf_port *port)
 		return;
 	}
 	if (port->seen.gone || port->seen.replaced) {
-		/* nothing of ours to detach here: xskf_engine__watch() said why */
+		/* nothing of ours to detach here: xskf_engine__watch() said why; our queues and
+		 * rules leave the maps all the same, and, when we were the last, the lock file */
 		port->attached = false;
 		forget_attached(port);
+		xskf_share__lock(port);
+		if (xskf_share__leave(port))
+			xskf_share__forget(port);
+		xskf_share__unlock(port);
 		if (port->foreign_saved)
 			close(port->foreign_fd);
 		port->foreign_saved = false;
