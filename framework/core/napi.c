@@ -179,11 +179,15 @@ static int read_state(const char *path, struct napi_entry *e, unsigned int *n, p
 {
 	char line[256], kind[8];
 	int p, ver = 0;
-	FILE *f = fopen(path, "re");
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 
 	*n = 0;
-	if (!f)
-		return -errno;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return -EIO;
+	}
 	if (!fgets(line, sizeof(line), f) || sscanf(line, "xskf-napi %d", &ver) != 1 || ver != 1 ||
 	    !fgets(line, sizeof(line), f) ||
 	    sscanf(line, "pid %d start %" SCNu64 " netns %" SCNu64, &p, start, ns) != 3) {
@@ -270,8 +274,13 @@ static void clean_stale(struct xskf_napi_run *r)
 	struct dirent *de;
 	unsigned int n, i;
 	pid_t pid = 0;
-	DIR *d = opendir(dir);
+	struct stat st;
+	DIR *d;
 
+	/* a dead run's files say what to write: only from a folder nobody else may write (ctl.c) */
+	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
+		return;
+	d = opendir(dir);
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
