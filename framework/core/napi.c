@@ -49,11 +49,11 @@ struct napi_entry {
 struct xskf_napi_run {
 	struct xskf_napi_nl nl;
 	bool nl_ok;
-	bool irq_suspend;          /* the kernel reports irq-suspend-timeout */
-	char path[PATH_MAX];       /* our state file, "" when none */
+	bool irq_suspend;    /* the kernel reports irq-suspend-timeout */
+	char path[PATH_MAX]; /* our state file, "" when none */
 	struct napi_entry e[NAPI_MAX_ENTRIES];
 	unsigned int n;
-	char used[160];            /* what --napi did, for the idle line */
+	char used[160]; /* what --napi did, for the idle line */
 };
 
 int xskf_napi__parse(const char *s, struct xskf_napi_req *r)
@@ -62,7 +62,8 @@ int xskf_napi__parse(const char *s, struct xskf_napi_req *r)
 
 	memset(r, 0, sizeof(*r));
 	if (!s || !*s || strlen(s) >= sizeof(buf)) {
-		pr_warn("--napi '%s': give defer=N and/or gro-flush=NS (e.g. defer=2,gro-flush=200000)\n",
+		pr_warn("--napi '%s': give defer=N and/or gro-flush=NS (e.g. "
+			"defer=2,gro-flush=200000)\n",
 			s ? s : "");
 		return -EINVAL;
 	}
@@ -79,10 +80,11 @@ int xskf_napi__parse(const char *s, struct xskf_napi_req *r)
 			if (errno || end == eq + 1 || *end || eq[1] == '-' ||
 			    (!strcmp(tok, "defer") && v > INT32_MAX) ||
 			    (!strcmp(tok, "gro-flush") && v > 1000000000ull)) {
-				pr_warn("--napi %s=%s: not a number in range: use %s\n", tok, eq + 1,
-					!strcmp(tok, "defer") ?
-						"defer=0..2147483647 (napi_defer_hard_irqs)" :
-						"gro-flush=0..1000000000 (ns; gro_flush_timeout)");
+				pr_warn("--napi %s=%s: not a number in range: use %s\n", tok,
+					eq + 1,
+					!strcmp(tok, "defer")
+					    ? "defer=0..2147483647 (napi_defer_hard_irqs)"
+					    : "gro-flush=0..1000000000 (ns; gro_flush_timeout)");
 				return -EINVAL;
 			}
 			if (!strcmp(tok, "defer")) {
@@ -93,12 +95,14 @@ int xskf_napi__parse(const char *s, struct xskf_napi_req *r)
 				r->gro_ns = v;
 			}
 		} else if (eq && !strcmp(tok, "irq-suspend")) {
-			pr_warn("--napi irq-suspend=%s: IRQ suspension needs epoll-based busy polling in "
+			pr_warn("--napi irq-suspend=%s: IRQ suspension needs epoll-based busy "
+				"polling in "
 				"the idle wait, which this version does not do: leave it out\n",
 				eq + 1);
 			return -EOPNOTSUPP;
 		} else {
-			pr_warn("--napi: unknown setting '%s': use defer=N and/or gro-flush=NS\n", tok);
+			pr_warn("--napi: unknown setting '%s': use defer=N and/or gro-flush=NS\n",
+				tok);
 			return -EINVAL;
 		}
 	}
@@ -232,31 +236,34 @@ static unsigned int put_back(struct xskf_napi_nl *nl, const struct napi_entry *e
 			continue;
 		}
 		if (x->per_napi) {
-			struct xskf_napi_info v = { .defer_hard_irqs = x->defer,
-						    .gro_flush_timeout = x->gro_ns };
+			struct xskf_napi_info v = {.defer_hard_irqs = x->defer,
+						   .gro_flush_timeout = x->gro_ns};
 
 			err = nl ? xskf_napi_nl__set(nl, x->napi_id, &v,
-						     XSKF_NAPI_DEFER | XSKF_NAPI_GRO_FLUSH) :
-				   -EOPNOTSUPP;
+						     XSKF_NAPI_DEFER | XSKF_NAPI_GRO_FLUSH)
+				 : -EOPNOTSUPP;
 			if (err) {
-				pr_warn("warning: %s: cannot put back NAPI %u of %s: defer-hard-irqs "
-					"%u, gro-flush-timeout %" PRIu64 ": %s\n",
-					who, x->napi_id, x->ifname, x->defer, x->gro_ns,
-					err == -ENOENT ? "that NAPI is gone (a new one has the "
-							 "device's values)" : strerror(-err));
+				pr_warn(
+				    "warning: %s: cannot put back NAPI %u of %s: defer-hard-irqs "
+				    "%u, gro-flush-timeout %" PRIu64 ": %s\n",
+				    who, x->napi_id, x->ifname, x->defer, x->gro_ns,
+				    err == -ENOENT ? "that NAPI is gone (a new one has the "
+						     "device's values)"
+						   : strerror(-err));
 				bad++;
 			}
 			continue;
 		}
 		err = sysfs_write(x->ifname, "napi_defer_hard_irqs", x->defer);
 		if (err) {
-			pr_warn("warning: %s: cannot put back %s's napi_defer_hard_irqs %u: %s\n", who,
-				x->ifname, x->defer, strerror(-err));
+			pr_warn("warning: %s: cannot put back %s's napi_defer_hard_irqs %u: %s\n",
+				who, x->ifname, x->defer, strerror(-err));
 			bad++;
 		}
 		err = sysfs_write(x->ifname, "gro_flush_timeout", x->gro_ns);
 		if (err) {
-			pr_warn("warning: %s: cannot put back %s's gro_flush_timeout %" PRIu64 ": %s\n",
+			pr_warn("warning: %s: cannot put back %s's gro_flush_timeout %" PRIu64
+				": %s\n",
 				who, x->ifname, x->gro_ns, strerror(-err));
 			bad++;
 		}
@@ -286,7 +293,8 @@ static void clean_stale(struct xskf_napi_run *r)
 	while ((de = readdir(d))) {
 		size_t l = strlen(de->d_name);
 
-		if (strncmp(de->d_name, "napi.", 5) || l < 12 || strcmp(de->d_name + l - 6, ".state"))
+		if (strncmp(de->d_name, "napi.", 5) || l < 12 ||
+		    strcmp(de->d_name + l - 6, ".state"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (read_state(path, e, &n, &pid, &start, &ns))
@@ -349,8 +357,8 @@ static int plan_port(struct xskf_engine *eng, struct xskf_napi_run *r, const str
 			break;
 		if (napi_known(r, id) || r->n >= NAPI_MAX_ENTRIES)
 			continue;
-		r->e[r->n] = (struct napi_entry){ .per_napi = true, .ifindex = p->ifindex,
-						  .napi_id = id };
+		r->e[r->n] =
+		    (struct napi_entry){.per_napi = true, .ifindex = p->ifindex, .napi_id = id};
 		snprintf(r->e[r->n].ifname, IF_NAMESIZE, "%s", p->name);
 		r->n++;
 	}
@@ -358,7 +366,7 @@ static int plan_port(struct xskf_engine *eng, struct xskf_napi_run *r, const str
 		r->n = first;
 		if (r->n >= NAPI_MAX_ENTRIES)
 			return -E2BIG;
-		r->e[r->n] = (struct napi_entry){ .ifindex = p->ifindex };
+		r->e[r->n] = (struct napi_entry){.ifindex = p->ifindex};
 		snprintf(r->e[r->n].ifname, IF_NAMESIZE, "%s", p->name);
 		r->n++;
 	}
@@ -402,12 +410,12 @@ static int apply(struct xskf_engine *eng, struct xskf_napi_run *r)
 		struct napi_entry *x = &r->e[i];
 
 		if (x->per_napi) {
-			struct xskf_napi_info v = { .defer_hard_irqs = q->defer,
-						    .gro_flush_timeout = q->gro_ns };
+			struct xskf_napi_info v = {.defer_hard_irqs = q->defer,
+						   .gro_flush_timeout = q->gro_ns};
 
 			err = xskf_napi_nl__set(&r->nl, x->napi_id, &v,
 						(q->defer_set ? XSKF_NAPI_DEFER : 0) |
-							(q->gro_set ? XSKF_NAPI_GRO_FLUSH : 0));
+						    (q->gro_set ? XSKF_NAPI_GRO_FLUSH : 0));
 		} else {
 			if (q->defer_set)
 				err = sysfs_write(x->ifname, "napi_defer_hard_irqs", q->defer);
@@ -419,13 +427,14 @@ static int apply(struct xskf_engine *eng, struct xskf_napi_run *r)
 				x->per_napi ? "'s NAPI" : "", strerror(-err));
 			break;
 		}
-		pr_info("--napi: %s%s%.0u: napi_defer_hard_irqs %u -> %u, gro_flush_timeout %" PRIu64
-			" -> %" PRIu64 " ns, %s; put back at exit\n",
-			x->ifname, x->per_napi ? " NAPI " : "", x->per_napi ? x->napi_id : 0,
-			x->defer, q->defer_set ? q->defer : x->defer, x->gro_ns,
-			q->gro_set ? q->gro_ns : x->gro_ns,
-			x->per_napi ? "per NAPI (netdev netlink napi-set)" :
-				      "per device (sysfs: every NAPI of it)");
+		pr_info(
+		    "--napi: %s%s%.0u: napi_defer_hard_irqs %u -> %u, gro_flush_timeout %" PRIu64
+		    " -> %" PRIu64 " ns, %s; put back at exit\n",
+		    x->ifname, x->per_napi ? " NAPI " : "", x->per_napi ? x->napi_id : 0, x->defer,
+		    q->defer_set ? q->defer : x->defer, x->gro_ns,
+		    q->gro_set ? q->gro_ns : x->gro_ns,
+		    x->per_napi ? "per NAPI (netdev netlink napi-set)"
+				: "per device (sysfs: every NAPI of it)");
 	}
 	return err;
 }
@@ -473,9 +482,10 @@ int xskf_napi__start(struct xskf_engine *eng)
 	if (!err)
 		err = write_state(r->path, r->e, r->n);
 	if (err) {
-		pr_warn("--napi: cannot record the old NAPI settings in %s: %s (set XSKF_CTL_DIR to a "
-			"folder xskf may write)\n",
-			r->path, strerror(-err));
+		pr_warn(
+		    "--napi: cannot record the old NAPI settings in %s: %s (set XSKF_CTL_DIR to a "
+		    "folder xskf may write)\n",
+		    r->path, strerror(-err));
 		r->path[0] = 0;
 		r->n = 0;
 		return err;
@@ -525,9 +535,9 @@ void xskf_napi__help(const struct xskf_engine *eng, char *buf, size_t len)
 	snprintf(buf, len,
 		 "%s; IRQ suspension not used: it needs epoll-based busy polling in the idle wait, "
 		 "which this version does not do (the kernel %s irq-suspend-timeout)",
-		 r && r->used[0] ? r->used :
-				   "NAPI deferral not set (--napi defer=N,gro-flush=NS sets it)",
-		 !r || !r->nl_ok ? "has no netdev netlink for" :
-		 r->irq_suspend	 ? "has" :
-				   "lists no NAPI with");
+		 r && r->used[0] ? r->used
+				 : "NAPI deferral not set (--napi defer=N,gro-flush=NS sets it)",
+		 !r || !r->nl_ok  ? "has no netdev netlink for"
+		 : r->irq_suspend ? "has"
+				  : "lists no NAPI with");
 }

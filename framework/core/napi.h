@@ -16,8 +16,8 @@ struct xskf_engine;
 /* What --napi asks for. */
 struct xskf_napi_req {
 	bool defer_set, gro_set;
-	uint32_t defer;   /* napi_defer_hard_irqs */
-	uint64_t gro_ns;  /* gro_flush_timeout */
+	uint32_t defer;	 /* napi_defer_hard_irqs */
+	uint64_t gro_ns; /* gro_flush_timeout */
 };
 
 /*

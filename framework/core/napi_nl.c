@@ -15,18 +15,18 @@
 
 /* netdev.yaml's numbers (include/uapi/linux/netdev.h), stable uapi; Debian 12 has none */
 #define NL_NETDEV_CMD_QUEUE_GET 10
-#define NL_NETDEV_CMD_NAPI_GET  11
-#define NL_NETDEV_CMD_NAPI_SET  14 /* 6.13 */
-#define NL_NAPI_IFINDEX         1
-#define NL_NAPI_ID              2
-#define NL_NAPI_DEFER_HARD_IRQS 5  /* u32 */
-#define NL_NAPI_GRO_FLUSH       6  /* uint (4 or 8 bytes), ns */
-#define NL_NAPI_IRQ_SUSPEND     7  /* uint, ns; 6.13 */
-#define NL_QUEUE_ID             1
-#define NL_QUEUE_IFINDEX        2
-#define NL_QUEUE_TYPE           3
-#define NL_QUEUE_NAPI_ID        4
-#define NL_QUEUE_TYPE_RX        0
+#define NL_NETDEV_CMD_NAPI_GET	11
+#define NL_NETDEV_CMD_NAPI_SET	14 /* 6.13 */
+#define NL_NAPI_IFINDEX		1
+#define NL_NAPI_ID		2
+#define NL_NAPI_DEFER_HARD_IRQS 5 /* u32 */
+#define NL_NAPI_GRO_FLUSH	6 /* uint (4 or 8 bytes), ns */
+#define NL_NAPI_IRQ_SUSPEND	7 /* uint, ns; 6.13 */
+#define NL_QUEUE_ID		1
+#define NL_QUEUE_IFINDEX	2
+#define NL_QUEUE_TYPE		3
+#define NL_QUEUE_NAPI_ID	4
+#define NL_QUEUE_TYPE_RX	0
 
 #define NL_BUF 16384
 
@@ -87,11 +87,11 @@ static uint64_t attr_uint(const struct nlattr *a)
 	return 0;
 }
 
-#define for_each_attr(a, start, len)                                                     \
-	for (a = (const struct nlattr *)(start);                                         \
-	     (const char *)a + NLA_HDRLEN <= (const char *)(start) + (len) &&            \
-	     a->nla_len >= NLA_HDRLEN &&                                                 \
-	     (const char *)a + a->nla_len <= (const char *)(start) + (len);              \
+#define for_each_attr(a, start, len)                                                               \
+	for (a = (const struct nlattr *)(start);                                                   \
+	     (const char *)a + NLA_HDRLEN <= (const char *)(start) + (len) &&                      \
+	     a->nla_len >= NLA_HDRLEN &&                                                           \
+	     (const char *)a + a->nla_len <= (const char *)(start) + (len);                        \
 	     a = (const struct nlattr *)((const char *)a + NLA_ALIGN(a->nla_len)))
 
 typedef void (*nl_cb)(const struct nlmsghdr *nh, void *ctx);
@@ -103,7 +103,7 @@ typedef void (*nl_cb)(const struct nlmsghdr *nh, void *ctx);
 static int nl_talk(struct xskf_napi_nl *nl, struct nl_req *r, nl_cb cb, void *ctx)
 {
 	static __thread char buf[NL_BUF] __attribute__((aligned(NLMSG_ALIGNTO)));
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct sockaddr_nl sa = {.nl_family = AF_NETLINK};
 	bool dump = r->nh.nlmsg_flags & NLM_F_DUMP;
 	int err = 0;
 
@@ -148,25 +148,27 @@ static void family_cb(const struct nlmsghdr *nh, void *ctx)
 	const struct nlattr *a, *op, *oa;
 	size_t len = nh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
 
-	for_each_attr(a, (const char *)NLMSG_DATA(nh) + GENL_HDRLEN, len) {
+	for_each_attr(a, (const char *)NLMSG_DATA(nh) + GENL_HDRLEN, len)
+	{
 		if (a->nla_type == CTRL_ATTR_FAMILY_ID) {
 			f->nl->family = (uint16_t)attr_uint(a);
 			f->found = true;
 		} else if (a->nla_type == CTRL_ATTR_OPS) {
 			for_each_attr(op, (const char *)a + NLA_HDRLEN, a->nla_len - NLA_HDRLEN)
-				for_each_attr(oa, (const char *)op + NLA_HDRLEN,
-					      op->nla_len - NLA_HDRLEN)
-					if (oa->nla_type == CTRL_ATTR_OP_ID &&
-					    attr_uint(oa) == NL_NETDEV_CMD_NAPI_SET)
-						f->nl->has_napi_set = true;
+			    for_each_attr(oa, (const char *)op + NLA_HDRLEN,
+					  op->nla_len - NLA_HDRLEN) if (oa->nla_type ==
+									    CTRL_ATTR_OP_ID &&
+									attr_uint(oa) ==
+									    NL_NETDEV_CMD_NAPI_SET)
+				f->nl->has_napi_set = true;
 		}
 	}
 }
 
 int xskf_napi_nl__open(struct xskf_napi_nl *nl)
 {
-	struct family_ctx f = { .nl = nl };
-	struct timeval tv = { .tv_sec = 2 };
+	struct family_ctx f = {.nl = nl};
+	struct timeval tv = {.tv_sec = 2};
 	struct nl_req r;
 	int err;
 
@@ -201,7 +203,8 @@ static void parse_napi(const struct nlmsghdr *nh, struct xskf_napi_info *in)
 	size_t len = nh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
 
 	memset(in, 0, sizeof(*in));
-	for_each_attr(a, (const char *)NLMSG_DATA(nh) + GENL_HDRLEN, len) {
+	for_each_attr(a, (const char *)NLMSG_DATA(nh) + GENL_HDRLEN, len)
+	{
 		switch (a->nla_type) {
 		case NL_NAPI_IFINDEX:
 			in->ifindex = (uint32_t)attr_uint(a);
@@ -240,7 +243,7 @@ static void dump_cb(const struct nlmsghdr *nh, void *ctx)
 int xskf_napi_nl__dump(struct xskf_napi_nl *nl, uint32_t ifindex, struct xskf_napi_info *out,
 		       unsigned int max)
 {
-	struct dump_ctx d = { .out = out, .max = max };
+	struct dump_ctx d = {.out = out, .max = max};
 	struct nl_req r;
 	int err;
 
@@ -252,7 +255,7 @@ int xskf_napi_nl__dump(struct xskf_napi_nl *nl, uint32_t ifindex, struct xskf_na
 
 int xskf_napi_nl__get(struct xskf_napi_nl *nl, uint32_t id, struct xskf_napi_info *out)
 {
-	struct dump_ctx d = { .out = out, .max = 1 };
+	struct dump_ctx d = {.out = out, .max = 1};
 	struct nl_req r;
 	int err;
 
@@ -269,9 +272,9 @@ static void queue_cb(const struct nlmsghdr *nh, void *ctx)
 	const struct nlattr *a;
 	size_t len = nh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
 
-	for_each_attr(a, (const char *)NLMSG_DATA(nh) + GENL_HDRLEN, len)
-		if (a->nla_type == NL_QUEUE_NAPI_ID)
-			*(uint32_t *)ctx = (uint32_t)attr_uint(a);
+	for_each_attr(a, (const char *)NLMSG_DATA(nh) + GENL_HDRLEN,
+		      len) if (a->nla_type == NL_QUEUE_NAPI_ID) *
+	    (uint32_t *)ctx = (uint32_t)attr_uint(a);
 }
 
 int xskf_napi_nl__queue_napi(struct xskf_napi_nl *nl, uint32_t ifindex, uint32_t queue,

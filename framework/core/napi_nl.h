@@ -14,7 +14,7 @@
 
 struct xskf_napi_nl {
 	int fd;
-	uint16_t family;   /* the "netdev" family's id */
+	uint16_t family; /* the "netdev" family's id */
 	uint32_t seq;
 	bool has_napi_set; /* NETDEV_CMD_NAPI_SET is in the family's ops (6.13+) */
 };
@@ -25,11 +25,11 @@ struct xskf_napi_info {
 	uint32_t defer_hard_irqs;
 	uint64_t gro_flush_timeout;   /* ns */
 	uint64_t irq_suspend_timeout; /* ns; valid when has_irq_suspend */
-	bool has_irq_suspend;         /* the kernel reported the attribute (6.13+) */
+	bool has_irq_suspend;	      /* the kernel reported the attribute (6.13+) */
 };
 
 /* Which values xskf_napi_nl__set() sends. */
-#define XSKF_NAPI_DEFER       (1u << 0)
+#define XSKF_NAPI_DEFER	      (1u << 0)
 #define XSKF_NAPI_GRO_FLUSH   (1u << 1)
 #define XSKF_NAPI_IRQ_SUSPEND (1u << 2)
 

@@ -52,8 +52,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (i = 0; i < n && i < 64; i++) {
-		printf("napi %u defer %u gro-flush %llu irq-suspend ", in[i].id, in[i].defer_hard_irqs,
-		       (unsigned long long)in[i].gro_flush_timeout);
+		printf("napi %u defer %u gro-flush %llu irq-suspend ", in[i].id,
+		       in[i].defer_hard_irqs, (unsigned long long)in[i].gro_flush_timeout);
 		if (in[i].has_irq_suspend)
 			printf("%llu\n", (unsigned long long)in[i].irq_suspend_timeout);
 		else
