@@ -444,6 +444,7 @@ int xskf_napi__start(struct xskf_engine *eng)
 	struct xskf_napi_run *r;
 	struct xskf_napi_info in[4];
 	const char *why = NULL;
+	bool dev = false, per_napi = false;
 	unsigned int i;
 	int err, n;
 
@@ -463,11 +464,16 @@ int xskf_napi__start(struct xskf_engine *eng)
 		return 0;
 	for (i = 0; i < eng->nr_ports; i++) {
 		err = plan_port(eng, r, &eng->ports[i], &why);
-		if (err)
+		if (err) {
+			pr_warn("--napi: more than %d NAPIs to set\n", NAPI_MAX_ENTRIES);
+			r->n = 0; /* nothing changed: nothing to put back */
 			return err;
+		}
 		if (why)
 			pr_info("--napi: %s set per device through sysfs: %s\n", eng->ports[i].name,
 				why);
+		dev |= why != NULL;
+		per_napi |= why == NULL;
 	}
 	err = read_old(r);
 	if (err) {
@@ -492,7 +498,9 @@ int xskf_napi__start(struct xskf_engine *eng)
 	}
 	err = apply(eng, r);
 	snprintf(r->used, sizeof(r->used), "NAPI deferral set by --napi (%s)",
-		 why ? "per device, sysfs" : "per NAPI, netlink");
+		 dev && per_napi ? "per NAPI, netlink, and per device, sysfs" :
+		 dev		 ? "per device, sysfs" :
+				   "per NAPI, netlink");
 	if (err)
 		xskf_napi__restore(eng);
 	return err;
