@@ -498,9 +498,9 @@ int xskf_napi__start(struct xskf_engine *eng)
 	}
 	err = apply(eng, r);
 	snprintf(r->used, sizeof(r->used), "NAPI deferral set by --napi (%s)",
-		 dev && per_napi ? "per NAPI, netlink, and per device, sysfs" :
-		 dev		 ? "per device, sysfs" :
-				   "per NAPI, netlink");
+		 dev && per_napi ? "per NAPI, netlink, and per device, sysfs"
+		 : dev		 ? "per device, sysfs"
+				 : "per NAPI, netlink");
 	if (err)
 		xskf_napi__restore(eng);
 	return err;
@@ -544,7 +544,11 @@ void xskf_napi__help(const struct xskf_engine *eng, char *buf, size_t len)
 		 "%s; IRQ suspension not used: it needs epoll-based busy polling in the idle wait, "
 		 "which this version does not do (the kernel %s irq-suspend-timeout)",
 		 r && r->used[0] ? r->used
-				 : "NAPI deferral not set (--napi defer=N,gro-flush=NS sets it)",
+		 /* the kernel's preferred busy polling keeps interrupts off only with both */
+		 : eng->busy_poll
+		     ? "NAPI deferral not set, so the device's interrupts stay on beside "
+		       "busy polling (--napi defer=2,gro-flush=200000 sets it)"
+		     : "NAPI deferral not set (--napi defer=N,gro-flush=NS sets it)",
 		 !r || !r->nl_ok  ? "has no netdev netlink for"
 		 : r->irq_suspend ? "has"
 				  : "lists no NAPI with");
