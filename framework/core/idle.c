@@ -228,7 +228,7 @@ void xskf_idle__empty(struct xskf_worker *w, bool draining, bool rcu, bool tx_on
 void xskf_idle__say(struct xskf_engine *eng)
 {
 	const struct xskf_engine_opts *o = &eng->o;
-	char help[400] = "";
+	char help[768] = "";
 
 	if (eng->be->idle_help)
 		eng->be->idle_help(eng, help, sizeof(help));
