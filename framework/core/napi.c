@@ -115,9 +115,7 @@ int xskf_napi__parse(const char *s, struct xskf_napi_req *r)
 
 static const char *state_dir(void)
 {
-	const char *d = getenv("XSKF_CTL_DIR");
-
-	return d && *d ? d : "/run/xskf";
+	return xskf_proc__ctl_dir(); /* the control folder, as for sockets and lock files */
 }
 
 static uint64_t netns_ino(void)
