@@ -115,6 +115,17 @@ static int find_queue(const struct xj_node *n, const char *port, uint64_t queue)
 	return -1;
 }
 
+/* Queue @q of @n as "PORT:QUEUE" in @buf; returns the same queue in @p (before), or -1. */
+static int queue_label(const struct xj_node *n, int q, const struct xj_node *p, char *buf,
+		       size_t len)
+{
+	const char *port = xj_str(n, q, "port", "?");
+	uint64_t qi = xj_u64(n, q, "queue", NULL);
+
+	snprintf(buf, len, "%s:%llu", port, (unsigned long long)qi);
+	return find_queue(p, port, qi);
+}
+
 /* The rate of member @key of object @a (now) against @b (before), over @dt s. */
 static double rate(const struct xj_node *na, int a, const struct xj_node *nb, int b,
 		   const char *key, double dt)
@@ -139,12 +150,9 @@ static void table(const char *name, const struct xj_node *n, const struct xj_nod
 	printf("%-16s %6s %12s %14s %12s %14s\n", "PORT:QUEUE", "WORKER", "RX_PPS", "RX_BYTES/S",
 	       "TX_PPS", "TX_BYTES/S");
 	for (q = xj_first(n, a); q >= 0; q = xj_next(n, a, q)) {
-		const char *port = xj_str(n, q, "port", "?");
-		uint64_t qi = xj_u64(n, q, "queue", NULL);
-		int b = find_queue(p, port, qi);
 		char pq[64];
+		int b = queue_label(n, q, p, pq, sizeof(pq));
 
-		snprintf(pq, sizeof(pq), "%s:%llu", port, (unsigned long long)qi);
 		printf("%-16s %6llu %12.0f %14.0f %12.0f %14.0f\n", pq,
 		       (unsigned long long)xj_u64(n, q, "worker", NULL),
 		       rate(n, q, p, b, "rx_packets", dt), rate(n, q, p, b, "rx_bytes", dt),
@@ -153,12 +161,9 @@ static void table(const char *name, const struct xj_node *n, const struct xj_nod
 	printf("%-16s %9s %9s %9s %9s %10s %10s %11s\n", "DROPS/S", "APP", "NO_PORT", "TOO_LONG",
 	       "TX_FULL", "K_RX_DROP", "K_RING_FUL", "K_FILL_EMPT");
 	for (q = xj_first(n, a); q >= 0; q = xj_next(n, a, q)) {
-		const char *port = xj_str(n, q, "port", "?");
-		uint64_t qi = xj_u64(n, q, "queue", NULL);
-		int b = find_queue(p, port, qi);
 		char pq[64];
+		int b = queue_label(n, q, p, pq, sizeof(pq));
 
-		snprintf(pq, sizeof(pq), "%s:%llu", port, (unsigned long long)qi);
 		printf("%-16s %9.0f %9.0f %9.0f %9.0f %10.0f %10.0f %11.0f\n", pq,
 		       rate(n, q, p, b, "drop_app", dt), rate(n, q, p, b, "drop_no_port", dt),
 		       rate(n, q, p, b, "drop_too_long", dt), rate(n, q, p, b, "drop_tx_full", dt),

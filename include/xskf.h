@@ -460,8 +460,16 @@ struct xskf_engine_opts {
 	enum xskf_idle idle;
 	/* --idle-spin: adaptive mode's time without frames before sleeping; 0: 50 us */
 	uint32_t idle_spin_us;
+	/*
+	 * --napi: "defer=N,gro-flush=NS" (either or both): napi_defer_hard_irqs and
+	 * gro_flush_timeout for the NAPIs of the bound queues (netdev netlink, 6.13+) or, where
+	 * they name none, the whole device (sysfs). The old values are recorded in the control
+	 * folder ($XSKF_CTL_DIR, else /run/xskf) and put back at stop and, after a crash, by the
+	 * next start. NULL (default): no device setting is changed (docs/idle.md).
+	 */
+	const char *napi;
 };
-#define xskf_engine_opts__last_field idle_spin_us
+#define xskf_engine_opts__last_field napi
 
 /*
  * xskf_engine__new() - validate @opts and create an engine with no ports yet.

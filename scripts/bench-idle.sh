@@ -11,6 +11,7 @@
 #            through xsk-l2fwd --mode fwd in nsL (CPU 1) in busy and adaptive mode, and through a
 #            kernel bridge in nsL (the kernel's own path, no xskf): RTT p50/p99 at 1000
 #            requests/s, and of requests sent after 1 s without traffic
+# XSKF_BENCH_PARTS=rate,cpu,latency (the default: all) runs only the parts named (cpu needs rate).
 # Not part of the test suite: root, about PASSES x (5 x SECONDS + 3 x 30) seconds. The machine's
 # other load moves every absolute number: only the ratios of one run count.
 #
@@ -35,6 +36,7 @@ MAC_B=02:00:00:00:0b:01 MAC_LB=02:00:00:00:0b:02
 export XSKF_TB=bi$$
 RUN=
 cleanup() {
+	set +e # every step, whatever the ones before did (a part not run made no namespaces)
 	[[ -n $RUN ]] && kill -INT "$RUN" 2>/dev/null && wait "$RUN" 2>/dev/null
 	for ns in $NA $NL $NB; do
 		ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null
@@ -46,6 +48,7 @@ cleanup() {
 trap cleanup EXIT
 eval "$("$SRC/scripts/testbed.sh" up)"
 
+want() { [[ ,${XSKF_BENCH_PARTS:-rate,cpu,latency}, == *,$1,* ]]; }
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 until_() { # until_ CMD...: up to 30 s
 	local i
@@ -97,6 +100,8 @@ done
 mb=$(median "${RB[@]}") ma=$(median "${RA[@]}")
 echo "rate busy $mb Mpps (CPU $(median "${CB[@]}")%), adaptive $ma Mpps (CPU $(median "${CA[@]}")%), adaptive/busy per pass: ${Q[*]}, median $(median "${Q[@]}")"
 
+want cpu || { want latency || exit 0; }
+want cpu && {
 echo "== cpu at 10% and 50% of busy's $mb Mpps"
 declare -A CPU LOST
 for f in 10 50; do
@@ -116,6 +121,8 @@ for f in 10 50; do
 	# shellcheck disable=SC2086 # lists of numbers
 	echo "| $f% | $(median ${CPU[$f.busy]}) | $(median ${CPU[$f.adaptive]}) | $(median ${CPU[$f.sleep]}) |"
 done
+}
+want latency || exit 0
 
 echo "== latency: UDP request/response, $REQS at 1000/s, then $PROBES after 1 s idle each"
 "$SRC/scripts/testbed.sh" down >/dev/null 2>&1 || true

@@ -96,18 +96,4 @@ done
 echo
 echo "| case (9014-byte frames, MTU 9000) | Gbit/s (median of $ROUNDS x $D s) | min | max |"
 echo "| --- | ---: | ---: | ---: |"
-$PY - "$TMP/res" <<'EOPY'
-import statistics, sys
-rows = {}
-for line in open(sys.argv[1]):
-    k, v = line.split()
-    rows.setdefault(k, []).append(float(v))
-for k in ("rxdrop", "xdpdrop", "l2fwd", "bridge"):
-    v = rows.get(k, [])
-    if v:
-        print("| %s | %.2f | %.2f | %.2f |" % (k, statistics.median(v), min(v), max(v)))
-for a, b in (("rxdrop", "xdpdrop"), ("l2fwd", "bridge")):
-    r = [x / y for x, y in zip(rows.get(a, []), rows.get(b, [])) if y]
-    if r:
-        print("%s / %s in the same round: median %.2f" % (a, b, statistics.median(r)))
-EOPY
+$PY "$SRC/scripts/bench_table.py" "$TMP/res" 2 rxdrop,xdpdrop,l2fwd,bridge rxdrop/xdpdrop l2fwd/bridge

@@ -121,6 +121,14 @@ PYTHON=/usr/bin/python3
 cases=("xdp-drop" "xdp-drop-1call" "hints-off --no-hints" "refloop" "testpmd-rxonly"
 	"hints-unread --no-hint-stats" "hints-read" "header-only --no-hints --touch"
 	"hints+header --touch")
+# XSKF_BENCH_CASES='NAME OPTIONS;NAME OPTIONS;...' runs those cases instead (xsk-rxdrop with the
+# options, unless NAME is one of the special ones above), e.g. to compare a setting side by side
+if [ -n "${XSKF_BENCH_CASES:-}" ]; then
+	IFS=';' read -r -a cases <<<"$XSKF_BENCH_CASES"
+	case ${cases[0]%% *} in xdp-drop) ;; *) cases=("xdp-drop" "xdp-drop-1call" "${cases[@]}") ;; esac
+fi
+names=()
+for c in "${cases[@]}"; do names+=("${c%% *}"); done
 for p in $(seq 1 "$passes"); do
 	echo "pass $p"
 	# the order turns around every pass (xdp-drop stays first: xdp-drop-1call takes its frame
@@ -137,7 +145,7 @@ for p in $(seq 1 "$passes"); do
 done
 echo
 echo "case           median Mpps   ns/packet   receiver CPU %"
-for c in xdp-drop xdp-drop-1call hints-off refloop testpmd-rxonly hints-unread hints-read header-only hints+header; do
+for c in "${names[@]}"; do
 	grep -q "^$c " "$res" || continue
 	grep -F "$c " "$res" | grep "^$c" | $PYTHON -c '
 import sys, statistics

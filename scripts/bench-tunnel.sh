@@ -124,23 +124,7 @@ done
 echo
 echo "| case | Mpps (median of $ROUNDS x ${D} s) | min | max |"
 echo "| --- | --- | --- | --- |"
-$PY - "$W/results" <<'EOP'
-import statistics, sys
-rows = {}
-for line in open(sys.argv[1]):
-    k, v = line.split()
-    rows.setdefault(k, []).append(float(v))
-for k in ("fwd_a2u", "encap4", "encap6", "fwd_u2a", "decap4", "decap6"):
-    v = rows.get(k, [])
-    if v:
-        print("| %s | %.3f | %.3f | %.3f |" % (k, statistics.median(v), min(v), max(v)))
-# the same round's baseline is the fairest comparison on a machine whose load moves
-for k, b in (("encap4", "fwd_a2u"), ("encap6", "fwd_a2u"), ("decap4", "fwd_u2a"),
-             ("decap6", "fwd_u2a")):
-    r = [x / y for x, y in zip(rows.get(k, []), rows.get(b, [])) if y]
-    if r:
-        print("%s / %s in the same round: median %.2f (%s)" %
-              (k, b, statistics.median(r), " ".join("%.2f" % v for v in r)))
-EOP
+$PY "$SRC/scripts/bench_table.py" "$W/results" 3 fwd_a2u,encap4,encap6,fwd_u2a,decap4,decap6 \
+	encap4/fwd_a2u encap6/fwd_a2u decap4/fwd_u2a decap6/fwd_u2a
 echo
 cat "$W/micro.txt"

@@ -20,6 +20,7 @@
 #include "core/csum.h"
 #include "core/hugepages.h"
 #include "core/jumbo.h"
+#include "core/napi.h"
 #include "core/sysfs.h"
 #include "core/tx_meta.h"
 
@@ -71,6 +72,7 @@ static int xdp_add_port(struct xskf_engine *eng, struct xskf_port *p, const char
 		return -ENODEV;
 	}
 	p->ifindex = (int)if_nametoindex(ifname);
+	p->share.lock_fd = -1;
 	p->nr_hw_queues = (unsigned int)xskf_count_rx_queues(ifname);
 	p->numa_node = (int)xskf_sysfs__long("/sys/class/net/%s/device/numa_node", ifname);
 	if (!nr_queues) {
@@ -214,6 +216,9 @@ static int xdp_attach(struct xskf_engine *eng)
 	/* unfinished checksums the interfaces will hand us (csum_watch.c) */
 	if (!err)
 		xskf_csum__probe(eng);
+	/* NAPI settings: a dead run's put back, --napi's made (veth has NAPIs once attached) */
+	if (!err)
+		err = xskf_napi__start(eng);
 	return err;
 }
 
@@ -221,6 +226,8 @@ static void xdp_detach(struct xskf_engine *eng)
 {
 	unsigned int i;
 
+	/* while the NAPIs are there: veth deletes its NAPIs with the program */
+	xskf_napi__restore(eng);
 	for (i = 0; i < eng->nr_ports; i++)
 		xskf_prog__detach(&eng->ports[i]);
 }
@@ -229,6 +236,7 @@ static void xdp_teardown(struct xskf_engine *eng)
 {
 	unsigned int i;
 
+	xskf_napi__restore(eng); /* a failed start: nothing of ours stays changed */
 	for (i = 0; i < eng->nr_ports; i++)
 		xskf_prog__teardown(&eng->ports[i]);
 }
@@ -303,6 +311,7 @@ static void xdp_idle_help(struct xskf_engine *eng, char *buf, size_t len)
 {
 	const struct xskf_sock *nonapi = NULL;
 	unsigned int i, napi = 0, id;
+	char nh[300];
 	socklen_t sl;
 
 	for (i = 0; i < eng->nr_socks; i++) {
@@ -323,20 +332,18 @@ static void xdp_idle_help(struct xskf_engine *eng, char *buf, size_t len)
 			nonapi->port->name, nonapi->queue, xdp_sock_mode(nonapi));
 		eng->busy_poll = false;
 	}
+	xskf_napi__help(eng, nh, sizeof(nh));
 	if (!napi)
 		snprintf(buf, len,
-			 "kernel help: none: busy polling, epoll busy polling, IRQ suspension and "
-			 "NAPI deferral act on a socket's NAPI, and %s sockets have no NAPI ID "
-			 "(zero-copy only)",
-			 nonapi ? xdp_sock_mode(nonapi) : "these");
+			 "kernel help: %s: busy polling and epoll busy polling act on a socket's "
+			 "NAPI, and %s sockets have no NAPI ID (zero-copy only); %s",
+			 xskf_napi__used(eng) ? "busy polling not used" : "none",
+			 nonapi ? xdp_sock_mode(nonapi) : "these", nh);
 	else
-		snprintf(buf, len,
-			 "kernel help: %s (%u of %u sockets have a NAPI ID); IRQ suspension and NAPI "
-			 "deferral (gro_flush_timeout, napi_defer_hard_irqs) not set: this version "
-			 "changes no device setting (docs/idle.md)",
+		snprintf(buf, len, "kernel help: %s (%u of %u sockets have a NAPI ID); %s",
 			 eng->busy_poll ? "preferred busy polling, budget one batch" :
 					  "busy polling off (-B turns it on)",
-			 napi, eng->nr_socks);
+			 napi, eng->nr_socks, nh);
 }
 
 static const char *xdp_sock_mode(const struct xskf_sock *s)

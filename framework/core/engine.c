@@ -72,6 +72,7 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 {
 	struct xskf_engine *eng;
 	struct xskf_engine_opts o = {};
+	struct xskf_napi_req napi_req = {};
 	unsigned int i;
 	int err;
 
@@ -165,6 +166,15 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (o.napi && o.backend == XSKF_BACKEND_MEMORY) {
+		pr_warn("--napi sets a device's NAPIs: the memory backend has none (drop --napi)\n");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (o.napi && (err = xskf_napi__parse(o.napi, &napi_req))) {
+		errno = -err;
+		return NULL;
+	}
 	if (o.backend == XSKF_BACKEND_MEMORY && o.busy_poll) {
 		pr_warn("busy polling needs a NIC: the memory backend has none (drop -B)\n");
 		errno = EINVAL;
@@ -179,6 +189,8 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 	eng->app_ctx = o.app_ctx;
 	eng->be = o.backend == XSKF_BACKEND_MEMORY ? &xskf_backend_mem : &xskf_backend_xdp;
 	eng->busy_poll = o.busy_poll;
+	eng->napi_req = napi_req;
+	eng->o.napi = NULL; /* parsed: the caller's string is not kept */
 	eng->hugepages = o.hugepages != XSKF_HUGEPAGES_DEFAULT ?
 				 (enum xskf_hugepages)(o.hugepages - 1) :
 				 XSKF_DEFAULT_HUGEPAGES;

@@ -13,6 +13,7 @@
 #include "xskf.h"
 #include "core/compiler.h"
 #include "core/log.h"
+#include "core/napi.h"
 #include "core/port.h"
 #include "core/sock.h"
 #include "core/worker.h"
@@ -80,6 +81,8 @@ struct xskf_engine {
 	bool hints_unread;         /* hints off because the app reads none (not --no-hints) */
 	atomic_bool stop;
 	bool busy_poll;  /* -B, and the sockets can busy poll (the backend's idle_help()) */
+	struct xskf_napi_req napi_req;  /* --napi, parsed (napi.h) */
+	struct xskf_napi_run *napi;     /* what was changed, between attach and detach */
 	const struct xskf_backend_ops *be; /* backend/backend.h */
 	struct xskf_mem_engine mem;        /* the memory backend's */
 	bool started, stopped;

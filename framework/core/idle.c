@@ -20,6 +20,18 @@
 #include "core/clock.h"
 #include "core/idle.h"
 
+/*
+ * The spin bound adapts to what sleeping cost: a wake-up that finds an eighth of an RX ring
+ * already filled came close to losing frames (a slower wake-up at the same rate would have), so
+ * the bound doubles, up to SPIN_MAX_X times --idle-spin; one that finds under 1/64 of a ring lets
+ * it halve back. At full load the gaps of a sender (its CPU's other work) are longer than 50 us
+ * now and then: with a fixed bound the worker slept in them and lost 1-2% of the frames to the
+ * wake-up (docs/idle.md); at 10% load a wake-up finds a few dozen frames and the bound stays.
+ */
+#define SPIN_MAX_X 32
+#define SPIN_GROW_FRAC 8
+#define SPIN_SHRINK_FRAC 64
+
 /* A worker with frames in flight, or a paced generator, sleeps at most this long: completions
  * and a generator's next send time raise no event on any fd. */
 #define IDLE_SHORT_MS 1
@@ -61,6 +73,7 @@ int xskf_idle__open(struct xskf_worker *w)
 	id->nr_pfd = w->nr_socks + 1;
 	id->on = o->idle != XSKF_IDLE_BUSY;
 	id->spin_ns = o->idle == XSKF_IDLE_SLEEP ? 0 : (uint64_t)o->idle_spin_us * 1000;
+	id->spin_min_ns = id->spin_ns;
 	return 0;
 }
 
@@ -82,6 +95,40 @@ void xskf_idle__wake(struct xskf_worker *w)
 	if (w->idle.pfd && write(w->idle.efd, &one, sizeof(one)) < 0) {
 		/* EAGAIN: the counter is full, the worker will wake anyway */
 	}
+}
+
+/* After a wake-up: the fullest RX ring of @w, in 1/64ths of its size (0 on a TX-only worker). */
+static unsigned int rx_fill64(const struct xskf_worker *w)
+{
+	unsigned int i, best = 0;
+
+	for (i = 0; i < w->nr_socks; i++) {
+		const struct xskf_sock *s = w->socks[i];
+		uint32_t n, f;
+
+		if (!s->rx.size)
+			continue;
+		n = __atomic_load_n(s->rx.producer, __ATOMIC_ACQUIRE) - s->rx.cached_cons;
+		f = (uint32_t)((uint64_t)n * 64 / s->rx.size);
+		if (f > best)
+			best = f;
+	}
+	return best;
+}
+
+/* Grow or shrink the spin bound by what the wake-up just found (see SPIN_MAX_X). */
+static void adapt_spin(struct xskf_worker *w)
+{
+	struct xskf_idle_state *id = &w->idle;
+	unsigned int f;
+
+	if (!id->spin_min_ns)
+		return; /* --idle sleep: never spins */
+	f = rx_fill64(w);
+	if (f >= 64 / SPIN_GROW_FRAC && id->spin_ns < id->spin_min_ns * SPIN_MAX_X)
+		id->spin_ns *= 2;
+	else if (f < 64 / SPIN_SHRINK_FRAC && id->spin_ns > id->spin_min_ns)
+		id->spin_ns /= 2;
 }
 
 /* Returns false when the backend said frames are there to take: no sleep, nothing counted. */
@@ -107,6 +154,7 @@ static bool idle_sleep(struct xskf_worker *w, int timeout_ms, bool rcu)
 	id->asleep_ns += xskf_now_ns() - t;
 	id->sleep_since = 0;
 	id->wakeups++;
+	adapt_spin(w);
 	return true;
 }
 
@@ -180,7 +228,7 @@ void xskf_idle__empty(struct xskf_worker *w, bool draining, bool rcu, bool tx_on
 void xskf_idle__say(struct xskf_engine *eng)
 {
 	const struct xskf_engine_opts *o = &eng->o;
-	char help[400] = "";
+	char help[768] = "";
 
 	if (eng->be->idle_help)
 		eng->be->idle_help(eng, help, sizeof(help));

@@ -15,6 +15,7 @@
  *   core/cpus.h       CPU lists
  *   core/proc.h       other processes (owners)
  *   core/csum.h       unfinished TCP/UDP checksums
+ *   core/napi.h       NAPI settings (--napi): set, recorded, put back
  */
 #ifndef XSKF_INTERNAL_H
 #define XSKF_INTERNAL_H
@@ -26,6 +27,7 @@
 #include "core/engine.h"
 #include "core/hugepages.h"
 #include "core/log.h"
+#include "core/napi.h"
 #include "core/port.h"
 #include "core/proc.h"
 #include "core/sock.h"

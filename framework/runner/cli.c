@@ -14,6 +14,7 @@
 #include "core/cpus.h"
 #include "core/hugepages.h"
 #include "core/log.h"
+#include "core/napi.h"
 
 enum {
 	O_IFACE = 'i', O_QUEUE = 'q', O_ZC = 'z', O_COPY = 'c', O_NATIVE = 'N', O_SKB = 'S',
@@ -22,7 +23,7 @@ enum {
 	O_JSON = 256, O_CPUS, O_WORKERS, O_HUGE, O_RXR, O_TXR, O_FILLR, O_COMPR, O_FRAMES,
 	O_NOHINTS, O_INTERVAL, O_QUIET, O_BACKEND, O_MEM_FRAMES, O_MEM_FRAME, O_MEM_SEGS, O_HUGE_DIR,
 	O_HUGE_SIZE, O_CSUM_REPAIR, O_STEER, O_STEER_FILE, O_KEEP_HOST, O_NO_TX_OFFLOAD, O_IDLE,
-	O_IDLE_SPIN,
+	O_IDLE_SPIN, O_NAPI,
 	O_APP_BASE = 1000,
 };
 
@@ -44,6 +45,8 @@ static const struct std_opt std_opts[] = {
 	  "without frames: poll, poll then sleep in poll() (default), or sleep at once" },
 	{ "idle-spin", O_IDLE_SPIN, 1, "US", "adaptive: poll this long without frames before sleeping "
 	  "(default 50)" },
+	{ "napi", O_NAPI, 1, "defer=N,gro-flush=NS",
+	  "set the bound queues' NAPIs (else the device's); put back at exit (docs/idle.md)" },
 	{ "batch", O_BATCH, 1, "N", "RX burst size, 1-256 (default 64)" },
 	{ "duration", O_DURATION, 1, "SECONDS", "stop after this long (default: until Ctrl-C)" },
 	{ "json", O_JSON, 0, NULL, "print one JSON document with all counters at exit" },
@@ -275,6 +278,14 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 		case O_IDLE_SPIN:
 			err = parse_u32("--idle-spin", optarg, 1, 1000000, &c->eo.idle_spin_us);
 			break;
+		case O_NAPI: {
+			struct xskf_napi_req r;
+
+			/* said here, before any set-up; the engine parses it again */
+			err = xskf_napi__parse(optarg, &r);
+			c->eo.napi = optarg;
+			break;
+		}
 		case O_BATCH:
 			err = parse_u32("batch size", optarg, 1, XSKF_MAX_BATCH, &c->eo.batch);
 			break;

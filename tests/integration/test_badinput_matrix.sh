@@ -35,16 +35,18 @@ in_ranges() {
 }
 
 setup() { # setup KIND: make the machine what the row needs; BG_PID for "running"
+	local q
 	case $1 in
 	foreign) dut ip link set dev "$TB_IF_DUT" xdpdrv obj "$FOREIGN" sec xdp ;;
 	foreignskb) dut ip link set dev "$TB_IF_DUT" xdpgeneric obj "$FOREIGN" sec xdp ;;
-	running)
+	running | running0) # running0: on queue 0 only (a second run may share the interface)
 		# not through dut(): $! must be the app itself, not a subshell that ignores SIGINT.
 		# The last instance's log goes first: the child truncates it only when it runs, and
 		# the wait below must not read the old "control socket" line.
 		rm -f "$out/bg.err"
-		ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --quiet >/dev/null 2>"$out/bg.err" \
-			</dev/null &
+		q=${1#running}
+		ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" ${q:+-q "$q"} --quiet >/dev/null \
+			2>"$out/bg.err" </dev/null &
 		BG_PID=$!
 		wait_line "$out/bg.err" "control socket"
 		;;
@@ -67,12 +69,25 @@ setup() { # setup KIND: make the machine what the row needs; BG_PID for "running
 		ctl_saved=$XSKF_CTL_DIR
 		XSKF_CTL_DIR=$out/ctl-$1
 		case $1 in
+		ctlfile) : >"$XSKF_CTL_DIR" ;;
 		ctllink) mkdir -m 0700 "$out/ctl-real" && ln -s ctl-real "$XSKF_CTL_DIR" ;;
 		ctlwide) mkdir -m 0700 "$XSKF_CTL_DIR" && chmod 0777 "$XSKF_CTL_DIR" ;;
 		ctlowner) mkdir -m 0700 "$XSKF_CTL_DIR" && chown 65534 "$XSKF_CTL_DIR" ;;
 		esac
 		;;
 	nohuge) echo 0 >/proc/sys/vm/nr_hugepages ;;
+	napi*) # the state file of a run killed while its --napi held (pid: a process gone now)
+		dut sh -c "echo 7 >/sys/class/net/$TB_IF_DUT/napi_defer_hard_irqs"
+		{
+			echo "xskf-napi 1"
+			echo "pid $(sh -c 'echo $$') start 1 netns $(dut stat -L -c %i /proc/self/ns/net)"
+			if [ "$1" = napidead ]; then
+				echo "dev $(dut cat "/sys/class/net/$TB_IF_DUT/ifindex") $TB_IF_DUT 0 defer 0 gro-flush 0"
+			else
+				echo "dev 99999 xgone0 0 defer 3 gro-flush 1000"
+			fi
+		} >"$XSKF_CTL_DIR/napi.1.state"
+		;;
 	mtu3000 | mtu9000) dut ip link set dev "$TB_IF_DUT" mtu "${1#mtu}" ;;
 	mtupair) # a second port of another MTU, up with a carrier
 		dut ip link add xm1 mtu 1400 type veth peer name xm2 mtu 1400
@@ -86,12 +101,18 @@ undo() { # undo KIND
 	case $1 in
 	foreign) dut ip link set dev "$TB_IF_DUT" xdp off ;;
 	foreignskb) dut ip link set dev "$TB_IF_DUT" xdpgeneric off ;;
-	running)
+	running | running0)
 		kill -INT "$BG_PID"
 		WAIT_SHOW=$out/bg.err wait_for "exit of the first instance" gone "$BG_PID"
 		wait "$BG_PID"
 		;;
 	nohuge) echo "$hp0" >/proc/sys/vm/nr_hugepages ;;
+	napi*)
+		[ -e "$XSKF_CTL_DIR/napi.1.state" ] && fail "row $num: the dead run's state file is left"
+		[ "$1" = napidead ] && [ "$(dut cat "/sys/class/net/$TB_IF_DUT/napi_defer_hard_irqs")" != 0 ] &&
+			fail "row $num: napi_defer_hard_irqs not put back"
+		dut sh -c "echo 0 >/sys/class/net/$TB_IF_DUT/napi_defer_hard_irqs"
+		;;
 	plug*)
 		unset XSKF_PLUGIN_INSECURE XSKF_PLUGIN_PATH
 		rm -rf "$U"

@@ -213,6 +213,38 @@ static void test_mac_and_port_info(void)
 	xskf_engine__destroy(e);
 }
 
+/* --napi: the one parser, and the choice of per NAPI or per device from what was probed */
+static void test_napi(void)
+{
+	struct xskf_napi_req r;
+
+	CHECK(!xskf_napi__parse("defer=2,gro-flush=200000", &r) && r.defer_set && r.defer == 2 &&
+		      r.gro_set && r.gro_ns == 200000,
+	      "--napi defer=2,gro-flush=200000");
+	CHECK(!xskf_napi__parse("gro-flush=0", &r) && !r.defer_set && r.gro_set && !r.gro_ns,
+	      "--napi gro-flush=0 alone");
+	CHECK(!xskf_napi__parse("defer=2147483647", &r) && r.defer == 2147483647, "defer max");
+	CHECK(xskf_napi__parse("defer=2147483648", &r) == -EINVAL, "defer above S32_MAX");
+	CHECK(xskf_napi__parse("defer=abc", &r) == -EINVAL, "defer not a number");
+	CHECK(xskf_napi__parse("defer=-1", &r) == -EINVAL, "defer negative");
+	CHECK(xskf_napi__parse("defer=", &r) == -EINVAL, "defer empty");
+	CHECK(xskf_napi__parse("gro-flush=1000000001", &r) == -EINVAL, "gro-flush above 1 s");
+	CHECK(xskf_napi__parse("fast=1", &r) == -EINVAL, "unknown setting");
+	CHECK(xskf_napi__parse("defer", &r) == -EINVAL, "no value");
+	CHECK(xskf_napi__parse("", &r) == -EINVAL, "empty");
+	CHECK(xskf_napi__parse(",", &r) == -EINVAL, "nothing set");
+	CHECK(xskf_napi__parse("irq-suspend=1000", &r) == -EOPNOTSUPP,
+	      "irq-suspend refused (no epoll busy polling)");
+	/* a kernel without napi-set (before 6.13) or netdev netlink: per device, said why */
+	CHECK(strstr(xskf_napi__device_why(true, false, 5), "no napi-set (6.13+)") != NULL,
+	      "no napi-set: per device");
+	CHECK(strstr(xskf_napi__device_why(false, false, 5), "no netdev netlink") != NULL,
+	      "no netdev family: per device");
+	CHECK(strstr(xskf_napi__device_why(true, true, 0), "name no NAPI") != NULL,
+	      "copy mode queue: per device");
+	CHECK(xskf_napi__device_why(true, true, 5) == NULL, "zero-copy NAPI with napi-set: per NAPI");
+}
+
 int main(void)
 {
 	xskf_set_print(quiet);
@@ -223,5 +255,6 @@ int main(void)
 	test_huge_sizes();
 	test_huge_opts();
 	test_mac_and_port_info();
+	test_napi();
 	return tap_done();
 }
