@@ -174,18 +174,25 @@ rx_is() {
 	[ "$(app_rx "$1")" = "$2" ] || fail "pid $1 received $(app_rx "$1"), not $2"
 }
 
-run_share() {
+# share_two: a control folder of the test's own, and two runs on one interface: a on queue 0
+# (UDP 5000), b on queue 1 (UDP 5001); their pids in $a and $b, the program's id in $id (the
+# caller's locals)
+share_two() {
 	export XSKF_CTL_DIR
 	XSKF_CTL_DIR=$(mktemp -d)
 	at_exit 'rm -rf "$XSKF_CTL_DIR"'
 	# frames the rules do not take go to the stack: the sender finishes its checksums
 	gen ethtool -K "$TB_IF_GEN" tx off >/dev/null
-	local a b b2 id
 	share_start a 0 1 5000
 	a=$PID
 	id=$(xdp_attached)
 	share_start b 1 0 5001
 	b=$PID
+}
+
+run_share() {
+	local a b b2 id
+	share_two
 	grep -q "joined the XDP program (id $id)" "$out/b.err" || { cat "$out/b.err"; fail "b did not join"; }
 	[ "$(xdp_attached)" = "$id" ] || fail "b replaced the program"
 	ok "b joined program $id on queue 1 beside a on queue 0"
@@ -271,16 +278,8 @@ run_share() {
 }
 
 run_share_crash() {
-	export XSKF_CTL_DIR
-	XSKF_CTL_DIR=$(mktemp -d)
-	at_exit 'rm -rf "$XSKF_CTL_DIR"'
-	gen ethtool -K "$TB_IF_GEN" tx off >/dev/null
 	local a b id rc
-	share_start a 0 1 5000
-	a=$PID
-	id=$(xdp_attached)
-	share_start b 1 0 5001
-	b=$PID
+	share_two
 	share_send 1000 5001 1
 	rx_is $b 1000
 	# a fatal signal: the handler detaches only when no other live run owns a queue
