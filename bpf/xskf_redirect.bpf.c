@@ -54,6 +54,28 @@ struct {
 	__type(value, struct xskf_prog_owner);
 } xskf_owner SEC(".maps");
 
+/* shared between the runs of one interface (xskf_prog.h); the program reads none of them */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XSKF_PROG_MAX_QUEUES);
+	__type(key, __u32);
+	__type(value, struct xskf_prog_qowner);
+} xskf_queues SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XSKF_STEER_MAX_RULES);
+	__type(key, __u32);
+	__type(value, struct xskf_prog_srule);
+} xskf_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xskf_prog_share);
+} xskf_share SEC(".maps");
+
 /* Set before load from the framework (skeleton rodata). */
 const volatile __u32 hints_on = 0;
 static __always_inline void count(__u32 queue, int ret)

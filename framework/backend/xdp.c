@@ -74,6 +74,7 @@ static int xdp_add_port(struct xskf_engine *eng, struct xskf_port *p, const char
 		return -ENODEV;
 	}
 	p->ifindex = (int)if_nametoindex(ifname);
+	p->share.lock_fd = -1;
 	p->nr_hw_queues = (unsigned int)xskf_count_rx_queues(ifname);
 	p->numa_node = (int)xskf_sysfs__long("/sys/class/net/%s/device/numa_node", ifname);
 	if (!nr_queues) {

@@ -115,9 +115,7 @@ int xskf_napi__parse(const char *s, struct xskf_napi_req *r)
 
 static const char *state_dir(void)
 {
-	const char *d = getenv("XSKF_CTL_DIR");
-
-	return d && *d ? d : "/run/xskf";
+	return xskf_proc__ctl_dir(); /* the control folder, as for sockets and lock files */
 }
 
 static uint64_t netns_ino(void)
@@ -462,6 +460,18 @@ int xskf_napi__start(struct xskf_engine *eng)
 	clean_stale(r);
 	if (!eng->napi_req.defer_set && !eng->napi_req.gro_set)
 		return 0;
+	/*
+	 * The NAPI settings are the interface's, and runs that share it each put back what they
+	 * found: a second run's "old" values would be the first one's, put back after it left.
+	 */
+	for (i = 0; i < eng->nr_ports; i++) {
+		if (!eng->ports[i].share.joined)
+			continue;
+		pr_warn("--napi: %s is shared with the xskf run that attached its XDP program: its "
+			"NAPI settings are the interface's; give --napi to that run (the first) only\n",
+			eng->ports[i].name);
+		return -EBUSY;
+	}
 	for (i = 0; i < eng->nr_ports; i++) {
 		err = plan_port(eng, r, &eng->ports[i], &why);
 		if (err) {

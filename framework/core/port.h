@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <linux/if_link.h>
 #include <net/if.h>
+#include <sys/types.h>
 
 #include "xskf.h"
 #include "core/steer.h"
@@ -47,6 +48,16 @@ struct xskf_port {
 	unsigned int hints_hw;     /* XSKF_HINTS_KF_* the attached program reads from the driver */
 	struct xskf_steer steer;   /* the rule table (steer.c) */
 	struct xskf_rss *rss;      /* the port's RSS key, for software hashes */
+	/* the program shared with other runs on this interface (prog_share.c) */
+	struct {
+		int lock_fd;		 /* the interface's lock file; below 3: not open yet */
+		unsigned int lock_depth; /* nested takes by this run */
+		uint32_t join_id;	 /* a live run's program found attached: join it */
+		uint32_t join_mode;	 /* its mode (XDP_FLAGS_DRV_MODE, XDP_FLAGS_SKB_MODE) */
+		bool joined;		 /* we use that program: attached nothing */
+		bool claimed;		 /* our queues are in xskf_queues */
+		bool leaving;		 /* rebuild the table without our rules and queues */
+	} share;
 	/* what xskf_engine__watch() last saw (watch.c), so that each change is told once */
 	struct {
 		bool checked, gone, replaced, running, mtu_warned;
@@ -69,6 +80,37 @@ void xskf_prog__detach(struct xskf_port *port);
 void xskf_prog__teardown(struct xskf_port *port);
 int xskf_prog__counters(struct xskf_port *port, uint32_t queue, uint64_t out[3]);
 void xskf_prog__emergency_detach(void);
+
+/*
+ * Several runs on one interface (prog_share.c, docs/steering.md). Thread: the control thread
+ * (set-up, xskf_engine__watch(), the steering commands), unless said otherwise.
+ *
+ * xskf_share__lock()/unlock() - the interface's file lock in the control folder, around every
+ * change of what the runs share (owners, rules, the table's write and flip). Nested takes by
+ * one run count. lock: 0, or -errno said in one line (no lock file: the run goes on
+ * unlocked; -ETIMEDOUT: another run held it for 10 s). Unlock after either.
+ */
+int xskf_share__lock(struct xskf_port *port);
+void xskf_share__unlock(struct xskf_port *port);
+/* The last run out, lock held: remove the lock file (a run waiting on it opens a new one). */
+void xskf_share__forget(struct xskf_port *port);
+/* Does program @prog_id have live queue owners? 1 (one's pid in @pid), 0, or -ENOENT when the
+ * program has no owner map (not a sharing xskf program). */
+int xskf_share__live(uint32_t prog_id, pid_t *pid);
+/* Check (@claim false) or take (@claim true) the port's queues: 0, or -EBUSY with one line
+ * naming the owner of a queue a live run holds. Taking over a dead run's queue says so. */
+int xskf_share__queues(struct xskf_engine *eng, struct xskf_port *port, bool claim);
+/* Load the skeleton over the maps of the live program share.join_id, attach nothing: 0, or
+ * -errno with one line naming what differs from what this run would load. */
+int xskf_share__join(struct xskf_engine *eng, struct xskf_port *port);
+/* Leave: our XSKMAP entries, queues and rules out of the shared maps. Returns true when no
+ * other live run owns a queue (the caller detaches the program), false when others stay (said
+ * in one line, with a --force'd foreign program that cannot be put back). */
+bool xskf_share__leave(struct xskf_port *port);
+/* The watch: a dead run's queues and rules out of the table (one line). Returns 0. */
+int xskf_share__reap(struct xskf_port *port);
+/* Async-signal-safe: does a process other than us own a queue in owner map @fd? */
+bool xskf_share__others_sigsafe(int fd);
 
 /*
  * xskf_watch__mtu() - say once, for every port whose MTU allows frames longer than a UMEM

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/proc.h"
@@ -72,4 +73,11 @@ bool xskf_proc__same(pid_t pid, uint64_t start_time)
 	if (pid <= 0 || proc_stat(pid, &state, &start))
 		return false;
 	return state != 'Z' && state != 'X' && state != 'x' && start == start_time;
+}
+
+const char *xskf_proc__ctl_dir(void)
+{
+	const char *d = getenv("XSKF_CTL_DIR");
+
+	return d && *d ? d : "/run/xskf";
 }

@@ -14,4 +14,10 @@ bool xskf_proc__alive(pid_t pid);
 /* @pid is alive (as above) and is the process that started at @start_time (not a reused pid). */
 bool xskf_proc__same(pid_t pid, uint64_t start_time);
 
+/*
+ * The control folder: $XSKF_CTL_DIR, else /run/xskf. The runner's control sockets live there,
+ * and the lock files of the interfaces that runs share (prog_share.c). Thread: any.
+ */
+const char *xskf_proc__ctl_dir(void);
+
 #endif /* XSKF_PROC_H */

@@ -33,8 +33,13 @@
 
 enum owner_kind { OWNER_FOREIGN, OWNER_OURS_DEAD, OWNER_OURS_ALIVE };
 
-/* Classify program @id: ours (has an "xskf_owner" map) and whether its process still runs. */
-static enum owner_kind classify(uint32_t id, char *name, size_t name_len, pid_t *pid)
+/*
+ * Classify program @id: ours (has an "xskf_owner" map) and whether a run still uses it: one
+ * that owns a queue of it (prog_share.c; @shares then), else, for a program without queue
+ * owners, the process that loaded it.
+ */
+static enum owner_kind classify(uint32_t id, char *name, size_t name_len, pid_t *pid,
+				bool *shares)
 {
 	struct bpf_prog_info info = {};
 	uint32_t len = sizeof(info), map_ids[64], i, key = 0;
@@ -68,6 +73,18 @@ static enum owner_kind classify(uint32_t id, char *name, size_t name_len, pid_t 
 				kind = OWNER_OURS_ALIVE;
 		}
 		close(mfd);
+	}
+	*shares = false;
+	if (kind != OWNER_FOREIGN) {
+		pid_t live = 0;
+		int r = xskf_share__live(id, &live);
+
+		if (r >= 0) {
+			*shares = true;
+			kind = r ? OWNER_OURS_ALIVE : OWNER_OURS_DEAD;
+			if (r)
+				*pid = live;
+		}
 	}
 out:
 	close(fd);
@@ -152,10 +169,17 @@ static int clear_existing(struct xskf_port *port, bool force, bool detach)
 	}
 	for (i = 0; i < n; i++) {
 		char name[64];
+		bool shares;
 		pid_t pid;
 
-		switch (classify(progs[i].id, name, sizeof(name), &pid)) {
+		switch (classify(progs[i].id, name, sizeof(name), &pid, &shares)) {
 		case OWNER_OURS_ALIVE:
+			if (shares) {
+				/* a live run's: join it on other queues (prog_share.c) */
+				port->share.join_id = progs[i].id;
+				port->share.join_mode = progs[i].mode;
+				continue;
+			}
 			pr_warn("%s: xskf (pid %d) is already running on this interface; stop it first\n",
 				port->name, (int)pid);
 			return -EBUSY;
@@ -198,7 +222,14 @@ static int clear_existing(struct xskf_port *port, bool force, bool detach)
 
 int xskf_prog__preflight(struct xskf_engine *eng, struct xskf_port *port)
 {
-	return clear_existing(port, eng->o.force, false);
+	int err;
+
+	port->share.join_id = 0;
+	err = clear_existing(port, eng->o.force, false);
+	/* a live run's program there: our queues must be free (checked again when taken) */
+	if (!err && port->share.join_id)
+		err = xskf_share__queues(eng, port, false);
+	return err;
 }
 
 /* ---- redirect tier ---- */
@@ -305,6 +336,7 @@ static bool redirect_map_takes_fallback(int prog_fd)
 
 static int reset_counters(struct xskf_port *port)
 {
+	/* a program we join counts for the others: our queues were zeroed when taken */
 	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(port->skel->maps.counters), err = 0;
 	struct xskf_prog_counters *zero;
 	uint32_t q;
@@ -338,6 +370,7 @@ static struct {
 	int ifindex;
 	uint32_t flags;
 	int prog_fd;
+	int owners_fd; /* xskf_queues: another live run there keeps the program */
 } attached_list[XSKF_MAX_PORTS * 4];
 static volatile sig_atomic_t nr_attached;
 
@@ -353,6 +386,7 @@ static void remember_attached(struct xskf_port *port)
 	attached_list[i].ifindex = port->ifindex;
 	attached_list[i].flags = port->attach_flags;
 	attached_list[i].prog_fd = port->prog_fd;
+	attached_list[i].owners_fd = bpf_map__fd(port->skel->maps.xskf_queues);
 	if (i == nr_attached)
 		nr_attached = i + 1;
 }
@@ -373,7 +407,8 @@ void xskf_prog__emergency_detach(void)
 	for (i = 0; i < nr_attached; i++) {
 		LIBBPF_OPTS(bpf_xdp_attach_opts, o, .old_prog_fd = attached_list[i].prog_fd);
 
-		if (attached_list[i].ifindex)
+		if (attached_list[i].ifindex &&
+		    !xskf_share__others_sigsafe(attached_list[i].owners_fd))
 			bpf_xdp_detach(attached_list[i].ifindex,
 				       attached_list[i].flags | XDP_FLAGS_REPLACE, &o);
 	}
@@ -391,15 +426,20 @@ static int write_owner(struct xskf_port *port)
 		.pid = (uint32_t)getpid(),
 		.start_time = xskf_proc__start_time(getpid()),
 	};
+	const struct bpf_map *bound[] = { port->skel->maps.xskf_owner, port->skel->maps.xskf_queues,
+					  port->skel->maps.xskf_rules, port->skel->maps.xskf_share };
 	int fd = bpf_map__fd(port->skel->maps.xskf_owner);
 	struct bpf_program *prog;
-	uint32_t key = 0;
+	uint32_t key = 0, i;
 
 	if (bpf_map_update_elem(fd, &key, &owner, 0))
 		return -errno;
+	/* the maps the runs share, too: a later run finds them in the program's info */
 	bpf_object__for_each_program(prog, port->skel->obj) {
-		if (bpf_program__fd(prog) >= 0 && bpf_prog_bind_map(bpf_program__fd(prog), fd, NULL))
-			return -errno;
+		for (i = 0; i < sizeof(bound) / sizeof(bound[0]); i++)
+			if (bpf_program__fd(prog) >= 0 &&
+			    bpf_prog_bind_map(bpf_program__fd(prog), bpf_map__fd(bound[i]), NULL))
+				return -errno;
 	}
 	return 0;
 }
@@ -543,20 +583,44 @@ static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port
 	return skel;
 }
 
+/* A failed set-up: what it took back, the lock given back. */
+static void setup_undo(struct xskf_port *port)
+{
+	if (port->share.claimed && xskf_share__leave(port))
+		xskf_share__forget(port);
+	xskf_steer__unload(port);
+	xskf_redirect__destroy(port->skel);
+	port->skel = NULL;
+	if (port->share.joined)
+		close(port->prog_fd);
+	port->share.joined = false;
+}
+
 int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 {
 	static int printed_tier_a;
-	struct bpf_program *native, *skb;
+	struct bpf_program *native = NULL, *skb = NULL;
 	int err;
 
+	/* held until the attach: a run starting at once finds our program whole, or none (no
+	 * lock file: said, and set-up goes on; a lock held too long: said, and we stop) */
+	err = xskf_share__lock(port);
+	if (err == -ETIMEDOUT)
+		goto unlock;
+	port->share.join_id = 0;
 	err = clear_existing(port, eng->o.force, true);
+	if (!err)
+		err = xskf_prog__probe_kernel(eng);
 	if (err)
-		return err;
-	err = xskf_prog__probe_kernel(eng);
-	if (err)
-		return err;
+		goto unlock;
 
 	port->hints_hw = hw_hints_mask(eng, port);
+	if (port->share.join_id) {
+		err = xskf_share__join(eng, port);
+		if (err)
+			goto unlock;
+		goto queues;
+	}
 	port->skel = open_load(eng, port);
 	if (!port->skel && port->hints_hw) {
 		pr_info("%s: cannot load the device-bound hints program (%s): software hints only\n",
@@ -568,7 +632,7 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 		err = -errno;
 		pr_warn("%s: cannot load the XDP program: %s%s\n", port->name, strerror(-err),
 			err == -EPERM ? " (run as root, or with CAP_BPF and CAP_NET_ADMIN)" : "");
-		return err;
+		goto unlock;
 	}
 	err = write_owner(port);
 	if (err)
@@ -593,16 +657,20 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	err = reset_counters(port);
 	if (err)
 		goto fail;
-	err = xskf_steer__load(eng, port);
-	if (err)
-		goto fail;
 	port->native_fd = bpf_program__fd(native);
 	port->skb_fd = bpf_program__fd(skb);
+queues:
+	/* our queues, before the table: its rules are scoped to their owners' queues */
+	err = xskf_share__queues(eng, port, true);
+	if (!err)
+		err = xskf_steer__load(eng, port);
+	if (err)
+		goto fail;
 	return 0;
 fail:
-	xskf_steer__unload(port);
-	xskf_redirect__destroy(port->skel);
-	port->skel = NULL;
+	setup_undo(port);
+unlock:
+	xskf_share__unlock(port);
 	return err;
 }
 
@@ -631,7 +699,21 @@ int xskf_prog__attach(struct xskf_engine *eng, struct xskf_port *port)
 {
 	int err;
 
+	if (port->share.joined) {
+		port->attached = true;
+		remember_attached(port);
+		pr_info("%s: joined the XDP program (id %u) of the xskf runs already there, in %s "
+			"mode, redirect: %s; our queues and rules are in it\n",
+			port->name, port->share.join_id,
+			port->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB",
+			tier_name(port->tier));
+		xskf_share__unlock(port); /* taken by set-up */
+		print_hints(eng, port);
+		print_steering(port);
+		return 0;
+	}
 	err = attach_mode(eng, port, port->native_fd, port->skb_fd);
+	xskf_share__unlock(port); /* taken by set-up */
 	if (err) {
 		if (err == -EBUSY || err == -EEXIST)
 			pr_warn("%s: an XDP program was attached meanwhile; remove it or use --force\n",
@@ -662,18 +744,34 @@ void xskf_prog__detach(struct xskf_port *port)
 	int err;
 
 	if (!port->attached) {
+		if (port->share.claimed) /* set-up failed after it took the queues */
+			xskf_share__leave(port);
 		restore_foreign(port); /* set-up failed after --force took it off */
 		return;
 	}
 	if (port->seen.gone || port->seen.replaced) {
-		/* nothing of ours to detach here: xskf_engine__watch() said why */
+		/* nothing of ours to detach here: xskf_engine__watch() said why; our queues and
+		 * rules leave the maps all the same, and, when we were the last, the lock file */
 		port->attached = false;
 		forget_attached(port);
+		xskf_share__lock(port);
+		if (xskf_share__leave(port))
+			xskf_share__forget(port);
+		xskf_share__unlock(port);
 		if (port->foreign_saved)
 			close(port->foreign_fd);
 		port->foreign_saved = false;
 		return;
 	}
+	/* the last run out detaches; the others leave it their queues and rules only */
+	xskf_share__lock(port);
+	if (!xskf_share__leave(port)) { /* it said so */
+		port->attached = false;
+		forget_attached(port);
+		xskf_share__unlock(port);
+		return;
+	}
+	xskf_share__forget(port); /* no run left to share with: no lock file left behind */
 	/* REPLACE with our fd: never remove a program someone attached after us. */
 	err = bpf_xdp_detach(port->ifindex, port->attach_flags | XDP_FLAGS_REPLACE, &o);
 	if (err && err != -EEXIST)
@@ -682,6 +780,7 @@ void xskf_prog__detach(struct xskf_port *port)
 	forget_attached(port);
 	if (!err)
 		restore_foreign(port);
+	xskf_share__unlock(port);
 }
 
 void xskf_prog__teardown(struct xskf_port *port)
@@ -691,6 +790,14 @@ void xskf_prog__teardown(struct xskf_port *port)
 	if (port->skel)
 		xskf_redirect__destroy(port->skel);
 	port->skel = NULL;
+	if (port->share.joined)
+		close(port->prog_fd); /* the attached program's, from its id (prog_share.c) */
+	port->share.joined = false;
+	while (port->share.lock_depth) /* a set-up that failed between set-up and attach */
+		xskf_share__unlock(port);
+	if (port->share.lock_fd >= 3)
+		close(port->share.lock_fd);
+	port->share.lock_fd = -1;
 }
 
 int xskf_prog__counters(struct xskf_port *port, uint32_t queue, uint64_t out[3])

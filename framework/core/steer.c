@@ -22,6 +22,7 @@
 #include "core/engine.h"
 #include "core/steer.h"
 #include "core/sysfs.h"
+#include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
 
 #define HAS(r, d) ((r)->set & (1u << (d)))
@@ -338,41 +339,74 @@ static const struct xskf_steer_rule *default_rule(struct xskf_steer *st)
 }
 
 /*
- * Write the table of @port's rules into the generation not in use and flip to it. On an error
- * the generation in use was not touched.
+ * Write the table of the interface into the generation not in use and flip to it: our rules
+ * and those of the other live runs on it (steer_share.c), each scoped to its owner's queues,
+ * under the interface's lock. On an error the generation in use was not touched.
  */
 static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsigned int nr_new)
 {
+	static const struct xskf_steer_rule none; /* a queue no run owns: XSK, no socket: pass */
 	struct xskf_steer *st = &port->steer;
-	const struct xskf_steer_rule *ord[XSKF_STEER_MAX_RULES];
-	uint32_t slots[XSKF_STEER_MAX_RULES];
+	const struct xskf_steer_rule *ord[XSKF_STEER_MAX_RULES], *d;
+	uint32_t slots[XSKF_STEER_MAX_RULES], owner[XSKF_STEER_MAX_RULES];
+	uint32_t me = (uint32_t)getpid();
+	struct xskf_steer_others *o;
+	struct xskf_prog_share sh = {};
 	struct xskf_steer_cfg cfg = {};
 	struct build b = {.port = port, .r = ord};
-	uint64_t now, cpus = 0;
-	unsigned int i, pass, d;
-	uint32_t key;
+	uint64_t now, last, cpus = 0;
+	unsigned int i, j, pass, dim;
+	uint32_t key, g = 0;
 	int err, fd;
 
 	if (!st->live)
 		return 0;
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < st->n; i++)
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	/* no lock file: said once, the run goes on unlocked; held too long by another: said */
+	err = xskf_share__lock(port);
+	if (err == -ETIMEDOUT)
+		goto out;
+	xskf_steer_share__gather(port, o);
+	/* every run's rules then every run's --keep-host rules; ours first, in our order */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < st->n && !port->share.leaving; i++)
 			if (st->e[i].keep_host == (pass == 1)) {
 				slots[b.n] = st->e[i].slot;
+				owner[b.n] = me;
 				ord[b.n++] = &st->e[i].r;
 			}
+		for (i = 0; i < o->n && b.n < XSKF_STEER_MAX_RULES; i++) {
+			j = o->order[i];
+			if (o->keep_host[j] != (pass == 1))
+				continue;
+			slots[b.n] = o->slot[j];
+			owner[b.n] = o->pid[j];
+			ord[b.n++] = &o->r[j];
+		}
+	}
 	for (i = 0; i < b.n; i++)
 		if (ord[i]->action == XSKF_STEER_ACT_CPUMAP)
 			cpus |= ord[i]->cpus;
-	if (default_rule(st)->action == XSKF_STEER_ACT_CPUMAP)
-		cpus |= default_rule(st)->cpus;
+	for (i = 0; i < XSKF_STEER_MAX_QUEUES; i++) {
+		d = o->qown[i] == me ? default_rule(st) : o->qown[i] ? &o->qdef[i] : &none;
+		if (d->action == XSKF_STEER_ACT_CPUMAP)
+			cpus |= d->cpus;
+	}
 	err = ensure_cpus(port, cpus);
 	if (err)
-		return err;
+		goto out;
+	/* the last flip, ours or another run's: its retired generation may still be read */
+	key = 0;
+	bpf_map_lookup_elem(bpf_map__fd(port->skel->maps.xskf_share), &key, &sh);
+	last = sh.flipped_ns > st->flipped_ns ? sh.flipped_ns : st->flipped_ns;
 	now = xskf_now_ns();
-	if (st->flipped_ns && now - st->flipped_ns < STEER_RETIRE_NS)
-		usleep((useconds_t)((STEER_RETIRE_NS - (now - st->flipped_ns)) / 1000 + 1));
-	b.g = st->gen ^ 1;
+	if (last && now - last < STEER_RETIRE_NS)
+		usleep((useconds_t)((STEER_RETIRE_NS - (now - last)) / 1000 + 1));
+	if (bpf_map_lookup_elem(bpf_map__fd(port->skel->maps.steer_gen), &key, &g))
+		g = st->gen;
+	b.g = (g & 1) ^ 1;
 	b.bms = (struct xskf_steer_bm *)st->bms + (size_t)b.g * XSKF_STEER_BMS_GEN;
 	memset(b.bms, 0, XSKF_STEER_BMS_GEN * sizeof(*b.bms));
 
@@ -381,19 +415,20 @@ static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsign
 	cfg.dims = 1u << XSKF_DIM_QUEUE;
 	for (i = 0; i < b.n; i++)
 		cfg.dims |= ord[i]->set;
-	/* queues: a rule applies to every queue of this run, or to the one it names */
+	/* queues: a rule applies to its owner's queues, or to the one of them it names */
 	for (key = 0; key < XSKF_STEER_MAX_QUEUES; key++)
 		for (i = 0; i < b.n; i++)
-			if (!HAS(ord[i], XSKF_DIM_QUEUE) || ord[i]->queue == key)
+			if (o->qown[key] == owner[i] &&
+			    (!HAS(ord[i], XSKF_DIM_QUEUE) || ord[i]->queue == key))
 				bm_set(&b.bms[XSKF_STEER_BM_QUEUE + key], i);
 	for (key = 0; key < XSKF_STEER_PROTO_KEYS; key++)
 		for (i = 0; i < b.n; i++)
 			if (!HAS(ord[i], XSKF_DIM_PROTO) || ord[i]->proto == key)
 				bm_set(&b.bms[XSKF_STEER_BM_PROTO + key], i);
-	for (d = 0; d < XSKF_NR_DIMS; d++)
+	for (dim = 0; dim < XSKF_NR_DIMS; dim++)
 		for (i = 0; i < b.n; i++)
-			if (!HAS(ord[i], d) || d == XSKF_DIM_QUEUE)
-				bm_set(&b.bms[XSKF_STEER_BM_WILD + d], i);
+			if (!HAS(ord[i], dim) || dim == XSKF_DIM_QUEUE)
+				bm_set(&b.bms[XSKF_STEER_BM_WILD + dim], i);
 	if (cfg.dims & (1u << XSKF_DIM_SPORT))
 		build_ports(&b, XSKF_DIM_SPORT, st->pcls);
 	if (cfg.dims & (1u << XSKF_DIM_DPORT))
@@ -432,7 +467,8 @@ static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsign
 	for (i = 0; i < XSKF_STEER_MAX_QUEUES && !err; i++) {
 		struct xskf_steer_act a;
 
-		fill_act(&a, default_rule(st), XSKF_STEER_MAX_RULES + i);
+		d = o->qown[i] == me ? default_rule(st) : o->qown[i] ? &o->qdef[i] : &none;
+		fill_act(&a, d, XSKF_STEER_MAX_RULES + i);
 		key = b.g * XSKF_STEER_ACTS_GEN + XSKF_STEER_MAX_RULES + i;
 		err = bpf_map_update_elem(fd, &key, &a, 0) ? -errno : 0;
 	}
@@ -444,29 +480,45 @@ static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsign
 			  ? -errno
 			  : 0;
 	if (err)
-		return err;
+		goto out;
 	/* the flip: one write, and every frame from now on reads the new table */
 	key = 0;
-	if (bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_gen), &key, &b.g, 0))
-		return -errno;
+	if (bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_gen), &key, &b.g, 0)) {
+		err = -errno;
+		goto out;
+	}
 	st->gen = b.g;
-	st->flipped_ns = xskf_now_ns();
-	return 0;
+	st->flipped_ns = sh.flipped_ns = xskf_now_ns();
+	bpf_map_update_elem(bpf_map__fd(port->skel->maps.xskf_share), &key, &sh, 0);
+	/* what the others' rebuilds need of ours, now that it is in use */
+	xskf_steer_share__sync(port, default_rule(st));
+out:
+	xskf_share__unlock(port);
+	free(o);
+	return err;
+}
+
+int xskf_steer__rewrite(struct xskf_port *port)
+{
+	return write_table(port, NULL, 0);
 }
 
 /* ---- rules in and out ---- */
 
-static uint32_t free_slot(const struct xskf_steer *st)
+/* A hit counter no rule of ours nor of a live other run holds (lock held: see add). */
+static uint32_t free_slot(struct xskf_port *port)
 {
 	static unsigned char used[XSKF_STEER_MAX_RULES];
+	const struct xskf_steer *st = &port->steer;
 	uint32_t s;
 	unsigned int i;
 
 	memset(used, 0, sizeof(used));
 	for (i = 0; i < st->n; i++)
 		used[st->e[i].slot] = 1;
-	for (s = 0; s < XSKF_STEER_MAX_RULES && used[s]; s++)
-		;
+	for (s = 0; s < XSKF_STEER_MAX_RULES; s++)
+		if (!used[s] && (!st->live || !xskf_steer_share__slot_used(port, s)))
+			break;
 	return s;
 }
 
@@ -531,7 +583,12 @@ int xskf_steer__add(struct xskf_engine *eng, struct xskf_port *port, const char 
 				 act_word(st->e[i].r.action));
 		return -EEXIST;
 	}
-	if (st->n == XSKF_STEER_MAX_RULES || (slot = free_slot(st)) >= XSKF_STEER_MAX_RULES) {
+	/* the slot and the table's write under one lock: another run may add at once */
+	if (st->live)
+		xskf_share__lock(port);
+	if (st->n == XSKF_STEER_MAX_RULES || (slot = free_slot(port)) >= XSKF_STEER_MAX_RULES) {
+		if (st->live)
+			xskf_share__unlock(port);
 		snprintf(err, err_len,
 			 "steer rule '%s': the table of %s is full (%d rules): delete "
 			 "one first (xskfctl steer del ID)",
@@ -540,8 +597,11 @@ int xskf_steer__add(struct xskf_engine *eng, struct xskf_port *port, const char 
 	}
 	if (!st->e) {
 		st->e = calloc(XSKF_STEER_MAX_RULES, sizeof(*st->e));
-		if (!st->e)
+		if (!st->e) {
+			if (st->live)
+				xskf_share__unlock(port);
 			return -ENOMEM;
+		}
 	}
 	e = &st->e[st->n];
 	memset(e, 0, sizeof(*e));
@@ -552,6 +612,8 @@ int xskf_steer__add(struct xskf_engine *eng, struct xskf_port *port, const char 
 	xskf_steer__format(&r, e->text, sizeof(e->text));
 	st->n++;
 	ret = write_table(port, &slot, 1);
+	if (st->live)
+		xskf_share__unlock(port);
 	if (ret) {
 		st->n--;
 		snprintf(err, err_len,
@@ -628,6 +690,41 @@ fail:
 	return ret;
 }
 
+/*
+ * The hit counters of the rules given before start: slots no other live run's rule holds
+ * (steer_hits is the interface's, shared with the runs there), from zero. Lock held.
+ */
+static int take_slots(struct xskf_port *port)
+{
+	struct xskf_steer *st = &port->steer;
+	unsigned char *used = calloc(XSKF_STEER_MAX_RULES, 1);
+	unsigned int i, others = 0;
+	uint32_t s = 0;
+
+	if (!used)
+		return -ENOMEM;
+	for (s = 0; s < XSKF_STEER_MAX_RULES; s++)
+		if ((used[s] = xskf_steer_share__slot_used(port, s)))
+			others++;
+	for (i = 0, s = 0; i < st->n; i++) {
+		while (s < XSKF_STEER_MAX_RULES && used[s])
+			s++;
+		if (s == XSKF_STEER_MAX_RULES) {
+			pr_warn(
+			    "%s: the steering table is full: the other xskf runs on this interface "
+			    "have %u rules, this run %u, at most %d in all: fewer rules, or stop "
+			    "one\n",
+			    port->name, others, st->n, XSKF_STEER_MAX_RULES);
+			free(used);
+			return -ENOSPC;
+		}
+		st->e[i].slot = s++;
+		zero_hits(port, st->e[i].slot);
+	}
+	free(used);
+	return 0;
+}
+
 int xskf_steer__load(struct xskf_engine *eng, struct xskf_port *port)
 {
 	struct xskf_steer *st = &port->steer;
@@ -647,9 +744,12 @@ int xskf_steer__load(struct xskf_engine *eng, struct xskf_port *port)
 		pr_warn("%s: cannot map the steering table: %s\n", port->name, strerror(-err));
 		goto fail;
 	}
-	/* counters from zero (the program ran once when the redirect tier was probed) */
+	/* counters from zero (the program ran once when the redirect tier was probed); a run
+	 * that joins another's program zeroed its own queues' when it took them (prog_share.c) */
 	if (ncpu < 0)
 		return ncpu;
+	if (port->share.joined)
+		goto rules;
 	zq = calloc((size_t)ncpu, sizeof(*zq));
 	if (!zq)
 		return -ENOMEM;
@@ -659,6 +759,7 @@ int xskf_steer__load(struct xskf_engine *eng, struct xskf_port *port)
 	free(zq);
 	for (k = 0; k < XSKF_STEER_ACTS_GEN; k++)
 		zero_hits(port, k);
+rules:
 	/* the default: when a rule picks frames for the app, everything else is the host's */
 	if (!st->default_set) {
 		st->def.action = XSKF_STEER_ACT_XSK;
@@ -674,6 +775,9 @@ int xskf_steer__load(struct xskf_engine *eng, struct xskf_port *port)
 		st->keep_host_added = true;
 	}
 	st->live = true;
+	err = take_slots(port);
+	if (err)
+		goto fail;
 	st->gen = 1; /* the first table goes into generation 0 */
 	err = write_table(port, NULL, 0);
 	if (err) {

@@ -84,5 +84,27 @@ void xskf_steer__unload(struct xskf_port *port);
 uint64_t xskf_steer__hits(struct xskf_port *port, uint32_t slot);
 int xskf_steer__qstats(struct xskf_port *port, uint32_t queue, struct xskf_steer_qstats *st);
 void xskf_steer__free(struct xskf_port *port);
+/* Write the table again (the others' rules or owners changed, or we leave). 0 or -errno. */
+int xskf_steer__rewrite(struct xskf_port *port);
+
+/* ---- the other runs on the interface (steer_share.c; prog_share.c tells the design) ---- */
+
+struct xskf_steer_others {
+	unsigned int n; /* their live rules */
+	struct xskf_steer_rule r[XSKF_STEER_MAX_RULES];
+	uint32_t slot[XSKF_STEER_MAX_RULES], pid[XSKF_STEER_MAX_RULES];
+	uint32_t pos[XSKF_STEER_MAX_RULES];
+	bool keep_host[XSKF_STEER_MAX_RULES];
+	unsigned int order[XSKF_STEER_MAX_RULES]; /* indices, by owner then position */
+	uint32_t qown[XSKF_STEER_MAX_QUEUES];	  /* each queue's live owner (0: none; ours too) */
+	struct xskf_steer_rule qdef[XSKF_STEER_MAX_QUEUES]; /* the others' defaults */
+};
+
+/* Read the others' rules and every queue's owner. Lock held. 0 or -errno. */
+int xskf_steer_share__gather(struct xskf_port *port, struct xskf_steer_others *o);
+/* Is hit-counter @slot a live other run's? Lock held. */
+bool xskf_steer_share__slot_used(struct xskf_port *port, uint32_t slot);
+/* After a flip: our rules and default into the shared maps, ours gone and the dead's out. */
+void xskf_steer_share__sync(struct xskf_port *port, const struct xskf_steer_rule *def);
 
 #endif /* XSKF_CORE_STEER_H */

@@ -79,6 +79,8 @@ static int watch_port(struct xskf_port *p, int sock)
 			return -EEXIST;
 		}
 		p->seen.prog_missing = false;
+		/* another run on this interface died: its queues and rules out of the table */
+		xskf_share__reap(p);
 	}
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
 	if (!ioctl(sock, SIOCGIFFLAGS, &ifr)) {

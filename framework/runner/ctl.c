@@ -70,9 +70,7 @@ static char ctl_path_sig[108];
 
 static const char *ctl_dir(void)
 {
-	const char *d = getenv("XSKF_CTL_DIR");
-
-	return d && *d ? d : "/run/xskf";
+	return xskf_proc__ctl_dir(); /* core's: the interfaces' lock files live there too */
 }
 
 /*

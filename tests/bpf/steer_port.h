@@ -16,7 +16,10 @@
 #include "core/steer.h"
 #include "xskf_redirect.skel.h"
 
-/* @nq queues 0 .. nq-1; the skeleton loaded without the device-bound variant. */
+/*
+ * @nq queues 0 .. nq-1, owned by this process as a run owns its queues (the table scopes its
+ * rules to them: prog_share.c); the skeleton loaded without the device-bound variant.
+ */
 static inline int steer_port_open(struct xskf_engine **eng, struct xskf_port *p, unsigned int nq)
 {
 	struct xskf_redirect *skel = xskf_redirect__open();
@@ -36,7 +39,7 @@ static inline int steer_port_open(struct xskf_engine **eng, struct xskf_port *p,
 	p->nr_queues = nq;
 	for (i = 0; i < nq; i++)
 		p->queues[i] = i;
-	return 0;
+	return xskf_share__queues(*eng, p, true);
 }
 
 static inline void steer_port_close(struct xskf_engine *eng, struct xskf_port *p)

@@ -108,7 +108,9 @@ static void test_steering(int ifindex, int xsk_fd)
 	port.skel = skel;
 	port.nr_queues = 2;
 	port.queues[1] = 1;
-	CHECK(xskf_steer__add(eng, &port, "udp dport 4789 xsk", 1, false, err, sizeof(err)) == 0 &&
+	/* a run's rules apply to the queues it owns (prog_share.c): these two */
+	CHECK(xskf_share__queues(eng, &port, true) == 0 &&
+		      xskf_steer__add(eng, &port, "udp dport 4789 xsk", 1, false, err, sizeof(err)) == 0 &&
 		      xskf_steer__load(eng, &port) == 0,
 	      "steering table 'udp dport 4789 xsk' loaded");
 	bpf_map_update_elem(bpf_map__fd(skel->maps.xsks), &q1, &xsk_fd, 0);

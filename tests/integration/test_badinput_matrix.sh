@@ -35,16 +35,18 @@ in_ranges() {
 }
 
 setup() { # setup KIND: make the machine what the row needs; BG_PID for "running"
+	local q
 	case $1 in
 	foreign) dut ip link set dev "$TB_IF_DUT" xdpdrv obj "$FOREIGN" sec xdp ;;
 	foreignskb) dut ip link set dev "$TB_IF_DUT" xdpgeneric obj "$FOREIGN" sec xdp ;;
-	running)
+	running | running0) # running0: on queue 0 only (a second run may share the interface)
 		# not through dut(): $! must be the app itself, not a subshell that ignores SIGINT.
 		# The last instance's log goes first: the child truncates it only when it runs, and
 		# the wait below must not read the old "control socket" line.
 		rm -f "$out/bg.err"
-		ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --quiet >/dev/null 2>"$out/bg.err" \
-			</dev/null &
+		q=${1#running}
+		ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" ${q:+-q "$q"} --quiet >/dev/null \
+			2>"$out/bg.err" </dev/null &
 		BG_PID=$!
 		wait_line "$out/bg.err" "control socket"
 		;;
@@ -99,7 +101,7 @@ undo() { # undo KIND
 	case $1 in
 	foreign) dut ip link set dev "$TB_IF_DUT" xdp off ;;
 	foreignskb) dut ip link set dev "$TB_IF_DUT" xdpgeneric off ;;
-	running)
+	running | running0)
 		kill -INT "$BG_PID"
 		WAIT_SHOW=$out/bg.err wait_for "exit of the first instance" gone "$BG_PID"
 		wait "$BG_PID"

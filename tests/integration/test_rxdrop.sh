@@ -6,7 +6,16 @@
 #                                       counters reconcile (MODE: native-copy, skb-copy, auto)
 #   test_rxdrop.sh signal SIG         - clean detach and a JSON report after SIGINT / SIGTERM
 #   test_rxdrop.sh sigkill            - a killed run leaves its program; the next run replaces it
-#   test_rxdrop.sh busy               - a second instance on the same interface is refused
+#   test_rxdrop.sh busy               - a second instance on a queue the first owns is refused in
+#                                       one line naming the owner; nothing changes
+#   test_rxdrop.sh share              - two instances on queues 0 and 1 share one program, each
+#                                       with its own rule, and count their own frames exactly;
+#                                       SIGKILL of one leaves the other counting, a restart takes
+#                                       the freed queue back, the last one out removes the program
+#   test_rxdrop.sh share-crash        - the run that attached the shared program crashes
+#                                       (SIGSEGV: its fatal handler must not detach it under the
+#                                       other) or is killed: the other keeps counting, and it,
+#                                       last out, removes the program
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
@@ -119,17 +128,181 @@ run_sigkill() {
 }
 
 run_busy() {
-	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" >/dev/null 2>&1 &
-	local pid=$!
+	export XSKF_CTL_DIR
+	XSKF_CTL_DIR=$(mktemp -d)
+	at_exit 'rm -rf "$XSKF_CTL_DIR"'
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 1 >/dev/null 2>&1 &
+	local pid=$! id
 	wait_attached
-	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --duration 1 >"$out/o" 2>"$out/e"
+	wait_for "control socket of pid $pid" ctl_up "$pid"
+	id=$(xdp_attached)
+	# the same queue: refused in one line naming the owner, before anything is set up
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 1 --duration 1 >"$out/o" 2>"$out/e"
 	local rc=$?
-	[ $rc != 0 ] || fail "second instance started"
-	grep -q "already running on this interface" "$out/e" || { cat "$out/e"; fail "message"; }
-	[ -n "$(xdp_attached)" ] || fail "the second instance removed the first one's program"
+	[ $rc != 0 ] || fail "second instance started on a taken queue"
+	grep -q "queue 1 of $TB_IF_DUT is taken by xsk-rxdrop pid $pid" "$out/e" ||
+		{ cat "$out/e"; fail "message"; }
+	[ "$(grep -c . "$out/e")" = 1 ] || { cat "$out/e"; fail "more than one line"; }
+	[ "$(xdp_attached)" = "$id" ] || fail "the refused instance changed the program"
+	# every queue (the default) includes the taken one: refused the same way
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --duration 1 >"$out/o" 2>"$out/e2" &&
+		fail "an instance on every queue started beside one on queue 1"
+	grep -q "queue 1 of $TB_IF_DUT is taken by xsk-rxdrop pid $pid" "$out/e2" || fail "message 2"
+	kill -0 $pid || fail "the first instance died"
 	stop_run $pid || fail "first instance failed"
 	assert_no_xdp "after both"
-	ok "second instance refused: $(head -c 200 "$out/e" | grep already)"
+	ok "second instance refused: $(cat "$out/e")"
+}
+
+# share: queues 0 and 1 of the dut, each an instance with a rule of its own (UDP 5000 on queue
+# 0, 5001 on queue 1); the generator's CPU chooses the queue (veth: the sending CPU).
+share_send() { # share_send N DPORT CPU: exactly N frames to DPORT, arriving on queue CPU
+	gen "$GEN" -i "$TB_IF_GEN" -n "$1" --dport "$2" --cpus "$3" --rate 100000 --json \
+		>"$out/gen.json" || fail "generator"
+	[ "$(sent_of "$out/gen.json")" = "$1" ] || fail "generator did not send $1"
+}
+share_start() { # share_start NAME QUEUE CPU DPORT: an instance; sets PID
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q "$2" --cpus "$3" --json \
+		--steer "udp dport $4 xsk" >"$out/$1.json" 2>"$out/$1.err" &
+	PID=$!
+	wait_attached
+	wait_for "control socket of pid $PID" ctl_up "$PID"
+}
+# rx_is PID N: the run PID received exactly N frames (and no more arrive)
+rx_is() {
+	wait_app_rx "$1" "$2"
+	[ "$(app_rx "$1")" = "$2" ] || fail "pid $1 received $(app_rx "$1"), not $2"
+}
+
+run_share() {
+	export XSKF_CTL_DIR
+	XSKF_CTL_DIR=$(mktemp -d)
+	at_exit 'rm -rf "$XSKF_CTL_DIR"'
+	# frames the rules do not take go to the stack: the sender finishes its checksums
+	gen ethtool -K "$TB_IF_GEN" tx off >/dev/null
+	local a b b2 id
+	share_start a 0 1 5000
+	a=$PID
+	id=$(xdp_attached)
+	share_start b 1 0 5001
+	b=$PID
+	grep -q "joined the XDP program (id $id)" "$out/b.err" || { cat "$out/b.err"; fail "b did not join"; }
+	[ "$(xdp_attached)" = "$id" ] || fail "b replaced the program"
+	ok "b joined program $id on queue 1 beside a on queue 0"
+
+	share_send 3000 5000 0
+	share_send 2000 5001 1
+	share_send 500 5001 0 # b's rule is b's queue's only: on queue 0 these go to the stack
+	rx_is $a 3000
+	rx_is $b 2000
+	# each run's stats: its own queue, its own rule
+	[ "$(app_live $a "[q['queue'] for q in j['queues']]")" = "[0]" ] || fail "a's queues"
+	[ "$(app_live $b "[q['queue'] for q in j['queues']]")" = "[1]" ] || fail "b's queues"
+	[ "$(app_live $a "[r['rule'] for r in j['steering'][0]['rules'] if r['id']]")" = "['udp dport 5000 xsk']" ] ||
+		fail "a's rules: $(app_live $a "j['steering'][0]['rules']")"
+	[ "$(app_live $b "[r['rule'] for r in j['steering'][0]['rules'] if r['id']]")" = "['udp dport 5001 xsk']" ] ||
+		fail "b's rules"
+	[ "$(app_live $a "[r['hits'] for r in j['steering'][0]['rules'] if r['id']]")" = "[3000]" ] ||
+		fail "a's rule hits"
+	[ "$(app_live $b "[r['hits'] for r in j['steering'][0]['rules'] if r['id']]")" = "[2000]" ] ||
+		fail "b's rule hits"
+	[ "$(app_live $a "j['steering'][0]['pass'] >= 500")" = True ] || fail "queue 0's UDP 5001 not passed"
+	for p in $a $b; do # each run's accounting over its own queue: seen = actions = hits
+		[ "$(app_live $p "(lambda s: s['seen'] == s['xsk'] + s['pass'] + s['cpumap'] + s['drop'] == sum(r['hits'] for r in s['rules']))(j['steering'][0])")" = True ] ||
+			fail "pid $p's accounting: $(app_live $p "j['steering'][0]")"
+	done
+	ok "a received 3000 on queue 0, b 2000 on queue 1, exactly; UDP 5001 on queue 0 passed"
+
+	# a rule added live to a is for a's queue only, and a's rebuild of the table keeps b's
+	local r
+	r=$(dut "$B/apps/xskfctl" -s "$(ctl_sock $a)" steer add udp dport 5001 drop) || fail "add: $r"
+	share_send 100 5001 1 # queue 1: b's rule takes it
+	share_send 100 5001 0 # queue 0: a's new rule drops it
+	rx_is $b 2100
+	[ "$(app_live $a "[r['hits'] for r in j['steering'][0]['rules'] if r['rule'] == 'udp dport 5001 drop']")" = "[100]" ] ||
+		fail "a's live rule: $(app_live $a "j['steering'][0]['rules']")"
+	[ "$(app_rx $a)" = 3000 ] || fail "a received $(app_rx $a)"
+	ok "a rule added live to a dropped 100 on queue 0; b's rule still took 100 on queue 1"
+
+	# the same queue again: one line naming its owner, nothing changed
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 1 --duration 1 >/dev/null 2>"$out/c.err" &&
+		fail "a third instance took queue 1"
+	grep -q "queue 1 of $TB_IF_DUT is taken by xsk-rxdrop pid $b" "$out/c.err" ||
+		{ cat "$out/c.err"; fail "refusal"; }
+	[ "$(xdp_attached)" = "$id" ] || fail "the refused instance changed the program"
+
+	# SIGKILL of b under a's traffic: a keeps counting, its watch takes b's rules out, and
+	# b's restart takes queue 1 back: two table changes while a's frames flow, none lost
+	gen "$GEN" -i "$TB_IF_GEN" -n 15000 --dport 5000 --cpus 0 --rate 10000 --json \
+		>"$out/bg.json" &
+	local g=$!
+	wait_for "a's traffic flowing" ge app_rx $a 3500
+	kill -KILL $b
+	wait $b 2>/dev/null
+	wait_line "$out/a.err" "its owner xsk-rxdrop pid $b is gone"
+	[ "$(xdp_attached)" = "$id" ] || fail "the program changed after b's SIGKILL"
+	share_start b2 1 0 5001
+	b2=$PID
+	grep -q "queue 1 of $TB_IF_DUT: taking it over from xsk-rxdrop pid $b, which is gone" "$out/b2.err" ||
+		{ cat "$out/b2.err"; fail "take-over line"; }
+	local under="under traffic"
+	[ "$(app_rx $a)" -lt 18000 ] || under="(a's traffic had ended before b2 joined)"
+	wait $g || fail "background generator"
+	[ "$(sent_of "$out/bg.json")" = 15000 ] || fail "background generator did not send 15000"
+	rx_is $a 18000
+	ok "b killed and restarted $under, a received 15000 more: exactly 18000; b's rules taken out"
+	share_send 700 5001 1
+	rx_is $b2 700
+	[ "$(app_rx $a)" = 18000 ] || fail "a counted b2's frames"
+	ok "restarted b took queue 1 back and received 700 exactly"
+
+	# a leaves: the program stays for b2, which keeps counting; b2 last out removes it
+	stop_run $a || { cat "$out/a.err"; fail "a exited $?"; }
+	grep -q "the XDP program stays for the other xskf runs" "$out/a.err" || fail "a's leaving line"
+	[ "$(xdp_attached)" = "$id" ] || fail "a removed the shared program"
+	[ "$(json_get "$out/a.json" "d['queues'][0]['rx_packets']")" = 18000 ] || fail "a's final count"
+	share_send 300 5001 1
+	rx_is $b2 1000
+	stop_run $b2 || { cat "$out/b2.err"; fail "b2 exited $?"; }
+	[ "$(json_get "$out/b2.json" "d['queues'][0]['rx_packets']")" = 1000 ] || fail "b2's final count"
+	assert_no_xdp "after the last instance"
+	[ -z "$(ls "$XSKF_CTL_DIR" | grep '\.lock$')" ] || fail "lock file left: $(ls "$XSKF_CTL_DIR")"
+	ok "a left the program to b2 (300 more exactly); b2, last out, removed it and its lock file"
+}
+
+run_share_crash() {
+	export XSKF_CTL_DIR
+	XSKF_CTL_DIR=$(mktemp -d)
+	at_exit 'rm -rf "$XSKF_CTL_DIR"'
+	gen ethtool -K "$TB_IF_GEN" tx off >/dev/null
+	local a b id rc
+	share_start a 0 1 5000
+	a=$PID
+	id=$(xdp_attached)
+	share_start b 1 0 5001
+	b=$PID
+	share_send 1000 5001 1
+	rx_is $b 1000
+	# a fatal signal: the handler detaches only when no other live run owns a queue
+	kill -SEGV $a
+	wait $a
+	rc=$?
+	[ $rc -gt 128 ] || fail "a exited $rc after SIGSEGV"
+	[ "$(xdp_attached)" = "$id" ] || fail "a's fatal-signal handler detached the program under b"
+	share_send 2000 5001 1
+	rx_is $b 3000
+	wait_line "$out/b.err" "its owner xsk-rxdrop pid $a is gone"
+	ok "a crashed (SIGSEGV): the program stayed, b received 2000 more exactly"
+	# a restart on queue 0 joins b's program; a SIGKILL of it changes nothing for b either
+	share_start a2 0 1 5000
+	grep -q "joined the XDP program (id $id)" "$out/a2.err" || fail "a2 did not join"
+	kill -KILL $PID
+	wait $PID 2>/dev/null
+	share_send 500 5001 1
+	rx_is $b 3500
+	stop_run $b || { cat "$out/b.err"; fail "b exited $?"; }
+	assert_no_xdp "after b, the last one, left a program that a attached"
+	ok "b, last out, removed the program the crashed a had attached"
 }
 
 # Both queues on one worker (one UMEM shared by two sockets), UMEM on reserved hugepages.
@@ -166,6 +339,8 @@ count) run_count "$2" "$3" ;;
 signal) run_signal "$2" ;;
 sigkill) run_sigkill ;;
 busy) run_busy ;;
+share) run_share ;;
+share-crash) run_share_crash ;;
 multiqueue-huge) run_multiqueue_huge ;;
 *) fail "unknown case $case_name" ;;
 esac

@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Several xskf runs on one interface share one XDP program (docs/steering.md, "Several
+ * instances on one interface"). The first run loads and attaches it; a later run finds it
+ * through the interface (bpf_xdp_query() -> program id -> its maps' ids), loads its skeleton
+ * over those maps (bpf_map__reuse_fd()) without a program, and enters its own sockets in the
+ * XSKMAP. Pinning in bpffs would be the usual way, but no bpffs reaches every run here: `ip
+ * netns exec` gives each command its own mount namespace, so one run's bpffs mount is not
+ * another's.
+ *
+ * What the runs share lives in the program's own maps (bpf/xskf_prog.h): the owner of each
+ * queue (xskf_queues), every run's rules with their owner (xskf_rules), the time of the last
+ * flip (xskf_share). Every change of those, and every write and flip of the rule table, is
+ * made under a file lock in the control folder, one per interface (netns inode + ifindex).
+ * An owner is a pid and its start time: a run killed with SIGKILL is told from a live one, and
+ * its queues and rules are taken out by the next run that writes the table, or by the
+ * survivors' watch.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "core/clock.h"
+#include "core/engine.h"
+#include "core/hints.h"
+#include "core/proc.h"
+#include "core/steer.h"
+#include "xskf_prog.h"
+#include "xskf_redirect.skel.h"
+
+/* ---- the lock ---- */
+
+/* The interface's lock file: an interface is its netns and its index (names repeat). */
+static void lock_name(const struct xskf_port *port, char *name, size_t len)
+{
+	struct stat ns;
+
+	if (stat("/proc/self/ns/net", &ns))
+		ns.st_ino = 0;
+	snprintf(name, len, "xdp-%lu-%d.lock", (unsigned long)ns.st_ino, port->ifindex);
+}
+
+/*
+ * Open the lock file: an fd of 3 or more (a zeroed port has none). In a folder of ours only
+ * (the control folder's rules, runner/ctl.c): a folder another user can write would let them
+ * hold the lock, or swap the file.
+ */
+static int lock_open(struct xskf_port *port)
+{
+	static bool told;
+	const char *dir = xskf_proc__ctl_dir(), *why = NULL;
+	char name[64];
+	struct stat st;
+	int dfd = -1, fd = -1, err = 0;
+
+	lock_name(port, name, sizeof(name));
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		err = -errno;
+	else if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		err = -errno;
+	else if (fstat(dfd, &st) || st.st_uid != geteuid() || (st.st_mode & 022))
+		why = "not a folder of ours alone";
+	else if ((fd = openat(dfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
+		err = -errno;
+	if (dfd >= 0)
+		close(dfd);
+	if (fd >= 0 && fd < 3) {
+		int hi = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+
+		close(fd);
+		fd = hi;
+	}
+	if (fd < 0) {
+		if (!err)
+			err = why ? -EPERM : -errno;
+		if (!told)
+			pr_warn("%s: no lock file %s/%s: %s; runs that share the interface are not "
+				"serialised (set XSKF_CTL_DIR to a folder of yours)\n",
+				port->name, dir, name, why ? why : strerror(-err));
+		told = true;
+		return err;
+	}
+	port->share.lock_fd = fd;
+	return 0;
+}
+
+/*
+ * Take the lock, waiting at most LOCK_WAIT_NS: a run holds it for a table write (ms) or from
+ * its set-up to its attach (a second or so). Two runs that set up the same interfaces in
+ * another order would wait on each other for ever: one of them gives up instead.
+ */
+#define LOCK_WAIT_NS (10 * 1000 * 1000 * 1000ULL)
+
+static int lock_wait(struct xskf_port *port)
+{
+	uint64_t start = xskf_now_ns();
+
+	while (flock(port->share.lock_fd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -errno;
+		if (xskf_now_ns() - start > LOCK_WAIT_NS) {
+			pr_warn(
+			    "%s: another xskf run has held the interface's lock for 10 s (setting "
+			    "up several interfaces in another order?): start again\n",
+			    port->name);
+			return -ETIMEDOUT;
+		}
+		usleep(2000);
+	}
+	return 0;
+}
+
+int xskf_share__lock(struct xskf_port *port)
+{
+	struct stat st;
+	int err;
+
+	/* no interface (the BPF tests' program, never attached): nothing to share */
+	if (port->share.lock_depth++ || !port->ifindex)
+		return 0;
+	for (;;) {
+		if (port->share.lock_fd < 3 && (err = lock_open(port)))
+			return err;
+		err = lock_wait(port);
+		if (err)
+			return err;
+		/* the last run out removes the file (xskf_share__forget()): one we opened before
+		 * that holds a lock nobody else sees; open the new one */
+		if (fstat(port->share.lock_fd, &st) || st.st_nlink)
+			return 0;
+		close(port->share.lock_fd);
+		port->share.lock_fd = -1;
+	}
+}
+
+void xskf_share__forget(struct xskf_port *port)
+{
+	char path[512], name[64];
+
+	if (port->share.lock_fd < 3 || !port->share.lock_depth)
+		return;
+	lock_name(port, name, sizeof(name));
+	snprintf(path, sizeof(path), "%s/%s", xskf_proc__ctl_dir(), name);
+	unlink(path);
+}
+
+void xskf_share__unlock(struct xskf_port *port)
+{
+	if (!port->share.lock_depth || --port->share.lock_depth)
+		return;
+	if (port->share.lock_fd >= 3)
+		flock(port->share.lock_fd, LOCK_UN);
+}
+
+/* ---- the maps of an attached program ---- */
+
+/* The fd of the map named @name of program @prog_id (with its info in @mi), or -ENOENT. */
+static int prog_map(uint32_t prog_id, const char *name, struct bpf_map_info *mi)
+{
+	struct bpf_prog_info info = {};
+	uint32_t len = sizeof(info), ids[64], i;
+	int fd, mfd, found = -ENOENT;
+
+	fd = bpf_prog_get_fd_by_id(prog_id);
+	if (fd < 0)
+		return -ENOENT;
+	info.nr_map_ids = 64;
+	info.map_ids = (uintptr_t)ids;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		goto out;
+	for (i = 0; i < info.nr_map_ids && i < 64 && found < 0; i++) {
+		uint32_t mlen = sizeof(*mi);
+
+		memset(mi, 0, sizeof(*mi));
+		mfd = bpf_map_get_fd_by_id(ids[i]);
+		if (mfd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(mfd, mi, &mlen) && !strcmp(mi->name, name))
+			found = mfd;
+		else
+			close(mfd);
+	}
+out:
+	close(fd);
+	return found;
+}
+
+static bool owner_live(const struct xskf_prog_qowner *o)
+{
+	return o->pid && xskf_proc__same((pid_t)o->pid, o->start_time);
+}
+
+int xskf_share__live(uint32_t prog_id, pid_t *pid)
+{
+	struct xskf_prog_qowner o;
+	struct bpf_map_info mi;
+	int fd = prog_map(prog_id, "xskf_queues", &mi), ret = 0;
+	uint32_t q;
+
+	if (fd < 0)
+		return -ENOENT;
+	if (mi.value_size != sizeof(o)) {
+		close(fd);
+		return -ENOENT;
+	}
+	for (q = 0; q < mi.max_entries && !ret; q++)
+		if (!bpf_map_lookup_elem(fd, &q, &o) && owner_live(&o)) {
+			*pid = (pid_t)o.pid;
+			ret = 1;
+		}
+	close(fd);
+	return ret;
+}
+
+/* ---- queues ---- */
+
+static void self_comm(char comm[16])
+{
+	FILE *f = fopen("/proc/self/comm", "re");
+
+	memset(comm, 0, 16);
+	if (!f || !fgets(comm, 16, f))
+		snprintf(comm, 16, "xskf");
+	if (f)
+		fclose(f);
+	comm[strcspn(comm, "\n")] = 0;
+}
+
+/* A queue's counters from zero, when it changes hands: the program's, steering's, default's. */
+static void zero_queue(struct xskf_port *port, uint32_t q)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	uint32_t slot = XSKF_STEER_MAX_RULES + q;
+	void *z;
+
+	if (ncpu < 0)
+		return;
+	z = calloc((size_t)ncpu, sizeof(struct xskf_steer_qstats));
+	if (!z)
+		return;
+	bpf_map_update_elem(bpf_map__fd(port->skel->maps.counters), &q, z, 0);
+	bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_qstats), &q, z, 0);
+	bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_hits), &slot, z, 0);
+	free(z);
+}
+
+int xskf_share__queues(struct xskf_engine *eng, struct xskf_port *port, bool claim)
+{
+	struct xskf_prog_qowner o, me = {.pid = (uint32_t)getpid()};
+	struct bpf_map_info mi;
+	unsigned int i;
+	int fd;
+
+	(void)eng;
+	if (port->skel)
+		fd = dup(bpf_map__fd(port->skel->maps.xskf_queues));
+	else if (port->share.join_id)
+		fd = prog_map(port->share.join_id, "xskf_queues", &mi);
+	else
+		return 0; /* no program yet: nothing to share */
+	if (fd < 0)
+		return 0;
+	for (i = 0; i < port->nr_queues; i++) {
+		uint32_t q = port->queues[i];
+
+		if (bpf_map_lookup_elem(fd, &q, &o) || o.pid == me.pid || !owner_live(&o))
+			continue;
+		pr_warn("queue %u of %s is taken by %.16s pid %u: choose other queues (-q) or stop "
+			"it first\n",
+			q, port->name, o.comm, o.pid);
+		close(fd);
+		return -EBUSY;
+	}
+	if (!claim) {
+		close(fd);
+		return 0;
+	}
+	me.start_time = xskf_proc__start_time(getpid());
+	self_comm(me.comm);
+	for (i = 0; i < port->nr_queues; i++) {
+		uint32_t q = port->queues[i];
+
+		if (!bpf_map_lookup_elem(fd, &q, &o) && o.pid && o.pid != me.pid)
+			pr_info("queue %u of %s: taking it over from %.16s pid %u, which is gone\n",
+				q, port->name, o.comm, o.pid);
+		zero_queue(port, q);
+		if (bpf_map_update_elem(fd, &q, &me, 0)) {
+			int err = -errno;
+
+			close(fd);
+			return err;
+		}
+	}
+	close(fd);
+	port->share.claimed = true;
+	return 0;
+}
+
+/* ---- joining a live run's program ---- */
+
+static const char *mode_name(uint32_t mode)
+{
+	return mode == XDP_FLAGS_SKB_MODE ? "SKB" : "native";
+}
+
+/* Does the program's own .rodata say what ours would? One line naming the difference if not. */
+static int same_settings(struct xskf_engine *eng, struct xskf_port *port, struct xskf_redirect *s)
+{
+	uint32_t id = port->share.join_id, key = 0;
+	struct bpf_map_info mi;
+	char theirs[64], ours[64];
+	void *v;
+	int fd;
+
+	fd = prog_map(id, bpf_map__name(s->maps.rodata), &mi);
+	if (fd < 0 || mi.value_size != bpf_map__value_size(s->maps.rodata)) {
+		if (fd >= 0)
+			close(fd);
+		pr_warn("%s: the XDP program (id %u) of the run there is another xskf version's: "
+			"stop that run first, or run the same xskf\n",
+			port->name, id);
+		return -EPROTO;
+	}
+	v = calloc(1, mi.value_size);
+	if (!v || bpf_map_lookup_elem(fd, &key, v)) {
+		free(v);
+		close(fd);
+		return -EIO;
+	}
+	close(fd);
+	/* the layout is ours: same value size, same skeleton */
+	{
+		const struct xskf_redirect__rodata *r = v;
+
+		if (r->hints_on != !eng->o.no_hints || r->xskf_hints_mask != eng->hints) {
+			if (r->hints_on)
+				xskf_hints__set_str(r->xskf_hints_mask, theirs, sizeof(theirs));
+			else
+				snprintf(theirs, sizeof(theirs), "none");
+			if (!eng->o.no_hints)
+				xskf_hints__set_str(eng->hints, ours, sizeof(ours));
+			else
+				snprintf(ours, sizeof(ours), "none");
+			pr_warn(
+			    "%s: the shared XDP program (id %u) writes the RX hints '%s', this run "
+			    "reads '%s': runs that share an interface must read the same hints "
+			    "(an app's own, or none with --no-hints)\n",
+			    port->name, id, theirs, ours);
+			free(v);
+			return -EINVAL;
+		}
+		/* the driver hints it reads are the attached program's (same device, same hints) */
+		port->hints_hw = r->xskf_hints_kfuncs;
+	}
+	free(v);
+	return 0;
+}
+
+int xskf_share__join(struct xskf_engine *eng, struct xskf_port *port)
+{
+	struct bpf_prog_info info = {};
+	uint32_t len = sizeof(info), mode = port->share.join_mode, id = port->share.join_id;
+	enum xskf_attach_mode want = eng->o.attach_mode;
+	struct xskf_redirect *s;
+	struct bpf_program *prog;
+	struct bpf_map *m;
+	int pfd, err;
+
+	if ((want == XSKF_ATTACH_SKB && mode != XDP_FLAGS_SKB_MODE) ||
+	    (want == XSKF_ATTACH_NATIVE && mode == XDP_FLAGS_SKB_MODE)) {
+		pr_warn(
+		    "%s: the XDP program of the run there is attached in %s mode, this run asks "
+		    "for %s mode (%s): runs that share an interface share its mode\n",
+		    port->name, mode_name(mode),
+		    mode_name(mode ^ (XDP_FLAGS_SKB_MODE | XDP_FLAGS_DRV_MODE)),
+		    want == XSKF_ATTACH_SKB ? "-S" : "-N");
+		return -EINVAL;
+	}
+	pfd = bpf_prog_get_fd_by_id(id);
+	if (pfd < 0 || bpf_obj_get_info_by_fd(pfd, &info, &len)) {
+		err = pfd < 0 ? -errno : -EIO;
+		pr_warn(
+		    "%s: the XDP program (id %u) of the run there is gone meanwhile: start again\n",
+		    port->name, id);
+		if (pfd >= 0)
+			close(pfd);
+		return err;
+	}
+	s = xskf_redirect__open();
+	if (!s) {
+		close(pfd);
+		return -ENOMEM;
+	}
+	err = same_settings(eng, port, s);
+	/* the attached program is the one: load none, only the maps (over its own) */
+	bpf_object__for_each_program(prog, s->obj) {
+		bpf_program__set_autoload(prog, false);
+	}
+	bpf_object__for_each_map(m, s->obj) {
+		struct bpf_map_info mi;
+		int fd;
+
+		if (err)
+			break;
+		if (strchr(bpf_map__name(m), '.'))
+			continue; /* .rodata: read above, not shared */
+		fd = prog_map(id, bpf_map__name(m), &mi);
+		if (fd < 0 || mi.type != bpf_map__type(m) || mi.key_size != bpf_map__key_size(m) ||
+		    mi.value_size != bpf_map__value_size(m) ||
+		    mi.max_entries != bpf_map__max_entries(m)) {
+			pr_warn(
+			    "%s: the XDP program (id %u) of the run there has %s map %s: it is "
+			    "another xskf version's; stop that run first, or run the same xskf\n",
+			    port->name, id, fd < 0 ? "no" : "another", bpf_map__name(m));
+			err = -EPROTO;
+		} else {
+			err = bpf_map__reuse_fd(m, fd);
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	if (!err)
+		err = xskf_redirect__load(s);
+	if (err) {
+		if (err != -EINVAL && err != -EPROTO)
+			pr_warn("%s: cannot use the maps of the XDP program (id %u): %s\n",
+				port->name, id, strerror(-err));
+		xskf_redirect__destroy(s);
+		close(pfd);
+		return err;
+	}
+	port->skel = s;
+	port->prog_fd = port->native_fd = port->skb_fd = pfd;
+	port->attach_flags = mode;
+	/* info.name is cut to 15 characters: xskf_redirect_l(k), xskf_redirect_h(w) */
+	port->tier =
+	    !strcmp(info.name, "xskf_redirect_l") ? XSKF_TIER_MAP_LOOKUP : XSKF_TIER_MAP_FALLBACK;
+	if (strcmp(info.name, "xskf_redirect_h"))
+		port->hints_hw = 0;
+	port->share.joined = true;
+	return 0;
+}
+
+/* ---- leaving, and the dead ---- */
+
+bool xskf_share__leave(struct xskf_port *port)
+{
+	struct xskf_prog_qowner o, none = {};
+	uint32_t me = (uint32_t)getpid(), q;
+	bool others = false;
+	unsigned int i;
+	int fd;
+
+	if (!port->skel || !port->share.claimed)
+		return true;
+	xskf_share__lock(port);
+	fd = bpf_map__fd(port->skel->maps.xskf_queues);
+	for (q = 0; q < XSKF_PROG_MAX_QUEUES; q++)
+		if (!bpf_map_lookup_elem(fd, &q, &o) && o.pid != me && owner_live(&o))
+			others = true;
+	for (i = 0; i < port->nr_queues; i++)
+		bpf_map_delete_elem(bpf_map__fd(port->skel->maps.xsks), &port->queues[i]);
+	port->share.leaving = true;
+	/* the table without our rules and queues, while the program still runs for the others */
+	if (others)
+		xskf_steer__rewrite(port);
+	for (i = 0; i < port->nr_queues; i++)
+		if (!bpf_map_lookup_elem(fd, &port->queues[i], &o) && o.pid == me)
+			bpf_map_update_elem(fd, &port->queues[i], &none, 0);
+	port->share.claimed = false;
+	if (others && port->attached) {
+		pr_info("%s: the XDP program stays for the other xskf runs on this interface; our "
+			"queues and rules left it\n",
+			port->name);
+		if (port->foreign_saved) {
+			pr_warn(
+			    "%s: the foreign XDP program %s that --force replaced cannot be put "
+			    "back while other xskf runs use the interface\n",
+			    port->name, port->foreign_name);
+			close(port->foreign_fd);
+			port->foreign_saved = false;
+		}
+	}
+	xskf_share__unlock(port);
+	return !others;
+}
+
+int xskf_share__reap(struct xskf_port *port)
+{
+	struct xskf_prog_qowner o;
+	uint32_t me = (uint32_t)getpid(), q, dead = 0;
+	int fd;
+
+	if (!port->skel || !port->share.claimed)
+		return 0;
+	fd = bpf_map__fd(port->skel->maps.xskf_queues);
+	for (q = 0; q < XSKF_PROG_MAX_QUEUES; q++)
+		if (!bpf_map_lookup_elem(fd, &q, &o) && o.pid && o.pid != me && !o.gone &&
+		    !owner_live(&o))
+			dead++;
+	if (!dead || xskf_share__lock(port))
+		return 0;
+	for (q = 0; q < XSKF_PROG_MAX_QUEUES; q++) {
+		if (bpf_map_lookup_elem(fd, &q, &o) || !o.pid || o.pid == me || o.gone ||
+		    owner_live(&o))
+			continue;
+		pr_info("%s: queue %u: its owner %.16s pid %u is gone: its rules leave the table, "
+			"the queue is free\n",
+			port->name, q, o.comm, o.pid);
+		o.gone = 1;
+		bpf_map_update_elem(fd, &q, &o, 0);
+	}
+	xskf_steer__rewrite(port); /* without the rules of owners no longer alive */
+	xskf_share__unlock(port);
+	return 0;
+}
+
+bool xskf_share__others_sigsafe(int fd)
+{
+	struct xskf_prog_qowner o;
+	uint32_t q;
+
+	if (fd < 0)
+		return false;
+	for (q = 0; q < XSKF_PROG_MAX_QUEUES; q++)
+		if (!bpf_map_lookup_elem(fd, &q, &o) && o.pid && o.pid != (uint32_t)getpid() &&
+		    !kill((pid_t)o.pid, 0))
+			return true;
+	return false;
+}

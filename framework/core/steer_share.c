@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The rule table of an interface is one, whatever the number of runs on it (prog_share.c):
+ * steer.c's write_table() builds it from this run's rules and from those the other live runs
+ * left in the map xskf_rules, each scoped to its owner's queues (xskf_queues). Here: reading
+ * the others' part (gather), and, after a flip, publishing ours and dropping the dead's (sync).
+ * Called with the interface's lock held (xskf_share__lock()).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "core/clock.h"
+#include "core/engine.h"
+#include "core/proc.h"
+#include "core/steer.h"
+#include "xskf_prog.h"
+#include "xskf_redirect.skel.h"
+
+_Static_assert(sizeof(struct xskf_steer_rule) <= XSKF_PROG_RULE_BYTES,
+	       "a parsed rule must fit the shared map's value");
+
+/* Is (@pid, @start) alive? One /proc read per owner per call, not per rule: @c caches. */
+struct live_cache {
+	uint32_t pid;
+	uint64_t start;
+	bool live;
+};
+
+static bool live(struct live_cache *c, uint32_t pid, uint64_t start)
+{
+	if (c->pid != pid || c->start != start) {
+		c->pid = pid;
+		c->start = start;
+		c->live = xskf_proc__same((pid_t)pid, start);
+	}
+	return c->live;
+}
+
+static int cmp_other(const void *a, const void *b, void *arg)
+{
+	const struct xskf_steer_others *o = arg;
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	if (o->pid[x] != o->pid[y])
+		return o->pid[x] < o->pid[y] ? -1 : 1;
+	return o->pos[x] < o->pos[y] ? -1 : o->pos[x] > o->pos[y];
+}
+
+int xskf_steer_share__gather(struct xskf_port *port, struct xskf_steer_others *o)
+{
+	int qfd = bpf_map__fd(port->skel->maps.xskf_queues);
+	int rfd = bpf_map__fd(port->skel->maps.xskf_rules);
+	uint32_t me = (uint32_t)getpid(), k;
+	struct live_cache c = {};
+	struct xskf_prog_qowner q;
+	struct xskf_prog_srule r;
+
+	memset(o, 0, sizeof(*o));
+	for (k = 0; k < XSKF_STEER_MAX_QUEUES; k++) {
+		if (bpf_map_lookup_elem(qfd, &k, &q) || !q.pid)
+			continue;
+		if (q.pid == me) {
+			if (!port->share.leaving)
+				o->qown[k] = me;
+			continue;
+		}
+		if (!xskf_proc__same((pid_t)q.pid, q.start_time))
+			continue; /* a dead run's queue: no rule, the zeroed default */
+		o->qown[k] = q.pid;
+		o->qdef[k].action = q.def_kind;
+		o->qdef[k].cpus = q.def_cpus;
+	}
+	for (k = 0; k < XSKF_STEER_MAX_RULES; k++) {
+		if (bpf_map_lookup_elem(rfd, &k, &r) || !r.pid || r.pid == me ||
+		    !live(&c, r.pid, r.start_time))
+			continue;
+		memcpy(&o->r[o->n], r.rule, sizeof(o->r[0]));
+		o->slot[o->n] = k;
+		o->pid[o->n] = r.pid;
+		o->pos[o->n] = r.pos;
+		o->keep_host[o->n] = r.keep_host;
+		o->order[o->n] = o->n;
+		o->n++;
+	}
+	/* an owner's rules in its order; owners apart (their queues never meet) */
+	qsort_r(o->order, o->n, sizeof(o->order[0]), cmp_other, o);
+	return 0;
+}
+
+bool xskf_steer_share__slot_used(struct xskf_port *port, uint32_t slot)
+{
+	struct xskf_prog_srule r;
+
+	/* called per slot in a row (free_slot(), take_slots()): one /proc read per owner, not per
+	 * slot; a run that died in the last 100 ms may still count as alive, which only keeps its
+	 * slots taken a little longer */
+	static struct live_cache c;
+	static uint64_t when;
+	uint64_t now = xskf_now_ns();
+
+	if (now - when > 100 * 1000 * 1000ULL) {
+		memset(&c, 0, sizeof(c));
+		when = now;
+	}
+	return !bpf_map_lookup_elem(bpf_map__fd(port->skel->maps.xskf_rules), &slot, &r) && r.pid &&
+	       r.pid != (uint32_t)getpid() && live(&c, r.pid, r.start_time);
+}
+
+void xskf_steer_share__sync(struct xskf_port *port, const struct xskf_steer_rule *def)
+{
+	int qfd = bpf_map__fd(port->skel->maps.xskf_queues);
+	int rfd = bpf_map__fd(port->skel->maps.xskf_rules);
+	const struct xskf_steer *st = &port->steer;
+	uint32_t me = (uint32_t)getpid(), k;
+	uint64_t start = xskf_proc__start_time(getpid());
+	struct xskf_prog_qowner q;
+	struct xskf_prog_srule r, none = {};
+	unsigned char *mine = calloc(XSKF_STEER_MAX_RULES, 1);
+	struct live_cache c = {};
+	unsigned int i, pos = 0, pass;
+
+	/* ours, in our matching order (keep-host rules last, as write_table() orders them) */
+	for (pass = 0; pass < 2 && !port->share.leaving; pass++)
+		for (i = 0; i < st->n; i++) {
+			if (st->e[i].keep_host != (pass == 1))
+				continue;
+			memset(&r, 0, sizeof(r));
+			r.pid = me;
+			r.start_time = start;
+			r.id = st->e[i].id;
+			r.pos = pos++;
+			r.keep_host = st->e[i].keep_host;
+			memcpy(r.rule, &st->e[i].r, sizeof(st->e[i].r));
+			bpf_map_update_elem(rfd, &st->e[i].slot, &r, 0);
+			if (mine)
+				mine[st->e[i].slot] = 1;
+		}
+	/* ours no longer in the list, and the dead's */
+	for (k = 0; k < XSKF_STEER_MAX_RULES; k++) {
+		if ((mine && mine[k]) || bpf_map_lookup_elem(rfd, &k, &r) || !r.pid)
+			continue;
+		if (r.pid == me || !live(&c, r.pid, r.start_time))
+			bpf_map_update_elem(rfd, &k, &none, 0);
+	}
+	free(mine);
+	/* our default, for the others' rebuilds */
+	for (i = 0; i < port->nr_queues && !port->share.leaving; i++) {
+		k = port->queues[i];
+		if (bpf_map_lookup_elem(qfd, &k, &q) || q.pid != me)
+			continue;
+		q.def_kind = def->action;
+		q.def_cpus = def->cpus;
+		bpf_map_update_elem(qfd, &k, &q, 0);
+	}
+}
