@@ -343,7 +343,7 @@ static int epoll_open(struct xskf_worker *w, const char **step)
 	const struct xskf_engine_opts *o = &w->eng->o;
 	struct xskf_idle_state *id = &w->idle;
 	struct xdp_epoll_params ep = {
-		.busy_poll_usecs = o->idle_spin_us,
+		.busy_poll_usecs = o->idle == XSKF_IDLE_SLEEP ? 0 : o->idle_spin_us,
 		.busy_poll_budget = (uint16_t)(o->busy_poll_budget ? o->busy_poll_budget : o->batch),
 		.prefer_busy_poll = 1,
 	};
