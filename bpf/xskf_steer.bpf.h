@@ -34,17 +34,17 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, 2 * XSKF_STEER_BMS_GEN);
+	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct xskf_steer_bm);
+	__type(value, struct xskf_steer_bms);
 } steer_bms SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, XSKF_STEER_PCLS_SIZE);
+	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, __u32);
+	__type(value, struct xskf_steer_pcls);
 } steer_pcls SEC(".maps");
 
 struct {
@@ -172,64 +172,73 @@ static __always_inline void steer_parse(struct xdp_md *ctx, struct steer_flow *f
 	}
 }
 
-static __always_inline const struct xskf_steer_bm *steer_bm(__u32 idx)
-{
-	return bpf_map_lookup_elem(&steer_bms, &idx);
-}
+/* The bitmaps of one generation, and its port classes. */
+struct steer_tab {
+	const struct xskf_steer_bm *bm; /* steer_bms at the generation's first bitmap */
+	const __u16 *pcls;		/* steer_pcls at the generation's first port */
+	__u32 gen;
+};
 
 /* The bitmap of dimension @dim of hash kind, or the wildcard one when the value has none. */
-static __always_inline const struct xskf_steer_bm *steer_hash_bm(__u32 gen, __u32 dim, __u32 val)
+static __always_inline const struct xskf_steer_bm *steer_hash_bm(const struct steer_tab *t,
+								 __u32 dim, __u32 val)
 {
-	struct xskf_steer_hkey k = {.gen = gen, .dim = dim, .val = val};
+	struct xskf_steer_hkey k = {.gen = t->gen, .dim = dim, .val = val};
 	const struct xskf_steer_bm *bm = bpf_map_lookup_elem(&steer_hash, &k);
 
-	return bm ? bm : steer_bm(gen * XSKF_STEER_BMS_GEN + XSKF_STEER_BM_WILD + dim);
+	return bm ? bm : &t->bm[XSKF_STEER_BM_WILD + dim];
 }
 
 static __always_inline const struct xskf_steer_bm *
-steer_addr_bm(__u32 gen, __u32 dim, const struct steer_flow *f, const __u32 *addr)
+steer_addr_bm(const struct steer_tab *t, __u32 dim, const struct steer_flow *f, const __u32 *addr)
 {
 	const struct xskf_steer_bm *bm = NULL;
 
 	if (f->fam == 4) {
-		struct xskf_steer_lpm4 k = {.prefixlen = 64, .gen = gen};
+		struct xskf_steer_lpm4 k = {.prefixlen = 64, .gen = t->gen};
 
 		__builtin_memcpy(k.addr, addr, 4);
 		bm = bpf_map_lookup_elem(
 		    dim == XSKF_DIM_SRC ? (void *)&steer_src4 : (void *)&steer_dst4, &k);
 	} else if (f->fam == 6) {
-		struct xskf_steer_lpm6 k = {.prefixlen = 160, .gen = gen};
+		struct xskf_steer_lpm6 k = {.prefixlen = 160, .gen = t->gen};
 
 		__builtin_memcpy(k.addr, addr, 16);
 		bm = bpf_map_lookup_elem(
 		    dim == XSKF_DIM_SRC ? (void *)&steer_src6 : (void *)&steer_dst6, &k);
 	}
-	return bm ? bm : steer_bm(gen * XSKF_STEER_BMS_GEN + XSKF_STEER_BM_WILD + dim);
+	return bm ? bm : &t->bm[XSKF_STEER_BM_WILD + dim];
 }
 
-static __always_inline const struct xskf_steer_bm *steer_port_bm(__u32 gen, __u32 sel, __u32 port)
+/* The class of @port (sel 0: source, 1: destination), its bitmap; NULL if out of range. */
+static __always_inline const struct xskf_steer_bm *steer_port_bm(const struct steer_tab *t,
+								 __u32 sel, __u32 port)
 {
-	__u32 k = (gen * 2 + sel) * XSKF_STEER_PORT_KEYS + port;
-	__u32 *cls = bpf_map_lookup_elem(&steer_pcls, &k);
+	__u32 cls;
 
-	if (!cls || *cls >= XSKF_STEER_PORT_CLASSES)
+	if (port >= XSKF_STEER_PORT_KEYS)
 		return NULL;
-	return steer_bm(gen * XSKF_STEER_BMS_GEN +
-			(sel ? XSKF_STEER_BM_DPORT : XSKF_STEER_BM_SPORT) + *cls);
+	cls = t->pcls[sel * XSKF_STEER_PORT_KEYS + port];
+	if (cls >= XSKF_STEER_PORT_CLASSES)
+		return NULL;
+	return &t->bm[(sel ? XSKF_STEER_BM_DPORT : XSKF_STEER_BM_SPORT) + cls];
 }
 
 /*
- * Index of the lowest bit set in @w (non-zero): the bits below it, counted without a branch
- * (BPF has no ctz instruction, and branches in the word loop multiply the verifier's states).
+ * Index of the lowest bit set in @w (non-zero), without a branch (BPF has no ctz instruction):
+ * the lowest bit alone times a de Bruijn sequence puts a distinct pattern in the top 6 bits,
+ * and a 64-byte table (.rodata) names the bit. Four instructions and a load on the frame's
+ * critical path, where counting the bits below it (a popcount) took fifteen and a multiply.
  */
+static const __u8 steer_debruijn[64] = {
+    0,	1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
+    43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
+    44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,	6,
+};
+
 static __always_inline __u32 steer_ctz(__u64 w)
 {
-	__u64 x = (w & -w) - 1;
-
-	x = x - ((x >> 1) & 0x5555555555555555ULL);
-	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-	return (__u32)((x * 0x0101010101010101ULL) >> 56);
+	return steer_debruijn[((w & -w) * 0x03f79d71b4cb0a89ULL) >> 58];
 }
 
 static __always_inline __u32 steer_flow_hash(const struct steer_flow *f)
@@ -258,8 +267,11 @@ static __always_inline __u32 steer_flow_hash(const struct steer_flow *f)
  */
 static __always_inline int xskf_steer_classify(struct xdp_md *ctx)
 {
-	const struct xskf_steer_bm *q, *e, *v, *s, *d, *p, *sp, *dp, *all;
-	__u32 zero = 0, queue = ctx->rx_queue_index, gen, dims, nw, pos, i, k;
+	const struct xskf_steer_bm *q, *e, *v, *s, *d, *p, *sp, *dp;
+	__u32 zero = 0, queue = ctx->rx_queue_index, gen, dims, pos, i, k;
+	struct xskf_steer_pcls *pcls;
+	struct xskf_steer_bms *bms;
+	struct steer_tab t;
 	__u64 cand, w;
 	const struct xskf_steer_act *act;
 	const struct xskf_steer_cfg *cfg;
@@ -278,45 +290,67 @@ static __always_inline int xskf_steer_classify(struct xdp_md *ctx)
 	if (!cfg)
 		return STEER_VERDICT(XSKF_STEER_ACT_XSK, 0);
 	pos = XSKF_STEER_MAX_RULES + queue; /* the queue's default */
-	nw = cfg->nr_rules ? cfg->nwords : 0;
-	if (!nw)
+	if (!cfg->nr_rules || !cfg->nwords)
 		goto found;
 	dims = cfg->dims;
-	q = steer_bm(gen * XSKF_STEER_BMS_GEN + XSKF_STEER_BM_QUEUE + queue);
-	/* every rule: the bitmap of a dimension no rule constrains (no branch in the loop) */
-	all = steer_bm(gen * XSKF_STEER_BMS_GEN + XSKF_STEER_BM_ALL);
-	if (!q || !all)
+	bms = bpf_map_lookup_elem(&steer_bms, &zero);
+	pcls = bpf_map_lookup_elem(&steer_pcls, &zero);
+	if (!bms || !pcls)
 		goto found;
+	t.gen = gen;
+	t.bm = &bms->bm[gen * XSKF_STEER_BMS_GEN];
+	t.pcls = &pcls->cls[gen * 2 * XSKF_STEER_PORT_KEYS];
+	q = &t.bm[XSKF_STEER_BM_QUEUE + queue];
+	/*
+	 * The candidates: the summary words ANDed, the arrays' dimensions first, then the
+	 * hash and the LPM tries, each only if a rule uses its field; the frame takes the
+	 * default as soon as none is left. The arrays are read whether a rule uses them or not
+	 * (the table writer fills them then with every rule; a port no rule uses is read as
+	 * port 0, one cache line): without a branch, the paths to the word loop below stay few
+	 * enough for the verifier. An unused hash or LPM field's bitmap is its wildcard, every
+	 * rule.
+	 */
+	cand = q->sum;
+	if (!cand)
+		goto found; /* no rule for this queue: the frame is not even read */
 	steer_parse(ctx, &f);
 	parsed = true;
-	e = v = s = d = p = sp = dp = all;
-	if (dims & (1u << XSKF_DIM_ETYPE) && !(e = steer_hash_bm(gen, XSKF_DIM_ETYPE, f.etype)))
+	p = &t.bm[XSKF_STEER_BM_PROTO +
+		  (f.proto < XSKF_STEER_PROTO_KEYS ? f.proto : XSKF_STEER_PROTO_NONE)];
+	sp = steer_port_bm(&t, 0, dims & (1u << XSKF_DIM_SPORT) ? f.sport : 0);
+	dp = steer_port_bm(&t, 1, dims & (1u << XSKF_DIM_DPORT) ? f.dport : 0);
+	if (!sp || !dp)
 		goto found;
-	if (dims & (1u << XSKF_DIM_VLAN) && !(v = steer_hash_bm(gen, XSKF_DIM_VLAN, f.vlan)))
+	cand &= p->sum & sp->sum & dp->sum;
+	if (!cand)
 		goto found;
-	if (dims & (1u << XSKF_DIM_SRC) && !(s = steer_addr_bm(gen, XSKF_DIM_SRC, &f, f.src)))
+	e = &t.bm[XSKF_STEER_BM_WILD + XSKF_DIM_ETYPE];
+	v = &t.bm[XSKF_STEER_BM_WILD + XSKF_DIM_VLAN];
+	s = &t.bm[XSKF_STEER_BM_WILD + XSKF_DIM_SRC];
+	d = &t.bm[XSKF_STEER_BM_WILD + XSKF_DIM_DST];
+	if (dims & (1u << XSKF_DIM_ETYPE) &&
+	    !(cand &= (e = steer_hash_bm(&t, XSKF_DIM_ETYPE, f.etype))->sum))
 		goto found;
-	if (dims & (1u << XSKF_DIM_DST) && !(d = steer_addr_bm(gen, XSKF_DIM_DST, &f, f.dst)))
+	if (dims & (1u << XSKF_DIM_VLAN) &&
+	    !(cand &= (v = steer_hash_bm(&t, XSKF_DIM_VLAN, f.vlan))->sum))
 		goto found;
-	if (dims & (1u << XSKF_DIM_PROTO)) {
-		k = gen * XSKF_STEER_BMS_GEN + XSKF_STEER_BM_PROTO +
-		    (f.proto < XSKF_STEER_PROTO_KEYS ? f.proto : XSKF_STEER_PROTO_NONE);
-		if (!(p = steer_bm(k)))
-			goto found;
-	}
-	if (dims & (1u << XSKF_DIM_SPORT) && !(sp = steer_port_bm(gen, 0, f.sport)))
+	if (dims & (1u << XSKF_DIM_SRC) &&
+	    !(cand &= (s = steer_addr_bm(&t, XSKF_DIM_SRC, &f, f.src))->sum))
 		goto found;
-	if (dims & (1u << XSKF_DIM_DPORT) && !(dp = steer_port_bm(gen, 1, f.dport)))
+	if (dims & (1u << XSKF_DIM_DST) &&
+	    !(cand &= (d = steer_addr_bm(&t, XSKF_DIM_DST, &f, f.dst))->sum))
 		goto found;
 	/*
-	 * The first rule every dimension allows. The summaries say which words can hold one:
-	 * for a frame that matches nothing, or a rule among many exact ones, one or two words
-	 * are read whatever the number of rules.
+	 * The first rule every dimension allows: in the first candidate word, nearly always
+	 * (a word whose summary bit is set in every dimension but whose AND is empty takes the
+	 * loop). For a frame that matches nothing, or a rule among many exact ones, one word is
+	 * read whatever the number of rules.
 	 */
-	cand = q->sum & e->sum & v->sum & s->sum & d->sum & p->sum & sp->sum & dp->sum;
-	w = 0;
-	i = 0;
-	for (k = 0; k < XSKF_STEER_WORDS && cand && !w; k++) {
+	i = steer_ctz(cand) & (XSKF_STEER_WORDS - 1);
+	w = (q->w[i] & e->w[i]) & (v->w[i] & s->w[i]) &
+	    ((d->w[i] & p->w[i]) & (sp->w[i] & dp->w[i]));
+	cand &= cand - 1;
+	for (k = 1; k < XSKF_STEER_WORDS && cand && !w; k++) {
 		i = steer_ctz(cand) & (XSKF_STEER_WORDS - 1);
 		cand &= cand - 1;
 		w = q->w[i] & e->w[i] & v->w[i] & s->w[i] & d->w[i] & p->w[i] & sp->w[i] & dp->w[i];

@@ -56,10 +56,11 @@ struct xskf_steer_bm {
 };
 
 /*
- * Map steer_bms (an mmapable array of bitmaps), per generation g, at g * XSKF_STEER_BMS_GEN:
- * the queues', the protocols', one wildcard per dimension (the rules that do not constrain it:
- * for frames the lookup has no entry for), the source and destination port classes. The
- * queue dimension's wildcard slot holds every rule: what an unused dimension allows.
+ * Map steer_bms: one element (mmapped by the framework) holding every bitmap, per generation g
+ * at g * XSKF_STEER_BMS_GEN: the queues', the protocols', one wildcard per dimension (the rules
+ * that do not constrain it: for frames the lookup has no entry for), the source and
+ * destination port classes. One element: the program looks it up once per frame and reaches
+ * each bitmap by an offset.
  */
 #define XSKF_STEER_BM_QUEUE 0
 #define XSKF_STEER_BM_PROTO (XSKF_STEER_BM_QUEUE + XSKF_STEER_MAX_QUEUES)
@@ -68,9 +69,19 @@ struct xskf_steer_bm {
 #define XSKF_STEER_BM_SPORT (XSKF_STEER_BM_WILD + XSKF_NR_DIMS)
 #define XSKF_STEER_BM_DPORT (XSKF_STEER_BM_SPORT + XSKF_STEER_PORT_CLASSES)
 #define XSKF_STEER_BMS_GEN  (XSKF_STEER_BM_DPORT + XSKF_STEER_PORT_CLASSES)
+struct xskf_steer_bms {
+	struct xskf_steer_bm bm[2 * XSKF_STEER_BMS_GEN];
+};
 
-/* Map steer_pcls (mmapable array of __u32): port -> class, at (g * 2 + sport?0:1) * KEYS. */
+/*
+ * Map steer_pcls: one element, port -> class, at (g * 2 + (sport ? 0 : 1)) * KEYS + port.
+ * 16 bits a port (classes < XSKF_STEER_PORT_CLASSES): 512 KiB, a quarter of what 64-bit
+ * array elements took, for the cache lines random ports touch.
+ */
 #define XSKF_STEER_PCLS_SIZE (4 * XSKF_STEER_PORT_KEYS)
+struct xskf_steer_pcls {
+	__u16 cls[XSKF_STEER_PCLS_SIZE];
+};
 
 struct xskf_steer_cfg {
 	__u32 nr_rules; /* 0: every frame takes its queue's default */

@@ -244,12 +244,12 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* Ports: the boundaries of every range cut 0..65535 into classes, each with its bitmap. */
-static void build_ports(struct build *b, unsigned int dim, uint64_t *pcls)
+static void build_ports(struct build *b, unsigned int dim, uint16_t *pcls)
 {
 	unsigned int sel = dim == XSKF_DIM_DPORT, i, j, np = 0, c;
 	uint32_t *pts = calloc(2 * b->n + 1, sizeof(*pts));
 	struct xskf_steer_bm *cls = b->bms + (sel ? XSKF_STEER_BM_DPORT : XSKF_STEER_BM_SPORT);
-	uint64_t *map = pcls + (size_t)(b->g * 2 + sel) * XSKF_STEER_PORT_KEYS;
+	uint16_t *map = pcls + (size_t)(b->g * 2 + sel) * XSKF_STEER_PORT_KEYS;
 
 	if (!pts)
 		return;
@@ -273,7 +273,7 @@ static void build_ports(struct build *b, unsigned int dim, uint64_t *pcls)
 		uint32_t lo = pts[c], end = c + 1 < np ? pts[c + 1] : 65536, p;
 
 		for (p = lo; p < end; p++)
-			map[p] = c;
+			map[p] = (uint16_t)c;
 		for (i = 0; i < b->n; i++) {
 			const struct xskf_steer_rule *r = b->r[i];
 
@@ -283,7 +283,7 @@ static void build_ports(struct build *b, unsigned int dim, uint64_t *pcls)
 		}
 	}
 	/* frames without ports: only the rules that ask for none */
-	map[XSKF_STEER_PORT_NONE] = np;
+	map[XSKF_STEER_PORT_NONE] = (uint16_t)np;
 	for (i = 0; i < b->n; i++)
 		if (!HAS(b->r[i], dim))
 			bm_set(&cls[np], i);
@@ -429,10 +429,9 @@ static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsign
 		for (i = 0; i < b.n; i++)
 			if (!HAS(ord[i], dim) || dim == XSKF_DIM_QUEUE)
 				bm_set(&b.bms[XSKF_STEER_BM_WILD + dim], i);
-	if (cfg.dims & (1u << XSKF_DIM_SPORT))
-		build_ports(&b, XSKF_DIM_SPORT, st->pcls);
-	if (cfg.dims & (1u << XSKF_DIM_DPORT))
-		build_ports(&b, XSKF_DIM_DPORT, st->pcls);
+	/* both, used or not: the program reads them without asking (one class then, every rule) */
+	build_ports(&b, XSKF_DIM_SPORT, st->pcls);
+	build_ports(&b, XSKF_DIM_DPORT, st->pcls);
 
 	fd = bpf_map__fd(port->skel->maps.steer_hash);
 	err = clear_gen(fd, sizeof(struct xskf_steer_hkey), 0, b.g);
@@ -733,8 +732,8 @@ int xskf_steer__load(struct xskf_engine *eng, struct xskf_port *port)
 	unsigned int i;
 	uint32_t k;
 
-	st->bms_len = (size_t)2 * XSKF_STEER_BMS_GEN * sizeof(struct xskf_steer_bm);
-	st->pcls_len = (size_t)XSKF_STEER_PCLS_SIZE * sizeof(uint64_t);
+	st->bms_len = sizeof(struct xskf_steer_bms);
+	st->pcls_len = sizeof(struct xskf_steer_pcls);
 	st->bms = mmap(NULL, st->bms_len, PROT_READ | PROT_WRITE, MAP_SHARED,
 		       bpf_map__fd(port->skel->maps.steer_bms), 0);
 	st->pcls = mmap(NULL, st->pcls_len, PROT_READ | PROT_WRITE, MAP_SHARED,

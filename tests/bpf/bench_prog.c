@@ -100,23 +100,27 @@ static int steer_udp(struct bench_prog *skel, uint16_t dport)
 	struct xskf_steer_bm one = { .sum = 1, .w = { 1 } };
 	struct xskf_steer_act xsk = { .slot = 0, .kind = XSKF_STEER_ACT_XSK },
 			      pass = { .slot = XSKF_STEER_MAX_RULES, .kind = XSKF_STEER_ACT_PASS };
+	struct xskf_steer_bms *bms = calloc(1, sizeof(*bms));
+	struct xskf_steer_pcls *pcls = calloc(1, sizeof(*pcls));
 	uint32_t zero = 0, k;
-	uint64_t cls = 1;
-	int bms = bpf_map__fd(skel->maps.steer_bms), err = 0;
+	int err = 0;
 
-	k = XSKF_STEER_BM_QUEUE + 0;
-	err |= bpf_map_update_elem(bms, &k, &one, 0);
-	k = XSKF_STEER_BM_ALL;
-	err |= bpf_map_update_elem(bms, &k, &one, 0);
-	k = XSKF_STEER_BM_PROTO + 17;
-	err |= bpf_map_update_elem(bms, &k, &one, 0);
-	k = XSKF_STEER_BM_DPORT + 1; /* class 1: the port itself; 0 and 2 (no port) are empty */
-	err |= bpf_map_update_elem(bms, &k, &one, 0);
-	k = (0 * 2 + 1) * XSKF_STEER_PORT_KEYS + dport;
-	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_pcls), &k, &cls, 0);
-	k = XSKF_STEER_PORT_NONE + (0 * 2 + 1) * XSKF_STEER_PORT_KEYS;
-	cls = 2;
-	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_pcls), &k, &cls, 0);
+	if (!bms || !pcls) {
+		free(bms);
+		free(pcls);
+		return -1;
+	}
+	bms->bm[XSKF_STEER_BM_QUEUE + 0] = one;
+	bms->bm[XSKF_STEER_BM_ALL] = one;
+	bms->bm[XSKF_STEER_BM_PROTO + 17] = one;
+	bms->bm[XSKF_STEER_BM_DPORT + 1] = one; /* class 1: the port; 0 and 2 (no port) empty */
+	bms->bm[XSKF_STEER_BM_SPORT + 0] = one; /* no rule asks for a source port: one class */
+	pcls->cls[(0 * 2 + 1) * XSKF_STEER_PORT_KEYS + dport] = 1;
+	pcls->cls[(0 * 2 + 1) * XSKF_STEER_PORT_KEYS + XSKF_STEER_PORT_NONE] = 2;
+	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_bms), &zero, bms, 0);
+	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_pcls), &zero, pcls, 0);
+	free(bms);
+	free(pcls);
 	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_act), &zero, &xsk, 0);
 	k = XSKF_STEER_MAX_RULES + 0;
 	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_act), &k, &pass, 0);

@@ -217,6 +217,54 @@ static void test_full(void)
 	accounting(0, "full table");
 }
 
+/*
+ * The classifier's shortcuts (bpf/xskf_steer.bpf.h): a queue no rule applies to takes its
+ * default unread; a frame whose first candidate word (every field's summary has it) holds no
+ * rule that all fields allow goes on to the next word; a frame the arrays' fields already
+ * rule out never reaches the LPM tries.
+ */
+static void test_shortcuts(void)
+{
+	struct frame_spec f = UDP4(1, 7000);
+	char rule[64];
+	int a, b, c, q1, i, n = 0;
+
+	steer_port_close(eng, &port);
+	gone_hits = 0;
+	CHECK(steer_port_open(&eng, &port, 2) == 0, "a fresh program");
+	/* word 0: dport 7000 allows only a, 203.0.113.5 only b; word 1: c allows both */
+	a = add("src 10.0.0.0/8 udp dport 7000 drop");
+	b = add("src 203.0.113.0/24 udp dport 7001 drop");
+	for (i = 2; i < 64; i++) {
+		snprintf(rule, sizeof(rule), "udp dport %d drop", 30000 + i);
+		n += add(rule) > 0;
+	}
+	c = add("udp dport 7000 pass");
+	CHECK(a > 0 && b > 0 && n == 62 && c > 0, "65 rules, the last in word 1");
+	CHECK(xskf_steer__load(eng, &port) == 0, "loaded");
+	f.src = "203.0.113.5";
+	CHECK(run(0, &f) == XDP_PASS && hits(c) == 1 && hits(a) == 0 && hits(b) == 0,
+	      "udp 7000 from 203.0.113.5: word 0 has neither a nor b for it, word 1's rule");
+	f.src = "10.1.2.3";
+	CHECK(run(0, &f) == XDP_DROP && hits(a) == 1 && hits(c) == 1, "from 10.1.2.3: rule a");
+	f.dport = 7001;
+	f.src = "203.0.113.5";
+	CHECK(run(0, &f) == XDP_DROP && hits(b) == 1, "udp 7001 from 203.0.113.5: rule b");
+	f.dport = 9;
+	CHECK(run(0, &f) == XDP_PASS && def_hits(0) == 1 && hits(c) == 1,
+	      "udp 9: no rule's port, the default");
+	accounting(0, "shortcuts");
+	/* test runs are on queue 0 (another needs a device): a table only for queue 1 */
+	steer_port_close(eng, &port);
+	gone_hits = 0;
+	CHECK(steer_port_open(&eng, &port, 2) == 0, "a fresh program");
+	q1 = add("queue 1 udp drop");
+	CHECK(q1 > 0 && xskf_steer__load(eng, &port) == 0, "'queue 1 udp drop' loaded");
+	CHECK(run(0, &f) == XDP_PASS && def_hits(0) == 1 && hits(q1) == 0,
+	      "udp on queue 0: no rule for the queue, the default");
+	accounting(0, "a queue without rules");
+}
+
 int main(void)
 {
 	if (geteuid()) {
@@ -240,6 +288,7 @@ int main(void)
 	test_live();
 	test_bad();
 	test_full();
+	test_shortcuts();
 	steer_port_close(eng, &port);
 	return tap_done();
 }
