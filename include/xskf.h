@@ -465,7 +465,9 @@ struct xskf_engine_opts {
 	 * gro_flush_timeout for the NAPIs of the bound queues (netdev netlink, 6.13+) or, where
 	 * they name none, the whole device (sysfs). The old values are recorded in the control
 	 * folder ($XSKF_CTL_DIR, else /run/xskf) and put back at stop and, after a crash, by the
-	 * next start. NULL (default): no device setting is changed (docs/idle.md).
+	 * next start. ",irq-suspend=NS" adds irq-suspend-timeout, per NAPI only: with busy_poll
+	 * on zero-copy sockets (the epoll wait), else xskf_engine__start() fails with
+	 * -EOPNOTSUPP. NULL (default): no device setting is changed (docs/idle.md).
 	 */
 	const char *napi;
 };

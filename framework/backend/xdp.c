@@ -11,6 +11,8 @@
 #include <unistd.h>
 #include <linux/capability.h>
 #include <sys/resource.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -183,6 +185,9 @@ static int xdp_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 	return err;
 }
 
+static const char *xdp_sock_mode(const struct xskf_sock *s);
+static void xdp_idle_prepare(struct xskf_engine *eng);
+
 /*
  * Program loaded, sockets entered in the XSKMAP, then attached: once the program is visible on
  * the interface, every queue already has its socket.
@@ -216,6 +221,9 @@ static int xdp_attach(struct xskf_engine *eng)
 	/* unfinished checksums the interfaces will hand us (csum_watch.c) */
 	if (!err)
 		xskf_csum__probe(eng);
+	/* the idle wait: epoll where it busy polls (--napi irq-suspend= needs it, so first) */
+	if (!err)
+		xdp_idle_prepare(eng);
 	/* NAPI settings: a dead run's put back, --napi's made (veth has NAPIs once attached) */
 	if (!err)
 		err = xskf_napi__start(eng);
@@ -293,13 +301,126 @@ out:
 	return err;
 }
 
-static const char *xdp_sock_mode(const struct xskf_sock *s);
-
-/* poll() on the worker's XSK fds (POLLIN: a frame on an RX ring) and its eventfd. */
+/*
+ * The wait: poll() on the worker's XSK fds (POLLIN: a frame on an RX ring) and its eventfd, or
+ * epoll_wait() on the same fds where epoll busy polls (xdp_idle_prepare()). Either way the
+ * revents are left in w->idle.pfd, so idle.c sees the eventfd's as before.
+ */
 static int xdp_wait(struct xskf_worker *w, int timeout_ms)
 {
-	return poll(w->idle.pfd, w->idle.nr_pfd, timeout_ms);
+	struct xskf_idle_state *id = &w->idle;
+	struct epoll_event ev[XSKF_MAX_PORTS * 8 + 1];
+	int n, i;
+
+	if (id->epfd < 0)
+		return poll(id->pfd, id->nr_pfd, timeout_ms);
+	for (i = 0; i < (int)id->nr_pfd; i++)
+		id->pfd[i].revents = 0;
+	n = epoll_wait(id->epfd, ev, (int)id->nr_pfd, timeout_ms);
+	for (i = 0; i < n; i++)
+		if (ev[i].data.u32 < id->nr_pfd)
+			id->pfd[ev[i].data.u32].revents = (short)ev[i].events;
+	return n;
 }
+
+/* EPIOCSPARAMS (6.9+, fs/eventpoll.c): not in Debian 12's headers */
+struct xdp_epoll_params {
+	uint32_t busy_poll_usecs;
+	uint16_t busy_poll_budget;
+	uint8_t prefer_busy_poll;
+	uint8_t pad;
+};
+#define XDP_EPIOCSPARAMS _IOW(0x8A, 0x01, struct xdp_epoll_params)
+
+/*
+ * An epoll instance for worker @w on its eventfd and XSK fds, busy polling: the kernel polls
+ * the sockets' NAPI for up to the spin bound in epoll_wait() before it sleeps, with preferred
+ * busy polling (the condition of IRQ suspension, napi.rst). Returns the fd or -errno; *@step
+ * says which call failed.
+ */
+static int epoll_open(struct xskf_worker *w, const char **step)
+{
+	const struct xskf_engine_opts *o = &w->eng->o;
+	struct xskf_idle_state *id = &w->idle;
+	struct xdp_epoll_params ep = {
+		.busy_poll_usecs = o->idle == XSKF_IDLE_SLEEP ? 0 : o->idle_spin_us,
+		.busy_poll_budget = (uint16_t)(o->busy_poll_budget ? o->busy_poll_budget : o->batch),
+		.prefer_busy_poll = 1,
+	};
+	int fd, err;
+	unsigned int i;
+
+	*step = "epoll_create1";
+	fd = epoll_create1(EPOLL_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	*step = "epoll_ctl";
+	for (i = 0; i < id->nr_pfd; i++) {
+		struct epoll_event e = {.events = EPOLLIN, .data.u32 = i};
+
+		if (epoll_ctl(fd, EPOLL_CTL_ADD, id->pfd[i].fd, &e))
+			goto fail;
+	}
+	*step = "EPIOCSPARAMS";
+	if (ioctl(fd, XDP_EPIOCSPARAMS, &ep))
+		goto fail;
+	return fd;
+fail:
+	err = -errno;
+	close(fd);
+	return err;
+}
+
+/*
+ * At attach, before --napi: which sockets can busy poll (-B falls back in one line where one
+ * cannot: copy mode has no NAPI ID), and the workers' epoll waits where they can. The epoll wait
+ * is used with -B on sockets that all have a NAPI ID; XSKF_IDLE_EPOLL=1 forces it (tests: on
+ * veth the kernel takes EPIOCSPARAMS and sleeps as poll() would, without a NAPI to poll).
+ */
+static void xdp_idle_prepare(struct xskf_engine *eng)
+{
+	const struct xskf_sock *nonapi = NULL;
+	const char *env = getenv("XSKF_IDLE_EPOLL"), *step = "";
+	bool force = env && !strcmp(env, "1");
+	unsigned int i, id;
+	socklen_t sl;
+	int fd = 0;
+
+	for (i = 0; i < eng->nr_socks && !nonapi; i++) {
+		id = 0;
+		sl = sizeof(id);
+		if (getsockopt(eng->socks[i].fd, SOL_SOCKET, SO_INCOMING_NAPI_ID, &id, &sl) || !id)
+			nonapi = &eng->socks[i];
+	}
+	if (nonapi && eng->busy_poll) {
+		pr_warn("--busy-poll: %s queue %u is in %s, without a NAPI ID (zero-copy has "
+			"one): it cannot busy poll; polling its rings without it\n",
+			nonapi->port->name, nonapi->queue, xdp_sock_mode(nonapi));
+		eng->busy_poll = false;
+	}
+	if (eng->o.idle == XSKF_IDLE_BUSY || !(eng->busy_poll || force))
+		return;
+	for (i = 0; i < eng->nr_workers && fd >= 0; i++) {
+		fd = epoll_open(&eng->workers[i], &step);
+		if (fd >= 0)
+			eng->workers[i].idle.epfd = fd;
+	}
+	if (fd >= 0)
+		return;
+	for (i = 0; i < eng->nr_workers; i++)
+		if (eng->workers[i].idle.epfd >= 0) {
+			close(eng->workers[i].idle.epfd);
+			eng->workers[i].idle.epfd = -1;
+		}
+	if (fd == -ENOTTY || (fd == -EINVAL && !strcmp(step, "EPIOCSPARAMS")))
+		pr_info("epoll busy polling: the kernel has no EPIOCSPARAMS (6.9+): workers sleep "
+			"in poll(), without IRQ suspension\n");
+	else
+		pr_info("epoll busy polling: %s: %s: workers sleep in poll(), without IRQ "
+			"suspension\n",
+			step, strerror(-fd));
+}
+
 
 /*
  * What the kernel can add to sleeping and polling (docs/idle.md): socket and epoll busy
@@ -311,7 +432,7 @@ static void xdp_idle_help(struct xskf_engine *eng, char *buf, size_t len)
 {
 	const struct xskf_sock *nonapi = NULL;
 	unsigned int i, napi = 0, id;
-	char nh[300];
+	char nh[400];
 	socklen_t sl;
 
 	for (i = 0; i < eng->nr_socks; i++) {
@@ -326,24 +447,26 @@ static void xdp_idle_help(struct xskf_engine *eng, char *buf, size_t len)
 			napi++;
 		}
 	}
-	if (nonapi && eng->busy_poll) {
-		pr_warn("--busy-poll: %s queue %u is in %s, without a NAPI ID (zero-copy has "
-			"one): it cannot busy poll; polling its rings without it\n",
-			nonapi->port->name, nonapi->queue, xdp_sock_mode(nonapi));
-		eng->busy_poll = false;
-	}
 	xskf_napi__help(eng, nh, sizeof(nh));
 	if (!napi)
 		snprintf(buf, len,
 			 "kernel help: %s: busy polling and epoll busy polling act on a socket's "
-			 "NAPI, and %s sockets have no NAPI ID (zero-copy only); %s",
+			 "NAPI, and %s sockets have no NAPI ID (zero-copy only)%s; %s",
 			 xskf_napi__used(eng) ? "busy polling not used" : "none",
-			 nonapi ? xdp_sock_mode(nonapi) : "these", nh);
+			 nonapi ? xdp_sock_mode(nonapi) : "these",
+			 xskf_idle__epoll(eng) ? " (the idle wait is epoll_wait(), forced by "
+						"XSKF_IDLE_EPOLL=1)"
+					      : "",
+			 nh);
 	else
-		snprintf(buf, len, "kernel help: %s (%u of %u sockets have a NAPI ID); %s",
+		snprintf(buf, len, "kernel help: %s (%u of %u sockets have a NAPI ID)%s; %s",
 			 eng->busy_poll ? "preferred busy polling, budget one batch" :
 					  "busy polling off (-B turns it on)",
-			 napi, eng->nr_socks, nh);
+			 napi, eng->nr_socks,
+			 xskf_idle__epoll(eng) ? ", epoll busy polling in the idle wait "
+						"(EPIOCSPARAMS, preferred, spin bound)"
+					      : "",
+			 nh);
 }
 
 static const char *xdp_sock_mode(const struct xskf_sock *s)

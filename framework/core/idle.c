@@ -71,6 +71,7 @@ int xskf_idle__open(struct xskf_worker *w)
 	for (i = 0; i < w->nr_socks; i++)
 		id->pfd[i + 1] = (struct pollfd){ .fd = w->socks[i]->fd, .events = POLLIN };
 	id->nr_pfd = w->nr_socks + 1;
+	id->epfd = -1; /* the backend's idle_help() may open one */
 	id->on = o->idle != XSKF_IDLE_BUSY;
 	id->spin_ns = o->idle == XSKF_IDLE_SLEEP ? 0 : (uint64_t)o->idle_spin_us * 1000;
 	id->spin_min_ns = id->spin_ns;
@@ -84,8 +85,19 @@ void xskf_idle__close(struct xskf_worker *w)
 	if (!id->pfd)
 		return;
 	close(id->efd);
+	if (id->epfd >= 0)
+		close(id->epfd);
+	id->epfd = -1;
 	free(id->pfd);
 	id->pfd = NULL;
+}
+
+bool xskf_idle__epoll(const struct xskf_engine *eng)
+{
+	for (unsigned int i = 0; i < eng->nr_workers; i++)
+		if (eng->workers[i].idle.epfd < 0)
+			return false;
+	return eng->nr_workers > 0;
 }
 
 void xskf_idle__wake(struct xskf_worker *w)
@@ -229,18 +241,19 @@ void xskf_idle__say(struct xskf_engine *eng)
 {
 	const struct xskf_engine_opts *o = &eng->o;
 	char help[768] = "";
+	const char *wait = xskf_idle__epoll(eng) ? "epoll_wait()" : "poll()";
 
 	if (eng->be->idle_help)
 		eng->be->idle_help(eng, help, sizeof(help));
 	if (o->idle == XSKF_IDLE_BUSY)
 		pr_info("idle busy: workers poll without sleeping%s%s\n", help[0] ? "; " : "", help);
 	else if (o->idle == XSKF_IDLE_SLEEP)
-		pr_info("idle sleep: workers sleep in poll() at the first round without frames%s%s\n",
-			help[0] ? "; " : "", help);
+		pr_info("idle sleep: workers sleep in %s at the first round without frames%s%s\n",
+			wait, help[0] ? "; " : "", help);
 	else
-		pr_info("idle adaptive: workers poll while frames come, sleep in poll() after %u us "
+		pr_info("idle adaptive: workers poll while frames come, sleep in %s after %u us "
 			"without any%s%s\n",
-			o->idle_spin_us, help[0] ? "; " : "", help);
+			wait, o->idle_spin_us, help[0] ? "; " : "", help);
 }
 
 int xskf_engine__idle_stats(const struct xskf_engine *eng, unsigned int worker,

@@ -19,6 +19,7 @@ struct xskf_idle_state {
 	int efd;              /* eventfd: stop, reload and control wake the worker with it */
 	struct pollfd *pfd;   /* efd first, then each socket's fd (the backend's wait) */
 	unsigned int nr_pfd;
+	int epfd;             /* >= 0: the backend waits in epoll_wait() on it instead (xdp.c) */
 	uint64_t spin_ns;     /* 0: sleep at the first empty round */
 	uint64_t spin_min_ns; /* --idle-spin: where spin_ns starts and what it comes back to */
 	uint64_t spin_since;  /* the clock at the first look of this empty stretch */
@@ -39,6 +40,11 @@ struct xskf_idle_state {
 int xskf_idle__open(struct xskf_worker *w);
 /* Close what xskf_idle__open() opened; safe on a worker never opened. Thread: control thread. */
 void xskf_idle__close(struct xskf_worker *w);
+/*
+ * Whether every worker of @eng waits in epoll_wait() (its backend opened w->idle.epfd: epoll
+ * busy polling, which IRQ suspension needs). Thread: control thread, after the attach.
+ */
+bool xskf_idle__epoll(const struct xskf_engine *eng);
 /* Wake worker @w if it sleeps (else its next sleep returns at once). Async-signal-safe. */
 void xskf_idle__wake(struct xskf_worker *w);
 /*

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * NAPI settings of the bound devices: napi_defer_hard_irqs and gro_flush_timeout (--napi,
- * docs/idle.md). Nothing is changed unless asked: on veth they cost latency (p50 31 -> 354 us
+ * NAPI settings of the bound devices: napi_defer_hard_irqs, gro_flush_timeout and, per NAPI
+ * only, irq-suspend-timeout (--napi, docs/idle.md). Nothing is changed unless asked: on veth they cost latency (p50 31 -> 354 us
  * measured) and they are the device's, shared with the kernel's own stack.
  *
  * Where the bound queues name their NAPIs (a zero-copy socket's SO_INCOMING_NAPI_ID, or the
@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 
 #include "core/engine.h"
+#include "core/idle.h"
 #include "core/log.h"
 #include "core/napi.h"
 #include "core/napi_nl.h"
@@ -44,6 +45,8 @@ struct napi_entry {
 	uint32_t napi_id;
 	uint32_t defer;
 	uint64_t gro_ns;
+	bool has_irq; /* irq-suspend-timeout was changed (per NAPI only) */
+	uint64_t irq_ns;
 };
 
 struct xskf_napi_run {
@@ -54,15 +57,27 @@ struct xskf_napi_run {
 	struct napi_entry e[NAPI_MAX_ENTRIES];
 	unsigned int n;
 	char used[160]; /* what --napi did, for the idle line */
+	bool irq_used;	/* --napi irq-suspend= set */
+};
+
+/* The --napi settings: name, sysfs/netlink meaning for messages, largest value. */
+static const struct {
+	const char *name, *what;
+	unsigned long long max;
+} napi_keys[] = {
+	{"defer", "defer=0..2147483647 (napi_defer_hard_irqs)", INT32_MAX},
+	{"gro-flush", "gro-flush=0..1000000000 (ns; gro_flush_timeout)", 1000000000ull},
+	{"irq-suspend", "irq-suspend=0..1000000000 (ns; irq-suspend-timeout)", 1000000000ull},
 };
 
 int xskf_napi__parse(const char *s, struct xskf_napi_req *r)
 {
 	char buf[256], *tok, *save, *end;
+	unsigned int k;
 
 	memset(r, 0, sizeof(*r));
 	if (!s || !*s || strlen(s) >= sizeof(buf)) {
-		pr_warn("--napi '%s': give defer=N and/or gro-flush=NS (e.g. "
+		pr_warn("--napi '%s': give defer=N, gro-flush=NS and/or irq-suspend=NS (e.g. "
 			"defer=2,gro-flush=200000)\n",
 			s ? s : "");
 		return -EINVAL;
@@ -74,40 +89,35 @@ int xskf_napi__parse(const char *s, struct xskf_napi_req *r)
 
 		if (eq)
 			*eq = 0;
-		if (eq && (!strcmp(tok, "defer") || !strcmp(tok, "gro-flush"))) {
-			errno = 0;
-			v = strtoull(eq + 1, &end, 10);
-			if (errno || end == eq + 1 || *end || eq[1] == '-' ||
-			    (!strcmp(tok, "defer") && v > INT32_MAX) ||
-			    (!strcmp(tok, "gro-flush") && v > 1000000000ull)) {
-				pr_warn("--napi %s=%s: not a number in range: use %s\n", tok,
-					eq + 1,
-					!strcmp(tok, "defer")
-					    ? "defer=0..2147483647 (napi_defer_hard_irqs)"
-					    : "gro-flush=0..1000000000 (ns; gro_flush_timeout)");
-				return -EINVAL;
-			}
-			if (!strcmp(tok, "defer")) {
-				r->defer_set = true;
-				r->defer = (uint32_t)v;
-			} else {
-				r->gro_set = true;
-				r->gro_ns = v;
-			}
-		} else if (eq && !strcmp(tok, "irq-suspend")) {
-			pr_warn("--napi irq-suspend=%s: IRQ suspension needs epoll-based busy "
-				"polling in "
-				"the idle wait, which this version does not do: leave it out\n",
-				eq + 1);
-			return -EOPNOTSUPP;
-		} else {
-			pr_warn("--napi: unknown setting '%s': use defer=N and/or gro-flush=NS\n",
+		for (k = 0; eq && k < sizeof(napi_keys) / sizeof(napi_keys[0]); k++)
+			if (!strcmp(tok, napi_keys[k].name))
+				break;
+		if (!eq || k == sizeof(napi_keys) / sizeof(napi_keys[0])) {
+			pr_warn("--napi: unknown setting '%s': use defer=N, gro-flush=NS and/or "
+				"irq-suspend=NS\n",
 				tok);
 			return -EINVAL;
 		}
+		errno = 0;
+		v = strtoull(eq + 1, &end, 10);
+		if (errno || end == eq + 1 || *end || eq[1] == '-' || v > napi_keys[k].max) {
+			pr_warn("--napi %s=%s: not a number in range: use %s\n", tok, eq + 1,
+				napi_keys[k].what);
+			return -EINVAL;
+		}
+		if (k == 0) {
+			r->defer_set = true;
+			r->defer = (uint32_t)v;
+		} else if (k == 1) {
+			r->gro_set = true;
+			r->gro_ns = v;
+		} else {
+			r->irq_set = true;
+			r->irq_ns = v;
+		}
 	}
-	if (!r->defer_set && !r->gro_set) {
-		pr_warn("--napi '%s': give defer=N and/or gro-flush=NS\n", s);
+	if (!r->defer_set && !r->gro_set && !r->irq_set) {
+		pr_warn("--napi '%s': give defer=N, gro-flush=NS and/or irq-suspend=NS\n", s);
 		return -EINVAL;
 	}
 	return 0;
@@ -160,10 +170,17 @@ static int write_state(const char *path, const struct napi_entry *e, unsigned in
 	}
 	fprintf(f, "xskf-napi 1\npid %d start %" PRIu64 " netns %" PRIu64 "\n", (int)getpid(),
 		xskf_proc__start_time(getpid()), netns_ino());
-	for (i = 0; i < n; i++)
-		fprintf(f, "%s %d %s %u defer %u gro-flush %" PRIu64 "\n",
-			e[i].per_napi ? "napi" : "dev", e[i].ifindex, e[i].ifname, e[i].napi_id,
-			e[i].defer, e[i].gro_ns);
+	/*
+	 * irq-suspend-timeout, where changed, ends the line: an older xskf reads the first six
+	 * fields of it and still puts back the other two
+	 */
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%s %d %s %u defer %u gro-flush %" PRIu64, e[i].per_napi ? "napi" : "dev",
+			e[i].ifindex, e[i].ifname, e[i].napi_id, e[i].defer, e[i].gro_ns);
+		if (e[i].has_irq)
+			fprintf(f, " irq-suspend %" PRIu64, e[i].irq_ns);
+		fputc('\n', f);
+	}
 	if (fflush(f) || fsync(fd) || fclose(f)) {
 		unlink(tmp);
 		return -EIO;
@@ -179,8 +196,8 @@ static int write_state(const char *path, const struct napi_entry *e, unsigned in
 static int read_state(const char *path, struct napi_entry *e, unsigned int *n, pid_t *pid,
 		      uint64_t *start, uint64_t *ns)
 {
-	char line[256], kind[8];
-	int p, ver = 0;
+	char line[256], kind[8], *p;
+	int pd, ver = 0;
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 
@@ -192,11 +209,11 @@ static int read_state(const char *path, struct napi_entry *e, unsigned int *n, p
 	}
 	if (!fgets(line, sizeof(line), f) || sscanf(line, "xskf-napi %d", &ver) != 1 || ver != 1 ||
 	    !fgets(line, sizeof(line), f) ||
-	    sscanf(line, "pid %d start %" SCNu64 " netns %" SCNu64, &p, start, ns) != 3) {
+	    sscanf(line, "pid %d start %" SCNu64 " netns %" SCNu64, &pd, start, ns) != 3) {
 		fclose(f);
 		return -EINVAL;
 	}
-	*pid = p;
+	*pid = pd;
 	while (*n < NAPI_MAX_ENTRIES && fgets(line, sizeof(line), f)) {
 		struct napi_entry *x = &e[*n];
 
@@ -205,10 +222,22 @@ static int read_state(const char *path, struct napi_entry *e, unsigned int *n, p
 			   x->ifname, &x->napi_id, &x->defer, &x->gro_ns) != 6)
 			continue;
 		x->per_napi = !strcmp(kind, "napi");
+		/* absent in the files of runs before irq-suspend (and of runs that did not set it) */
+		p = strstr(line, " irq-suspend ");
+		x->has_irq = x->per_napi && p && sscanf(p, " irq-suspend %" SCNu64, &x->irq_ns) == 1;
 		(*n)++;
 	}
 	fclose(f);
 	return 0;
+}
+
+/* ", irq-suspend-timeout N" where @x changed it, else "": for the put-back lines */
+static const char *irq_text(const struct napi_entry *x, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (x->has_irq)
+		snprintf(buf, len, ", irq-suspend-timeout %" PRIu64, x->irq_ns);
+	return buf;
 }
 
 /*
@@ -235,10 +264,12 @@ static unsigned int put_back(struct xskf_napi_nl *nl, const struct napi_entry *e
 		}
 		if (x->per_napi) {
 			struct xskf_napi_info v = {.defer_hard_irqs = x->defer,
-						   .gro_flush_timeout = x->gro_ns};
+						   .gro_flush_timeout = x->gro_ns,
+						   .irq_suspend_timeout = x->irq_ns};
 
 			err = nl ? xskf_napi_nl__set(nl, x->napi_id, &v,
-						     XSKF_NAPI_DEFER | XSKF_NAPI_GRO_FLUSH)
+						     XSKF_NAPI_DEFER | XSKF_NAPI_GRO_FLUSH |
+							 (x->has_irq ? XSKF_NAPI_IRQ_SUSPEND : 0))
 				 : -EOPNOTSUPP;
 			if (err) {
 				pr_warn(
@@ -275,7 +306,7 @@ static void clean_stale(struct xskf_napi_run *r)
 	struct napi_entry e[NAPI_MAX_ENTRIES];
 	uint64_t start, ns, our_ns = netns_ino();
 	const char *dir = state_dir();
-	char path[PATH_MAX], who[64];
+	char path[PATH_MAX], who[64], irq[48];
 	struct dirent *de;
 	unsigned int n, i;
 	pid_t pid = 0;
@@ -304,9 +335,11 @@ static void clean_stale(struct xskf_napi_run *r)
 		if (!put_back(r->nl_ok ? &r->nl : NULL, e, n, who))
 			for (i = 0; i < n; i++)
 				pr_info("%s left NAPI settings changed: put back %s%s%.0u: "
-					"napi_defer_hard_irqs %u, gro_flush_timeout %" PRIu64 "\n",
+					"napi_defer_hard_irqs %u, gro_flush_timeout %" PRIu64
+					"%s\n",
 					who, e[i].ifname, e[i].per_napi ? " NAPI " : "",
-					e[i].per_napi ? e[i].napi_id : 0, e[i].defer, e[i].gro_ns);
+					e[i].per_napi ? e[i].napi_id : 0, e[i].defer, e[i].gro_ns,
+					irq_text(&e[i], irq, sizeof(irq)));
 		unlink(path);
 	}
 	closedir(d);
@@ -371,8 +404,8 @@ static int plan_port(struct xskf_engine *eng, struct xskf_napi_run *r, const str
 	return 0;
 }
 
-/* The old values of the planned entries, read now. */
-static int read_old(struct xskf_napi_run *r)
+/* The old values of the planned entries, read now; @irq: irq-suspend-timeout's too. */
+static int read_old(struct xskf_napi_run *r, bool irq)
 {
 	for (unsigned int i = 0; i < r->n; i++) {
 		struct napi_entry *x = &r->e[i];
@@ -386,6 +419,8 @@ static int read_old(struct xskf_napi_run *r)
 				return err;
 			x->defer = in.defer_hard_irqs;
 			x->gro_ns = in.gro_flush_timeout;
+			x->has_irq = irq && in.has_irq_suspend;
+			x->irq_ns = in.irq_suspend_timeout;
 			continue;
 		}
 		d = xskf_sysfs__long("/sys/class/net/%s/napi_defer_hard_irqs", x->ifname);
@@ -409,11 +444,13 @@ static int apply(struct xskf_engine *eng, struct xskf_napi_run *r)
 
 		if (x->per_napi) {
 			struct xskf_napi_info v = {.defer_hard_irqs = q->defer,
-						   .gro_flush_timeout = q->gro_ns};
+						   .gro_flush_timeout = q->gro_ns,
+						   .irq_suspend_timeout = q->irq_ns};
 
 			err = xskf_napi_nl__set(&r->nl, x->napi_id, &v,
 						(q->defer_set ? XSKF_NAPI_DEFER : 0) |
-						    (q->gro_set ? XSKF_NAPI_GRO_FLUSH : 0));
+						    (q->gro_set ? XSKF_NAPI_GRO_FLUSH : 0) |
+						    (q->irq_set ? XSKF_NAPI_IRQ_SUSPEND : 0));
 		} else {
 			if (q->defer_set)
 				err = sysfs_write(x->ifname, "napi_defer_hard_irqs", q->defer);
@@ -433,8 +470,63 @@ static int apply(struct xskf_engine *eng, struct xskf_napi_run *r)
 		    q->gro_set ? q->gro_ns : x->gro_ns,
 		    x->per_napi ? "per NAPI (netdev netlink napi-set)"
 				: "per device (sysfs: every NAPI of it)");
+		if (x->has_irq)
+			pr_info("--napi: %s NAPI %u: irq-suspend-timeout %" PRIu64 " -> %" PRIu64
+				" ns; put back at exit\n",
+				x->ifname, x->napi_id, x->irq_ns, q->irq_ns);
 	}
 	return err;
+}
+
+/*
+ * --napi irq-suspend= is set per NAPI, and the kernel suspends a NAPI's interrupts only while
+ * an epoll_wait() with preferred busy polling finds its events (napi.rst, "IRQ suspension"):
+ * so it needs napi-set with the attribute, sockets that name their NAPI (zero-copy), -B and the
+ * epoll wait (xdp.c). Where one is missing: one line, and the start fails (a forced mode).
+ */
+static int irq_suspend_check(struct xskf_engine *eng, const struct xskf_napi_run *r)
+{
+	const struct xskf_engine_opts *o = &eng->o;
+	unsigned int i;
+
+	if (!eng->napi_req.irq_set)
+		return 0;
+	if (!r->nl_ok || !r->nl.has_napi_set || !r->irq_suspend) {
+		pr_warn("--napi irq-suspend=%" PRIu64 ": the kernel %s (6.13+): leave it out\n",
+			eng->napi_req.irq_ns,
+			!r->nl_ok ? "has no netdev netlink family"
+			: !r->nl.has_napi_set ? "has no napi-set"
+					      : "reports no irq-suspend-timeout for these NAPIs");
+		return -EOPNOTSUPP;
+	}
+	for (i = 0; i < eng->nr_socks; i++) {
+		const struct xskf_sock *s = &eng->socks[i];
+		uint32_t id = 0;
+		socklen_t sl = sizeof(id);
+
+		if (getsockopt(s->fd, SOL_SOCKET, SO_INCOMING_NAPI_ID, &id, &sl) || !id) {
+			pr_warn("--napi irq-suspend=%" PRIu64 ": IRQ suspension is per NAPI and "
+				"needs -B on zero-copy sockets: %s queue %u is in %s\n",
+				eng->napi_req.irq_ns, s->port->name, s->queue,
+				s->zerocopy ? "zero-copy without a NAPI ID" : "copy mode");
+			return -EOPNOTSUPP;
+		}
+	}
+	if (!o->busy_poll || o->idle == XSKF_IDLE_BUSY) {
+		pr_warn("--napi irq-suspend=%" PRIu64 ": IRQ suspension needs preferred busy polling "
+			"in the idle wait's epoll_wait(): %s\n",
+			eng->napi_req.irq_ns,
+			!o->busy_poll ? "add -B" : "drop --idle busy (it never waits)");
+		return -EOPNOTSUPP;
+	}
+	if (!xskf_idle__epoll(eng)) {
+		pr_warn("--napi irq-suspend=%" PRIu64 ": IRQ suspension needs epoll busy polling "
+			"(EPIOCSPARAMS, 6.9+), which this kernel refused (the line above): leave it "
+			"out\n",
+			eng->napi_req.irq_ns);
+		return -EOPNOTSUPP;
+	}
+	return 0;
 }
 
 int xskf_napi__start(struct xskf_engine *eng)
@@ -458,8 +550,11 @@ int xskf_napi__start(struct xskf_engine *eng)
 		r->irq_suspend = n > 0 && in[0].has_irq_suspend;
 	}
 	clean_stale(r);
-	if (!eng->napi_req.defer_set && !eng->napi_req.gro_set)
+	if (!eng->napi_req.defer_set && !eng->napi_req.gro_set && !eng->napi_req.irq_set)
 		return 0;
+	err = irq_suspend_check(eng, r);
+	if (err)
+		return err;
 	/*
 	 * The NAPI settings are the interface's, and runs that share it each put back what they
 	 * found: a second run's "old" values would be the first one's, put back after it left.
@@ -479,13 +574,21 @@ int xskf_napi__start(struct xskf_engine *eng)
 			r->n = 0; /* nothing changed: nothing to put back */
 			return err;
 		}
+		if (why && eng->napi_req.irq_set) {
+			/* irq_suspend_check() saw NAPI IDs: only a NAPI gone since comes here */
+			pr_warn("--napi irq-suspend=%" PRIu64 ": IRQ suspension is per NAPI and %s "
+				"has to be set per device: %s\n",
+				eng->napi_req.irq_ns, eng->ports[i].name, why);
+			r->n = 0;
+			return -EOPNOTSUPP;
+		}
 		if (why)
 			pr_info("--napi: %s set per device through sysfs: %s\n", eng->ports[i].name,
 				why);
 		dev |= why != NULL;
 		per_napi |= why == NULL;
 	}
-	err = read_old(r);
+	err = read_old(r, eng->napi_req.irq_set);
 	if (err) {
 		pr_warn("--napi: cannot read the NAPI settings to change: %s\n", strerror(-err));
 		r->n = 0;
@@ -507,10 +610,14 @@ int xskf_napi__start(struct xskf_engine *eng)
 		return err;
 	}
 	err = apply(eng, r);
-	snprintf(r->used, sizeof(r->used), "NAPI deferral set by --napi (%s)",
-		 dev && per_napi ? "per NAPI, netlink, and per device, sysfs"
-		 : dev		 ? "per device, sysfs"
-				 : "per NAPI, netlink");
+	if (eng->napi_req.defer_set || eng->napi_req.gro_set)
+		snprintf(r->used, sizeof(r->used), "NAPI deferral set by --napi (%s)",
+			 dev && per_napi ? "per NAPI, netlink, and per device, sysfs"
+			 : dev		 ? "per device, sysfs"
+					 : "per NAPI, netlink");
+	else
+		snprintf(r->used, sizeof(r->used), "NAPI deferral not set by --napi");
+	r->irq_used = eng->napi_req.irq_set;
 	if (err)
 		xskf_napi__restore(eng);
 	return err;
@@ -519,6 +626,7 @@ int xskf_napi__start(struct xskf_engine *eng)
 void xskf_napi__restore(struct xskf_engine *eng)
 {
 	struct xskf_napi_run *r = eng->napi;
+	char irq[48];
 
 	if (!r)
 		return;
@@ -526,10 +634,10 @@ void xskf_napi__restore(struct xskf_engine *eng)
 		if (!put_back(r->nl_ok ? &r->nl : NULL, r->e, r->n, "--napi"))
 			for (unsigned int i = 0; i < r->n; i++)
 				pr_info("--napi: put back %s%s%.0u: napi_defer_hard_irqs %u, "
-					"gro_flush_timeout %" PRIu64 "\n",
+					"gro_flush_timeout %" PRIu64 "%s\n",
 					r->e[i].ifname, r->e[i].per_napi ? " NAPI " : "",
 					r->e[i].per_napi ? r->e[i].napi_id : 0, r->e[i].defer,
-					r->e[i].gro_ns);
+					r->e[i].gro_ns, irq_text(&r->e[i], irq, sizeof(irq)));
 		r->n = 0;
 	}
 	if (r->path[0])
@@ -549,17 +657,33 @@ bool xskf_napi__used(const struct xskf_engine *eng)
 void xskf_napi__help(const struct xskf_engine *eng, char *buf, size_t len)
 {
 	const struct xskf_napi_run *r = eng->napi;
+	const char *kernel = !r || !r->nl_ok  ? "has no netdev netlink for"
+			     : r->irq_suspend ? "has"
+					      : "lists no NAPI with";
+	char irq[200];
 
-	snprintf(buf, len,
-		 "%s; IRQ suspension not used: it needs epoll-based busy polling in the idle wait, "
-		 "which this version does not do (the kernel %s irq-suspend-timeout)",
+	if (r && r->irq_used)
+		snprintf(irq, sizeof(irq),
+			 "IRQ suspension: irq-suspend-timeout %" PRIu64
+			 " ns per NAPI (--napi), with epoll busy polling in the idle wait",
+			 eng->napi_req.irq_ns);
+	else if (eng->busy_poll && xskf_idle__epoll(eng))
+		snprintf(irq, sizeof(irq),
+			 "IRQ suspension not used: --napi irq-suspend=NS turns it on (the kernel %s "
+			 "irq-suspend-timeout)",
+			 kernel);
+	else
+		snprintf(irq, sizeof(irq),
+			 "IRQ suspension not used: it needs -B on zero-copy sockets (epoll busy "
+			 "polling in the idle wait) and --napi irq-suspend=NS (the kernel %s "
+			 "irq-suspend-timeout)",
+			 kernel);
+	snprintf(buf, len, "%s; %s",
 		 r && r->used[0] ? r->used
 		 /* the kernel's preferred busy polling keeps interrupts off only with both */
 		 : eng->busy_poll
 		     ? "NAPI deferral not set, so the device's interrupts stay on beside "
 		       "busy polling (--napi defer=2,gro-flush=200000 sets it)"
 		     : "NAPI deferral not set (--napi defer=N,gro-flush=NS sets it)",
-		 !r || !r->nl_ok  ? "has no netdev netlink for"
-		 : r->irq_suspend ? "has"
-				  : "lists no NAPI with");
+		 irq);
 }

@@ -15,13 +15,14 @@ struct xskf_engine;
 
 /* What --napi asks for. */
 struct xskf_napi_req {
-	bool defer_set, gro_set;
+	bool defer_set, gro_set, irq_set;
 	uint32_t defer;	 /* napi_defer_hard_irqs */
 	uint64_t gro_ns; /* gro_flush_timeout */
+	uint64_t irq_ns; /* irq-suspend-timeout: per NAPI only, with the epoll wait of -B */
 };
 
 /*
- * xskf_napi__parse() - "defer=N,gro-flush=NS" (either or both) into @r. A bad part gets one
+ * xskf_napi__parse() - "defer=N,gro-flush=NS,irq-suspend=NS" (any of them) into @r. A bad part gets one
  * line naming it and the fix. Returns 0 or -EINVAL.
  */
 int xskf_napi__parse(const char *s, struct xskf_napi_req *r);

@@ -45,7 +45,7 @@ static const struct std_opt std_opts[] = {
 	  "without frames: poll, poll then sleep in poll() (default), or sleep at once" },
 	{ "idle-spin", O_IDLE_SPIN, 1, "US", "adaptive: poll this long without frames before sleeping "
 	  "(default 50)" },
-	{ "napi", O_NAPI, 1, "defer=N,gro-flush=NS",
+	{ "napi", O_NAPI, 1, "defer=N,gro-flush=NS,irq-suspend=NS",
 	  "set the bound queues' NAPIs (else the device's); put back at exit (docs/idle.md)" },
 	{ "batch", O_BATCH, 1, "N", "RX burst size, 1-256 (default 64)" },
 	{ "duration", O_DURATION, 1, "SECONDS", "stop after this long (default: until Ctrl-C)" },

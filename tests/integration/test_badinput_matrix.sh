@@ -76,6 +76,7 @@ setup() { # setup KIND: make the machine what the row needs; BG_PID for "running
 		esac
 		;;
 	nohuge) echo 0 >/proc/sys/vm/nr_hugepages ;;
+	epoll) export XSKF_IDLE_EPOLL=1 ;; # the epoll wait forced on veth (docs/idle.md)
 	napi*) # the state file of a run killed while its --napi held (pid: a process gone now)
 		dut sh -c "echo 7 >/sys/class/net/$TB_IF_DUT/napi_defer_hard_irqs"
 		{
@@ -107,6 +108,7 @@ undo() { # undo KIND
 		wait "$BG_PID"
 		;;
 	nohuge) echo "$hp0" >/proc/sys/vm/nr_hugepages ;;
+	epoll) unset XSKF_IDLE_EPOLL ;;
 	napi*)
 		[ -e "$XSKF_CTL_DIR/napi.1.state" ] && fail "row $num: the dead run's state file is left"
 		[ "$1" = napidead ] && [ "$(dut cat "/sys/class/net/$TB_IF_DUT/napi_defer_hard_irqs")" != 0 ] &&

@@ -233,8 +233,17 @@ static void test_napi(void)
 	CHECK(xskf_napi__parse("defer", &r) == -EINVAL, "no value");
 	CHECK(xskf_napi__parse("", &r) == -EINVAL, "empty");
 	CHECK(xskf_napi__parse(",", &r) == -EINVAL, "nothing set");
-	CHECK(xskf_napi__parse("irq-suspend=1000", &r) == -EOPNOTSUPP,
-	      "irq-suspend refused (no epoll busy polling)");
+	CHECK(!xskf_napi__parse("irq-suspend=20000000", &r) && r.irq_set && r.irq_ns == 20000000 &&
+		  !r.defer_set && !r.gro_set,
+	      "irq-suspend alone");
+	CHECK(!xskf_napi__parse("defer=2,gro-flush=200000,irq-suspend=0", &r) && r.irq_set &&
+		  !r.irq_ns && r.defer == 2 && r.gro_ns == 200000,
+	      "all three, irq-suspend 0");
+	CHECK(!xskf_napi__parse("irq-suspend=1000000000", &r) && r.irq_ns == 1000000000ull,
+	      "irq-suspend max");
+	CHECK(xskf_napi__parse("irq-suspend=1000000001", &r) == -EINVAL, "irq-suspend above 1 s");
+	CHECK(xskf_napi__parse("irq-suspend=-5", &r) == -EINVAL, "irq-suspend negative");
+	CHECK(xskf_napi__parse("irq-suspend", &r) == -EINVAL, "irq-suspend without a value");
 	/* a kernel without napi-set (before 6.13) or netdev netlink: per device, said why */
 	CHECK(strstr(xskf_napi__device_why(true, false, 5), "no napi-set (6.13+)") != NULL,
 	      "no napi-set: per device");
