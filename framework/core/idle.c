@@ -21,16 +21,16 @@
 #include "core/idle.h"
 
 /*
- * The spin bound adapts to what sleeping cost: a wake-up that finds an eighth of an RX ring
- * already filled came close to losing frames (a slower wake-up at the same rate would have), so
- * the bound doubles, up to SPIN_MAX_X times --idle-spin; one that finds under 1/64 of a ring lets
- * it halve back. At full load the gaps of a sender (its CPU's other work) are longer than 50 us
- * now and then: with a fixed bound the worker slept in them and lost 1-2% of the frames to the
- * wake-up (docs/idle.md); at 10% load a wake-up finds a few dozen frames and the bound stays.
+ * The spin bound adapts to what sleeping cost: a wake-up after which the kernel counts frames
+ * dropped for a full RX ring (XDP_STATISTICS rx_ring_full, since the last wake-up) doubles it,
+ * up to SPIN_MAX_X times --idle-spin; one without halves it back. At full load a sender's
+ * pauses (its CPU's other work) are longer than 50 us now and then: with a fixed bound the
+ * worker slept in them and lost frames to the wake-up (docs/idle.md). A first version grew on
+ * a ring an eighth full at the wake-up: a paced sender's bursts did that at 10% load without
+ * any loss, and the worker spun between them (68% of a CPU, from 33%). One getsockopt() per
+ * socket and wake-up; a socket without the statistics (the memory backend) counts no loss.
  */
 #define SPIN_MAX_X 32
-#define SPIN_GROW_FRAC 8
-#define SPIN_SHRINK_FRAC 64
 
 /* A worker with frames in flight, or a paced generator, sleeps at most this long: completions
  * and a generator's next send time raise no event on any fd. */
@@ -109,38 +109,24 @@ void xskf_idle__wake(struct xskf_worker *w)
 	}
 }
 
-/* After a wake-up: the fullest RX ring of @w, in 1/64ths of its size (0 on a TX-only worker). */
-static unsigned int rx_fill64(const struct xskf_worker *w)
-{
-	unsigned int i, best = 0;
-
-	for (i = 0; i < w->nr_socks; i++) {
-		const struct xskf_sock *s = w->socks[i];
-		uint32_t n, f;
-
-		if (!s->rx.size)
-			continue;
-		n = __atomic_load_n(s->rx.producer, __ATOMIC_ACQUIRE) - s->rx.cached_cons;
-		f = (uint32_t)((uint64_t)n * 64 / s->rx.size);
-		if (f > best)
-			best = f;
-	}
-	return best;
-}
-
-/* Grow or shrink the spin bound by what the wake-up just found (see SPIN_MAX_X). */
+/* Grow or shrink the spin bound by whether frames were lost to a full ring (SPIN_MAX_X). */
 static void adapt_spin(struct xskf_worker *w)
 {
 	struct xskf_idle_state *id = &w->idle;
-	unsigned int f;
+	struct xdp_statistics k;
+	uint64_t full = 0;
+	unsigned int i;
 
 	if (!id->spin_min_ns)
 		return; /* --idle sleep: never spins */
-	f = rx_fill64(w);
-	if (f >= 64 / SPIN_GROW_FRAC && id->spin_ns < id->spin_min_ns * SPIN_MAX_X)
+	for (i = 0; i < w->nr_socks; i++)
+		if (!xskf_sock__kstats(w->socks[i], &k))
+			full += k.rx_ring_full;
+	if (full != id->ring_full && id->spin_ns < id->spin_min_ns * SPIN_MAX_X)
 		id->spin_ns *= 2;
-	else if (f < 64 / SPIN_SHRINK_FRAC && id->spin_ns > id->spin_min_ns)
+	else if (full == id->ring_full && id->spin_ns > id->spin_min_ns)
 		id->spin_ns /= 2;
+	id->ring_full = full;
 }
 
 /* Returns false when the backend said frames are there to take: no sleep, nothing counted. */

@@ -22,6 +22,7 @@ struct xskf_idle_state {
 	int epfd;             /* >= 0: the backend waits in epoll_wait() on it instead (xdp.c) */
 	uint64_t spin_ns;     /* 0: sleep at the first empty round */
 	uint64_t spin_min_ns; /* --idle-spin: where spin_ns starts and what it comes back to */
+	uint64_t ring_full;   /* the kernel's rx_ring_full of its sockets at the last wake-up */
 	uint64_t spin_since;  /* the clock at the first look of this empty stretch */
 	uint64_t seen;        /* frames received (all sockets) at the last empty round */
 	uint32_t empty;       /* empty rounds in a row since then */
