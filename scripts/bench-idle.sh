@@ -85,6 +85,7 @@ print('%.3f %.1f %d' % (rx / g['seconds'] / 1e6, 100.0 * (c1 - c0) / hz / ((t1 -
 EOF
 }
 
+if want rate; then
 echo "== rate: full load, $PASSES interleaved passes of $SECS s"
 declare -a RB RA CB CA Q
 for p in $(seq 1 "$PASSES"); do
@@ -99,6 +100,10 @@ for p in $(seq 1 "$PASSES"); do
 done
 mb=$(median "${RB[@]}") ma=$(median "${RA[@]}")
 echo "rate busy $mb Mpps (CPU $(median "${CB[@]}")%), adaptive $ma Mpps (CPU $(median "${CA[@]}")%), adaptive/busy per pass: ${Q[*]}, median $(median "${Q[@]}")"
+elif want cpu; then
+	echo "bench-idle: the cpu part needs the rate part (its 10% and 50% are of busy's rate)" >&2
+	exit 1
+fi
 
 want cpu || { want latency || exit 0; }
 want cpu && {
