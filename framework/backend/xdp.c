@@ -310,13 +310,16 @@ static int xdp_wait(struct xskf_worker *w, int timeout_ms)
 {
 	struct xskf_idle_state *id = &w->idle;
 	struct epoll_event ev[XSKF_MAX_PORTS * 8 + 1];
-	int n, i;
+	int n, i, max;
 
 	if (id->epfd < 0)
 		return poll(id->pfd, id->nr_pfd, timeout_ms);
 	for (i = 0; i < (int)id->nr_pfd; i++)
 		id->pfd[i].revents = 0;
-	n = epoll_wait(id->epfd, ev, (int)id->nr_pfd, timeout_ms);
+	/* a worker may have more fds than ev holds: the others stay ready for the next wait */
+	max = id->nr_pfd < sizeof(ev) / sizeof(ev[0]) ? (int)id->nr_pfd
+						      : (int)(sizeof(ev) / sizeof(ev[0]));
+	n = epoll_wait(id->epfd, ev, max, timeout_ms);
 	for (i = 0; i < n; i++)
 		if (ev[i].data.u32 < id->nr_pfd)
 			id->pfd[ev[i].data.u32].revents = (short)ev[i].events;
@@ -372,6 +375,27 @@ fail:
 }
 
 /*
+ * How many of the run's sockets the kernel tied to a NAPI (SO_INCOMING_NAPI_ID: zero-copy
+ * binds only); *@nonapi: the first that it did not, or NULL. Thread: control thread.
+ */
+static unsigned int napi_census(const struct xskf_engine *eng, const struct xskf_sock **nonapi)
+{
+	unsigned int i, n = 0, id;
+	socklen_t sl;
+
+	*nonapi = NULL;
+	for (i = 0; i < eng->nr_socks; i++) {
+		id = 0;
+		sl = sizeof(id);
+		if (!getsockopt(eng->socks[i].fd, SOL_SOCKET, SO_INCOMING_NAPI_ID, &id, &sl) && id)
+			n++;
+		else if (!*nonapi)
+			*nonapi = &eng->socks[i];
+	}
+	return n;
+}
+
+/*
  * At attach, before --napi: which sockets can busy poll (-B falls back in one line where one
  * cannot: copy mode has no NAPI ID), and the workers' epoll waits where they can. The epoll wait
  * is used with -B on sockets that all have a NAPI ID; XSKF_IDLE_EPOLL=1 forces it (tests: on
@@ -379,19 +403,13 @@ fail:
  */
 static void xdp_idle_prepare(struct xskf_engine *eng)
 {
-	const struct xskf_sock *nonapi = NULL;
+	const struct xskf_sock *nonapi;
 	const char *env = getenv("XSKF_IDLE_EPOLL"), *step = "";
 	bool force = env && !strcmp(env, "1");
-	unsigned int i, id;
-	socklen_t sl;
+	unsigned int i;
 	int fd = 0;
 
-	for (i = 0; i < eng->nr_socks && !nonapi; i++) {
-		id = 0;
-		sl = sizeof(id);
-		if (getsockopt(eng->socks[i].fd, SOL_SOCKET, SO_INCOMING_NAPI_ID, &id, &sl) || !id)
-			nonapi = &eng->socks[i];
-	}
+	napi_census(eng, &nonapi);
 	if (nonapi && eng->busy_poll) {
 		pr_warn("--busy-poll: %s queue %u is in %s, without a NAPI ID (zero-copy has "
 			"one): it cannot busy poll; polling its rings without it\n",
@@ -430,23 +448,10 @@ static void xdp_idle_prepare(struct xskf_engine *eng)
  */
 static void xdp_idle_help(struct xskf_engine *eng, char *buf, size_t len)
 {
-	const struct xskf_sock *nonapi = NULL;
-	unsigned int i, napi = 0, id;
+	const struct xskf_sock *nonapi;
+	unsigned int napi = napi_census(eng, &nonapi);
 	char nh[400];
-	socklen_t sl;
 
-	for (i = 0; i < eng->nr_socks; i++) {
-		const struct xskf_sock *s = &eng->socks[i];
-
-		id = 0;
-		sl = sizeof(id);
-		if (getsockopt(s->fd, SOL_SOCKET, SO_INCOMING_NAPI_ID, &id, &sl) || !id) {
-			if (!nonapi)
-				nonapi = s;
-		} else {
-			napi++;
-		}
-	}
 	xskf_napi__help(eng, nh, sizeof(nh));
 	if (!napi)
 		snprintf(buf, len,
