@@ -26,10 +26,11 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 2);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct xskf_steer_cfg);
-} steer_cfg SEC(".maps");
+	__type(value, struct xskf_steer_acts);
+} steer_acts SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -74,8 +75,8 @@ struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 2 * XSKF_STEER_ACTS_GEN);
 	__type(key, __u32);
-	__type(value, struct xskf_steer_act);
-} steer_act SEC(".maps");
+	__type(value, struct xskf_steer_cpuset);
+} steer_cpuset SEC(".maps");
 
 /* hits per rule slot (0 .. MAX_RULES - 1) and per queue default (MAX_RULES + queue) */
 struct {
@@ -175,7 +176,7 @@ static __always_inline void steer_parse(struct xdp_md *ctx, struct steer_flow *f
 /* The bitmaps of one generation, and its port classes. */
 struct steer_tab {
 	const struct xskf_steer_bm *bm; /* steer_bms at the generation's first bitmap */
-	const __u16 *pcls;		/* steer_pcls at the generation's first port */
+	const __u32 *pcls;		/* steer_pcls at the generation's first port */
 	__u32 gen;
 };
 
@@ -210,35 +211,48 @@ steer_addr_bm(const struct steer_tab *t, __u32 dim, const struct steer_flow *f, 
 	return bm ? bm : &t->bm[XSKF_STEER_BM_WILD + dim];
 }
 
-/* The class of @port (sel 0: source, 1: destination), its bitmap; NULL if out of range. */
+/*
+ * The bitmap of the class of a port entry (sel 0: source, 1: destination); NULL if out of
+ * range (a table being written wrong: the frame takes its default).
+ */
 static __always_inline const struct xskf_steer_bm *steer_port_bm(const struct steer_tab *t,
-								 __u32 sel, __u32 port)
+								 __u32 sel, __u32 ent)
 {
-	__u32 cls;
+	__u32 cls = ent & 0xffff;
 
-	if (port >= XSKF_STEER_PORT_KEYS)
-		return NULL;
-	cls = t->pcls[sel * XSKF_STEER_PORT_KEYS + port];
 	if (cls >= XSKF_STEER_PORT_CLASSES)
 		return NULL;
 	return &t->bm[(sel ? XSKF_STEER_BM_DPORT : XSKF_STEER_BM_SPORT) + cls];
 }
 
 /*
- * Index of the lowest bit set in @w (non-zero), without a branch (BPF has no ctz instruction):
- * the lowest bit alone times a de Bruijn sequence puts a distinct pattern in the top 6 bits,
- * and a 64-byte table (.rodata) names the bit. Four instructions and a load on the frame's
- * critical path, where counting the bits below it (a popcount) took fifteen and a multiply.
+ * The first rule that the eight bitmaps all allow among the candidate words @cand (the sums
+ * ANDed), as an act index (bpf/xskf_steer.h: where a bit is kept), or @none. The first
+ * candidate word decides nearly always (a word whose summary bit is set in every dimension
+ * but whose AND is empty takes the loop): for a frame that matches nothing, or a rule among
+ * many exact ones, one word is read whatever the number of rules. A bitmap passed twice is
+ * read once (the compiler merges the loads).
  */
-static const __u8 steer_debruijn[64] = {
-    0,	1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
-    43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
-    44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,	6,
-};
-
-static __always_inline __u32 steer_ctz(__u64 w)
+static __always_inline __u32 steer_first(__u64 cand, __u32 none, const struct xskf_steer_bm *q,
+					 const struct xskf_steer_bm *p,
+					 const struct xskf_steer_bm *sp,
+					 const struct xskf_steer_bm *dp,
+					 const struct xskf_steer_bm *e,
+					 const struct xskf_steer_bm *v,
+					 const struct xskf_steer_bm *s,
+					 const struct xskf_steer_bm *d)
 {
-	return steer_debruijn[((w & -w) * 0x03f79d71b4cb0a89ULL) >> 58];
+	__u32 i = xskf_steer_word_at(cand), k;
+	__u64 w;
+
+	w = (q->w[i] & p->w[i]) & (sp->w[i] & dp->w[i]) & (e->w[i] & v->w[i]) & (s->w[i] & d->w[i]);
+	cand &= cand - 1;
+	for (k = 1; k < XSKF_STEER_WORDS && cand && !w; k++) {
+		i = xskf_steer_word_at(cand);
+		cand &= cand - 1;
+		w = q->w[i] & p->w[i] & sp->w[i] & dp->w[i] & e->w[i] & v->w[i] & s->w[i] & d->w[i];
+	}
+	return w ? i * 64 + xskf_steer_bit_at(w) : none;
 }
 
 static __always_inline __u32 steer_flow_hash(const struct steer_flow *f)
@@ -259,6 +273,11 @@ static __always_inline __u32 steer_flow_hash(const struct steer_flow *f)
 /* Returned by xskf_steer_classify(): the kind in bits 0-7, the cpumap CPU above. */
 #define STEER_VERDICT(kind, cpu) ((kind) | (cpu) << 8)
 
+/* The dimensions a map lookup (a call) reads: a table without them takes the short way. */
+#define STEER_DIMS_LOOKUP                                                                       \
+	((1u << XSKF_DIM_ETYPE) | (1u << XSKF_DIM_VLAN) | (1u << XSKF_DIM_SRC) |                 \
+	 (1u << XSKF_DIM_DST))
+
 /*
  * Which rule matches this frame first, counted in its hit counter; its action and, for
  * CPUMAP, the CPU of the set its flow hash picks. Inlined: as a bpf-to-bpf call the empty
@@ -268,29 +287,27 @@ static __always_inline __u32 steer_flow_hash(const struct steer_flow *f)
 static __always_inline int xskf_steer_classify(struct xdp_md *ctx)
 {
 	const struct xskf_steer_bm *q, *e, *v, *s, *d, *p, *sp, *dp;
-	__u32 zero = 0, queue = ctx->rx_queue_index, gen, dims, pos, i, k;
+	__u32 zero = 0, queue = ctx->rx_queue_index, gen, dims, at, k, kind, pe_s, pe_d;
+	const struct xskf_steer_cfg *cfg;
+	struct xskf_steer_acts *acts;
 	struct xskf_steer_pcls *pcls;
 	struct xskf_steer_bms *bms;
 	struct steer_tab t;
-	__u64 cand, w;
-	const struct xskf_steer_act *act;
-	const struct xskf_steer_cfg *cfg;
 	struct steer_flow f;
 	bool parsed = false;
-	__u64 *hits;
+	__u64 cand, *hits;
 	__u32 *g;
 
 	if (queue >= XSKF_STEER_MAX_QUEUES)
 		return STEER_VERDICT(XSKF_STEER_ACT_XSK, 0);
 	g = bpf_map_lookup_elem(&steer_gen, &zero);
-	if (!g)
+	acts = bpf_map_lookup_elem(&steer_acts, &zero);
+	if (!g || !acts)
 		return STEER_VERDICT(XSKF_STEER_ACT_XSK, 0);
 	gen = *g & 1;
-	cfg = bpf_map_lookup_elem(&steer_cfg, &gen);
-	if (!cfg)
-		return STEER_VERDICT(XSKF_STEER_ACT_XSK, 0);
-	pos = XSKF_STEER_MAX_RULES + queue; /* the queue's default */
-	if (!cfg->nr_rules || !cfg->nwords)
+	cfg = &acts->cfg[gen];
+	at = XSKF_STEER_MAX_RULES + queue; /* the queue's default */
+	if (!cfg->nr_rules)
 		goto found;
 	dims = cfg->dims;
 	bms = bpf_map_lookup_elem(&steer_bms, &zero);
@@ -302,13 +319,13 @@ static __always_inline int xskf_steer_classify(struct xdp_md *ctx)
 	t.pcls = &pcls->cls[gen * 2 * XSKF_STEER_PORT_KEYS];
 	q = &t.bm[XSKF_STEER_BM_QUEUE + queue];
 	/*
-	 * The candidates: the summary words ANDed, the arrays' dimensions first, then the
-	 * hash and the LPM tries, each only if a rule uses its field; the frame takes the
-	 * default as soon as none is left. The arrays are read whether a rule uses them or not
-	 * (the table writer fills them then with every rule; a port no rule uses is read as
-	 * port 0, one cache line): without a branch, the paths to the word loop below stay few
-	 * enough for the verifier. An unused hash or LPM field's bitmap is its wildcard, every
-	 * rule.
+	 * The candidates: the summary words ANDed, the arrays' dimensions first (a port's sum
+	 * is in its entry), then the hash and the LPM tries, each only if a rule uses its
+	 * field; the frame takes the default as soon as none is left. The arrays are read
+	 * whether a rule uses them or not (the table writer fills them then with every rule;
+	 * a port no rule uses is read as port 0, one cache line): without a branch, the paths
+	 * to the word loop stay few enough for the verifier. An unused hash or LPM field's
+	 * bitmap is its wildcard, every rule.
 	 */
 	cand = q->sum;
 	if (!cand)
@@ -317,13 +334,21 @@ static __always_inline int xskf_steer_classify(struct xdp_md *ctx)
 	parsed = true;
 	p = &t.bm[XSKF_STEER_BM_PROTO +
 		  (f.proto < XSKF_STEER_PROTO_KEYS ? f.proto : XSKF_STEER_PROTO_NONE)];
-	sp = steer_port_bm(&t, 0, dims & (1u << XSKF_DIM_SPORT) ? f.sport : 0);
-	dp = steer_port_bm(&t, 1, dims & (1u << XSKF_DIM_DPORT) ? f.dport : 0);
-	if (!sp || !dp)
+	pe_s = dims & (1u << XSKF_DIM_SPORT) ? f.sport : 0;
+	pe_d = dims & (1u << XSKF_DIM_DPORT) ? f.dport : 0;
+	if (pe_s >= XSKF_STEER_PORT_KEYS || pe_d >= XSKF_STEER_PORT_KEYS)
 		goto found;
-	cand &= p->sum & sp->sum & dp->sum;
-	if (!cand)
+	pe_s = t.pcls[pe_s];
+	pe_d = t.pcls[XSKF_STEER_PORT_KEYS + pe_d];
+	cand &= p->sum & (pe_s >> 16) & (pe_d >> 16);
+	sp = steer_port_bm(&t, 0, pe_s);
+	dp = steer_port_bm(&t, 1, pe_d);
+	if (!cand || !sp || !dp)
 		goto found;
+	if (!(dims & STEER_DIMS_LOOKUP)) {
+		at = steer_first(cand, at, q, p, sp, dp, q, p, sp, dp);
+		goto found;
+	}
 	e = &t.bm[XSKF_STEER_BM_WILD + XSKF_DIM_ETYPE];
 	v = &t.bm[XSKF_STEER_BM_WILD + XSKF_DIM_VLAN];
 	s = &t.bm[XSKF_STEER_BM_WILD + XSKF_DIM_SRC];
@@ -340,43 +365,27 @@ static __always_inline int xskf_steer_classify(struct xdp_md *ctx)
 	if (dims & (1u << XSKF_DIM_DST) &&
 	    !(cand &= (d = steer_addr_bm(&t, XSKF_DIM_DST, &f, f.dst))->sum))
 		goto found;
-	/*
-	 * The first rule every dimension allows: in the first candidate word, nearly always
-	 * (a word whose summary bit is set in every dimension but whose AND is empty takes the
-	 * loop). For a frame that matches nothing, or a rule among many exact ones, one word is
-	 * read whatever the number of rules.
-	 */
-	i = steer_ctz(cand) & (XSKF_STEER_WORDS - 1);
-	w = (q->w[i] & e->w[i]) & (v->w[i] & s->w[i]) &
-	    ((d->w[i] & p->w[i]) & (sp->w[i] & dp->w[i]));
-	cand &= cand - 1;
-	for (k = 1; k < XSKF_STEER_WORDS && cand && !w; k++) {
-		i = steer_ctz(cand) & (XSKF_STEER_WORDS - 1);
-		cand &= cand - 1;
-		w = q->w[i] & e->w[i] & v->w[i] & s->w[i] & d->w[i] & p->w[i] & sp->w[i] & dp->w[i];
-	}
-	if (w)
-		pos = i * 64 + steer_ctz(w);
+	at = steer_first(cand, at, q, p, sp, dp, e, v, s, d);
 found:
-	k = gen * XSKF_STEER_ACTS_GEN + pos;
-	act = bpf_map_lookup_elem(&steer_act, &k);
-	if (!act)
-		return STEER_VERDICT(XSKF_STEER_ACT_XSK, 0);
-	k = act->slot;
-	hits = bpf_map_lookup_elem(&steer_hits, &k);
+	/* the counter's key is read where it is kept: no copy through the stack */
+	k = gen * XSKF_STEER_ACTS_GEN + at;
+	hits = bpf_map_lookup_elem(&steer_hits, &acts->slot[k]);
 	if (hits)
 		(*hits)++;
-	if (act->kind == XSKF_STEER_ACT_CPUMAP) {
-		__u32 n = act->nr_cpus, cpu;
+	kind = acts->kind[k];
+	if (kind == XSKF_STEER_ACT_CPUMAP) {
+		const struct xskf_steer_cpuset *cs = bpf_map_lookup_elem(&steer_cpuset, &k);
+		__u32 n, cpu;
 
-		if (!n || n > XSKF_STEER_MAX_CPUS)
+		if (!cs || !cs->nr || cs->nr > XSKF_STEER_MAX_CPUS)
 			return STEER_VERDICT(XSKF_STEER_ACT_PASS, 0);
+		n = cs->nr;
 		if (!parsed)
 			steer_parse(ctx, &f); /* a default taken before the frame was read */
-		cpu = act->cpus[(steer_flow_hash(&f) % n) & (XSKF_STEER_MAX_CPUS - 1)];
+		cpu = cs->cpus[(steer_flow_hash(&f) % n) & (XSKF_STEER_MAX_CPUS - 1)];
 		return STEER_VERDICT(XSKF_STEER_ACT_CPUMAP, cpu);
 	}
-	return STEER_VERDICT(act->kind, 0);
+	return STEER_VERDICT(kind, 0);
 }
 
 /* Count a frame's outcome in its queue's steer_qstats. */

@@ -12,6 +12,14 @@
  * Everything a frame reads is kept twice (generation 0 and 1). The framework writes the
  * generation not in use, then flips steer_gen with one map write: a frame reads the
  * generation once, so it sees the old table or the new one, whole.
+ *
+ * Where a bit is kept: BPF has no count-trailing-zeros instruction, and finding the lowest
+ * set bit's index costs a multiply and a table load, twice per matching frame (the word, then
+ * the rule in it). The table load is saved by keeping things where the multiply alone points:
+ * the bitmap word of logical word i (rules 64i..64i+63) is stored at xskf_steer_word_at(1 << i),
+ * and the rule at position 64i + b has its action at act index
+ * 64 * xskf_steer_word_at(1 << i) + xskf_steer_bit_at(1 << b). Both are de Bruijn indices:
+ * distinct for each bit, so the matching order (lowest word, then lowest bit) is unchanged.
  */
 #ifndef XSKF_STEER_H
 #define XSKF_STEER_H
@@ -28,6 +36,28 @@
 #define XSKF_STEER_PROTO_KEYS 257
 /* elementary port intervals: at most two boundaries per rule, and the no-port class */
 #define XSKF_STEER_PORT_CLASSES (2 * XSKF_STEER_MAX_RULES + 2)
+
+#define XSKF_STEER_DB_WORD 0x09afULL		 /* de Bruijn B(2, 4): 16 words */
+#define XSKF_STEER_DB_BIT  0x03f79d71b4cb0a89ULL /* de Bruijn B(2, 6): 64 bits */
+
+/* The stored index of the word of the lowest bit set in @sum (a bit per logical word). */
+static inline __attribute__((always_inline)) __u32 xskf_steer_word_at(__u64 sum)
+{
+	return (__u32)(((sum & -sum) * XSKF_STEER_DB_WORD) >> 12) & (XSKF_STEER_WORDS - 1);
+}
+_Static_assert(XSKF_STEER_WORDS == 16, "XSKF_STEER_DB_WORD indexes 16 words");
+
+/* The act index offset, within its word's 64, of the lowest bit set in @w. */
+static inline __attribute__((always_inline)) __u32 xskf_steer_bit_at(__u64 w)
+{
+	return (__u32)(((w & -w) * XSKF_STEER_DB_BIT) >> 58);
+}
+
+/* The act index of the rule at position @pos in matching order. */
+static inline __u32 xskf_steer_act_at(__u32 pos)
+{
+	return 64 * xskf_steer_word_at(1ULL << (pos / 64)) + xskf_steer_bit_at(1ULL << (pos % 64));
+}
 
 enum xskf_steer_act_kind {
 	XSKF_STEER_ACT_XSK = 0, /* a zeroed table sends every frame to its socket: the default */
@@ -49,7 +79,11 @@ enum xskf_steer_dim {
 	XSKF_NR_DIMS,
 };
 
-/* A set of rules: bit i of w[i / 64] for the rule at position i; bit k of sum when w[k] != 0 */
+/*
+ * A set of rules: bit (i % 64) of the word of logical word i / 64 (stored at
+ * xskf_steer_word_at(1 << i / 64)) for the rule at position i; bit k of sum when logical word
+ * k is not 0.
+ */
 struct xskf_steer_bm {
 	__u64 sum;
 	__u64 w[XSKF_STEER_WORDS];
@@ -74,13 +108,14 @@ struct xskf_steer_bms {
 };
 
 /*
- * Map steer_pcls: one element, port -> class, at (g * 2 + (sport ? 0 : 1)) * KEYS + port.
- * 16 bits a port (classes < XSKF_STEER_PORT_CLASSES): 512 KiB, a quarter of what 64-bit
- * array elements took, for the cache lines random ports touch.
+ * Map steer_pcls: one element, port -> its class and the class bitmap's sum, at
+ * (g * 2 + (sport ? 0 : 1)) * KEYS + port: the class in the low 16 bits, the sum above (the
+ * program ANDs the sums before it reads a bitmap: one load less on a frame's way). 1 MiB.
  */
 #define XSKF_STEER_PCLS_SIZE (4 * XSKF_STEER_PORT_KEYS)
+#define XSKF_STEER_PCLS(cls, sum) ((__u32)(cls) | (__u32)(sum) << 16)
 struct xskf_steer_pcls {
-	__u16 cls[XSKF_STEER_PCLS_SIZE];
+	__u32 cls[XSKF_STEER_PCLS_SIZE];
 };
 
 struct xskf_steer_cfg {
@@ -90,15 +125,24 @@ struct xskf_steer_cfg {
 	__u32 pad;
 };
 
-/* What a matching rule does (map steer_act: g * XSKF_STEER_ACTS_GEN + position in order;
- * the queues' defaults follow the rules, at XSKF_STEER_MAX_RULES + queue). */
+/*
+ * Map steer_acts: one element (mmapped by the framework), per generation its configuration
+ * and what a frame does at each act index (g * XSKF_STEER_ACTS_GEN + index: the rules' at
+ * xskf_steer_act_at(position), the queues' defaults after them, at XSKF_STEER_MAX_RULES +
+ * queue). The slot is the rule's counter in steer_hits, stable while the rule lives: the
+ * program passes its address as the counter's key.
+ */
 #define XSKF_STEER_ACTS_GEN (XSKF_STEER_MAX_RULES + XSKF_STEER_MAX_QUEUES)
-struct xskf_steer_act {
-	__u32 slot; /* the counter of steer_hits: stable while the rule lives */
-	__u8 kind;  /* enum xskf_steer_act_kind */
-	__u8 nr_cpus;
-	__u16 pad;
-	__u16 cpus[XSKF_STEER_MAX_CPUS]; /* CPUMAP: the set, spread by flow hash */
+struct xskf_steer_acts {
+	struct xskf_steer_cfg cfg[2];
+	__u32 slot[2 * XSKF_STEER_ACTS_GEN];
+	__u8 kind[2 * XSKF_STEER_ACTS_GEN]; /* enum xskf_steer_act_kind */
+};
+
+/* Map steer_cpuset, at the same index: a CPUMAP action's CPUs, spread by flow hash. */
+struct xskf_steer_cpuset {
+	__u16 nr;
+	__u16 cpus[XSKF_STEER_MAX_CPUS];
 };
 
 /* Hash dimensions (EtherType, VLAN): the generation and the value. */

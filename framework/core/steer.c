@@ -35,7 +35,7 @@
 
 static void bm_set(struct xskf_steer_bm *bm, unsigned int pos)
 {
-	bm->w[pos / 64] |= 1ULL << (pos % 64);
+	bm->w[xskf_steer_word_at(1ULL << (pos / 64))] |= 1ULL << (pos % 64);
 	bm->sum |= 1ULL << (pos / 64);
 }
 
@@ -244,12 +244,12 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* Ports: the boundaries of every range cut 0..65535 into classes, each with its bitmap. */
-static void build_ports(struct build *b, unsigned int dim, uint16_t *pcls)
+static void build_ports(struct build *b, unsigned int dim, uint32_t *pcls)
 {
 	unsigned int sel = dim == XSKF_DIM_DPORT, i, j, np = 0, c;
 	uint32_t *pts = calloc(2 * b->n + 1, sizeof(*pts));
 	struct xskf_steer_bm *cls = b->bms + (sel ? XSKF_STEER_BM_DPORT : XSKF_STEER_BM_SPORT);
-	uint16_t *map = pcls + (size_t)(b->g * 2 + sel) * XSKF_STEER_PORT_KEYS;
+	uint32_t *map = pcls + (size_t)(b->g * 2 + sel) * XSKF_STEER_PORT_KEYS;
 
 	if (!pts)
 		return;
@@ -272,8 +272,6 @@ static void build_ports(struct build *b, unsigned int dim, uint16_t *pcls)
 	for (c = 0; c < np; c++) {
 		uint32_t lo = pts[c], end = c + 1 < np ? pts[c + 1] : 65536, p;
 
-		for (p = lo; p < end; p++)
-			map[p] = (uint16_t)c;
 		for (i = 0; i < b->n; i++) {
 			const struct xskf_steer_rule *r = b->r[i];
 
@@ -281,26 +279,35 @@ static void build_ports(struct build *b, unsigned int dim, uint16_t *pcls)
 						 : r->sport_lo <= lo && lo <= r->sport_hi))
 				bm_set(&cls[c], i);
 		}
+		for (p = lo; p < end; p++)
+			map[p] = XSKF_STEER_PCLS(c, cls[c].sum);
 	}
 	/* frames without ports: only the rules that ask for none */
-	map[XSKF_STEER_PORT_NONE] = (uint16_t)np;
 	for (i = 0; i < b->n; i++)
 		if (!HAS(b->r[i], dim))
 			bm_set(&cls[np], i);
+	map[XSKF_STEER_PORT_NONE] = XSKF_STEER_PCLS(np, cls[np].sum);
 	free(pts);
 }
 
-static void fill_act(struct xskf_steer_act *a, const struct xskf_steer_rule *r, uint32_t slot)
+/* What a frame does at act index @at of generation @g: @r's action, counted in @slot. */
+static int put_act(struct xskf_port *port, uint32_t g, uint32_t at,
+		   const struct xskf_steer_rule *r, uint32_t slot)
 {
+	struct xskf_steer_acts *acts = port->steer.acts;
+	struct xskf_steer_cpuset cs = {};
+	uint32_t k = g * XSKF_STEER_ACTS_GEN + at;
 	unsigned int c;
 
-	memset(a, 0, sizeof(*a));
-	a->slot = slot;
-	a->kind = r->action;
-	if (r->action == XSKF_STEER_ACT_CPUMAP)
-		for (c = 0; c < XSKF_STEER_MAX_CPUS; c++)
-			if (r->cpus >> c & 1)
-				a->cpus[a->nr_cpus++] = (uint16_t)c;
+	acts->slot[k] = slot;
+	acts->kind[k] = r->action;
+	if (r->action != XSKF_STEER_ACT_CPUMAP)
+		return 0;
+	for (c = 0; c < XSKF_STEER_MAX_CPUS; c++)
+		if (r->cpus >> c & 1)
+			cs.cpus[cs.nr++] = (uint16_t)c;
+	return bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_cpuset), &k, &cs, 0) ? -errno
+											   : 0;
 }
 
 static int zero_hits(struct xskf_port *port, uint32_t slot)
@@ -455,31 +462,17 @@ static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsign
 		err = build_lpm(&b, XSKF_DIM_SRC);
 	if (!err && cfg.dims & (1u << XSKF_DIM_DST))
 		err = build_lpm(&b, XSKF_DIM_DST);
-	fd = bpf_map__fd(port->skel->maps.steer_act);
-	for (i = 0; i < b.n && !err; i++) {
-		struct xskf_steer_act a;
-
-		fill_act(&a, ord[i], slots[i]);
-		key = b.g * XSKF_STEER_ACTS_GEN + i;
-		err = bpf_map_update_elem(fd, &key, &a, 0) ? -errno : 0;
-	}
+	for (i = 0; i < b.n && !err; i++)
+		err = put_act(port, b.g, xskf_steer_act_at(i), ord[i], slots[i]);
 	for (i = 0; i < XSKF_STEER_MAX_QUEUES && !err; i++) {
-		struct xskf_steer_act a;
-
 		d = o->qown[i] == me ? default_rule(st) : o->qown[i] ? &o->qdef[i] : &none;
-		fill_act(&a, d, XSKF_STEER_MAX_RULES + i);
-		key = b.g * XSKF_STEER_ACTS_GEN + XSKF_STEER_MAX_RULES + i;
-		err = bpf_map_update_elem(fd, &key, &a, 0) ? -errno : 0;
+		err = put_act(port, b.g, XSKF_STEER_MAX_RULES + i, d, XSKF_STEER_MAX_RULES + i);
 	}
 	for (i = 0; i < nr_new && !err; i++)
 		err = zero_hits(port, new_slots[i]);
-	key = b.g;
-	if (!err)
-		err = bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_cfg), &key, &cfg, 0)
-			  ? -errno
-			  : 0;
 	if (err)
 		goto out;
+	((struct xskf_steer_acts *)st->acts)->cfg[b.g] = cfg;
 	/* the flip: one write, and every frame from now on reads the new table */
 	key = 0;
 	if (bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_gen), &key, &b.g, 0)) {
@@ -734,11 +727,14 @@ int xskf_steer__load(struct xskf_engine *eng, struct xskf_port *port)
 
 	st->bms_len = sizeof(struct xskf_steer_bms);
 	st->pcls_len = sizeof(struct xskf_steer_pcls);
+	st->acts_len = sizeof(struct xskf_steer_acts);
 	st->bms = mmap(NULL, st->bms_len, PROT_READ | PROT_WRITE, MAP_SHARED,
 		       bpf_map__fd(port->skel->maps.steer_bms), 0);
 	st->pcls = mmap(NULL, st->pcls_len, PROT_READ | PROT_WRITE, MAP_SHARED,
 			bpf_map__fd(port->skel->maps.steer_pcls), 0);
-	if (st->bms == MAP_FAILED || st->pcls == MAP_FAILED) {
+	st->acts = mmap(NULL, st->acts_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+			bpf_map__fd(port->skel->maps.steer_acts), 0);
+	if (st->bms == MAP_FAILED || st->pcls == MAP_FAILED || st->acts == MAP_FAILED) {
 		err = -errno;
 		pr_warn("%s: cannot map the steering table: %s\n", port->name, strerror(-err));
 		goto fail;
@@ -797,7 +793,9 @@ void xskf_steer__unload(struct xskf_port *port)
 		munmap(st->bms, st->bms_len);
 	if (st->pcls && st->pcls != MAP_FAILED)
 		munmap(st->pcls, st->pcls_len);
-	st->bms = st->pcls = NULL;
+	if (st->acts && st->acts != MAP_FAILED)
+		munmap(st->acts, st->acts_len);
+	st->bms = st->pcls = st->acts = NULL;
 	st->live = false;
 	st->flipped_ns = 0;
 }

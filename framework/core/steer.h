@@ -68,8 +68,8 @@ struct xskf_steer {
 	bool keep_host_added; /* its rules are in the list */
 	uint32_t gen;	     /* generation in use */
 	uint64_t flipped_ns; /* when it was flipped in (xskf_now_ns()) */
-	void *bms, *pcls;    /* the mmapped arrays */
-	size_t bms_len, pcls_len;
+	void *bms, *pcls, *acts; /* the mmapped arrays */
+	size_t bms_len, pcls_len, acts_len;
 	bool live; /* the program is loaded: changes go to the maps */
 };
 

@@ -97,35 +97,40 @@ static int steer_udp(struct bench_prog *skel, uint16_t dport)
 	struct xskf_steer_cfg cfg = { .nr_rules = 1, .nwords = 1,
 				      .dims = 1u << XSKF_DIM_QUEUE | 1u << XSKF_DIM_PROTO |
 					      1u << XSKF_DIM_DPORT };
-	struct xskf_steer_bm one = { .sum = 1, .w = { 1 } };
-	struct xskf_steer_act xsk = { .slot = 0, .kind = XSKF_STEER_ACT_XSK },
-			      pass = { .slot = XSKF_STEER_MAX_RULES, .kind = XSKF_STEER_ACT_PASS };
+	struct xskf_steer_bm one = { .sum = 1 };
 	struct xskf_steer_bms *bms = calloc(1, sizeof(*bms));
 	struct xskf_steer_pcls *pcls = calloc(1, sizeof(*pcls));
-	uint32_t zero = 0, k;
+	struct xskf_steer_acts *acts = calloc(1, sizeof(*acts));
+	uint32_t zero = 0;
 	int err = 0;
 
-	if (!bms || !pcls) {
+	if (!bms || !pcls || !acts) {
 		free(bms);
 		free(pcls);
+		free(acts);
 		return -1;
 	}
+	one.w[xskf_steer_word_at(1)] = 1; /* rule 0 */
 	bms->bm[XSKF_STEER_BM_QUEUE + 0] = one;
 	bms->bm[XSKF_STEER_BM_ALL] = one;
 	bms->bm[XSKF_STEER_BM_PROTO + 17] = one;
 	bms->bm[XSKF_STEER_BM_DPORT + 1] = one; /* class 1: the port; 0 and 2 (no port) empty */
 	bms->bm[XSKF_STEER_BM_SPORT + 0] = one; /* no rule asks for a source port: one class */
-	pcls->cls[(0 * 2 + 1) * XSKF_STEER_PORT_KEYS + dport] = 1;
-	pcls->cls[(0 * 2 + 1) * XSKF_STEER_PORT_KEYS + XSKF_STEER_PORT_NONE] = 2;
+	pcls->cls[(0 * 2 + 1) * XSKF_STEER_PORT_KEYS + dport] = XSKF_STEER_PCLS(1, 1);
+	pcls->cls[(0 * 2 + 1) * XSKF_STEER_PORT_KEYS + XSKF_STEER_PORT_NONE] = XSKF_STEER_PCLS(2, 0);
+	pcls->cls[(0 * 2 + 0) * XSKF_STEER_PORT_KEYS + 0] = XSKF_STEER_PCLS(0, 1);
+	acts->cfg[0] = cfg;
+	acts->slot[xskf_steer_act_at(0)] = 0;
+	acts->kind[xskf_steer_act_at(0)] = XSKF_STEER_ACT_XSK;
+	acts->slot[XSKF_STEER_MAX_RULES + 0] = XSKF_STEER_MAX_RULES;
+	acts->kind[XSKF_STEER_MAX_RULES + 0] = XSKF_STEER_ACT_PASS;
 	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_bms), &zero, bms, 0);
 	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_pcls), &zero, pcls, 0);
+	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_acts), &zero, acts, 0);
+	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_gen), &zero, &zero, 0);
 	free(bms);
 	free(pcls);
-	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_act), &zero, &xsk, 0);
-	k = XSKF_STEER_MAX_RULES + 0;
-	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_act), &k, &pass, 0);
-	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_cfg), &zero, &cfg, 0);
-	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_gen), &zero, &zero, 0);
+	free(acts);
 	return err ? -1 : 0;
 }
 
