@@ -100,11 +100,11 @@ struct {
 	__type(value, struct bpf_cpumap_val);
 } steer_cpus SEC(".maps");
 
-/* What the classifier reads of a frame. */
+/* What the classifier reads of a frame; the addresses are read where they are, if asked. */
 struct steer_flow {
 	__u32 etype, vlan, proto, sport, dport;
-	__u32 fam; /* 4, 6, or 0 (not IP) */
-	__u32 src[4], dst[4];
+	__u32 fam;	     /* 4, 6, or 0 (not IP) */
+	const __u32 *src, *dst; /* in the frame: 1 (fam 4) or 4 (fam 6) words */
 };
 
 struct steer_vlan_tag {
@@ -146,8 +146,8 @@ static __always_inline void steer_parse(struct xdp_md *ctx, struct steer_flow *f
 			return;
 		f->fam = 4;
 		f->proto = ip->protocol;
-		f->src[0] = ip->saddr;
-		f->dst[0] = ip->daddr;
+		f->src = &ip->saddr;
+		f->dst = &ip->daddr;
 		/* a later fragment carries no ports */
 		if (!(ip->frag_off & bpf_htons(0x1fff)))
 			l4 = (__u8 *)l3 + ip->ihl * 4;
@@ -158,8 +158,8 @@ static __always_inline void steer_parse(struct xdp_md *ctx, struct steer_flow *f
 			return;
 		f->fam = 6;
 		f->proto = ip6->nexthdr;
-		__builtin_memcpy(f->src, &ip6->saddr, 16);
-		__builtin_memcpy(f->dst, &ip6->daddr, 16);
+		f->src = (const __u32 *)&ip6->saddr;
+		f->dst = (const __u32 *)&ip6->daddr;
 		l4 = (__u8 *)(ip6 + 1);
 	} else {
 		return;
@@ -168,8 +168,8 @@ static __always_inline void steer_parse(struct xdp_md *ctx, struct steer_flow *f
 	    (f->proto == IPPROTO_TCP || f->proto == IPPROTO_UDP || f->proto == IPPROTO_SCTP)) {
 		if ((void *)(l4 + 4) > end)
 			return;
-		f->sport = (__u32)l4[0] << 8 | l4[1];
-		f->dport = (__u32)l4[2] << 8 | l4[3];
+		f->sport = bpf_ntohs(*(__be16 *)l4);
+		f->dport = bpf_ntohs(*(__be16 *)(l4 + 2));
 	}
 }
 
