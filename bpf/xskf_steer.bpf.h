@@ -115,6 +115,33 @@ struct steer_vlan_tag {
 /* Where an untagged IPv4 frame without options has its ports' end. */
 #define STEER_V4_END (sizeof(struct ethhdr) + sizeof(struct iphdr) + 4)
 
+/*
+ * The common frame, untagged IPv4 without options: its protocol and ports (NONE when it has
+ * none), every field at a fixed offset and read at once (no load waits for the header
+ * length), one bounds check, and nothing else kept. False for any other frame: steer_parse()
+ * reads it.
+ */
+static __always_inline bool steer_parse_v4(struct xdp_md *ctx, __u32 *proto, __u32 *sport,
+					   __u32 *dport)
+{
+	__u8 *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
+	struct iphdr *ip = (void *)(data + sizeof(struct ethhdr));
+	__be16 *ports = (void *)(ip + 1);
+
+	if (data + STEER_V4_END > end || *(__be16 *)(data + 12) != bpf_htons(ETH_P_IP) ||
+	    *(__u8 *)ip != 0x45)
+		return false;
+	*proto = ip->protocol;
+	*sport = *dport = XSKF_STEER_PORT_NONE;
+	if (!(ip->frag_off & bpf_htons(0x1fff)) &&
+	    (*proto == IPPROTO_UDP || *proto == IPPROTO_TCP || *proto == IPPROTO_SCTP)) {
+		*sport = bpf_ntohs(ports[0]);
+		*dport = bpf_ntohs(ports[1]);
+	}
+	return true;
+}
+
+/* Any frame: every field a rule can ask for. */
 static __always_inline void steer_parse(struct xdp_md *ctx, struct steer_flow *f)
 {
 	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
@@ -125,28 +152,6 @@ static __always_inline void steer_parse(struct xdp_md *ctx, struct steer_flow *f
 
 	f->vlan = 0xffffffff;
 	f->sport = f->dport = XSKF_STEER_PORT_NONE;
-	/*
-	 * Untagged IPv4 without options, the common frame: every field at a fixed offset,
-	 * read at once (no load waits for the header length), one bounds check.
-	 */
-	if (data + STEER_V4_END <= end && eth->h_proto == bpf_htons(ETH_P_IP) &&
-	    *((__u8 *)data + sizeof(*eth)) == 0x45) {
-		struct iphdr *ip = (void *)(eth + 1);
-		__be16 *ports = (void *)(ip + 1);
-
-		f->etype = ETH_P_IP;
-		f->fam = 4;
-		f->proto = ip->protocol;
-		f->src = &ip->saddr;
-		f->dst = &ip->daddr;
-		if (!(ip->frag_off & bpf_htons(0x1fff)) &&
-		    (f->proto == IPPROTO_UDP || f->proto == IPPROTO_TCP ||
-		     f->proto == IPPROTO_SCTP)) {
-			f->sport = bpf_ntohs(ports[0]);
-			f->dport = bpf_ntohs(ports[1]);
-		}
-		return;
-	}
 	f->etype = 0xffffffff;
 	f->proto = XSKF_STEER_PROTO_NONE;
 	f->fam = 0;
@@ -312,14 +317,13 @@ static __always_inline __u32 steer_flow_hash(const struct steer_flow *f)
 static __always_inline int xskf_steer_classify(struct xdp_md *ctx)
 {
 	const struct xskf_steer_bm *q, *e, *v, *s, *d, *p, *sp, *dp;
-	__u32 zero = 0, queue = ctx->rx_queue_index, gen, dims, at, k, kind, pe_s, pe_d;
+	__u32 zero = 0, queue = ctx->rx_queue_index, gen, dims, at, k, kind, proto, pe_s, pe_d;
 	const struct xskf_steer_cfg *cfg;
 	struct xskf_steer_acts *acts;
 	struct xskf_steer_pcls *pcls;
 	struct xskf_steer_bms *bms;
 	struct steer_tab t;
 	struct steer_flow f;
-	bool parsed = false;
 	__u64 cand, *hits;
 	__u32 *g;
 
@@ -355,12 +359,18 @@ static __always_inline int xskf_steer_classify(struct xdp_md *ctx)
 	cand = q->sum;
 	if (!cand)
 		goto found; /* no rule for this queue: the frame is not even read */
-	steer_parse(ctx, &f);
-	parsed = true;
+	if (!steer_parse_v4(ctx, &proto, &pe_s, &pe_d)) {
+		steer_parse(ctx, &f);
+		proto = f.proto;
+		pe_s = f.sport;
+		pe_d = f.dport;
+	}
 	p = &t.bm[XSKF_STEER_BM_PROTO +
-		  (f.proto < XSKF_STEER_PROTO_KEYS ? f.proto : XSKF_STEER_PROTO_NONE)];
-	pe_s = dims & (1u << XSKF_DIM_SPORT) ? f.sport : 0;
-	pe_d = dims & (1u << XSKF_DIM_DPORT) ? f.dport : 0;
+		  (proto < XSKF_STEER_PROTO_KEYS ? proto : XSKF_STEER_PROTO_NONE)];
+	if (!(dims & (1u << XSKF_DIM_SPORT)))
+		pe_s = 0;
+	if (!(dims & (1u << XSKF_DIM_DPORT)))
+		pe_d = 0;
 	if (pe_s >= XSKF_STEER_PORT_KEYS || pe_d >= XSKF_STEER_PORT_KEYS)
 		goto found;
 	pe_s = t.pcls[pe_s];
@@ -374,6 +384,7 @@ static __always_inline int xskf_steer_classify(struct xdp_md *ctx)
 		at = steer_first(cand, at, q, p, sp, dp, q, p, sp, dp);
 		goto found;
 	}
+	steer_parse(ctx, &f); /* the fields a lookup reads (again, for a frame read above) */
 	e = &t.bm[XSKF_STEER_BM_WILD + XSKF_DIM_ETYPE];
 	v = &t.bm[XSKF_STEER_BM_WILD + XSKF_DIM_VLAN];
 	s = &t.bm[XSKF_STEER_BM_WILD + XSKF_DIM_SRC];
@@ -405,9 +416,11 @@ found:
 		if (!cs || !cs->nr || cs->nr > XSKF_STEER_MAX_CPUS)
 			return STEER_VERDICT(XSKF_STEER_ACT_PASS, 0);
 		n = cs->nr;
-		if (!parsed)
-			steer_parse(ctx, &f); /* a default taken before the frame was read */
-		cpu = cs->cpus[(steer_flow_hash(&f) % n) & (XSKF_STEER_MAX_CPUS - 1)];
+		steer_parse(ctx, &f); /* the flow: read again (each way here read less of it) */
+		cpu = steer_flow_hash(&f) % n;
+		/* the verifier's bound: the compiler drops the mask as n <= 64 proves it */
+		asm volatile("" : "+r"(cpu));
+		cpu = cs->cpus[cpu & (XSKF_STEER_MAX_CPUS - 1)];
 		return STEER_VERDICT(XSKF_STEER_ACT_CPUMAP, cpu);
 	}
 	return STEER_VERDICT(kind, 0);
