@@ -220,25 +220,31 @@ static __always_inline const struct xskf_steer_bm *steer_hash_bm(const struct st
 	return bm ? bm : &t->bm[XSKF_STEER_BM_WILD + dim];
 }
 
+/*
+ * The bitmap of an address dimension (LPM tries), or the wildcard one. The two families'
+ * lookups keep their own call (their results are kept apart): merged into one call, the map
+ * is not known where it is made, and the verifier cannot call the trie's lookup directly
+ * (an indirect call through the map's operations, a few ns more).
+ */
 static __always_inline const struct xskf_steer_bm *
 steer_addr_bm(const struct steer_tab *t, __u32 dim, const struct steer_flow *f, const __u32 *addr)
 {
-	const struct xskf_steer_bm *bm = NULL;
+	const struct xskf_steer_bm *b4 = NULL, *b6 = NULL;
 
 	if (f->fam == 4) {
 		struct xskf_steer_lpm4 k = {.prefixlen = 64, .gen = t->gen};
 
 		__builtin_memcpy(k.addr, addr, 4);
-		bm = bpf_map_lookup_elem(
+		b4 = bpf_map_lookup_elem(
 		    dim == XSKF_DIM_SRC ? (void *)&steer_src4 : (void *)&steer_dst4, &k);
 	} else if (f->fam == 6) {
 		struct xskf_steer_lpm6 k = {.prefixlen = 160, .gen = t->gen};
 
 		__builtin_memcpy(k.addr, addr, 16);
-		bm = bpf_map_lookup_elem(
+		b6 = bpf_map_lookup_elem(
 		    dim == XSKF_DIM_SRC ? (void *)&steer_src6 : (void *)&steer_dst6, &k);
 	}
-	return bm ? bm : &t->bm[XSKF_STEER_BM_WILD + dim];
+	return b4 ? b4 : b6 ? b6 : &t->bm[XSKF_STEER_BM_WILD + dim];
 }
 
 /*
