@@ -101,7 +101,7 @@ static int steer_udp(struct bench_prog *skel, uint16_t dport)
 	struct xskf_steer_bms *bms = calloc(1, sizeof(*bms));
 	struct xskf_steer_pcls *pcls = calloc(1, sizeof(*pcls));
 	struct xskf_steer_acts *acts = calloc(1, sizeof(*acts));
-	uint32_t zero = 0;
+	uint32_t zero = 0, d;
 	int err = 0;
 
 	if (!bms || !pcls || !acts) {
@@ -112,7 +112,8 @@ static int steer_udp(struct bench_prog *skel, uint16_t dport)
 	}
 	one.w[xskf_steer_word_at(1)] = 1; /* rule 0 */
 	bms->bm[XSKF_STEER_BM_QUEUE + 0] = one;
-	bms->bm[XSKF_STEER_BM_ALL] = one;
+	for (d = 0; d < XSKF_NR_DIMS; d++) /* what the fields no rule asks for allow: the rule */
+		bms->bm[XSKF_STEER_BM_WILD + d] = one;
 	bms->bm[XSKF_STEER_BM_PROTO + 17] = one;
 	bms->bm[XSKF_STEER_BM_DPORT + 1] = one; /* class 1: the port; 0 and 2 (no port) empty */
 	bms->bm[XSKF_STEER_BM_SPORT + 0] = one; /* no rule asks for a source port: one class */
