@@ -187,12 +187,17 @@ static void test_bad(void)
 	CHECK(run(0, &f) == XDP_PASS, "the table in use still says pass for udp 54");
 }
 
-/* A full table: 1024 rules, the last one still found (its bit in the last word). */
+/*
+ * A full table: 1024 rules, the last one still found (its bit in the last word), and every
+ * rule found by its own frame and counted in its own counter (each position's word and action
+ * are kept where the de Bruijn index of its bits points: bpf/xskf_steer.h).
+ */
 static void test_full(void)
 {
 	struct frame_spec f = UDP4(1, 0);
 	char rule[64], err[320];
-	unsigned int i;
+	static int ids[XSKF_STEER_MAX_RULES];
+	unsigned int i, own = 0;
 	int last = 0;
 
 	steer_port_close(eng, &port);
@@ -200,7 +205,7 @@ static void test_full(void)
 	CHECK(steer_port_open(&eng, &port, 2) == 0, "a fresh program");
 	for (i = 0; i < XSKF_STEER_MAX_RULES; i++) {
 		snprintf(rule, sizeof(rule), "udp dport %u drop", 10000 + i);
-		last = add(rule);
+		last = ids[i] = add(rule);
 		if (last < 0)
 			break;
 	}
@@ -214,6 +219,13 @@ static void test_full(void)
 	CHECK(run(0, &f) == XDP_DROP && hits((unsigned int)last) == 1, "the 1024th rule matches");
 	f.dport = 10000 + XSKF_STEER_MAX_RULES;
 	CHECK(run(0, &f) == XDP_PASS, "a port past them: the default (xsk, no socket: pass)");
+	for (i = 0; i < XSKF_STEER_MAX_RULES; i++) {
+		f.dport = 10000 + i;
+		own += run(0, &f) == XDP_DROP &&
+		       hits((unsigned int)ids[i]) == (i == XSKF_STEER_MAX_RULES - 1 ? 2u : 1u);
+	}
+	CHECK(own == XSKF_STEER_MAX_RULES, "each of the %u rules matches its own port, counted once",
+	      own);
 	accounting(0, "full table");
 }
 
