@@ -94,6 +94,9 @@ int xskf_share__lock(struct xskf_port *port);
 void xskf_share__unlock(struct xskf_port *port);
 /* The last run out, lock held: remove the lock file (a run waiting on it opens a new one). */
 void xskf_share__forget(struct xskf_port *port);
+struct bpf_map_info;
+/* The fd of the map named @name of program @prog_id (its info in @mi), or -ENOENT. Any thread. */
+int xskf_share__prog_map(uint32_t prog_id, const char *name, struct bpf_map_info *mi);
 /* Does program @prog_id have live queue owners? 1 (one's pid in @pid), 0, or -ENOENT when the
  * program has no owner map (not a sharing xskf program). */
 int xskf_share__live(uint32_t prog_id, pid_t *pid);

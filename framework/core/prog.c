@@ -42,39 +42,32 @@ static enum owner_kind classify(uint32_t id, char *name, size_t name_len, pid_t 
 				bool *shares)
 {
 	struct bpf_prog_info info = {};
-	uint32_t len = sizeof(info), map_ids[64], i, key = 0;
+	struct xskf_prog_owner owner;
 	enum owner_kind kind = OWNER_FOREIGN;
-	int fd, mfd;
+	uint32_t len = sizeof(info), key = 0;
+	struct bpf_map_info mi;
+	int fd;
 
 	*pid = 0;
+	*shares = false;
 	snprintf(name, name_len, "id %u", id);
 	fd = bpf_prog_get_fd_by_id(id);
 	if (fd < 0)
 		return OWNER_FOREIGN;
-	info.nr_map_ids = 64; /* ours has about 20 (the steering table's among them) */
-	info.map_ids = (uintptr_t)map_ids;
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		goto out;
-	snprintf(name, name_len, "'%s' (id %u)", info.name, id);
-	for (i = 0; i < info.nr_map_ids && i < 64; i++) {
-		struct bpf_map_info mi = {};
-		struct xskf_prog_owner owner;
-		uint32_t mlen = sizeof(mi);
-
-		mfd = bpf_map_get_fd_by_id(map_ids[i]);
-		if (mfd < 0)
-			continue;
-		if (!bpf_obj_get_info_by_fd(mfd, &mi, &mlen) && !strcmp(mi.name, "xskf_owner") &&
-		    mi.value_size == sizeof(owner) && !bpf_map_lookup_elem(mfd, &key, &owner)) {
-			*pid = (pid_t)owner.pid;
-			kind = OWNER_OURS_DEAD;
-			/* a zombie (killed, not yet reaped) holds nothing: it is dead (proc.c) */
-			if (xskf_proc__same((pid_t)owner.pid, owner.start_time))
-				kind = OWNER_OURS_ALIVE;
-		}
-		close(mfd);
+	if (!bpf_obj_get_info_by_fd(fd, &info, &len))
+		snprintf(name, name_len, "'%s' (id %u)", info.name, id);
+	close(fd);
+	fd = xskf_share__prog_map(id, "xskf_owner", &mi);
+	if (fd < 0)
+		return OWNER_FOREIGN;
+	if (mi.value_size == sizeof(owner) && !bpf_map_lookup_elem(fd, &key, &owner)) {
+		*pid = (pid_t)owner.pid;
+		kind = OWNER_OURS_DEAD;
+		/* a zombie (killed, not yet reaped) holds nothing: it is dead (proc.c) */
+		if (xskf_proc__same((pid_t)owner.pid, owner.start_time))
+			kind = OWNER_OURS_ALIVE;
 	}
-	*shares = false;
+	close(fd);
 	if (kind != OWNER_FOREIGN) {
 		pid_t live = 0;
 		int r = xskf_share__live(id, &live);
@@ -86,8 +79,6 @@ static enum owner_kind classify(uint32_t id, char *name, size_t name_len, pid_t 
 				*pid = live;
 		}
 	}
-out:
-	close(fd);
 	return kind;
 }
 

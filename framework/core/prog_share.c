@@ -162,8 +162,7 @@ void xskf_share__unlock(struct xskf_port *port)
 
 /* ---- the maps of an attached program ---- */
 
-/* The fd of the map named @name of program @prog_id (with its info in @mi), or -ENOENT. */
-static int prog_map(uint32_t prog_id, const char *name, struct bpf_map_info *mi)
+int xskf_share__prog_map(uint32_t prog_id, const char *name, struct bpf_map_info *mi)
 {
 	struct bpf_prog_info info = {};
 	uint32_t len = sizeof(info), ids[64], i;
@@ -202,7 +201,7 @@ int xskf_share__live(uint32_t prog_id, pid_t *pid)
 {
 	struct xskf_prog_qowner o;
 	struct bpf_map_info mi;
-	int fd = prog_map(prog_id, "xskf_queues", &mi), ret = 0;
+	int fd = xskf_share__prog_map(prog_id, "xskf_queues", &mi), ret = 0;
 	uint32_t q;
 
 	if (fd < 0)
@@ -263,7 +262,7 @@ int xskf_share__queues(struct xskf_engine *eng, struct xskf_port *port, bool cla
 	if (port->skel)
 		fd = dup(bpf_map__fd(port->skel->maps.xskf_queues));
 	else if (port->share.join_id)
-		fd = prog_map(port->share.join_id, "xskf_queues", &mi);
+		fd = xskf_share__prog_map(port->share.join_id, "xskf_queues", &mi);
 	else
 		return 0; /* no program yet: nothing to share */
 	if (fd < 0)
@@ -320,7 +319,7 @@ static int same_settings(struct xskf_engine *eng, struct xskf_port *port, struct
 	void *v;
 	int fd;
 
-	fd = prog_map(id, bpf_map__name(s->maps.rodata), &mi);
+	fd = xskf_share__prog_map(id, bpf_map__name(s->maps.rodata), &mi);
 	if (fd < 0 || mi.value_size != bpf_map__value_size(s->maps.rodata)) {
 		if (fd >= 0)
 			close(fd);
@@ -412,7 +411,7 @@ int xskf_share__join(struct xskf_engine *eng, struct xskf_port *port)
 			break;
 		if (strchr(bpf_map__name(m), '.'))
 			continue; /* .rodata: read above, not shared */
-		fd = prog_map(id, bpf_map__name(m), &mi);
+		fd = xskf_share__prog_map(id, bpf_map__name(m), &mi);
 		if (fd < 0 || mi.type != bpf_map__type(m) || mi.key_size != bpf_map__key_size(m) ||
 		    mi.value_size != bpf_map__value_size(m) ||
 		    mi.max_entries != bpf_map__max_entries(m)) {
