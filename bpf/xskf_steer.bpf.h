@@ -112,6 +112,12 @@ struct steer_vlan_tag {
 	__be16 proto;
 };
 
+/* Does L4 protocol @proto carry ports the rules match (in a first fragment)? */
+static __always_inline bool steer_has_ports(__u32 proto)
+{
+	return proto == IPPROTO_UDP || proto == IPPROTO_TCP || proto == IPPROTO_SCTP;
+}
+
 /* Where an untagged IPv4 frame without options has its ports' end. */
 #define STEER_V4_END (sizeof(struct ethhdr) + sizeof(struct iphdr) + 4)
 
@@ -133,8 +139,7 @@ static __always_inline bool steer_parse_v4(struct xdp_md *ctx, __u32 *proto, __u
 		return false;
 	*proto = ip->protocol;
 	*sport = *dport = XSKF_STEER_PORT_NONE;
-	if (!(ip->frag_off & bpf_htons(0x1fff)) &&
-	    (*proto == IPPROTO_UDP || *proto == IPPROTO_TCP || *proto == IPPROTO_SCTP)) {
+	if (!(ip->frag_off & bpf_htons(0x1fff)) && steer_has_ports(*proto)) {
 		*sport = bpf_ntohs(ports[0]);
 		*dport = bpf_ntohs(ports[1]);
 	}
@@ -194,8 +199,7 @@ static __always_inline void steer_parse(struct xdp_md *ctx, struct steer_flow *f
 	} else {
 		return;
 	}
-	if (l4 &&
-	    (f->proto == IPPROTO_TCP || f->proto == IPPROTO_UDP || f->proto == IPPROTO_SCTP)) {
+	if (l4 && steer_has_ports(f->proto)) {
 		if ((void *)(l4 + 4) > end)
 			return;
 		f->sport = bpf_ntohs(*(__be16 *)l4);
@@ -390,7 +394,13 @@ static __always_inline int xskf_steer_classify(struct xdp_md *ctx)
 		at = steer_first(cand, at, q, p, sp, dp, q, p, sp, dp);
 		goto found;
 	}
-	steer_parse(ctx, &f); /* the fields a lookup reads (again, for a frame read above) */
+	/*
+	 * The fields a lookup reads: only for a frame the arrays left candidates for (a frame
+	 * the ports rule out pays neither this nor a lookup). A frame the short reader could
+	 * not take was read whole above and is read again here; reading whole at once for
+	 * every table with a lookup field made the frames it rules out 5 ns dearer.
+	 */
+	steer_parse(ctx, &f);
 	e = &t.bm[XSKF_STEER_BM_WILD + XSKF_DIM_ETYPE];
 	v = &t.bm[XSKF_STEER_BM_WILD + XSKF_DIM_VLAN];
 	s = &t.bm[XSKF_STEER_BM_WILD + XSKF_DIM_SRC];

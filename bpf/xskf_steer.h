@@ -99,7 +99,6 @@ struct xskf_steer_bm {
 #define XSKF_STEER_BM_QUEUE 0
 #define XSKF_STEER_BM_PROTO (XSKF_STEER_BM_QUEUE + XSKF_STEER_MAX_QUEUES)
 #define XSKF_STEER_BM_WILD  (XSKF_STEER_BM_PROTO + XSKF_STEER_PROTO_KEYS)
-#define XSKF_STEER_BM_ALL   (XSKF_STEER_BM_WILD + XSKF_DIM_QUEUE)
 #define XSKF_STEER_BM_SPORT (XSKF_STEER_BM_WILD + XSKF_NR_DIMS)
 #define XSKF_STEER_BM_DPORT (XSKF_STEER_BM_SPORT + XSKF_STEER_PORT_CLASSES)
 #define XSKF_STEER_BMS_GEN  (XSKF_STEER_BM_DPORT + XSKF_STEER_PORT_CLASSES)
@@ -120,9 +119,7 @@ struct xskf_steer_pcls {
 
 struct xskf_steer_cfg {
 	__u32 nr_rules; /* 0: every frame takes its queue's default */
-	__u32 nwords;	/* bitmap words in use: (nr_rules + 63) / 64 */
 	__u32 dims;	/* 1 << enum xskf_steer_dim: the dimensions some rule constrains */
-	__u32 pad;
 };
 
 /*

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
 
 #include "core/backend.h"
@@ -380,14 +379,11 @@ fail:
  */
 static unsigned int napi_census(const struct xskf_engine *eng, const struct xskf_sock **nonapi)
 {
-	unsigned int i, n = 0, id;
-	socklen_t sl;
+	unsigned int i, n = 0;
 
 	*nonapi = NULL;
 	for (i = 0; i < eng->nr_socks; i++) {
-		id = 0;
-		sl = sizeof(id);
-		if (!getsockopt(eng->socks[i].fd, SOL_SOCKET, SO_INCOMING_NAPI_ID, &id, &sl) && id)
+		if (xskf_sock__napi_id(&eng->socks[i]))
 			n++;
 		else if (!*nonapi)
 			*nonapi = &eng->socks[i];
@@ -438,7 +434,6 @@ static void xdp_idle_prepare(struct xskf_engine *eng)
 			"suspension\n",
 			step, strerror(-fd));
 }
-
 
 /*
  * What the kernel can add to sleeping and polling (docs/idle.md): socket and epoll busy

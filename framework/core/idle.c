@@ -71,7 +71,7 @@ int xskf_idle__open(struct xskf_worker *w)
 	for (i = 0; i < w->nr_socks; i++)
 		id->pfd[i + 1] = (struct pollfd){ .fd = w->socks[i]->fd, .events = POLLIN };
 	id->nr_pfd = w->nr_socks + 1;
-	id->epfd = -1; /* the backend's idle_help() may open one */
+	id->epfd = -1; /* the xdp backend may open one at attach (xdp_idle_prepare()) */
 	id->on = o->idle != XSKF_IDLE_BUSY;
 	id->spin_ns = o->idle == XSKF_IDLE_SLEEP ? 0 : (uint64_t)o->idle_spin_us * 1000;
 	id->spin_min_ns = id->spin_ns;

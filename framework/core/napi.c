@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 
 #include "core/engine.h"
@@ -376,12 +375,12 @@ static int plan_port(struct xskf_engine *eng, struct xskf_napi_run *r, const str
 	*why = xskf_napi__device_why(r->nl_ok, r->nl.has_napi_set, 1);
 	for (i = 0; i < eng->nr_socks && !*why; i++) {
 		const struct xskf_sock *s = &eng->socks[i];
-		uint32_t id = 0;
-		socklen_t sl = sizeof(id);
+		uint32_t id;
 
 		if (s->port != p)
 			continue;
-		if (getsockopt(s->fd, SOL_SOCKET, SO_INCOMING_NAPI_ID, &id, &sl) || !id)
+		id = xskf_sock__napi_id(s);
+		if (!id)
 			xskf_napi_nl__queue_napi(&r->nl, (uint32_t)p->ifindex, s->queue, &id);
 		*why = xskf_napi__device_why(true, true, id);
 		if (*why)
@@ -501,10 +500,8 @@ static int irq_suspend_check(struct xskf_engine *eng, const struct xskf_napi_run
 	}
 	for (i = 0; i < eng->nr_socks; i++) {
 		const struct xskf_sock *s = &eng->socks[i];
-		uint32_t id = 0;
-		socklen_t sl = sizeof(id);
 
-		if (getsockopt(s->fd, SOL_SOCKET, SO_INCOMING_NAPI_ID, &id, &sl) || !id) {
+		if (!xskf_sock__napi_id(s)) {
 			pr_warn("--napi irq-suspend=%" PRIu64 ": IRQ suspension is per NAPI and "
 				"needs -B on zero-copy sockets: %s queue %u is in %s\n",
 				eng->napi_req.irq_ns, s->port->name, s->queue,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The netdev generic-netlink family, as much of it as NAPI settings need (napi_nl.h). Requests
+ * The netdev generic-netlink family, as much of it as xskf needs (napi_nl.h): a device's
+ * attributes (hints_probe.c) and its NAPIs' settings (napi.c). Requests
  * are built by hand in one buffer; replies are read until NLMSG_DONE or the ack, so that a
  * socket never holds a stale reply for the next request.
  */
@@ -14,6 +15,8 @@
 #include "core/napi_nl.h"
 
 /* netdev.yaml's numbers (include/uapi/linux/netdev.h), stable uapi; Debian 12 has none */
+#define NL_NETDEV_CMD_DEV_GET	1
+#define NL_DEV_IFINDEX		1
 #define NL_NETDEV_CMD_QUEUE_GET 10
 #define NL_NETDEV_CMD_NAPI_GET	11
 #define NL_NETDEV_CMD_NAPI_SET	14 /* 6.13 */
@@ -148,19 +151,20 @@ static void family_cb(const struct nlmsghdr *nh, void *ctx)
 	const struct nlattr *a, *op, *oa;
 	size_t len = nh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
 
-	for_each_attr(a, (const char *)NLMSG_DATA(nh) + GENL_HDRLEN, len)
-	{
+	for_each_attr(a, (const char *)NLMSG_DATA(nh) + GENL_HDRLEN, len) {
 		if (a->nla_type == CTRL_ATTR_FAMILY_ID) {
 			f->nl->family = (uint16_t)attr_uint(a);
 			f->found = true;
-		} else if (a->nla_type == CTRL_ATTR_OPS) {
-			for_each_attr(op, (const char *)a + NLA_HDRLEN, a->nla_len - NLA_HDRLEN)
-			    for_each_attr(oa, (const char *)op + NLA_HDRLEN,
-					  op->nla_len - NLA_HDRLEN) if (oa->nla_type ==
-									    CTRL_ATTR_OP_ID &&
-									attr_uint(oa) ==
-									    NL_NETDEV_CMD_NAPI_SET)
-				f->nl->has_napi_set = true;
+			continue;
+		}
+		if (a->nla_type != CTRL_ATTR_OPS)
+			continue;
+		for_each_attr(op, (const char *)a + NLA_HDRLEN, a->nla_len - NLA_HDRLEN) {
+			for_each_attr(oa, (const char *)op + NLA_HDRLEN, op->nla_len - NLA_HDRLEN) {
+				if (oa->nla_type == CTRL_ATTR_OP_ID &&
+				    attr_uint(oa) == NL_NETDEV_CMD_NAPI_SET)
+					f->nl->has_napi_set = true;
+			}
 		}
 	}
 }
@@ -203,8 +207,7 @@ static void parse_napi(const struct nlmsghdr *nh, struct xskf_napi_info *in)
 	size_t len = nh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
 
 	memset(in, 0, sizeof(*in));
-	for_each_attr(a, (const char *)NLMSG_DATA(nh) + GENL_HDRLEN, len)
-	{
+	for_each_attr(a, (const char *)NLMSG_DATA(nh) + GENL_HDRLEN, len) {
 		switch (a->nla_type) {
 		case NL_NAPI_IFINDEX:
 			in->ifindex = (uint32_t)attr_uint(a);
@@ -267,27 +270,57 @@ int xskf_napi_nl__get(struct xskf_napi_nl *nl, uint32_t id, struct xskf_napi_inf
 	return err;
 }
 
-static void queue_cb(const struct nlmsghdr *nh, void *ctx)
+/* One attribute of a reply, as a number: its type asked, whether it came, its value. */
+struct attr_ctx {
+	uint16_t type;
+	bool found;
+	uint64_t val;
+};
+
+static void attr_cb(const struct nlmsghdr *nh, void *ctx)
 {
+	struct attr_ctx *c = ctx;
 	const struct nlattr *a;
 	size_t len = nh->nlmsg_len - NLMSG_LENGTH(GENL_HDRLEN);
 
-	for_each_attr(a, (const char *)NLMSG_DATA(nh) + GENL_HDRLEN,
-		      len) if (a->nla_type == NL_QUEUE_NAPI_ID) *
-	    (uint32_t *)ctx = (uint32_t)attr_uint(a);
+	for_each_attr(a, (const char *)NLMSG_DATA(nh) + GENL_HDRLEN, len) {
+		if ((a->nla_type & NLA_TYPE_MASK) == c->type) {
+			c->val = attr_uint(a);
+			c->found = true;
+		}
+	}
+}
+
+int xskf_napi_nl__dev_attr(struct xskf_napi_nl *nl, uint32_t ifindex, uint16_t type,
+			   uint64_t *val)
+{
+	struct attr_ctx c = {.type = type};
+	struct nl_req r;
+	int err;
+
+	req_init(nl, &r, nl->family, NL_NETDEV_CMD_DEV_GET, 0);
+	put_u32(&r, NL_DEV_IFINDEX, ifindex);
+	err = nl_talk(nl, &r, attr_cb, &c);
+	if (!err && !c.found)
+		err = -ENOENT;
+	*val = err ? 0 : c.val;
+	return err;
 }
 
 int xskf_napi_nl__queue_napi(struct xskf_napi_nl *nl, uint32_t ifindex, uint32_t queue,
 			     uint32_t *id)
 {
+	struct attr_ctx c = {.type = NL_QUEUE_NAPI_ID};
 	struct nl_req r;
+	int err;
 
-	*id = 0;
 	req_init(nl, &r, nl->family, NL_NETDEV_CMD_QUEUE_GET, 0);
 	put_u32(&r, NL_QUEUE_IFINDEX, ifindex);
 	put_u32(&r, NL_QUEUE_TYPE, NL_QUEUE_TYPE_RX);
 	put_u32(&r, NL_QUEUE_ID, queue);
-	return nl_talk(nl, &r, queue_cb, id);
+	err = nl_talk(nl, &r, attr_cb, &c);
+	*id = err ? 0 : (uint32_t)c.val;
+	return err;
 }
 
 int xskf_napi_nl__set(struct xskf_napi_nl *nl, uint32_t id, const struct xskf_napi_info *v,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A small client of the kernel's netdev generic-netlink family (napi_nl.c): the NAPIs of an
- * interface, the NAPI serving an RX queue, and napi-set (6.13+). Raw AF_NETLINK, no library.
+ * A small client of the kernel's netdev generic-netlink family (napi_nl.c): a device's
+ * attributes (dev-get), the NAPIs of an interface, the NAPI serving an RX queue, and napi-set
+ * (6.13+). Raw AF_NETLINK, no library.
  * The uapi numbers are defined here where the build's linux/netdev.h lacks them: they are the
  * kernel's stable uapi (Documentation/netlink/specs/netdev.yaml). Thread: control thread; one
  * struct per user, not shared.
@@ -39,6 +40,14 @@ struct xskf_napi_info {
  */
 int xskf_napi_nl__open(struct xskf_napi_nl *nl);
 void xskf_napi_nl__close(struct xskf_napi_nl *nl);
+
+/*
+ * xskf_napi_nl__dev_attr() - attribute @type (netdev.yaml's dev attribute set) of interface
+ * @ifindex, as a number. Returns 0, -ENOENT when the kernel's answer has no such attribute,
+ * or -errno.
+ */
+int xskf_napi_nl__dev_attr(struct xskf_napi_nl *nl, uint32_t ifindex, uint16_t type,
+			   uint64_t *val);
 
 /*
  * xskf_napi_nl__dump() - the NAPIs of interface @ifindex (napi-get dump), at most @max of them

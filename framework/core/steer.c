@@ -418,7 +418,6 @@ static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsign
 	memset(b.bms, 0, XSKF_STEER_BMS_GEN * sizeof(*b.bms));
 
 	cfg.nr_rules = b.n;
-	cfg.nwords = (b.n + 63) / 64;
 	cfg.dims = 1u << XSKF_DIM_QUEUE;
 	for (i = 0; i < b.n; i++)
 		cfg.dims |= ord[i]->set;
@@ -432,9 +431,10 @@ static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsign
 		for (i = 0; i < b.n; i++)
 			if (!HAS(ord[i], XSKF_DIM_PROTO) || ord[i]->proto == key)
 				bm_set(&b.bms[XSKF_STEER_BM_PROTO + key], i);
+	/* what a hash or LPM field allows for a value without an entry: the rules without it */
 	for (dim = 0; dim < XSKF_NR_DIMS; dim++)
 		for (i = 0; i < b.n; i++)
-			if (!HAS(ord[i], dim) || dim == XSKF_DIM_QUEUE)
+			if (!HAS(ord[i], dim))
 				bm_set(&b.bms[XSKF_STEER_BM_WILD + dim], i);
 	/* both, used or not: the program reads them without asking (one class then, every rule) */
 	build_ports(&b, XSKF_DIM_SPORT, st->pcls);
@@ -508,9 +508,10 @@ static uint32_t free_slot(struct xskf_port *port)
 	memset(used, 0, sizeof(used));
 	for (i = 0; i < st->n; i++)
 		used[st->e[i].slot] = 1;
-	for (s = 0; s < XSKF_STEER_MAX_RULES; s++)
-		if (!used[s] && (!st->live || !xskf_steer_share__slot_used(port, s)))
-			break;
+	if (st->live)
+		xskf_steer_share__slots_used(port, used);
+	for (s = 0; s < XSKF_STEER_MAX_RULES && used[s]; s++)
+		;
 	return s;
 }
 
@@ -695,9 +696,7 @@ static int take_slots(struct xskf_port *port)
 
 	if (!used)
 		return -ENOMEM;
-	for (s = 0; s < XSKF_STEER_MAX_RULES; s++)
-		if ((used[s] = xskf_steer_share__slot_used(port, s)))
-			others++;
+	others = xskf_steer_share__slots_used(port, used);
 	for (i = 0, s = 0; i < st->n; i++) {
 		while (s < XSKF_STEER_MAX_RULES && used[s])
 			s++;

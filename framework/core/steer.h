@@ -102,8 +102,9 @@ struct xskf_steer_others {
 
 /* Read the others' rules and every queue's owner. Lock held. 0 or -errno. */
 int xskf_steer_share__gather(struct xskf_port *port, struct xskf_steer_others *o);
-/* Is hit-counter @slot a live other run's? Lock held. */
-bool xskf_steer_share__slot_used(struct xskf_port *port, uint32_t slot);
+/* Mark in @used (one byte per hit-counter slot) the slots of live other runs; how many. Lock
+ * held. */
+unsigned int xskf_steer_share__slots_used(struct xskf_port *port, unsigned char *used);
 /* After a flip: our rules and default into the shared maps, ours gone and the dead's out. */
 void xskf_steer_share__sync(struct xskf_port *port, const struct xskf_steer_rule *def);
 

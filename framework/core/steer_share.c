@@ -13,7 +13,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "core/clock.h"
 #include "core/engine.h"
 #include "core/proc.h"
 #include "core/steer.h"
@@ -91,23 +90,21 @@ int xskf_steer_share__gather(struct xskf_port *port, struct xskf_steer_others *o
 	return 0;
 }
 
-bool xskf_steer_share__slot_used(struct xskf_port *port, uint32_t slot)
+unsigned int xskf_steer_share__slots_used(struct xskf_port *port, unsigned char *used)
 {
+	int rfd = bpf_map__fd(port->skel->maps.xskf_rules);
+	uint32_t me = (uint32_t)getpid(), k;
+	struct live_cache c = {};
 	struct xskf_prog_srule r;
+	unsigned int n = 0;
 
-	/* called per slot in a row (free_slot(), take_slots()): one /proc read per owner, not per
-	 * slot; a run that died in the last 100 ms may still count as alive, which only keeps its
-	 * slots taken a little longer */
-	static struct live_cache c;
-	static uint64_t when;
-	uint64_t now = xskf_now_ns();
-
-	if (now - when > 100 * 1000 * 1000ULL) {
-		memset(&c, 0, sizeof(c));
-		when = now;
-	}
-	return !bpf_map_lookup_elem(bpf_map__fd(port->skel->maps.xskf_rules), &slot, &r) && r.pid &&
-	       r.pid != (uint32_t)getpid() && live(&c, r.pid, r.start_time);
+	for (k = 0; k < XSKF_STEER_MAX_RULES; k++)
+		if (!bpf_map_lookup_elem(rfd, &k, &r) && r.pid && r.pid != me &&
+		    live(&c, r.pid, r.start_time)) {
+			used[k] = 1;
+			n++;
+		}
+	return n;
 }
 
 void xskf_steer_share__sync(struct xskf_port *port, const struct xskf_steer_rule *def)

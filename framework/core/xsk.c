@@ -140,6 +140,14 @@ void xskf_sock__close(struct xskf_sock *s)
 	s->fd = -1;
 }
 
+uint32_t xskf_sock__napi_id(const struct xskf_sock *s)
+{
+	uint32_t id = 0;
+	socklen_t len = sizeof(id);
+
+	return getsockopt(s->fd, SOL_SOCKET, SO_INCOMING_NAPI_ID, &id, &len) ? 0 : id;
+}
+
 int xskf_sock__kstats(const struct xskf_sock *s, struct xdp_statistics *st)
 {
 	socklen_t len = sizeof(*st);

@@ -94,7 +94,7 @@ static int build_frame(const char *name, struct hv_frame *f)
  */
 static int steer_udp(struct bench_prog *skel, uint16_t dport)
 {
-	struct xskf_steer_cfg cfg = { .nr_rules = 1, .nwords = 1,
+	struct xskf_steer_cfg cfg = { .nr_rules = 1,
 				      .dims = 1u << XSKF_DIM_QUEUE | 1u << XSKF_DIM_PROTO |
 					      1u << XSKF_DIM_DPORT };
 	struct xskf_steer_bm one = { .sum = 1 };

@@ -14,18 +14,10 @@
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "steer_port.h"
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 /*
  * The best of @rounds runs: the kernel's ns per frame (whole ns: its average is an integer
@@ -45,10 +37,10 @@ static double ns_per_frame(struct xskf_port *p, const struct frame_spec *f, unsi
 		LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = pkt, .data_size_in = len,
 			    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .repeat = repeat);
 
-		t0 = now_ns();
+		t0 = (double)xskf_now_ns();
 		if (bpf_prog_test_run_opts(bpf_program__fd(p->skel->progs.xskf_redirect), &t))
 			return -1;
-		t0 = (now_ns() - t0) / repeat;
+		t0 = ((double)xskf_now_ns() - t0) / repeat;
 		if (t.duration < best)
 			best = t.duration;
 		if (t0 < *wall)
