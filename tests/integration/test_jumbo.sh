@@ -284,7 +284,7 @@ nochains)
 	start_app $NL $TMP/nochain.json $BUILD/apps/xskf run "$XSKF_TEST_PLUGINS/needs_hints.so" -i la -N --quiet
 	grep -q "MTU 9000 allows 9018-byte frames, a UMEM frame holds 1760 after its headroom: longer frames are dropped by the kernel (rx_dropped); the app does not take multi-buffer frames (XSKF_APP_F_CHAINS" \
 		$TMP/nochain.json.err || { cat $TMP/nochain.json.err; fail "no line naming the cause"; }
-	[ "$(grep -c "MTU 9000" $TMP/nochain.json.err)" = 1 ] || fail "not one line"
+	[ "$(mtu_lines $TMP/nochain.json.err)" = 1 ] || { cat $TMP/nochain.json.err; fail "not one MTU line"; }
 	grep -q "XDP_USE_SG)" $TMP/nochain.json.err && fail "bound with XDP_USE_SG for an app without chains"
 	send_raw $NA a0 $MAC_LA $MAC_A 20 9014
 	wait_for "20 kernel drops" ge app_live $APP_PID "sum(q['kernel']['rx_dropped'] for q in j['queues'])" 20
