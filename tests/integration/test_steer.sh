@@ -131,7 +131,7 @@ cpumap)
 		>"$out/udp.json" 2>"$out/udp.err" &
 	u=$! # not through dut(): $! must be python itself, which prints its counts at SIGTERM
 	at_exit "kill $u 2>/dev/null"
-	wait_line "$out/udp.err" ready
+	wait_line "$out/udp.err" "^ready$"
 	start --steer 'udp dport 5000 cpumap 1' --steer 'udp dport 5001 pass' --steer 'default xsk'
 	# the cpumap's kernel thread for CPU 1: cpumap/1/map:ID, ID our steer_cpus map's
 	prog=$(dut ip -j link show dev "$TB_IF_DUT" | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["xdp"]["prog"]["id"])')
@@ -152,6 +152,9 @@ for m in json.load(sys.stdin)["map_ids"]:
 	t0=$(run_ns)
 	send 2000 5000
 	wait_for "cpumap count" ge steer "$PID" "s['cpumap']" 2000
+	# the XDP counter counts a frame when it is queued for the thread, which runs later: wait
+	# for its run time to move (a state), not for the machine to be quick enough
+	wait_for "$name to run for the cpumap frames" ge run_ns $((t0 + 1))
 	t1=$(run_ns)
 	send 2000 5001
 	wait_for "pass rule count" ge hits "$PID" 2 2000
