@@ -98,7 +98,9 @@ run_rx() {
 		shift 2
 	fi
 	dut ethtool -K "$TB_IF_DUT" gro on >/dev/null
-	ip netns exec "$TB_NS_DUT" "$bin" -i "$TB_IF_DUT" -q 0 -N -c --cpus 1 --duration 4 --json \
+	# until SIGINT once every frame is in, not for a duration: a slow start of the generator
+	# must not find the run already ended
+	ip netns exec "$TB_NS_DUT" "$bin" -i "$TB_IF_DUT" -q 0 -N -c --cpus 1 --json \
 		"$@" >"$out/rx.json" 2>"$out/rx.err" &
 	pid=$!
 	wait_attached
@@ -106,6 +108,8 @@ run_rx() {
 	[ -n "$dir" ] && ls -A "$dir" >"$out/ls"
 	gen "$GEN" -i "$TB_IF_GEN" -n $N --cpus 0 --rate 200000 --flows 8 --json >"$out/gen.json" ||
 		fail "generator failed"
+	WAIT_SHOW=$out/rx.err wait_for "$N frames at the sockets" ge app_seen $pid "$(sent_of "$out/gen.json")"
+	kill -INT $pid
 	wait $pid || { cat "$out/rx.err"; fail "xsk-rxdrop exited $?"; }
 	cat "$out/rx.err"
 	local sent redir rx kdrop
