@@ -61,7 +61,7 @@ run() {
 	meson test -C "$dir" --print-errorlogs --num-processes 2 --no-suite perf
 }
 
-# each pass that failed, by name (build, asan, fuzz), and the log of its tests
+# each pass that failed, by name: build, asan, fuzz
 failed=()
 run build || failed+=(build)
 if [ $asan = 1 ]; then
