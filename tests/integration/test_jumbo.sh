@@ -202,7 +202,11 @@ print(len(seen), bad)
 PYEOF
 	cpid=$!
 	wait_for "capture at A" test -e $TMP/cap.ready
-	send_raw $NA a0 $MAC_LA $MAC_A $N 9014
+	# in chunks of 100, each once xsk-l2fwd has sent the last back (as rxdrop above)
+	for ((i = 0; i < N; i += 100)); do
+		SEQ0=$i send_raw $NA a0 $MAC_LA $MAC_A $((N - i < 100 ? N - i : 100)) 9014
+		wait_for "$((N - i < 100 ? N : i + 100)) frames sent back by xsk-l2fwd" ge app_tx $APP_PID $((N - i < 100 ? N : i + 100))
+	done
 	wait $cpid
 	read -r good bad <$TMP/cap
 	[ "$good $bad" = "$N 0" ] || fail "A got back $good good and $bad bad frames of $N"
