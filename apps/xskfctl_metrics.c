@@ -318,6 +318,8 @@ static const struct known worker_tab[] = {
     {"wakeups", W "wakeups_total", "counter", "Times the worker woke from its idle wait."},
     {"empty_wakeups", W "empty_wakeups_total", "counter",
      "Wake-ups after which the next round found nothing."},
+    {"lost_asleep", W "lost_asleep_total", "counter",
+     "Frames the kernel dropped (RX ring full, no fill buffer) while the worker slept."},
     {NULL, NULL, NULL, NULL},
 };
 #define S "xskf_steering_"
