@@ -147,6 +147,14 @@ metrics)
 	ok "promtool check metrics: no problem ($(grep -c '^# TYPE' "$out/m.prom") families, $(grep -vc '^#' "$out/m.prom") samples)"
 	# --all: a second instance (memory backend, a port that receives nothing) beside it
 	mem_run m "$RXDROP" -i mem0 --mem-frame none -d 60 --cpus 0
+	# its document has the memory backend's section: every number of it a sample too
+	"$CTL" --pid "$RUN_PID" stats >"$out/mb.json" || fail "stats of the memory backend run"
+	"$CTL" --pid "$RUN_PID" metrics >"$out/mm.prom" || fail "metrics of the memory backend run"
+	"$CTL" --pid "$RUN_PID" stats >"$out/ma.json" || fail "stats of the memory backend run"
+	$PY "$S/tests/integration/metrics_check.py" "$out/mm.prom" "$out/mb.json" "$out/ma.json" \
+		"xsk-rxdrop.$RUN_PID" || { cat "$out/mm.prom"; fail "memory backend: metrics and stats disagree"; }
+	grep -q "^xskf_memory_backend_busy_seconds_total{instance=\"xsk-rxdrop.$RUN_PID\",worker=\"0\"} " "$out/mm.prom" ||
+		fail "no xskf_memory_backend_busy_seconds_total"
 	"$CTL" metrics >/dev/null 2>&1 && fail "metrics without -s and two runs: exit 0"
 	"$CTL" metrics --all >"$out/all.prom" || fail "metrics --all: exit $?"
 	promtool check metrics <"$out/all.prom" >"$out/pt" 2>&1 || { cat "$out/pt"; fail "promtool: --all"; }
