@@ -28,7 +28,8 @@
  * worker slept in them and lost frames to the wake-up (docs/idle.md). A first version grew on
  * a ring an eighth full at the wake-up: a paced sender's bursts did that at 10% load without
  * any loss, and the worker spun between them (68% of a CPU, from 33%). One getsockopt() per
- * socket and wake-up; a socket without the statistics (the memory backend) counts no loss.
+ * socket at the wake-up, one more as it falls asleep (lost_asleep, kernel_lost()); a socket
+ * without the statistics (the memory backend) counts no loss.
  */
 #define SPIN_MAX_X 32
 
