@@ -98,8 +98,28 @@ static void list(FILE *f, struct xskf_engine *eng)
 		}
 }
 
+/*
+ * The canonical text of rule @id of the first port (0: its default), as `steer list` shows it:
+ * what `steer add` echoes, so the operator sees the rule as read ("dport 010" is port 10),
+ * not the words typed. Falls back to @typed when it is not found (no port).
+ */
+static const char *added_text(struct xskf_engine *eng, int id, const char *typed,
+			      struct xskf_steer_info *in)
+{
+	unsigned int i;
+
+	for (i = 0;; i++) {
+		*in = (struct xskf_steer_info){.sz = sizeof(*in)};
+		if (xskf_engine__steer_rule(eng, 0, i, in))
+			return typed;
+		if (in->id == (unsigned int)id)
+			return in->text;
+	}
+}
+
 void xskf_steer_cmd__ctl(FILE *f, struct xskf_engine *eng, const char *args)
 {
+	struct xskf_steer_info in;
 	char err[400], *end;
 	unsigned long id;
 	uint64_t hits;
@@ -112,9 +132,10 @@ void xskf_steer_cmd__ctl(FILE *f, struct xskf_engine *eng, const char *args)
 	if (!strncmp(args, "add ", 4)) {
 		ret = xskf_engine__steer_add(eng, -1, args + 4, err, sizeof(err));
 		if (ret > 0)
-			fprintf(f, "ok: rule %d added: %s\n", ret, args + 4);
+			fprintf(f, "ok: rule %d added: %s\n", ret,
+				added_text(eng, ret, args + 4, &in));
 		else if (ret == 0)
-			fprintf(f, "ok: %s\n", args + 4);
+			fprintf(f, "ok: %s\n", added_text(eng, 0, args + 4, &in));
 		else
 			fprintf(f, "error: %s\n", err[0] ? err : strerror(-ret));
 		return;
