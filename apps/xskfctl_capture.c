@@ -181,8 +181,10 @@ static int open_out(const char *file, bool *created)
 	}
 	what = not_ours(&st, buf, sizeof(buf));
 	if (what) {
-		fprintf(stderr, "xskfctl: capture: %s exists and is %s: not written (remove it or "
-				"choose another path)\n", file, what);
+		fprintf(stderr,
+			"xskfctl: capture: %s exists and is %s: not written (remove it or "
+			"choose another path)\n",
+			file, what);
 		return -1;
 	}
 	/* O_NONBLOCK: a FIFO swapped in since the lstat() does not hold the open */
@@ -193,8 +195,10 @@ static int open_out(const char *file, bool *created)
 	}
 	if (fstat(fd, &st2) || st2.st_dev != st.st_dev || st2.st_ino != st.st_ino ||
 	    not_ours(&st2, buf, sizeof(buf)) || fcntl(fd, F_SETFL, 0)) {
-		fprintf(stderr, "xskfctl: capture: %s changed while it was checked: not written "
-				"(choose another path)\n", file);
+		fprintf(stderr,
+			"xskfctl: capture: %s changed while it was checked: not written "
+			"(choose another path)\n",
+			file);
 		close(fd);
 		return -1;
 	}
@@ -274,8 +278,7 @@ int cmd_capture(const char *want, int argc, char **argv)
 		fprintf(stderr, "xskfctl: capture needs -w FILE.pcapng (or -w - for stdout)\n");
 		return 2;
 	}
-	snprintf(req, sizeof(req), "capture dir=%s",
-		 dirs == 1 ? "rx" : dirs == 2 ? "tx" : "both");
+	snprintf(req, sizeof(req), "capture dir=%s", dirs == 1 ? "rx" : dirs == 2 ? "tx" : "both");
 	if (port)
 		snprintf(req + strlen(req), sizeof(req) - strlen(req), " port=%s", port);
 	if (has_queue)
@@ -345,7 +348,7 @@ int cmd_capture(const char *want, int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN); /* -w - into a reader that goes: a write error, said */
 	for (;;) {
 		uint8_t buf[65536];
-		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct pollfd p = {.fd = fd, .events = POLLIN};
 		ssize_t r;
 		int left = -1;
 

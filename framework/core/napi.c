@@ -208,8 +208,8 @@ static int write_state(int dfd, const char *name, const struct napi_entry *e, un
  * netns. -EINVAL for a file that is not one xskf wrote (not a regular file of ours with one
  * link, or not in its format), -errno when it cannot be opened.
  */
-static int read_state(int dfd, const char *name, struct napi_entry *e, unsigned int *n,
-		      pid_t *pid, uint64_t *start, uint64_t *ns)
+static int read_state(int dfd, const char *name, struct napi_entry *e, unsigned int *n, pid_t *pid,
+		      uint64_t *start, uint64_t *ns)
 {
 	char line[256], kind[8], *p;
 	int pd, ver = 0;

@@ -108,11 +108,12 @@ int xskf_proc__ctl_dir_open(char *why, size_t len)
 		return err;
 	}
 	if (st.st_uid != geteuid() || (st.st_mode & 022)) {
-		snprintf(why, len,
-			 "%s is not a folder of ours alone (owner uid %u, mode %03o; it must be uid "
-			 "%u and not group/other writable)",
-			 dir, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 0777),
-			 (unsigned int)geteuid());
+		snprintf(
+		    why, len,
+		    "%s is not a folder of ours alone (owner uid %u, mode %03o; it must be uid "
+		    "%u and not group/other writable)",
+		    dir, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 0777),
+		    (unsigned int)geteuid());
 		close(fd);
 		return -EPERM;
 	}

@@ -100,7 +100,8 @@ static int read_file(const char *path, char **buf, size_t *len)
 	return 0;
 big:
 	pr_warn("--steer-file '%s' is larger than %u KiB: a file of rules (1024 at most, one a "
-		"line) is smaller\n", path, STEER_FILE_MAX >> 10);
+		"line) is smaller\n",
+		path, STEER_FILE_MAX >> 10);
 fail:
 	free(b);
 	close(fd);
@@ -137,8 +138,10 @@ static int add_file(struct xskf_engine *eng, const char *path)
 		next = line + l + 1;
 		nul = memchr(line, 0, l);
 		if (nul) {
-			pr_warn("%s:%u: a NUL byte at column %zu: a file of rules is text, one rule a "
-				"line\n", path, n, (size_t)(nul - line) + 1);
+			pr_warn(
+			    "%s:%u: a NUL byte at column %zu: a file of rules is text, one rule a "
+			    "line\n",
+			    path, n, (size_t)(nul - line) + 1);
 			ret = 2;
 			break;
 		}
@@ -159,7 +162,8 @@ static int add_file(struct xskf_engine *eng, const char *path)
 		if (is_default(line + k)) {
 			if (def_line) {
 				pr_warn("%s:%u: a second 'default' line (the first is line %u): "
-					"keep one\n", path, n, def_line);
+					"keep one\n",
+					path, n, def_line);
 				ret = 2;
 				break;
 			}

@@ -303,8 +303,7 @@ static void test_decimal(void)
 	CHECK(xskf_steer__load(eng, &port) == 0, "loaded");
 	CHECK(run(0, &f) == XDP_DROP && hits(d53) == 1, "udp 53: 'dport 053' (not port 43)");
 	f.dport = 43;
-	CHECK(run(0, &f) == XDP_PASS && hits(d53) == 1 && def_hits(0) == 1,
-	      "udp 43: the default");
+	CHECK(run(0, &f) == XDP_PASS && hits(d53) == 1 && def_hits(0) == 1, "udp 43: the default");
 	f.dport = 8;
 	CHECK(run(0, &f) == XDP_DROP && hits(d8) == 1, "udp 8: 'dport 08'");
 	f = (struct frame_spec){.vlan = -1, .proto = 6, .sport = 1, .dport = 150};
@@ -320,15 +319,15 @@ static void test_decimal(void)
 	CHECK(run(0, &f) == XDP_DROP && hits(e2) == 1, "ethertype 0x88cd: 'ethertype 0x88cd'");
 	accounting(0, "decimal numbers");
 	CHECK(xskf_steer__parse("udp dport 0x35 drop", &r, err, sizeof(err)) == -EINVAL &&
-		      strstr(err, "use a port 0-65535"),
+		  strstr(err, "use a port 0-65535"),
 	      "a port in hex refused: %s", err);
 	CHECK(xskf_steer__parse("vlan 0x10 drop", &r, err, sizeof(err)) == -EINVAL,
 	      "a VLAN in hex refused: %s", err);
 	CHECK(xskf_steer__parse("proto 017 drop", &r, err, sizeof(err)) == 0 && r.proto == 17,
 	      "proto 017 is 17");
 	CHECK(xskf_steer__parse("udp dport 010 xsk", &r, err, sizeof(err)) == 0 &&
-		      xskf_steer__format(&r, text, sizeof(text)) >= 0 &&
-		      !strcmp(text, "udp dport 10 xsk"),
+		  xskf_steer__format(&r, text, sizeof(text)) >= 0 &&
+		  !strcmp(text, "udp dport 10 xsk"),
 	      "its canonical text: '%s'", text);
 }
 
