@@ -26,7 +26,7 @@ CMDS=(cc:build-essential c++:build-essential readelf:binutils meson:meson ninja:
 	ip:iproute2 ss:iproute2 ethtool:ethtool tcpdump:tcpdump ping:iputils-ping
 	scdoc:scdoc numactl:numactl sysctl:procps taskset:util-linux setpriv:util-linux timeout:coreutils
 	hugeadm:libhugetlbfs-bin mount:mount mountpoint:util-linux /usr/bin/python3:python3
-	iperf3:iperf3 tshark:tshark curl:curl systemd-analyze:systemd strace:strace promtool:prometheus)
+	iperf3:iperf3 tshark:tshark capinfos:wireshark-common curl:curl systemd-analyze:systemd strace:strace promtool:prometheus)
 # command:package, for the benchmarks only
 BENCH_CMDS=(dpdk-testpmd:dpdk-dev bc:bc valgrind:valgrind stress-ng:stress-ng)
 

@@ -277,6 +277,60 @@ static void test_shortcuts(void)
 	accounting(0, "a queue without rules");
 }
 
+/*
+ * Numbers with leading zeros are decimal (issue 32.4: strtoul's base 0 read "053" as octal 43
+ * and refused "08"); hexadecimal only for the EtherType, with 0x. Each rule's frame goes
+ * through the program.
+ */
+static void test_decimal(void)
+{
+	struct frame_spec f = UDP4(1, 53);
+	struct xskf_steer_rule r;
+	char err[320], text[XSKF_STEER_TEXT];
+	int d53, v10, tr, d8, e1, e2;
+
+	steer_port_close(eng, &port);
+	gone_hits = 0;
+	CHECK(steer_port_open(&eng, &port, 2) == 0, "a fresh program");
+	d53 = add("udp dport 053 drop");
+	v10 = add("vlan 010 pass");
+	tr = add("tcp dport 0100-0200 drop");
+	d8 = add("udp dport 08 drop");
+	e1 = add("ethertype 35020 drop");
+	e2 = add("ethertype 0x88cd drop");
+	CHECK(d53 > 0 && v10 > 0 && tr > 0 && d8 > 0 && e1 > 0 && e2 > 0,
+	      "dport 053, vlan 010, dport 0100-0200, dport 08, ethertype 35020 and 0x88cd taken");
+	CHECK(xskf_steer__load(eng, &port) == 0, "loaded");
+	CHECK(run(0, &f) == XDP_DROP && hits(d53) == 1, "udp 53: 'dport 053' (not port 43)");
+	f.dport = 43;
+	CHECK(run(0, &f) == XDP_PASS && hits(d53) == 1 && def_hits(0) == 1, "udp 43: the default");
+	f.dport = 8;
+	CHECK(run(0, &f) == XDP_DROP && hits(d8) == 1, "udp 8: 'dport 08'");
+	f = (struct frame_spec){.vlan = -1, .proto = 6, .sport = 1, .dport = 150};
+	CHECK(run(0, &f) == XDP_DROP && hits(tr) == 1, "tcp 150: 'dport 0100-0200' is 100-200");
+	f.dport = 64;
+	CHECK(run(0, &f) == XDP_PASS && hits(tr) == 1, "tcp 64: not in it (octal 0100 was 64)");
+	f = UDP4(1, 9);
+	f.vlan = 10;
+	CHECK(run(0, &f) == XDP_PASS && hits(v10) == 1, "vlan 10: 'vlan 010'");
+	f = (struct frame_spec){.vlan = -1, .etype = 0x88cc};
+	CHECK(run(0, &f) == XDP_DROP && hits(e1) == 1, "ethertype 0x88cc: 'ethertype 35020'");
+	f.etype = 0x88cd;
+	CHECK(run(0, &f) == XDP_DROP && hits(e2) == 1, "ethertype 0x88cd: 'ethertype 0x88cd'");
+	accounting(0, "decimal numbers");
+	CHECK(xskf_steer__parse("udp dport 0x35 drop", &r, err, sizeof(err)) == -EINVAL &&
+		  strstr(err, "use a port 0-65535"),
+	      "a port in hex refused: %s", err);
+	CHECK(xskf_steer__parse("vlan 0x10 drop", &r, err, sizeof(err)) == -EINVAL,
+	      "a VLAN in hex refused: %s", err);
+	CHECK(xskf_steer__parse("proto 017 drop", &r, err, sizeof(err)) == 0 && r.proto == 17,
+	      "proto 017 is 17");
+	CHECK(xskf_steer__parse("udp dport 010 xsk", &r, err, sizeof(err)) == 0 &&
+		  xskf_steer__format(&r, text, sizeof(text)) >= 0 &&
+		  !strcmp(text, "udp dport 10 xsk"),
+	      "its canonical text: '%s'", text);
+}
+
 int main(void)
 {
 	if (geteuid()) {
@@ -301,6 +355,7 @@ int main(void)
 	test_bad();
 	test_full();
 	test_shortcuts();
+	test_decimal();
 	steer_port_close(eng, &port);
 	return tap_done();
 }
