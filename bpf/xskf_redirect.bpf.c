@@ -12,7 +12,8 @@
  * With hints on (rodata hints_on), each variant first writes struct xskf_meta in front of the
  * frame (bpf/xskf_hints.bpf.h); a frame whose meta cannot be written is still delivered.
  * Before that, the steering table (bpf/xskf_steer.bpf.h) decides: to the socket, to the stack
- * (here or on a cpumap CPU), or dropped.
+ * (here or on a cpumap CPU), or dropped; while it steers nothing (no rule, every default xsk),
+ * one load tells so and the frame costs what it did before steering.
  *
  * All are frags-aware (SEC("xdp.frags"), BPF_F_XDP_HAS_FRAGS): drivers then attach them
  * natively at MTUs whose frames span several buffers (veth refuses others above a peer MTU of
@@ -123,6 +124,7 @@ static __always_inline int redirect(struct xdp_md *ctx, const bool hw, const boo
 	/* steering (xskf_steer.bpf.h): the rule table decides; a zeroed table says XSK */
 	v = xskf_steer_classify(ctx);
 	switch (v & 0xff) {
+	case XSKF_STEER_OFF: /* no table: the socket, steering counts nothing */
 	case XSKF_STEER_ACT_XSK:
 		break;
 	case XSKF_STEER_ACT_CPUMAP:
@@ -146,7 +148,9 @@ static __always_inline int redirect(struct xdp_md *ctx, const bool hw, const boo
 		ret = bpf_redirect_map(&xsks, queue, XDP_PASS);
 	else if (bpf_map_lookup_elem(&xsks, &queue))
 		ret = bpf_redirect_map(&xsks, queue, 0);
-	xskf_steer_count(queue, ret == XDP_REDIRECT ? XSKF_STEER_ACT_XSK : XSKF_STEER_ACT_PASS);
+	if (v != XSKF_STEER_OFF)
+		xskf_steer_count(queue,
+				 ret == XDP_REDIRECT ? XSKF_STEER_ACT_XSK : XSKF_STEER_ACT_PASS);
 	count(queue, ret);
 	return ret;
 }

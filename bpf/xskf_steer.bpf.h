@@ -312,6 +312,8 @@ static __always_inline __u32 steer_flow_hash(const struct steer_flow *f)
 
 /* Returned by xskf_steer_classify(): the kind in bits 0-7, the cpumap CPU above. */
 #define STEER_VERDICT(kind, cpu) ((kind) | (cpu) << 8)
+/* The verdict of a table that steers nothing (no XSKF_STEER_GEN_LIVE): xsk, and not counted. */
+#define XSKF_STEER_OFF 0xff
 
 /* The dimensions a map lookup (a call) reads: a table without them takes the short way. */
 #define STEER_DIMS_LOOKUP                                                                       \
@@ -339,9 +341,16 @@ static __always_inline int xskf_steer_classify(struct xdp_md *ctx)
 
 	if (queue >= XSKF_STEER_MAX_QUEUES)
 		return STEER_VERDICT(XSKF_STEER_ACT_XSK, 0);
+	/*
+	 * No rule and every default xsk: nothing else is read, nothing counted (the empty
+	 * table's classification and counters cost 2.6 ns per frame, BPF_PROG_RUN; in veth
+	 * copy mode the program runs on the sender's CPU: 0.92x the minimal loop's rate).
+	 */
 	g = bpf_map_lookup_elem(&steer_gen, &zero);
+	if (!g || !(*g & XSKF_STEER_GEN_LIVE))
+		return XSKF_STEER_OFF;
 	acts = bpf_map_lookup_elem(&steer_acts, &zero);
-	if (!g || !acts)
+	if (!acts)
 		return STEER_VERDICT(XSKF_STEER_ACT_XSK, 0);
 	gen = *g & 1;
 	cfg = &acts->cfg[gen];
