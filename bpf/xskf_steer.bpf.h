@@ -321,9 +321,9 @@ static __always_inline __u32 steer_flow_hash(const struct steer_flow *f)
 /*
  * Which rule matches this frame first in generation @gen (read once per frame by the caller,
  * from steer_gen, which also says whether the table is on), counted in its hit counter; its
- * action and, for CPUMAP, the CPU of the set its flow hash picks. Inlined: as a bpf-to-bpf call the empty
- * table cost 1 ns more per frame (12 against 11 ns, BPF_PROG_RUN), and every variant of the
- * program verifies either way.
+ * action and, for CPUMAP, the CPU of the set its flow hash picks. Inlined: as a bpf-to-bpf
+ * call the empty table cost 1 ns more per frame (12 against 11 ns, BPF_PROG_RUN), and every
+ * variant of the program verifies either way.
  */
 static __always_inline int xskf_steer_classify(struct xdp_md *ctx, __u32 gen)
 {

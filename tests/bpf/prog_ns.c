@@ -48,7 +48,8 @@ static int load(const char *path, const char *prog, struct bpf_object **objp)
 		fprintf(stderr, "prog-ns: cannot open %s\n", path);
 		return -1;
 	}
-	bpf_object__for_each_program(p, obj) {
+	bpf_object__for_each_program(p, obj)
+	{
 		bool me = !strcmp(bpf_program__name(p), prog);
 
 		bpf_program__set_autoload(p, me);
@@ -74,7 +75,8 @@ int main(int argc, char **argv)
 	struct hv_frame f;
 
 	if (argc < 5 || argc - 4 > MAX_OBJS) {
-		fprintf(stderr, "usage: prog-ns PROG REPEAT ROUNDS OBJ... (1-%d objects)\n", MAX_OBJS);
+		fprintf(stderr, "usage: prog-ns PROG REPEAT ROUNDS OBJ... (1-%d objects)\n",
+			MAX_OBJS);
 		return 2;
 	}
 	repeat = (unsigned int)strtoul(argv[2], NULL, 0);
@@ -118,11 +120,13 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			d[i][r] = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 +
-				   (double)(t1.tv_nsec - t0.tv_nsec)) / repeat;
+				   (double)(t1.tv_nsec - t0.tv_nsec)) /
+				  repeat;
 		}
 	for (i = 0; i < n; i++) {
 		qsort(d[i], (size_t)rounds, sizeof(d[i][0]), cmp_dbl);
-		printf("%s %.2f %.2f %.2f\n", argv[4 + i], d[i][rounds / 2], d[i][0], d[i][rounds - 1]);
+		printf("%s %.2f %.2f %.2f\n", argv[4 + i], d[i][rounds / 2], d[i][0],
+		       d[i][rounds - 1]);
 		bpf_object__close(obj[i]);
 	}
 	return 0;
