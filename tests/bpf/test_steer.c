@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "steer_port.h"
+#include "xskf_prog.h"
 #include "tap.h"
 
 static struct xskf_port port;
@@ -61,6 +62,22 @@ static uint64_t hits(unsigned int id)
 static uint64_t def_hits(unsigned int q)
 {
 	return xskf_steer__hits(&port, XSKF_STEER_MAX_RULES + q);
+}
+
+/* The program's own count of frames given to the stack on queue @q (all CPUs). */
+static uint64_t prog_passed(unsigned int q)
+{
+	int ncpu = libbpf_num_possible_cpus(), i;
+	struct xskf_prog_counters *v;
+	uint64_t sum = 0;
+
+	if (ncpu < 1 || !(v = calloc((size_t)ncpu, sizeof(*v))))
+		return 0;
+	if (!bpf_map_lookup_elem(bpf_map__fd(port.skel->maps.counters), &q, v))
+		for (i = 0; i < ncpu; i++)
+			sum += v[i].passed;
+	free(v);
+	return sum;
 }
 
 #define UDP4(sp, dp) ((struct frame_spec){.vlan = -1, .proto = 17, .sport = (sp), .dport = (dp)})
@@ -343,10 +360,23 @@ int main(void)
 	CHECK(xskf_steer__load(eng, &port) == 0, "empty table loaded");
 	{
 		struct frame_spec f = UDP4(1, 53);
+		struct xskf_steer_qstats s;
+		char err[320];
 
+		/* a feature that is off costs nothing: not even its counters (docs/steering.md) */
+		CHECK(run(0, &f) == XDP_PASS && prog_passed(0) == 1,
+		      "no rule: the frame to its socket (none bound: the stack), counted by the "
+		      "program");
+		xskf_steer__qstats(&port, 0, &s);
+		CHECK(def_hits(0) == 0 && s.seen == 0,
+		      "no rule, default xsk: the table is off, no steering counter moves (seen "
+		      "%llu, default hits %llu)",
+		      (unsigned long long)s.seen, (unsigned long long)def_hits(0));
+		CHECK(xskf_steer__add(eng, &port, "default pass", 0, false, err, sizeof(err)) == 0,
+		      "default pass added");
 		CHECK(run(0, &f) == XDP_PASS && def_hits(0) == 1,
-		      "no rule: the default (xsk; no socket bound: the stack)");
-		accounting(0, "no rule");
+		      "no rule, default pass: the table steers, the default counts the frame");
+		accounting(0, "no rule, default pass");
 	}
 	steer_port_close(eng, &port);
 	CHECK(steer_port_open(&eng, &port, 2) == 0, "program loaded again");
