@@ -227,14 +227,14 @@ static void burst_case(void)
 	pkts[0] = (struct xskf_pkt){ .data = a.b, .len = a.len };
 	pkts[1] = (struct xskf_pkt){ .data = b.b, .len = b.len };
 	pkts[2] = (struct xskf_pkt){ .data = c.b, .len = c.len };
-	xskf_csum__burst(&s, pkts, 3, false);
+	xskf_csum__burst(&s, pkts, 3, false, false);
 	CHECK(s.c.csum_checked == 2 && s.c.csum_unfinished == 1 && s.c.csum_repaired == 0,
 	      "burst, counting only: checked 2, unfinished 1, repaired 0 (%llu %llu %llu)",
 	      (unsigned long long)s.c.csum_checked, (unsigned long long)s.c.csum_unfinished,
 	      (unsigned long long)s.c.csum_repaired);
-	xskf_csum__burst(&s, pkts, 3, true);
+	xskf_csum__burst(&s, pkts, 3, true, false);
 	CHECK(s.c.csum_unfinished == 2 && s.c.csum_repaired == 1, "burst, repairing: repaired 1");
-	xskf_csum__burst(&s, pkts, 3, true);
+	xskf_csum__burst(&s, pkts, 3, true, false);
 	CHECK(s.c.csum_unfinished == 2 && s.c.csum_repaired == 1 && s.c.csum_checked == 6,
 	      "a repaired frame is complete the next time");
 }
