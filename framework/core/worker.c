@@ -279,13 +279,22 @@ void *xskf_worker__run(void *arg)
 				 * connection), of full ones only the first frame of every 64th.
 				 */
 				if (unlikely(n < csum_whole) || unlikely(!--csum_every)) {
-					/* a chain's checksum is not looked at (docs/jumbo.md), and
-					 * bursts of chains are short by descriptors, not by load:
-					 * only --csum-repair looks at their single-buffer frames */
-					if (likely(!chained) || csum_repair)
-						xskf_csum__burst(s, pkts, n < csum_whole ? n : 1,
-								 csum_repair);
-					csum_every = XSKF_CSUM_SAMPLE;
+					unsigned int look = n < csum_whole ? n : 1;
+
+					/*
+					 * A burst of chains holds fewer frames than the batch
+					 * even under load (a peek takes batch + XSKF_MAX_SEGS
+					 * buffers): one that found a batch of buffers on the ring
+					 * is sampled as a full one (--csum-repair: every frame).
+					 */
+					if (unlikely(chained) && s->rx_full && n < csum_whole &&
+					    !csum_repair)
+						look = !--csum_every;
+					if (look) {
+						xskf_csum__burst(s, pkts, look, csum_repair,
+								 chained);
+						csum_every = XSKF_CSUM_SAMPLE;
+					}
 				}
 				/* a live capture (capture.h): one load and branch a burst when off */
 				if (unlikely(atomic_load_explicit(&w->cap, memory_order_relaxed)))
