@@ -9,8 +9,9 @@
  *   XSKF_PLUGIN(.name = "count", .app = &app, .counters = names);
  *
  * The macro defines the one symbol the runner looks for, `xskf_plugin_descriptor`, stamped
- * with the ABI version and the size of the descriptor the plugin was built with. A plugin does
- * not link libxskf: the runner provides the xskf_* functions it calls.
+ * with the ABI version and the size of the descriptor the plugin was built with. A plugin need
+ * not link libxskf: the runner runs on the shared libxskf.so.0 and provides the xskf_*
+ * functions it calls (a plugin that links it gets that same copy).
  */
 #ifndef XSKF_PLUGIN_H
 #define XSKF_PLUGIN_H

@@ -7,7 +7,8 @@
 # install alone (pkg-config --cflags and plugindir, its own meson.build: C for count-udp, C++
 # for count-l3-cxx), links no libxskf, is installed into plugindir by `meson install`, and is
 # then run BY NAME by the installed `xskf run` on the veth test bed: 3000 UDP frames counted
-# exactly by each (or dropped and counted by the kernel).
+# exactly by each (or dropped and counted by the kernel). And count-udp built with the natural
+# `dependency('libxskf')` (NEEDED libxskf.so.0), run by path: the same count.
 # Root; exit 77 to skip.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -58,9 +59,28 @@ for ex in count-udp:count_udp count-l3-cxx:count_l3; do
 		{ cat "$dest/build.log"; fail "${ex%%:*} does not build or install"; }
 	so=$plugindir/${ex#*:}.so
 	[ -f "$so" ] || fail "${ex%%:*}: no $so after meson install"
-	readelf -d "$so" | grep -q 'NEEDED.*libxskf' && fail "${ex%%:*} links libxskf: it would not load"
+	readelf -d "$so" | grep -q "NEEDED.*libxskf" && fail "${ex%%:*} links libxskf: its meson.build takes the compile flags only"
 done
 ok "count-udp (C) and count-l3-cxx (C++) built against the install, installed into $(realpath --relative-to="$dest/root" "$plugindir")"
+
+# The natural meson line: `dependency('libxskf')`, libraries and all. The plugin then needs
+# libxskf.so.0 (readelf: NEEDED), which must be the runner's own copy once loaded, never a
+# second one (issue 32: "cannot allocate memory in static TLS block").
+nat=$dest/natural
+cp -r "$dest/count-udp" "$nat" && rm -rf "$nat/build"
+sed -i "s/xskf.partial_dependency(compile_args: true, includes: true)/xskf/; s|install_dir: .*|install_dir: '$dest/natural-out')|" \
+	"$nat/meson.build"
+grep -q "dependencies: xskf,$" "$nat/meson.build" || fail "the natural variant's meson.build was not made"
+# and a call into the library (xskf_app__verbose()), as a real plugin makes: else the linker's
+# --as-needed drops the library
+sed -i 's/^\t(void)ctx;$/\t(void)ctx;\n\tif (xskf_app__verbose() > 1)\n\t\treturn -EINVAL;/' "$nat/count_udp.c"
+sed -i 's/^#include <string.h>$/#include <errno.h>\n#include <string.h>/' "$nat/count_udp.c"
+grep -q "xskf_app__verbose" "$nat/count_udp.c" || fail "the natural variant's call was not added"
+meson setup "$nat/build" "$nat" >"$dest/setup.log" 2>&1 && meson install -C "$nat/build" --quiet \
+	>"$dest/build.log" 2>&1 || { cat "$dest/setup.log" "$dest/build.log"; fail "the natural build failed"; }
+natso=$dest/natural-out/count_udp.so
+readelf -d "$natso" | grep -q 'NEEDED.*\[libxskf\.so\.0\]' || fail "the natural build needs no libxskf.so.0"
+ok "count_udp built with dependency('libxskf'): it needs libxskf.so.0"
 
 tb_up "xe$$"
 redirected_since() { echo $(($(q0_xdp) - $1)); }
@@ -90,3 +110,5 @@ run_named count_udp 'c["udp"] == q["rx_packets"] and c["udp"] + kd == 3000 and c
 ok "count_udp (C) by name under the installed xskf: 3000 UDP frames, exactly"
 run_named count_l3 'c["ipv4"] == q["rx_packets"] and c["ipv4"] + kd == 3000 and c["ipv6"] == 0 and c["other"] == 0'
 ok "count_l3 (C++) by name under the installed xskf: 3000 IPv4 frames, exactly"
+run_named "$natso" 'c["udp"] == q["rx_packets"] and c["udp"] + kd == 3000 and c["other"] == 0'
+ok "count_udp linked with libxskf.so.0 under the installed xskf: 3000 UDP frames, exactly"
