@@ -106,9 +106,14 @@ print(d["plugins"][0]["name"], c, "received", q["rx_packets"], "kernel drops", k
 sys.exit(0 if eval(sys.argv[2]) else 1)
 EOPY
 }
-run_named count_udp 'c["udp"] == q["rx_packets"] and c["udp"] + kd == 3000 and c["other"] == 0'
-ok "count_udp (C) by name under the installed xskf: 3000 UDP frames, exactly"
-run_named count_l3 'c["ipv4"] == q["rx_packets"] and c["ipv4"] + kd == 3000 and c["ipv6"] == 0 and c["other"] == 0'
-ok "count_l3 (C++) by name under the installed xskf: 3000 IPv4 frames, exactly"
+# by the names `xskf plugins` lists (the descriptors': count-udp in count_udp.so)
+XSKF_PLUGIN_PATH=$plugindir "$xskf" plugins >"$dest/list" 2>&1
+for n in count-udp:count_udp count-l3:count_l3; do
+	grep -qx "${n%%:*} *$plugindir/${n#*:}.so" "$dest/list" || { cat "$dest/list"; fail "${n%%:*} not listed"; }
+done
+run_named count-udp 'c["udp"] == q["rx_packets"] and c["udp"] + kd == 3000 and c["other"] == 0'
+ok "count-udp (C) by its listed name under the installed xskf: 3000 UDP frames, exactly"
+run_named count-l3 'c["ipv4"] == q["rx_packets"] and c["ipv4"] + kd == 3000 and c["ipv6"] == 0 and c["other"] == 0'
+ok "count-l3 (C++) by its listed name under the installed xskf: 3000 IPv4 frames, exactly"
 run_named "$natso" 'c["udp"] == q["rx_packets"] and c["udp"] + kd == 3000 and c["other"] == 0'
 ok "count_udp linked with libxskf.so.0 under the installed xskf: 3000 UDP frames, exactly"

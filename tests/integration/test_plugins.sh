@@ -12,7 +12,8 @@
 #             file); a peer that is not root is refused; malformed, oversized, truncated and
 #             empty requests are answered or dropped without harm
 #   list      `xskf plugins` with two files of one plugin name (same file name, another
-#             file name): each pair is named in a warning that says which one a name runs
+#             file name): each pair is named in a warning that says which one a name runs;
+#             a plugin runs by the name listed (its descriptor's), and by its file's name
 #   json      a plugin whose json() prints no JSON value (members, not an object) in a chain
 #             with rxdrop: --json and a live `xskfctl stats` stay valid JSON, its app_stats is
 #             null, rxdrop's are there, and one warning names the plugin
@@ -151,12 +152,25 @@ list)
 	cp "$B/apps/l2fwd.so" "$out/pp/l2fwd.so"
 	cp "$B/apps/rxdrop.so" "$out/pp/other.so"
 	XSKF_PLUGIN_PATH=$out/pp "$XSKF" plugins >"$out/l.out" 2>"$out/l.err" || fail "xskf plugins failed"
-	grep -qF "xskf: warning: two plugins called 'l2fwd': $out/pp/l2fwd.so and $B/apps/l2fwd.so; 'xskf run' by name runs the first" "$out/l.err" ||
+	grep -qF "xskf: warning: two plugins called 'l2fwd': $out/pp/l2fwd.so and $B/apps/l2fwd.so; 'xskf run l2fwd' runs $out/pp/l2fwd.so: give the other's path to run it" "$out/l.err" ||
 		{ cat "$out/l.err"; fail "same file name: no warning"; }
-	grep -qF "xskf: warning: two plugins called 'rxdrop': $out/pp/other.so and $B/apps/rxdrop.so; 'xskf run NAME' loads the first NAME.so" "$out/l.err" ||
+	grep -qF "xskf: warning: two plugins called 'rxdrop': $out/pp/other.so and $B/apps/rxdrop.so; 'xskf run rxdrop' runs $B/apps/rxdrop.so: give the other's path to run it" "$out/l.err" ||
 		{ cat "$out/l.err"; fail "another file name: no warning"; }
 	[ "$(wc -l <"$out/l.err")" = 2 ] || { cat "$out/l.err"; fail "more warnings than the two pairs"; }
 	ok "xskf plugins: both pairs of one name named, with which one runs"
+	# A listed name runs: the test plugin whose descriptor is 'bad', in a file called otherwise
+	# (as count-l3 is in count_l3.so); a file name runs as before
+	TP=${XSKF_TEST_PLUGINS:?XSKF_TEST_PLUGINS not set (run through meson test)}
+	mkdir "$out/pn"
+	cp "$TP/good.so" "$out/pn/counted_drop.so"
+	XSKF_PLUGIN_PATH=$out/pn "$XSKF" plugins >"$out/l.out" 2>"$out/l.err" || fail "xskf plugins failed"
+	grep -qxF "bad          $out/pn/counted_drop.so" "$out/l.out" || { cat "$out/l.out"; fail "'bad' not listed"; }
+	for spec in bad counted_drop; do
+		XSKF_PLUGIN_PATH=$out/pn mem_json "$out/n.json" "$XSKF" run "$spec" -i mem0 --mem-frames 2000
+		[ "$(json_get "$out/n.json" 'd["plugins"][0]["name"], d["queues"][0]["rx_packets"], d["queues"][0]["drop_app"]')" = "bad 2000 2000" ] ||
+			fail "xskf run $spec: $(json_get "$out/n.json" 'd["plugins"][0]["name"], d["queues"][0]')"
+	done
+	ok "xskf run bad (the listed name) and xskf run counted_drop (the file) run $out/pn/counted_drop.so: 2000 frames"
 	;;
 json)
 	TP=${XSKF_TEST_PLUGINS:?XSKF_TEST_PLUGINS not set (run through meson test)}
