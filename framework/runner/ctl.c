@@ -198,8 +198,9 @@ struct xskf_ctl *xskf_ctl__open(const char *name)
 	return ctl;
 }
 
-void xskf_ctl__emergency_unlink(void)
+void xskf_ctl__emergency_unlink(int sig)
 {
+	(void)sig;
 	if (ctl_path_sig[0])
 		unlink(ctl_path_sig);
 }
@@ -241,7 +242,9 @@ static void answer(FILE *f, struct ctl_client *c, struct xskf_chain *ch, struct 
 			return;
 		}
 		out[0] = 0;
+		xskf_chain__mark(k, XSKF_CB_COMMAND);
 		err = ch->pl[k].p->command(ch->pl[k].p->app_ctx, a1, out, sizeof(out));
+		xskf_chain__mark(0, XSKF_CB_NONE);
 		out[sizeof(out) - 1] = 0;
 		fprintf(f, "%s: %s\n", err ? "error" : "ok", out[0] ? out : strerror(-err));
 		return;

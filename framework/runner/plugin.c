@@ -332,6 +332,7 @@ static int run_chain(struct xskf_chain *ch, const char *prog, int argc, char **a
 	status = xskf_chain__build(ch);
 	if (status)
 		return 2;
+	xskf_chain__on_crash(ch); /* before the control socket's hook: the line comes first */
 	/* `-- plugin options`: one command line for getopt, plugin options after the standard */
 	av = calloc((size_t)argc + 1, sizeof(*av));
 	if (!av)
@@ -344,8 +345,11 @@ static int run_chain(struct xskf_chain *ch, const char *prog, int argc, char **a
 	status = xskf_run__app(&ch->app, ch, &ch->cli, n, av, &hook);
 	xskf_ctl__close(r.ctl);
 	for (i = 0; i < (int)ch->n; i++)
-		if (ch->pl[i].p->cleanup)
+		if (ch->pl[i].p->cleanup) {
+			xskf_chain__mark((unsigned int)i, XSKF_CB_CLEANUP);
 			ch->pl[i].p->cleanup(ch->pl[i].p->app_ctx);
+		}
+	xskf_chain__mark(0, XSKF_CB_NONE);
 	xskf_chain__free(ch);
 	free(av);
 	return status;

@@ -17,6 +17,9 @@
 #   json      a plugin whose json() prints no JSON value (members, not an object) in a chain
 #             with rxdrop: --json and a live `xskfctl stats` stay valid JSON, its app_stats is
 #             null, rxdrop's are there, and one warning names the plugin
+#   crash     a plugin that crashes in rx_burst (SIGSEGV), a C++ one whose rx_burst throws:
+#             frames from the generator reach it, the run ends with 128 + the signal after one
+#             line naming the plugin, its file and rx_burst(); XDP detached, socket removed
 # Root; exit 77 to skip.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -283,6 +286,30 @@ EOPY
 	[ "$(json_get "$out/t.json" "d['app_stats']['reloads'], d['app_stats']['reload_errors']")" = "1 1" ] ||
 		fail "reload counters: $(json_get "$out/t.json" "d['app_stats']")"
 	ok "xskfctl tunnel reload: good file taken, bad file refused, counted"
+	;;
+crash)
+	TP=${XSKF_TEST_PLUGINS:?XSKF_TEST_PLUGINS not set (run through meson test)}
+	cases=("rx_crash|139|xskf: plugin 'bad' ($TP/rx_crash.so) crashed in rx_burst() (SIGSEGV, a bad memory access): a bug in the plugin; the run ends")
+	[ -f "$TP/rx_throw.so" ] &&
+		cases+=("rx_throw|134|xskf: plugin 'thrower' ($TP/rx_throw.so) crashed in rx_burst() (SIGABRT: abort(), a failed assert() or a C++ exception nothing caught): a bug in the plugin; the run ends")
+	for c in "${cases[@]}"; do
+		IFS='|' read -r so want line <<<"$c"
+		ip netns exec "$TB_NS_DUT" "$XSKF" run "$TP/$so.so" -i "$TB_IF_DUT" -q 0 -c --cpus 1 --quiet \
+			>/dev/null 2>"$out/x.err" &
+		pid=$!
+		wait_line "$out/x.err" "control socket"
+		gen "$GEN" -i "$TB_IF_GEN" -n 100 --cpus 0 --rate 10000 --json >/dev/null || fail "generator"
+		WAIT_SHOW=$out/x.err wait_for "the end of the run of $so" gone $pid
+		wait $pid
+		rc=$?
+		[ $rc = "$want" ] || { cat "$out/x.err"; fail "$so: exit status $rc, not $want"; }
+		grep -qxF "$line" "$out/x.err" || { cat "$out/x.err"; fail "$so: no line naming the plugin and rx_burst"; }
+		[ "$so" = rx_throw ] && ! grep -qxF "  what():  a frame it did not expect" "$out/x.err" &&
+			{ cat "$out/x.err"; fail "rx_throw: the exception's what() not shown"; }
+		assert_no_xdp "$so crashed"
+		[ -z "$(ls "$XSKF_CTL_DIR"/*.sock 2>/dev/null)" ] || fail "$so: the control socket was left"
+		ok "$so: exit $rc, $(grep -F "xskf: plugin" "$out/x.err")"
+	done
 	;;
 *) fail "unknown case $case_name" ;;
 esac

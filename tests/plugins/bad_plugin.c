@@ -8,6 +8,7 @@
  *   SHORT_DESC   a descriptor too short to hold the required fields
  *   BAD_JSON     its json() prints members of an object, not one JSON value
  *   NEEDS_HINTS  a good plugin that says it reads the RX hints (XSKF_APP_F_NEEDS_HINTS)
+ *   RX_CRASH     its rx_burst writes to address 16 (SIGSEGV) at the first burst
  * Without a flag: a plugin that counts and drops every frame (the good control).
  */
 #include <errno.h>
@@ -27,11 +28,18 @@ static int bad_init(void *ctx, struct xskf_engine *eng)
 #endif
 }
 
+#ifdef RX_CRASH
+static volatile uintptr_t rx_bad_addr = 16;
+#endif
+
 __attribute__((unused)) static void bad_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 {
 	(void)wctx;
 	(void)pkts;
 	(void)n;
+#ifdef RX_CRASH
+	*(volatile unsigned int *)rx_bad_addr = n;
+#endif
 }
 
 #ifdef PARSE_CRASH
