@@ -56,15 +56,30 @@ struct xskf_plugin {
 
 /*
  * Define the plugin's descriptor: XSKF_PLUGIN(.name = "x", .app = &app, ...). In C++ (g++ or
- * clang++, -std=c++20 or the GNU dialects, which take designated initializers) give the
- * members in the order of struct xskf_plugin. A namespace-scope const has internal linkage in
- * C++ and a C++ name is mangled: extern "C" gives the symbol the runner looks for both.
+ * clang++, C++11 and later: designated initializers are C++20's, and an extension both take
+ * before it) give the members in the order of struct xskf_plugin. A namespace-scope const has
+ * internal linkage in C++ and a C++ name is mangled: extern "C" gives the symbol the runner
+ * looks for both.
  */
 #ifdef __cplusplus
-/* g++ -Wextra warns of members a designated initializer leaves out; C leaves them zero silently */
+/*
+ * g++ -Wextra warns of members a designated initializer leaves out (C leaves them zero
+ * silently), and -Wpedantic before C++20 of the designated initializer itself: neither is
+ * the plugin's to fix.
+ */
+#if __cplusplus >= 202002L
+#define XSKF_PLUGIN_PRAGMA_DESIGNATED_
+#elif defined(__clang__)
+#define XSKF_PLUGIN_PRAGMA_DESIGNATED_ _Pragma("GCC diagnostic ignored \"-Wc++20-designator\"")
+#elif __GNUC__ >= 12
+#define XSKF_PLUGIN_PRAGMA_DESIGNATED_ _Pragma("GCC diagnostic ignored \"-Wc++20-extensions\"")
+#else
+#define XSKF_PLUGIN_PRAGMA_DESIGNATED_ _Pragma("GCC diagnostic ignored \"-Wpedantic\"")
+#endif
 #define XSKF_PLUGIN(...)                                                                           \
 	_Pragma("GCC diagnostic push")                                                             \
 	_Pragma("GCC diagnostic ignored \"-Wmissing-field-initializers\"")                         \
+	XSKF_PLUGIN_PRAGMA_DESIGNATED_                                                             \
 	extern "C" XSKF_API const struct xskf_plugin xskf_plugin_descriptor = {                    \
 		.sz = sizeof(struct xskf_plugin), .abi = XSKF_PLUGIN_ABI, __VA_ARGS__ };           \
 	_Pragma("GCC diagnostic pop")
@@ -84,9 +99,10 @@ XSKF_API int xskf_plugin__main(const struct xskf_plugin *p, int argc, char **arg
 
 /*
  * xskf_run__main() - the `xskf` command: `xskf run PLUGIN[,PLUGIN...] [options] [-- plugin
- * options]`, `xskf plugins` (list what the plugin folders hold). Plugins are found by path
- * (a name with a '/' or ending in .so), else by name in $XSKF_PLUGIN_PATH (colon-separated),
- * next to the xskf binary, and in the install's plugin folder. Returns the exit status.
+ * options]`, `xskf plugins` (list what the plugin folders hold). A PLUGIN with a '/' is a path;
+ * without, a name (with or without ".so": a name still), the plugin's own (what `xskf plugins`
+ * lists) or its file's, looked up in $XSKF_PLUGIN_PATH (colon-separated), next to the xskf
+ * binary, and in the install's plugin folder. Returns the exit status.
  * Thread: main thread.
  */
 XSKF_API int xskf_run__main(int argc, char **argv);

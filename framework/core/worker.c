@@ -220,8 +220,9 @@ void *xskf_worker__run(void *arg)
 	if (app->worker_init) {
 		w->init_err = app->worker_init(eng->app_ctx, &w->info, &w->wctx);
 		if (w->init_err) {
-			pr_warn("worker %u: %s: worker_init failed: %s\n", w->id, app->name,
-				strerror(-w->init_err));
+			if (w->init_err != -ECANCELED) /* the app said why itself */
+				pr_warn("worker %u: %s: worker_init failed: %s\n", w->id,
+					app->name, strerror(-w->init_err));
 			atomic_store(&eng->stop, true);
 			goto out;
 		}

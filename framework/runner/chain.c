@@ -123,8 +123,13 @@ static int chain_worker_init(void *ctx, const struct xskf_worker_info *wi, void 
 			err = pl->app.worker_init(pl->p->app_ctx, &own, &cw->wctx[k]);
 			xskf_chain__mark(0, XSKF_CB_NONE);
 			if (err) {
+				bool paren = pl->file[0] == '('; /* "(built in)" */
+
+				pr_warn("plugin '%s' %s%s%s: worker_init failed on worker %u: %s\n",
+					pl->p->name, paren ? "" : "(", pl->file, paren ? "" : ")",
+					wi->id, strerror(-err));
 				free(cw);
-				return err;
+				return -ECANCELED; /* said why: the worker adds nothing */
 			}
 		}
 	}

@@ -235,6 +235,7 @@ static int load_name(struct xskf_chain_plugin *pl, const char *name)
 {
 	char dirs[8192], scan[8192], self[PATH_MAX], best[64], by_file[PATH_MAX + 72];
 	char path[PATH_MAX + 72], *save = NULL, *d;
+	const char *env;
 	int err;
 
 	plugin_dirs(dirs, sizeof(dirs), self, sizeof(self));
@@ -261,11 +262,13 @@ static int load_name(struct xskf_chain_plugin *pl, const char *name)
 		return load_path(pl, by_file);
 	if (!best[0])
 		suggest(name, dirs, best, sizeof(best));
-	pr_warn("plugin '%s' not found%s%s%s ('xskf plugins' lists what there is; "
-		"looked for %s.so in $XSKF_PLUGIN_PATH, %s and %s; a path with a '/' works "
-		"too: ./%s.so)\n",
-		name, best[0] ? ": did you mean '" : "", best, best[0] ? "'?" : "", name, self,
-		XSKF_PLUGIN_DIR, name);
+	env = getenv("XSKF_PLUGIN_PATH");
+	pr_warn("plugin '%s' not found%s%s%s ('xskf plugins' lists what there is; looked for a "
+		"plugin called %s and a file %s.so %s%s%snext to xskf (%s) and in %s%s; a path "
+		"with a '/' works too: ./%s.so)\n",
+		name, best[0] ? ": did you mean '" : "", best, best[0] ? "'?" : "", name, name,
+		env ? "in $XSKF_PLUGIN_PATH (" : "", env ? env : "", env ? "), " : "", self,
+		XSKF_PLUGIN_DIR, env ? "" : "; $XSKF_PLUGIN_PATH (not set) adds folders", name);
 	return -ENOENT;
 }
 
