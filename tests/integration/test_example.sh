@@ -14,7 +14,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
 dest=$(mktemp -d)
-trap 'tb_cleanup; rm -rf "$dest"' EXIT
+at_exit 'rm -rf "$dest"'
 export XSKF_CTL_DIR=$dest/ctl
 
 meson install -C "$B" --destdir "$dest/root" --no-rebuild --quiet >"$dest/install.log" 2>&1 ||
@@ -42,6 +42,28 @@ if command -v scdoc >/dev/null; then
 	find "$dest/root" -path "*/man7/xskf-plugin.7" | grep -q . || fail "xskf-plugin.7 not installed"
 fi
 ok "the kit: LICENSE, plugins.md, xskf-plugin(7), examples in C and C++"
+
+# The helpers the docs and messages name, as commands: xskf-hugepages, xskf-testbed (with its
+# builder and the sink programs), their man pages; no installed guide names a script of the
+# tree without the command
+bindir=$(dirname "$xskf")
+for c in xskf-hugepages xskf-testbed; do
+	[ -x "$bindir/$c" ] || fail "$c not installed in $bindir"
+	if command -v scdoc >/dev/null; then
+		find "$dest/root" -path "*/man1/$c.1" | grep -q . || fail "man page $c.1 not installed"
+	fi
+done
+for f in bed_lib.sh xskf_tb_drop.bpf.o xskf_tb_pass.bpf.o; do
+	find "$dest/root" -path "*/share/xskf/$f" | grep -q . || fail "$f not installed in <datadir>/xskf"
+done
+"$bindir/xskf-hugepages" show >"$dest/hp.out" 2>&1 || { cat "$dest/hp.out"; fail "xskf-hugepages show failed"; }
+"$bindir/xskf-hugepages" --help >"$dest/hp.help" 2>&1 # usage: exit 2
+grep -q "^  xskf-hugepages reserve SIZE N" "$dest/hp.help" || { cat "$dest/hp.help"; fail "xskf-hugepages --help does not name itself"; }
+docdir=$(find "$dest/root" -path "*/doc/xskf" -type d | head -1)
+bad=$(grep -n "scripts/hugepages\.sh\|scripts/testbed\.sh" "$docdir"/*.md | grep -v "xskf-hugepages\|xskf-testbed" || true)
+[ -z "$bad" ] || fail "installed guides name a script of the tree, not its command: $bad"
+ok "xskf-hugepages and xskf-testbed installed, with man pages, bed_lib.sh and the sink programs"
+
 
 # Each example from its installed copy: it sees nothing of the source tree, only the install
 # through pkg-config. PKG_CONFIG_SYSROOT_DIR puts the DESTDIR in front of plugindir too, so
@@ -82,7 +104,16 @@ natso=$dest/natural-out/count_udp.so
 readelf -d "$natso" | grep -q 'NEEDED.*\[libxskf\.so\.0\]' || fail "the natural build needs no libxskf.so.0"
 ok "count_udp built with dependency('libxskf'): it needs libxskf.so.0"
 
-tb_up "xe$$"
+# the bed from the installed xskf-testbed, run from outside the tree
+export XSKF_TB="xe$$"
+eval "$(cd / && "$bindir/xskf-testbed" up)" || fail "the installed xskf-testbed up failed"
+at_exit tb_cleanup
+[ -n "${TB_IF_DUT:-}" ] && dut ip link show "$TB_IF_DUT" >/dev/null || fail "xskf-testbed up: no dut interface"
+(cd / && "$bindir/xskf-testbed" sink drop) || fail "xskf-testbed sink drop failed"
+[ -n "$(xdp_attached)" ] || fail "xskf-testbed sink drop: no XDP program on $TB_IF_DUT"
+(cd / && "$bindir/xskf-testbed" sink off) || fail "xskf-testbed sink off failed"
+assert_no_xdp "xskf-testbed sink off"
+ok "the installed xskf-testbed: the bed up, its sink program on and off"
 redirected_since() { echo $(($(q0_xdp) - $1)); }
 # run_named NAME PYCHECK: the installed xskf runs the plugin by name; 3000 frames; the check
 run_named() {
