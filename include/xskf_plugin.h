@@ -44,15 +44,23 @@ struct xskf_plugin {
 	 */
 	const char *const *counters;
 	/*
-	 * `xskfctl PLUGIN ARGS...` on the control socket: write a one-line answer into @reply
-	 * (@len bytes) and return 0, or a negative errno (the answer then says why). Optional.
+	 * `xskfctl PLUGIN ARGS...` on the control socket: write the answer into @reply (@len
+	 * bytes, 64 KiB today: use @len; several lines may be given, '\n' between them) and return
+	 * 0, or a negative errno (the answer then says why). A reply that fills @reply is cut,
+	 * and the answer says so: command_out() has no bound. Optional.
 	 * Thread: control thread, between two intervals.
 	 */
 	int (*command)(void *app_ctx, const char *args, char *reply, size_t len);
 	/* Control thread, once at exit after the engine is gone: free what app_ctx holds. */
 	void (*cleanup)(void *app_ctx);
+	/*
+	 * As command(), with an answer of any length: print it to @out (a FILE *), one line or
+	 * many, and return 0 or a negative errno. Wins over command() when a plugin sets both.
+	 * Optional; a runner older than this member ignores it (sz). Thread: control thread.
+	 */
+	int (*command_out)(void *app_ctx, const char *args, void *out);
 };
-#define xskf_plugin__last_field cleanup
+#define xskf_plugin__last_field command_out
 
 /*
  * Define the plugin's descriptor: XSKF_PLUGIN(.name = "x", .app = &app, ...). In C++ (g++ or

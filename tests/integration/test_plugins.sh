@@ -20,6 +20,9 @@
 #   crash     a plugin that crashes in rx_burst (SIGSEGV), a C++ one whose rx_burst throws:
 #             frames from the generator reach it, the run ends with 128 + the signal after one
 #             line naming the plugin, its file and rx_burst(); XDP detached, socket removed
+#   reply     a plugin command's answer of any length: `xskfctl talker top N` (N lines of 60
+#             characters) whole at 64 and 5000 lines through command_out(), and at 64 lines
+#             through command()'s buffer, which says so when an answer does not fit (5000)
 # Root; exit 77 to skip.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -149,6 +152,20 @@ counters)
 	[ "$(json_get "$out/k.json" 'd["plugins"][0]["workers"][0]["dropped"]')" = "$fin" ] ||
 		fail "per-worker counters do not add up"
 	ok "plugin counters: $n per-second lines, $fin in the JSON, per worker and summed"
+	# every name of the total line, and the summary's drops, in docs/operations.md's table
+	$PY - "$out/k.err" "$S/docs/operations.md" <<'EOPY' || fail "the live line's fields are not all in docs/operations.md"
+import re, sys
+line = next(l for l in open(sys.argv[1]) if re.match(r"\[ *[0-9.]+s\] total ", l))
+rest = re.sub(r"\b(rx|tx) +[0-9.]+ +[kMG]?pps", r"\1 R", line.split("] total", 1)[1])
+names = {re.sub(r"^w[0-9]+$", "wN", f.split()[0]) for f in re.split(r"\s{2,}", rest.strip())}
+names |= {"app drops", "other drops"}
+doc = open(sys.argv[2]).read()
+table = doc.split("<!-- live-line:begin -->", 1)[1].split("<!-- live-line:end -->", 1)[0]
+missing = sorted(n for n in names if not re.search(r"`%s[` ]" % re.escape(n), table))
+print("live line fields:", " ".join(sorted(names)), "; missing:", missing)
+sys.exit(1 if missing or len(names) < 8 else 0)
+EOPY
+	ok "the live line's fields, and the summary's app and other drops, are named in docs/operations.md"
 	;;
 list)
 	mkdir "$out/pp"
@@ -309,6 +326,39 @@ crash)
 		assert_no_xdp "$so crashed"
 		[ -z "$(ls "$XSKF_CTL_DIR"/*.sock 2>/dev/null)" ] || fail "$so: the control socket was left"
 		ok "$so: exit $rc, $(grep -F "xskf: plugin" "$out/x.err")"
+	done
+	;;
+reply)
+	TP=${XSKF_TEST_PLUGINS:?XSKF_TEST_PLUGINS not set (run through meson test)}
+	# top_lines N: what `top N` must answer, "ok: " before its first line
+	top_lines() {
+		$PY -c '
+import sys
+for i in range(int(sys.argv[1])):
+    print("%sflow %5u 198.51.100.%-3u:%5u -> 192.0.2.%-3u:%5u pkts %5u" % ("ok: " if i == 0 else "",
+          i, i % 250 + 1, 10000 + i, (i * 7) % 250 + 1, 20000 + i, 1000 - i % 1000))' "$1"
+	}
+	for so in talker talker_buf; do
+		"$XSKF" run "$TP/$so.so" -i mem0 --backend memory --quiet >/dev/null 2>"$out/t.err" &
+		pid=$!
+		wait_line "$out/t.err" "control socket"
+		for n in 64 5000; do
+			rc=0
+			"$CTL" talker top $n >"$out/a.$n" || rc=$?
+			if [ $so = talker_buf ] && [ $n = 5000 ]; then
+				[ $rc = 1 ] && head -1 "$out/a.$n" | grep -qxF "error: the answer of plugin 'talker' was cut at 65535 bytes (its command() reply buffer; command_out() has no bound); what it gave:" ||
+					{ head -c 300 "$out/a.$n"; fail "$so: top $n: exit $rc, no line saying it was cut"; }
+				continue
+			fi
+			[ $rc = 0 ] || fail "$so: xskfctl talker top $n: exit $rc"
+			top_lines $n | cmp -s - "$out/a.$n" ||
+				{ tail -c 200 "$out/a.$n"; fail "$so: top $n: not the $n lines ($(wc -c <"$out/a.$n") bytes)"; }
+		done
+		"$CTL" talker bogus >"$out/b" && fail "$so: a bad command got exit 0"
+		grep -qxF "error: expected 'top N'" "$out/b" || fail "$so: bad command: $(cat "$out/b")"
+		kill -INT $pid
+		wait $pid || fail "$so: the run exited non-zero"
+		ok "$so: top 64 whole ($(wc -c <"$out/a.64") bytes)$([ $so = talker ] && echo ", top 5000 whole ($(wc -c <"$out/a.5000") bytes)" || echo "; top 5000 said to be cut at 64 KiB")"
 	done
 	;;
 *) fail "unknown case $case_name" ;;
