@@ -108,11 +108,13 @@ struct xskf_engine {
 };
 
 /*
- * xskf_engine__on_fatal() - @fn runs in the fatal-signal handler (SIGSEGV, SIGABRT, ...),
- * after the emergency detach: the runner's control socket file (ctl.c). It must be
- * async-signal-safe. Thread: control thread, before xskf_engine__start().
+ * xskf_engine__on_fatal() - @fn(sig) runs in the fatal-signal handler (SIGSEGV, SIGABRT, ...),
+ * after the emergency detach, in the order given: the runner's line that names the plugin that
+ * crashed (chain.c), its control socket file (ctl.c). It must be async-signal-safe. Up to 4; a
+ * hook given again is kept once. Returns 0, or -ENOSPC. Thread: control thread, before
+ * xskf_engine__start().
  */
-void xskf_engine__on_fatal(void (*fn)(void));
+int xskf_engine__on_fatal(void (*fn)(int sig));
 
 /* True when a worker's app->worker_init() failed (the run then exits non-zero). */
 bool xskf_engine__worker_failed(const struct xskf_engine *eng);

@@ -63,7 +63,7 @@ setup() { # setup KIND: make the machine what the row needs; BG_PID for "running
 		plugdirowner) chown 65534 "$U" ;;
 		esac
 		[ "$1" = pluginsecure ] && export XSKF_PLUGIN_INSECURE=1
-		[ "$1" = plugpath ] && export XSKF_PLUGIN_PATH=$U
+		[ "$1" = plugpath ] || [ "$1" = plugpathok ] && export XSKF_PLUGIN_PATH=$U
 		;;
 	ctl*) # the control folder as someone else left it: a symlink, mode 0777, another owner
 		ctl_saved=$XSKF_CTL_DIR
