@@ -334,7 +334,7 @@ static __always_inline int xskf_steer_classify(struct xdp_md *ctx)
 	struct xskf_steer_bms *bms;
 	struct steer_tab t;
 	struct steer_flow f;
-	__u64 cand, *hits;
+	__u64 cand, *hits, ix_s, ix_d;
 	__u32 *g;
 
 	if (queue >= XSKF_STEER_MAX_QUEUES)
@@ -381,10 +381,21 @@ static __always_inline int xskf_steer_classify(struct xdp_md *ctx)
 		pe_s = 0;
 	if (!(dims & (1u << XSKF_DIM_DPORT)))
 		pe_d = 0;
-	if (pe_s >= XSKF_STEER_PORT_KEYS || pe_d >= XSKF_STEER_PORT_KEYS)
+	/*
+	 * The bound the verifier needs, kept: a port is bpf_ntohs()'s, and the compiler knows
+	 * it below PORT_KEYS and drops the compare, while a verifier that does not track a
+	 * byte swap's range refuses the index (6.1 and 6.12: "math between map_value pointer
+	 * and register with unbounded min value"; 6.18 and 7.3 accept it). Hidden from the
+	 * compiler, the compare stays, on the 64-bit register the index is made of.
+	 */
+	ix_s = pe_s;
+	ix_d = pe_d;
+	barrier_var(ix_s);
+	barrier_var(ix_d);
+	if (ix_s >= XSKF_STEER_PORT_KEYS || ix_d >= XSKF_STEER_PORT_KEYS)
 		goto found;
-	pe_s = t.pcls[pe_s];
-	pe_d = t.pcls[XSKF_STEER_PORT_KEYS + pe_d];
+	pe_s = t.pcls[ix_s];
+	pe_d = t.pcls[XSKF_STEER_PORT_KEYS + ix_d];
 	cand &= p->sum & (pe_s >> 16) & (pe_d >> 16);
 	sp = steer_port_bm(&t, 0, pe_s);
 	dp = steer_port_bm(&t, 1, pe_d);
