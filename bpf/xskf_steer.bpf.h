@@ -283,7 +283,7 @@ static __always_inline __u32 steer_first(__u64 cand, __u32 none, const struct xs
 					 const struct xskf_steer_bm *d)
 {
 	__u32 i = xskf_steer_word_at(cand), k;
-	__u64 w;
+	__u64 w, bit;
 
 	w = (q->w[i] & p->w[i]) & (sp->w[i] & dp->w[i]) & (e->w[i] & v->w[i]) & (s->w[i] & d->w[i]);
 	cand &= cand - 1;
@@ -292,7 +292,16 @@ static __always_inline __u32 steer_first(__u64 cand, __u32 none, const struct xs
 		cand &= cand - 1;
 		w = q->w[i] & p->w[i] & sp->w[i] & dp->w[i] & e->w[i] & v->w[i] & s->w[i] & d->w[i];
 	}
-	return w ? i * 64 + xskf_steer_bit_at(w) : none;
+	if (!w)
+		return none;
+	/*
+	 * Added, not ORed: knowing the bit below 64, the compiler makes i * 64 + bit an OR, and
+	 * a verifier before 6.x's OR tracking (6.1) takes an OR of two unknowns as unbounded,
+	 * then refuses the act index ("R2 unbounded memory access" at steer_hits' key).
+	 */
+	bit = xskf_steer_bit_at(w);
+	barrier_var(bit);
+	return i * 64 + bit;
 }
 
 static __always_inline __u32 steer_flow_hash(const struct steer_flow *f)
