@@ -105,9 +105,16 @@ apt_update() {
 		>>"$APT_DIR/etc/sources.list"
 	# once an hour at most: the lists say which kernel is current
 	if [ -z "$(find "$APT_DIR/state/lists" -name '*Packages' -mmin -60 2>/dev/null | head -1)" ]; then
-		lab_apt -q update >"$CACHE/apt-update.log" 2>&1 ||
-			{ ls "$CACHE"/kernel-* >/dev/null 2>&1 && log "apt-get update failed: using the cached kernels" ||
-				skip "Debian's mirror $MIRROR is not reachable (apt-get update: $(tail -1 "$CACHE/apt-update.log"))"; }
+		# apt-get update exits 0 when it could not fetch a list ("W: Failed to fetch")
+		if ! lab_apt -q update >"$CACHE/apt-update.log" 2>&1 ||
+			grep -q '^\(E:\|W: Failed to fetch\|Err:\)' "$CACHE/apt-update.log"; then
+			local why
+			why=$(grep -m1 '^\(E:\|W: Failed\|Err:\)' "$CACHE/apt-update.log")
+			ls -d "$CACHE"/kernel-* "$CACHE/rootfs/lab" >/dev/null 2>&1 ||
+				skip "Debian's mirror $MIRROR is not reachable (apt-get update: $why)"
+			log "apt-get update failed ($why): using the cached kernels and root filesystem"
+			NO_MIRROR=1
+		fi
 	fi
 }
 
@@ -176,7 +183,8 @@ root_stamp() { dpkg-query --admindir="$1/var/lib/dpkg" -W -f '${Package} ${Versi
 rootfs_make() {
 	local root=$CACHE/rootfs want
 	want=$(root_want)
-	[ -n "$want" ] || want=$(root_stamp "$root") # the mirror is not reachable: keep it
+	# the mirror is not reachable: keep it
+	[ -n "$want" ] && [ -z "${NO_MIRROR:-}" ] || want=$(root_stamp "$root")
 	if [ -d "$root/lab" ] && [ "$(root_stamp "$root")" = "$want" ]; then
 		return 0
 	fi
