@@ -549,30 +549,36 @@ static void drop_frags(struct xskf_redirect *skel)
 #define VERIFIER_LOG_SIZE (4u << 20)
 #define VERIFIER_LOG_LINES 8
 
-/* Print the last lines of the verifier's log @log (the refusal and what led to it). */
+/*
+ * Print the last lines of the verifier's log @log (the refusal and what led to it); the lines
+ * before them at debug level (-vv): the path the verifier took to the refusal.
+ */
 static void print_verifier_log(struct xskf_port *port, const char *log, int err)
 {
-	const char *p = log + strlen(log), *end, *nl;
+	const char *p, *end = log + strlen(log), *nl, *tail;
 	int n = 0;
 
-	while (p > log && p[-1] == '\n')
-		p--;
-	end = p;
+	while (end > log && end[-1] == '\n')
+		end--;
 	if (end == log) {
 		pr_warn("%s: the kernel refused the XDP program (%s) with no verifier log\n",
 			port->name, strerror(-err));
 		return;
 	}
-	while (p > log && n < VERIFIER_LOG_LINES)
-		if (*--p == '\n' && ++n == VERIFIER_LOG_LINES)
-			p++;
-	pr_warn("%s: the kernel refused the XDP program (%s); the verifier's log ends:\n",
+	for (tail = end; tail > log; tail--)
+		if (tail[-1] == '\n' && ++n == VERIFIER_LOG_LINES)
+			break;
+	pr_warn("%s: the kernel refused the XDP program (%s); the verifier's log ends (-vv: all "
+		"of it):\n",
 		port->name, strerror(-err));
-	for (; p < end; p = nl + 1) {
+	for (p = log; p < end; p = nl + 1) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			nl = end;
-		pr_warn("  %.*s\n", (int)(nl - p), p);
+		if (p < tail)
+			pr_debug("  %.*s\n", (int)(nl - p), p);
+		else
+			pr_warn("  %.*s\n", (int)(nl - p), p);
 	}
 }
 
