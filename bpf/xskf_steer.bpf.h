@@ -328,15 +328,16 @@ static __always_inline __u32 steer_flow_hash(const struct steer_flow *f)
 	 (1u << XSKF_DIM_DST))
 
 /*
- * Which rule matches this frame first, counted in its hit counter; its action and, for
- * CPUMAP, the CPU of the set its flow hash picks. Inlined: as a bpf-to-bpf call the empty
- * table cost 1 ns more per frame (12 against 11 ns, BPF_PROG_RUN), and every variant of the
- * program verifies either way.
+ * Which rule matches this frame first in generation @gen (read once per frame by the caller,
+ * from steer_gen, which also says whether the table is on), counted in its hit counter; its
+ * action and, for CPUMAP, the CPU of the set its flow hash picks. Inlined: as a bpf-to-bpf
+ * call the empty table cost 1 ns more per frame (12 against 11 ns, BPF_PROG_RUN), and every
+ * variant of the program verifies either way.
  */
-static __always_inline int xskf_steer_classify(struct xdp_md *ctx)
+static __always_inline int xskf_steer_classify(struct xdp_md *ctx, __u32 gen)
 {
 	const struct xskf_steer_bm *q, *e, *v, *s, *d, *p, *sp, *dp;
-	__u32 zero = 0, queue = ctx->rx_queue_index, gen, dims, at, k, kind, proto, pe_s, pe_d;
+	__u32 zero = 0, queue = ctx->rx_queue_index, dims, at, k, kind, proto, pe_s, pe_d;
 	const struct xskf_steer_cfg *cfg;
 	struct xskf_steer_acts *acts;
 	struct xskf_steer_pcls *pcls;
@@ -344,15 +345,12 @@ static __always_inline int xskf_steer_classify(struct xdp_md *ctx)
 	struct steer_tab t;
 	struct steer_flow f;
 	__u64 cand, *hits, ix_s, ix_d;
-	__u32 *g;
 
 	if (queue >= XSKF_STEER_MAX_QUEUES)
 		return STEER_VERDICT(XSKF_STEER_ACT_XSK, 0);
-	g = bpf_map_lookup_elem(&steer_gen, &zero);
 	acts = bpf_map_lookup_elem(&steer_acts, &zero);
-	if (!g || !acts)
+	if (!acts)
 		return STEER_VERDICT(XSKF_STEER_ACT_XSK, 0);
-	gen = *g & 1;
 	cfg = &acts->cfg[gen];
 	at = XSKF_STEER_MAX_RULES + queue; /* the queue's default */
 	if (!cfg->nr_rules)

@@ -27,7 +27,7 @@ CMDS=(cc:build-essential c++:build-essential readelf:binutils meson:meson ninja:
 	ip:iproute2 ss:iproute2 ethtool:ethtool tcpdump:tcpdump ping:iputils-ping
 	scdoc:scdoc numactl:numactl sysctl:procps taskset:util-linux setpriv:util-linux timeout:coreutils
 	hugeadm:libhugetlbfs-bin mount:mount mountpoint:util-linux /usr/bin/python3:python3
-	iperf3:iperf3 tshark:tshark curl:curl systemd-analyze:systemd strace:strace promtool:prometheus
+	iperf3:iperf3 tshark:tshark capinfos:wireshark-common curl:curl systemd-analyze:systemd strace:strace promtool:prometheus
 	qemu-system-x86_64:qemu-system-x86 debootstrap:debootstrap busybox:busybox-static cpio:cpio
 	xz:xz-utils zstd:zstd strings:binutils file:file flock:util-linux dpkg-deb:dpkg)
 # command:package, for the benchmarks only

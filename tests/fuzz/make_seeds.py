@@ -331,7 +331,11 @@ for name, rule in {'udp53': 'udp dport 53 xsk', 'src_drop': 'src 198.51.100.0/24
                    'arp': 'queue 1 vlan 7 arp pass', 'default': 'default pass',
                    'etype': 'ethertype 0x88cc drop', 'comment': 'icmp6 pass # nd',
                    'bad_hostbits': 'src 10.0.0.1/8 drop', 'bad_twice': 'udp udp xsk',
-                   'bad_no_action': 'udp dport 53'}.items():
+                   'bad_no_action': 'udp dport 53',
+                   # numbers are decimal whatever their leading zeros; hex for the EtherType
+                   'lead_zero': 'udp dport 053 xsk', 'lead_zero_range': 'tcp dport 0100-0200 drop',
+                   'lead_zero_vlan': 'vlan 010 pass', 'lead_zero_08': 'udp dport 08 drop',
+                   'etype_dec': 'ethertype 35020 drop', 'bad_hex_port': 'udp dport 0x35 xsk'}.items():
     write('fuzz_steer', name, rule.encode())
 write_dict('fuzz_steer', ['queue', 'vlan', 'arp', 'ip', 'ip6', 'ethertype', 'src', 'dst', 'proto',
                           'tcp', 'udp', 'icmp', 'icmp6', 'sctp', 'sport', 'dport', 'xsk', 'pass',

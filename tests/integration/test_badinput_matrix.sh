@@ -76,6 +76,7 @@ setup() { # setup KIND: make the machine what the row needs; BG_PID for "running
 		esac
 		;;
 	nohuge) echo 0 >/proc/sys/vm/nr_hugepages ;;
+	bigrules) truncate -s 1025K "$out/big.rules" ;; # sparse, 1 KiB past the bound
 	epoll) export XSKF_IDLE_EPOLL=1 ;; # the epoll wait forced on veth (docs/idle.md)
 	napi*) # the state file of a run killed while its --napi held (pid: a process gone now)
 		dut sh -c "echo 7 >/sys/class/net/$TB_IF_DUT/napi_defer_hard_irqs"
@@ -108,6 +109,7 @@ undo() { # undo KIND
 		wait "$BG_PID"
 		;;
 	nohuge) echo "$hp0" >/proc/sys/vm/nr_hugepages ;;
+	bigrules) rm -f "$out/big.rules" ;;
 	epoll) unset XSKF_IDLE_EPOLL ;;
 	napi*)
 		[ -e "$XSKF_CTL_DIR/napi.1.state" ] && fail "row $num: the dead run's state file is left"
@@ -140,6 +142,7 @@ while IFS= read -r row; do
 	argv=("${argv[@]//\$T/$T}")
 	argv=("${argv[@]//\$P/$XSKF_TEST_PLUGINS}")
 	argv=("${argv[@]//\$U/$U}")
+	argv=("${argv[@]//\$O/$out}") # the test's scratch folder
 	case ${argv[0]} in
 	xsk-*) argv=("$B/apps/${argv[0]}" "${argv[@]:1}" --duration 1) ;;
 	xskf-trafficgen) argv=("$GEN" "${argv[@]:1}") ;;
