@@ -94,7 +94,8 @@ struct xskf_engine {
 	unsigned int kernel_kfuncs; /* XSKF_HINTS_KF_* the kernel has */
 	bool kernel_redirect_xsk;
 	bool kernel_sg;          /* multi-buffer AF_XDP (XDP_USE_SG) is there */
-	bool kernel_no_frags;    /* frags-aware XDP programs are refused (before 5.18) */
+	bool kernel_no_frags;    /* no frags-aware XDP programs (BPF_F_XDP_HAS_FRAGS, 5.18) */
+	int frags_said;          /* kernel_no_frags said once */
 	/*
 	 * Multi-buffer frames (jumbo.c, docs/jumbo.md): sockets bound with XDP_USE_SG, because
 	 * a port's MTU needs it and the app takes chains; the most buffers the kernel sends as
