@@ -418,6 +418,7 @@ static int cmd_remote(const char *want, int argc, char **argv)
 	struct ctl_inst inst;
 	size_t len = 0, n;
 	int i, is_error;
+	bool cut;
 
 	for (i = 0; i < argc; i++) {
 		int w = snprintf(req + len, sizeof(req) - len, "%s%s", len ? " " : "", argv[i]);
@@ -437,8 +438,16 @@ static int cmd_remote(const char *want, int argc, char **argv)
 		return 1;
 	}
 	is_error = n >= 6 && !memcmp(ans, "error:", 6);
+	/* every answer ends with a newline: one without was cut on its way (the run ended) */
+	cut = n && ans[n - 1] != '\n';
 	fwrite(ans, 1, n, stdout);
 	free(ans);
+	if (cut) {
+		fprintf(stderr, "\nxskfctl: the answer of %s ended early (%zu bytes, no final "
+				"newline): the run ended or let go of it\n",
+			inst.path, n);
+		return 1;
+	}
 	return is_error;
 }
 

@@ -4,14 +4,19 @@
  * (framework/runner/capture.c) after an "ok: ..." line; this copies it into the file (or to
  * stdout, for tcpdump -r - and Wireshark -k -i -) and reads its blocks on the way, to say at
  * the end how many frames it holds and how many the run's capture rings dropped. The capture
- * ends after -c N frames, at Ctrl-C (the file is complete up to there), or when the run ends.
+ * ends after -c N frames, at Ctrl-C (the run is asked to end it, and ends it as after -c N:
+ * the statistics block with the drops, then the close), or when the run ends.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "xskfctl.h"
@@ -116,18 +121,113 @@ static bool num(const char *s, unsigned long long min, unsigned long long max,
 	return !errno && !*end && *v >= min && *v <= max;
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+/* What @st is, for the refusal of an existing -w file. */
+static const char *not_ours(const struct stat *st, char *buf, size_t len)
+{
+	if (S_ISLNK(st->st_mode))
+		return "a symlink";
+	if (S_ISDIR(st->st_mode))
+		return "a folder";
+	if (S_ISFIFO(st->st_mode))
+		return "a FIFO";
+	if (S_ISSOCK(st->st_mode))
+		return "a socket";
+	if (!S_ISREG(st->st_mode))
+		return "a device";
+	if (st->st_uid != geteuid()) {
+		snprintf(buf, len, "owned by uid %u, not you", (unsigned int)st->st_uid);
+		return buf;
+	}
+	if (st->st_nlink != 1) {
+		snprintf(buf, len, "a file with %lu hard links", (unsigned long)st->st_nlink);
+		return buf;
+	}
+	return NULL;
+}
+
+/*
+ * The -w file, opened before the run is asked for a capture (a path that cannot be written is
+ * said before a capture starts). xskfctl mostly runs as root, and the path may be in a folder
+ * others can write (/tmp): a symlink, FIFO, device or hard link planted under that name would
+ * make root write where it should not. So a new file is created O_CREAT | O_EXCL | O_NOFOLLOW;
+ * an existing one is replaced (truncated once the run says ok) only when it is a regular file
+ * of the caller's with one link, checked on the opened fd; anything else is refused in one line.
+ * *@created: the file is new (removed again if the capture does not start).
+ */
+static int open_out(const char *file, bool *created)
+{
+	struct stat st, st2;
+	const char *what;
+	char buf[64];
+	int fd;
+
+	*created = false;
+	fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd >= 0) {
+		*created = true;
+		return fd;
+	}
+	if (errno != EEXIST || lstat(file, &st)) {
+		fprintf(stderr, "xskfctl: cannot write %s: %s\n", file, strerror(errno));
+		return -1;
+	}
+	what = not_ours(&st, buf, sizeof(buf));
+	if (what) {
+		fprintf(stderr,
+			"xskfctl: capture: %s exists and is %s: not written (remove it or "
+			"choose another path)\n",
+			file, what);
+		return -1;
+	}
+	/* O_NONBLOCK: a FIFO swapped in since the lstat() does not hold the open */
+	fd = open(file, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "xskfctl: cannot write %s: %s\n", file, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st2) || st2.st_dev != st.st_dev || st2.st_ino != st.st_ino ||
+	    not_ours(&st2, buf, sizeof(buf)) || fcntl(fd, F_SETFL, 0)) {
+		fprintf(stderr,
+			"xskfctl: capture: %s changed while it was checked: not written "
+			"(choose another path)\n",
+			file);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* A file open_out() created for a capture that did not start: gone again, if still ours. */
+static void remove_new(const char *file, int fd)
+{
+	struct stat a, b;
+
+	if (!fstat(fd, &a) && !lstat(file, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		unlink(file);
+}
+
 int cmd_capture(const char *want, int argc, char **argv)
 {
 	char req[512], err[600], line[512];
-	const char *file = NULL, *port = NULL, *dir = "both";
+	const char *file = NULL, *port = NULL;
 	unsigned long long count = 0, snap = 0, queue = 0;
-	bool has_queue = false;
+	unsigned int dirs = 0; /* 1 rx, 2 tx: --rx --tx is both */
+	bool has_queue = false, created = false, ending = false;
 	struct scan sc = {0};
 	struct ctl_inst inst;
-	struct sigaction sa = {.sa_handler = on_stop}; /* no SA_RESTART: recv() returns */
+	struct sigaction sa = {.sa_handler = on_stop}; /* no SA_RESTART: poll() returns */
 	size_t ll = 0;
 	FILE *out = NULL;
-	int i, fd = -1, tries, rc = 1;
+	int i, fd = -1, ofd = -1, tries, rc = 1;
+	uint64_t end_by = 0;
 
 	for (i = 0; i < argc; i++) {
 		const char *o = argv[i];
@@ -135,7 +235,7 @@ int cmd_capture(const char *want, int argc, char **argv)
 			   !strcmp(o, "--snaplen") || !strcmp(o, "-w");
 
 		if (!strcmp(o, "--rx") || !strcmp(o, "--tx") || !strcmp(o, "--both")) {
-			dir = o + 2;
+			dirs |= o[2] == 'r' ? 1 : o[2] == 't' ? 2 : 3;
 			continue;
 		}
 		if (!val)
@@ -178,7 +278,7 @@ int cmd_capture(const char *want, int argc, char **argv)
 		fprintf(stderr, "xskfctl: capture needs -w FILE.pcapng (or -w - for stdout)\n");
 		return 2;
 	}
-	snprintf(req, sizeof(req), "capture dir=%s", dir);
+	snprintf(req, sizeof(req), "capture dir=%s", dirs == 1 ? "rx" : dirs == 2 ? "tx" : "both");
 	if (port)
 		snprintf(req + strlen(req), sizeof(req) - strlen(req), " port=%s", port);
 	if (has_queue)
@@ -190,6 +290,12 @@ int cmd_capture(const char *want, int argc, char **argv)
 	strcat(req, "\n");
 	if (ctl_choose(want, &inst))
 		return 1;
+	/* the file first: a path that cannot be written starts no capture on the run */
+	if (strcmp(file, "-")) {
+		ofd = open_out(file, &created);
+		if (ofd < 0)
+			return 1;
+	}
 	/* the first line decides: "ok: ..." then pcapng, or one "error: ..." line */
 	for (tries = 0;; tries++) {
 		ssize_t r;
@@ -197,15 +303,15 @@ int cmd_capture(const char *want, int argc, char **argv)
 		fd = ctl_connect(inst.path, err, sizeof(err));
 		if (fd < 0) {
 			fprintf(stderr, "xskfctl: %s\n", err);
-			return 1;
+			goto out;
 		}
+		/* the write side stays open: Ctrl-C sends "end" on it (the run then closes) */
 		if (send(fd, req, strlen(req), MSG_NOSIGNAL) < 0 && errno != EPIPE &&
 		    errno != ECONNRESET) {
 			fprintf(stderr, "xskfctl: cannot send to %s: %s\n", inst.path,
 				strerror(errno));
 			goto out;
 		}
-		shutdown(fd, SHUT_WR);
 		ll = 0;
 		while (ll < sizeof(line) - 1 && (r = recv(fd, line + ll, 1, 0)) == 1 &&
 		       line[ll] != '\n')
@@ -213,6 +319,7 @@ int cmd_capture(const char *want, int argc, char **argv)
 		line[ll] = 0;
 		if (tries < 40 && (!ll || !strncmp(line, "error: busy", 11))) {
 			close(fd);
+			fd = -1;
 			usleep(50 * 1000);
 			continue;
 		}
@@ -225,19 +332,51 @@ int cmd_capture(const char *want, int argc, char **argv)
 	}
 	/* the run's own words on what it captures: a script waits for this line */
 	fprintf(stderr, "xskfctl: %s\n", line + 4);
-	out = strcmp(file, "-") ? fopen(file, "wb") : stdout;
+	if (ofd >= 0 && !created && ftruncate(ofd, 0)) {
+		fprintf(stderr, "xskfctl: cannot write %s: %s\n", file, strerror(errno));
+		goto out;
+	}
+	created = false; /* the capture started: the file stays, whatever it holds */
+	out = ofd >= 0 ? fdopen(ofd, "wb") : stdout;
 	if (!out) {
 		fprintf(stderr, "xskfctl: cannot write %s: %s\n", file, strerror(errno));
 		goto out;
 	}
+	ofd = -1;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN); /* -w - into a reader that goes: a write error, said */
 	for (;;) {
 		uint8_t buf[65536];
-		ssize_t r = recv(fd, buf, sizeof(buf), 0);
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+		ssize_t r;
+		int left = -1;
 
-		if (r < 0 && errno == EINTR && !stop)
+		if (stop && !ending) {
+			/*
+			 * Ctrl-C: the run is asked to end the capture, and ends the stream as -c
+			 * does (its last frames, the statistics block with the drops), then closes.
+			 * A second Ctrl-C, or 2 s without the end, stops at once.
+			 */
+			ending = true;
+			stop = 0;
+			end_by = now_ms() + 2000;
+			if (send(fd, "end\n", 4, MSG_NOSIGNAL) != 4)
+				break;
+		} else if (stop) {
+			break;
+		}
+		if (ending) {
+			uint64_t now = now_ms();
+
+			if (now >= end_by)
+				break;
+			left = (int)(end_by - now);
+		}
+		if (poll(&p, 1, left) <= 0)
+			continue; /* a signal, or the time to end: seen above */
+		r = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (r <= 0)
 			break;
@@ -247,14 +386,12 @@ int cmd_capture(const char *want, int argc, char **argv)
 				strcmp(file, "-") ? file : "stdout", strerror(errno));
 			goto out;
 		}
-		if (stop)
-			break;
 	}
 	if (sc.bad) {
 		fprintf(stderr, "xskfctl: the run's capture stream is not pcapng\n");
 		goto out;
 	}
-	if (count && sc.frames < count && !stop) {
+	if (count && sc.frames < count && !ending) {
 		fprintf(stderr, "xskfctl: the run ended the capture after %llu of %llu frames "
 				"(%s holds them)\n", sc.frames, count,
 			strcmp(file, "-") ? file : "stdout");
@@ -262,16 +399,22 @@ int cmd_capture(const char *want, int argc, char **argv)
 	}
 	fprintf(stderr, "xskfctl: %llu frame%s captured into %s%s", sc.frames,
 		sc.frames == 1 ? "" : "s", strcmp(file, "-") ? file : "stdout",
-		stop ? " (interrupted)" : "");
+		ending ? " (interrupted)" : "");
 	if (sc.end_seen)
 		fprintf(stderr, ", %llu dropped (capture rings full)\n", sc.drops);
 	else
-		fprintf(stderr, "\n");
+		fprintf(stderr, " (the run sent no drop count: the file has no statistics "
+				"block)\n");
 	rc = 0;
 out:
 	if (out && out != stdout && fclose(out) && !rc) {
 		fprintf(stderr, "xskfctl: cannot write %s: %s\n", file, strerror(errno));
 		rc = 1;
+	}
+	if (ofd >= 0) {
+		if (created)
+			remove_new(file, ofd);
+		close(ofd);
 	}
 	if (fd >= 0)
 		close(fd);

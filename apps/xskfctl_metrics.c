@@ -4,10 +4,11 @@
  * text exposition format (version 0.0.4): a HELP and a TYPE line per family, then its samples,
  * every family once even when several instances have samples in it.
  *
- * The names are derived from the JSON document's keys (docs/operations.md has the list):
- * xskf_queue_<key>_total for a queue's counters, xskf_queue_<object>_<key>_total for those of
- * its kernel, program and csum objects, xskf_plugin_events_total{plugin,counter}, ... A key
- * this table does not know still appears, as an `untyped` family of the same derivation, so
+ * The names are derived from the JSON document's paths (docs/operations.md has the rule and
+ * the list): xskf_<section>_<object>_<key>[_total], the section singular (queues[] gives
+ * xskf_queue_, steering[].rules[] xskf_steering_rule_, workers[] xskf_worker_), a KEY_ns in
+ * seconds as KEY_seconds; census, ports, plugins and app_stats have names of their own. A key
+ * these tables do not know still appears, as an `untyped` family of the same derivation, so
  * a counter the runs gain shows up before xskfctl learns its meaning. Every value is the
  * JSON's number as written (whole numbers stay exact beyond 2^53), booleans 1 or 0.
  */
@@ -152,6 +153,21 @@ static const char *val(const struct xj_node *n, int i, char *b, size_t bl)
 	}
 }
 
+/* Node @i, a whole number of nanoseconds, as seconds ("12.000000345"); as written if not. */
+static const char *seconds(const struct xj_node *n, int i, char *b, size_t bl)
+{
+	unsigned long long ns = 0;
+	size_t k;
+
+	for (k = 0; k < n[i].len; k++) {
+		if (n[i].str[k] < '0' || n[i].str[k] > '9' || ns > (~0ULL - 9) / 10)
+			return val(n, i, b, bl);
+		ns = ns * 10 + (unsigned long long)(n[i].str[k] - '0');
+	}
+	snprintf(b, bl, "%llu.%09llu", ns / 1000000000, ns % 1000000000);
+	return b;
+}
+
 struct known {
 	const char *key, *name, *type, *help;
 };
@@ -180,15 +196,25 @@ static void members(struct out *o, const struct xj_node *n, int obj, const char 
 		const char *v = val(n, c, vb, sizeof(vb));
 		bool skipped = false;
 
+		size_t kl = strlen(n[c].key);
+		bool ns = kl > 3 && !strcmp(n[c].key + kl - 3, "_ns") && n[c].type == XJ_NUMBER;
+
 		for (const char *const *s = skip; s && *s; s++)
 			skipped |= !strcmp(*s, n[c].key);
 		if (skipped || !v)
 			continue;
+		if (ns)
+			v = seconds(n, c, vb, sizeof(vb));
 		if (k) {
 			sample(o, fam_get(o, k->name, k->type, k->help), labels, v);
 			continue;
 		}
-		snprintf(name, sizeof(name), "%s_%s", prefix, n[c].key);
+		/* KEY_ns is a time: in seconds, the format's base unit (promtool refuses "_ns") */
+		if (ns)
+			snprintf(name, sizeof(name), "%s_%.*s_seconds", prefix, (int)(kl - 3),
+				 n[c].key);
+		else
+			snprintf(name, sizeof(name), "%s_%s", prefix, n[c].key);
 		snprintf(help, sizeof(help),
 			 "'%s' of the stats document (not known to this xskfctl)", n[c].key);
 		sample(o, fam_get(o, name, "untyped", help), labels, v);
@@ -283,6 +309,47 @@ static const struct known run_tab[] = {
     {NULL, NULL, NULL, NULL},
 };
 
+#define W "xskf_worker_"
+static const struct known worker_tab[] = {
+    {"busy_ns", W "busy_seconds_total", "counter",
+     "Seconds the worker ran its loop (not asleep; docs/idle.md)."},
+    {"asleep_ns", W "asleep_seconds_total", "counter",
+     "Seconds the worker slept in its idle wait (docs/idle.md)."},
+    {"wakeups", W "wakeups_total", "counter", "Times the worker woke from its idle wait."},
+    {"empty_wakeups", W "empty_wakeups_total", "counter",
+     "Wake-ups after which the next round found nothing."},
+    {"lost_asleep", W "lost_asleep_total", "counter",
+     "Frames the kernel dropped (RX ring full, no fill buffer) while the worker slept."},
+    {NULL, NULL, NULL, NULL},
+};
+#define S "xskf_steering_"
+#define SC(k, h)                                                                                   \
+	{                                                                                          \
+#k, S #k "_total", "counter", h                                                    \
+	}
+static const struct known steering_tab[] = {
+    SC(seen, "Frames the port's steering rules looked at (docs/steering.md)."),
+    SC(xsk, "Frames steering sent to an xskf socket."),
+    SC(pass, "Frames steering passed to the kernel's stack."),
+    SC(cpumap, "Frames steering sent to another CPU (cpumap)."),
+    SC(drop, "Frames steering dropped."),
+    {NULL, NULL, NULL, NULL},
+};
+static const struct known steering_queue_tab[] = {
+    {"seen", S "queue_seen_total", "counter", "Frames steering looked at, by RX queue."},
+    {"xsk", S "queue_xsk_total", "counter", "Frames steering sent to the socket, by RX queue."},
+    {"pass", S "queue_pass_total", "counter", "Frames steering passed to the stack, by RX queue."},
+    {"cpumap", S "queue_cpumap_total", "counter", "Frames steering sent to a cpumap, by RX queue."},
+    {"drop", S "queue_drop_total", "counter", "Frames steering dropped, by RX queue."},
+    {NULL, NULL, NULL, NULL},
+};
+static const struct known steering_rule_tab[] = {
+    {"hits", S "rule_hits_total", "counter", "Frames a steering rule matched (first match)."},
+    {"pos", S "rule_pos", "gauge", "The rule's place in the port's list (0: first)."},
+    {"keep_host", S "rule_keep_host", "gauge", "1 for the rules --keep-host added."},
+    {NULL, NULL, NULL, NULL},
+};
+
 static void queue(struct out *o, const struct xj_node *n, int q)
 {
 	static const char *const skip[] = {"port", "queue", "worker", NULL};
@@ -350,6 +417,47 @@ static void census(struct out *o, const struct xj_node *n, int w)
 		       pl, v);
 	}
 	members(o, n, w, "xskf_census", census_tab, l, skip);
+}
+
+/* workers: the idle accounting of each worker (docs/idle.md), any mode. */
+static void workers(struct out *o, const struct xj_node *n, int arr)
+{
+	static const char *const skip[] = {"worker", NULL};
+	char l[600], vb[64];
+	int w;
+
+	for (w = xj_first(n, arr); w >= 0; w = xj_next(n, arr, w)) {
+		snprintf(l, sizeof(l), "instance=\"%s\",worker=\"%s\"", o->inst,
+			 val(n, xj_get(n, w, "worker"), vb, sizeof(vb)) ?: "");
+		members(o, n, w, "xskf_worker", worker_tab, l, skip);
+	}
+}
+
+/* steering: per port its actions, per rule its hits (the rule's text a label), per queue. */
+static void steering(struct out *o, const struct xj_node *n, int arr)
+{
+	static const char *const id_skip[] = {"id", NULL}, *const q_skip[] = {"queue", NULL};
+	char pl[700], l[2000], e1[300], e2[1100], vb[64];
+	int p, c, a;
+
+	for (p = xj_first(n, arr); p >= 0; p = xj_next(n, arr, p)) {
+		snprintf(pl, sizeof(pl), "instance=\"%s\",port=\"%s\"", o->inst,
+			 esc(e1, sizeof(e1), xj_str(n, p, "port", "")));
+		members(o, n, p, "xskf_steering", steering_tab, pl, NULL);
+		a = xj_get(n, p, "rules");
+		for (c = xj_first(n, a); c >= 0; c = xj_next(n, a, c)) {
+			snprintf(l, sizeof(l), "%s,id=\"%s\",rule=\"%s\"", pl,
+				 val(n, xj_get(n, c, "id"), vb, sizeof(vb)) ?: "",
+				 esc(e2, sizeof(e2), xj_str(n, c, "rule", "")));
+			members(o, n, c, "xskf_steering_rule", steering_rule_tab, l, id_skip);
+		}
+		a = xj_get(n, p, "queues");
+		for (c = xj_first(n, a); c >= 0; c = xj_next(n, a, c)) {
+			snprintf(l, sizeof(l), "%s,queue=\"%s\"", pl,
+				 val(n, xj_get(n, c, "queue"), vb, sizeof(vb)) ?: "");
+			members(o, n, c, "xskf_steering_queue", steering_queue_tab, l, q_skip);
+		}
+	}
 }
 
 /* app_stats: every number and boolean leaf, its path as the key label (untyped: the app's). */
@@ -428,31 +536,24 @@ static void plugins(struct out *o, const struct xj_node *n, int arr)
 	}
 }
 
+static const struct known memory_backend_tab[] = {
+    {"frames", "xskf_memory_backend_frames_total", "counter",
+     "Frames the memory backend has made for the worker."},
+    {"busy_ns", "xskf_memory_backend_busy_seconds_total", "counter",
+     "Seconds the worker spent on frames (memory backend)."},
+    {NULL, NULL, NULL, NULL},
+};
+
 static void memory_backend(struct out *o, const struct xj_node *n, int arr)
 {
-	char l[600], vb[64], b[64];
+	static const char *const skip[] = {"worker", NULL};
+	char l[600], vb[64];
 	int w;
 
 	for (w = xj_first(n, arr); w >= 0; w = xj_next(n, arr, w)) {
-		bool ok;
-		uint64_t ns = xj_u64(n, w, "busy_ns", &ok);
-		const char *f = val(n, xj_get(n, w, "frames"), b, sizeof(b));
-
 		snprintf(l, sizeof(l), "instance=\"%s\",worker=\"%s\"", o->inst,
 			 val(n, xj_get(n, w, "worker"), vb, sizeof(vb)) ?: "");
-		if (f)
-			sample(o,
-			       fam_get(o, "xskf_memory_backend_frames_total", "counter",
-				       "Frames the memory backend has made for the worker."),
-			       l, f);
-		if (ok) {
-			snprintf(b, sizeof(b), "%llu.%09llu", (unsigned long long)(ns / 1000000000),
-				 (unsigned long long)(ns % 1000000000));
-			sample(o,
-			       fam_get(o, "xskf_worker_busy_seconds_total", "counter",
-				       "Seconds the worker spent on frames (memory backend)."),
-			       l, b);
-		}
+		members(o, n, w, "xskf_memory_backend", memory_backend_tab, l, skip);
 	}
 }
 
@@ -507,6 +608,16 @@ static void instance(struct out *o, const struct xj_node *n)
 	a = xj_get(n, 0, "census");
 	for (i = xj_first(n, a); i >= 0; i = xj_next(n, a, i))
 		census(o, n, i);
+	if (xj_get(n, 0, "idle") >= 0) {
+		snprintf(l, sizeof(l), "instance=\"%s\",mode=\"%s\"", o->inst,
+			 esc(e1, sizeof(e1), xj_str(n, 0, "idle", "")));
+		sample(o,
+		       fam_get(o, "xskf_idle_info", "gauge",
+			       "1 per instance: its workers' idle mode (--idle, docs/idle.md)."),
+		       l, "1");
+	}
+	workers(o, n, xj_get(n, 0, "workers"));
+	steering(o, n, xj_get(n, 0, "steering"));
 	memory_backend(o, n, xj_get(n, 0, "memory_backend"));
 	a = xj_get(n, 0, "app_stats");
 	if (a >= 0)

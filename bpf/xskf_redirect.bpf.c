@@ -12,7 +12,8 @@
  * With hints on (rodata hints_on), each variant first writes struct xskf_meta in front of the
  * frame (bpf/xskf_hints.bpf.h); a frame whose meta cannot be written is still delivered.
  * Before that, the steering table (bpf/xskf_steer.bpf.h) decides: to the socket, to the stack
- * (here or on a cpumap CPU), or dropped.
+ * (here or on a cpumap CPU), or dropped; while it steers nothing (no rule, every default xsk),
+ * one load tells so and the frame costs what it did before steering.
  *
  * All are frags-aware (SEC("xdp.frags"), BPF_F_XDP_HAS_FRAGS): drivers then attach them
  * natively at MTUs whose frames span several buffers (veth refuses others above a peer MTU of
@@ -115,13 +116,44 @@ static __noinline int hints_hw(struct xdp_md *ctx)
 	return xskf_hints_write(ctx, true);
 }
 
+/*
+ * To the queue's socket (none bound: the stack), with the hints first when they are on.
+ * @steered: the table classified the frame, count it in steering's counters too (a constant:
+ * the path of a table that is off has no trace of them).
+ */
+static __always_inline int deliver(struct xdp_md *ctx, __u32 queue, const bool hw,
+				   const bool lookup, const bool steered)
+{
+	int ret = XDP_PASS;
+
+	/* frames with no socket fall back to the stack with the meta: harmless */
+	if (hints_on && (hw ? hints_hw(ctx) : hints_sw(ctx)) < 0)
+		count_error(queue);
+	if (!lookup)
+		ret = bpf_redirect_map(&xsks, queue, XDP_PASS);
+	else if (bpf_map_lookup_elem(&xsks, &queue))
+		ret = bpf_redirect_map(&xsks, queue, 0);
+	if (steered)
+		xskf_steer_count(queue,
+				 ret == XDP_REDIRECT ? XSKF_STEER_ACT_XSK : XSKF_STEER_ACT_PASS);
+	count(queue, ret);
+	return ret;
+}
+
 static __always_inline int redirect(struct xdp_md *ctx, const bool hw, const bool lookup)
 {
-	__u32 queue = ctx->rx_queue_index;
-	int ret = XDP_PASS, v;
+	__u32 queue = ctx->rx_queue_index, zero = 0, *g;
+	int ret, v;
 
+	/*
+	 * A table that steers nothing (xskf_steer.h, XSKF_STEER_GEN_LIVE): one load, and the
+	 * frame costs what it did before steering (docs/performance.md, issue 32)
+	 */
+	g = bpf_map_lookup_elem(&steer_gen, &zero);
+	if (!g || !(*g & XSKF_STEER_GEN_LIVE))
+		return deliver(ctx, queue, hw, lookup, false);
 	/* steering (xskf_steer.bpf.h): the rule table decides; a zeroed table says XSK */
-	v = xskf_steer_classify(ctx);
+	v = xskf_steer_classify(ctx, *g & 1);
 	switch (v & 0xff) {
 	case XSKF_STEER_ACT_XSK:
 		break;
@@ -139,16 +171,7 @@ static __always_inline int redirect(struct xdp_md *ctx, const bool hw, const boo
 		count(queue, XDP_PASS);
 		return XDP_PASS;
 	}
-	/* frames with no socket fall back to the stack with the meta: harmless */
-	if (hints_on && (hw ? hints_hw(ctx) : hints_sw(ctx)) < 0)
-		count_error(queue);
-	if (!lookup)
-		ret = bpf_redirect_map(&xsks, queue, XDP_PASS);
-	else if (bpf_map_lookup_elem(&xsks, &queue))
-		ret = bpf_redirect_map(&xsks, queue, 0);
-	xskf_steer_count(queue, ret == XDP_REDIRECT ? XSKF_STEER_ACT_XSK : XSKF_STEER_ACT_PASS);
-	count(queue, ret);
-	return ret;
+	return deliver(ctx, queue, hw, lookup, true);
 }
 
 SEC("xdp.frags")

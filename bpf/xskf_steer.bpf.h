@@ -283,7 +283,7 @@ static __always_inline __u32 steer_first(__u64 cand, __u32 none, const struct xs
 					 const struct xskf_steer_bm *d)
 {
 	__u32 i = xskf_steer_word_at(cand), k;
-	__u64 w;
+	__u64 w, bit;
 
 	w = (q->w[i] & p->w[i]) & (sp->w[i] & dp->w[i]) & (e->w[i] & v->w[i]) & (s->w[i] & d->w[i]);
 	cand &= cand - 1;
@@ -292,7 +292,16 @@ static __always_inline __u32 steer_first(__u64 cand, __u32 none, const struct xs
 		cand &= cand - 1;
 		w = q->w[i] & p->w[i] & sp->w[i] & dp->w[i] & e->w[i] & v->w[i] & s->w[i] & d->w[i];
 	}
-	return w ? i * 64 + xskf_steer_bit_at(w) : none;
+	if (!w)
+		return none;
+	/*
+	 * Added, not ORed: knowing the bit below 64, the compiler makes i * 64 + bit an OR, and
+	 * a verifier before 6.x's OR tracking (6.1) takes an OR of two unknowns as unbounded,
+	 * then refuses the act index ("R2 unbounded memory access" at steer_hits' key).
+	 */
+	bit = xskf_steer_bit_at(w);
+	barrier_var(bit);
+	return i * 64 + bit;
 }
 
 static __always_inline __u32 steer_flow_hash(const struct steer_flow *f)
@@ -319,31 +328,29 @@ static __always_inline __u32 steer_flow_hash(const struct steer_flow *f)
 	 (1u << XSKF_DIM_DST))
 
 /*
- * Which rule matches this frame first, counted in its hit counter; its action and, for
- * CPUMAP, the CPU of the set its flow hash picks. Inlined: as a bpf-to-bpf call the empty
- * table cost 1 ns more per frame (12 against 11 ns, BPF_PROG_RUN), and every variant of the
- * program verifies either way.
+ * Which rule matches this frame first in generation @gen (read once per frame by the caller,
+ * from steer_gen, which also says whether the table is on), counted in its hit counter; its
+ * action and, for CPUMAP, the CPU of the set its flow hash picks. Inlined: as a bpf-to-bpf
+ * call the empty table cost 1 ns more per frame (12 against 11 ns, BPF_PROG_RUN), and every
+ * variant of the program verifies either way.
  */
-static __always_inline int xskf_steer_classify(struct xdp_md *ctx)
+static __always_inline int xskf_steer_classify(struct xdp_md *ctx, __u32 gen)
 {
 	const struct xskf_steer_bm *q, *e, *v, *s, *d, *p, *sp, *dp;
-	__u32 zero = 0, queue = ctx->rx_queue_index, gen, dims, at, k, kind, proto, pe_s, pe_d;
+	__u32 zero = 0, queue = ctx->rx_queue_index, dims, at, k, kind, proto, pe_s, pe_d;
 	const struct xskf_steer_cfg *cfg;
 	struct xskf_steer_acts *acts;
 	struct xskf_steer_pcls *pcls;
 	struct xskf_steer_bms *bms;
 	struct steer_tab t;
 	struct steer_flow f;
-	__u64 cand, *hits;
-	__u32 *g;
+	__u64 cand, *hits, ix_s, ix_d;
 
 	if (queue >= XSKF_STEER_MAX_QUEUES)
 		return STEER_VERDICT(XSKF_STEER_ACT_XSK, 0);
-	g = bpf_map_lookup_elem(&steer_gen, &zero);
 	acts = bpf_map_lookup_elem(&steer_acts, &zero);
-	if (!g || !acts)
+	if (!acts)
 		return STEER_VERDICT(XSKF_STEER_ACT_XSK, 0);
-	gen = *g & 1;
 	cfg = &acts->cfg[gen];
 	at = XSKF_STEER_MAX_RULES + queue; /* the queue's default */
 	if (!cfg->nr_rules)
@@ -381,10 +388,21 @@ static __always_inline int xskf_steer_classify(struct xdp_md *ctx)
 		pe_s = 0;
 	if (!(dims & (1u << XSKF_DIM_DPORT)))
 		pe_d = 0;
-	if (pe_s >= XSKF_STEER_PORT_KEYS || pe_d >= XSKF_STEER_PORT_KEYS)
+	/*
+	 * The bound the verifier needs, kept: a port is bpf_ntohs()'s, and the compiler knows
+	 * it below PORT_KEYS and drops the compare, while a verifier that does not track a
+	 * byte swap's range refuses the index (6.1 and 6.12: "math between map_value pointer
+	 * and register with unbounded min value"; 6.18 and 7.3 accept it). Hidden from the
+	 * compiler, the compare stays, on the 64-bit register the index is made of.
+	 */
+	ix_s = pe_s;
+	ix_d = pe_d;
+	barrier_var(ix_s);
+	barrier_var(ix_d);
+	if (ix_s >= XSKF_STEER_PORT_KEYS || ix_d >= XSKF_STEER_PORT_KEYS)
 		goto found;
-	pe_s = t.pcls[pe_s];
-	pe_d = t.pcls[XSKF_STEER_PORT_KEYS + pe_d];
+	pe_s = t.pcls[ix_s];
+	pe_d = t.pcls[XSKF_STEER_PORT_KEYS + ix_d];
 	cand &= p->sum & (pe_s >> 16) & (pe_d >> 16);
 	sp = steer_port_bm(&t, 0, pe_s);
 	dp = steer_port_bm(&t, 1, pe_d);

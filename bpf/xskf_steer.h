@@ -117,6 +117,15 @@ struct xskf_steer_pcls {
 	__u32 cls[XSKF_STEER_PCLS_SIZE];
 };
 
+/*
+ * Map steer_gen, one __u32: the generation frames read (bit 0), and XSKF_STEER_GEN_LIVE while
+ * the table steers at all (a rule, or a queue default other than xsk). Without that bit the
+ * program classifies nothing and counts nothing of steering (steer_hits, steer_qstats): every
+ * frame goes to its queue's socket at the cost of the program before steering (a feature that
+ * is off costs nothing, docs/performance.md); the program's own counters still count it.
+ */
+#define XSKF_STEER_GEN_LIVE 2u
+
 struct xskf_steer_cfg {
 	__u32 nr_rules; /* 0: every frame takes its queue's default */
 	__u32 dims;	/* 1 << enum xskf_steer_dim: the dimensions some rule constrains */

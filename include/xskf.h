@@ -725,6 +725,12 @@ struct xskf_idle_stats {
 	uint64_t asleep_ns;      /* asleep in poll(), waiting for frames or a stop */
 	uint64_t wakeups;        /* sleeps that ended */
 	uint64_t empty_wakeups;  /* of which the next round found nothing (a timeout, a stop) */
+	/*
+	 * Frames the kernel dropped on the worker's sockets while it slept (XDP_STATISTICS
+	 * rx_ring_full + rx_dropped, from falling asleep to waking up): frames a wake-up that
+	 * came in time would have saved. 0 for sockets without the statistics (memory backend).
+	 */
+	uint64_t lost_asleep;
 };
 #define xskf_idle_stats__last_field empty_wakeups
 

@@ -9,8 +9,9 @@
  *   XSKF_PLUGIN(.name = "count", .app = &app, .counters = names);
  *
  * The macro defines the one symbol the runner looks for, `xskf_plugin_descriptor`, stamped
- * with the ABI version and the size of the descriptor the plugin was built with. A plugin does
- * not link libxskf: the runner provides the xskf_* functions it calls.
+ * with the ABI version and the size of the descriptor the plugin was built with. A plugin need
+ * not link libxskf: the runner runs on the shared libxskf.so.0 and provides the xskf_*
+ * functions it calls (a plugin that links it gets that same copy).
  */
 #ifndef XSKF_PLUGIN_H
 #define XSKF_PLUGIN_H
@@ -43,27 +44,50 @@ struct xskf_plugin {
 	 */
 	const char *const *counters;
 	/*
-	 * `xskfctl PLUGIN ARGS...` on the control socket: write a one-line answer into @reply
-	 * (@len bytes) and return 0, or a negative errno (the answer then says why). Optional.
+	 * `xskfctl PLUGIN ARGS...` on the control socket: write the answer into @reply (@len
+	 * bytes, 64 KiB today: use @len; several lines may be given, '\n' between them) and return
+	 * 0, or a negative errno (the answer then says why). A reply that fills @reply is cut,
+	 * and the answer says so: command_out() has no bound. Optional.
 	 * Thread: control thread, between two intervals.
 	 */
 	int (*command)(void *app_ctx, const char *args, char *reply, size_t len);
 	/* Control thread, once at exit after the engine is gone: free what app_ctx holds. */
 	void (*cleanup)(void *app_ctx);
+	/*
+	 * As command(), with an answer of any length: print it to @out (a FILE *), one line or
+	 * many, and return 0 or a negative errno. Wins over command() when a plugin sets both.
+	 * Optional; a runner older than this member ignores it (sz). Thread: control thread.
+	 */
+	int (*command_out)(void *app_ctx, const char *args, void *out);
 };
-#define xskf_plugin__last_field cleanup
+#define xskf_plugin__last_field command_out
 
 /*
  * Define the plugin's descriptor: XSKF_PLUGIN(.name = "x", .app = &app, ...). In C++ (g++ or
- * clang++, -std=c++20 or the GNU dialects, which take designated initializers) give the
- * members in the order of struct xskf_plugin. A namespace-scope const has internal linkage in
- * C++ and a C++ name is mangled: extern "C" gives the symbol the runner looks for both.
+ * clang++, C++11 and later: designated initializers are C++20's, and an extension both take
+ * before it) give the members in the order of struct xskf_plugin. A namespace-scope const has
+ * internal linkage in C++ and a C++ name is mangled: extern "C" gives the symbol the runner
+ * looks for both.
  */
 #ifdef __cplusplus
-/* g++ -Wextra warns of members a designated initializer leaves out; C leaves them zero silently */
+/*
+ * g++ -Wextra warns of members a designated initializer leaves out (C leaves them zero
+ * silently), and -Wpedantic before C++20 of the designated initializer itself: neither is
+ * the plugin's to fix.
+ */
+#if __cplusplus >= 202002L
+#define XSKF_PLUGIN_PRAGMA_DESIGNATED_
+#elif defined(__clang__)
+#define XSKF_PLUGIN_PRAGMA_DESIGNATED_ _Pragma("GCC diagnostic ignored \"-Wc++20-designator\"")
+#elif __GNUC__ >= 12
+#define XSKF_PLUGIN_PRAGMA_DESIGNATED_ _Pragma("GCC diagnostic ignored \"-Wc++20-extensions\"")
+#else
+#define XSKF_PLUGIN_PRAGMA_DESIGNATED_ _Pragma("GCC diagnostic ignored \"-Wpedantic\"")
+#endif
 #define XSKF_PLUGIN(...)                                                                           \
 	_Pragma("GCC diagnostic push")                                                             \
 	_Pragma("GCC diagnostic ignored \"-Wmissing-field-initializers\"")                         \
+	XSKF_PLUGIN_PRAGMA_DESIGNATED_                                                             \
 	extern "C" XSKF_API const struct xskf_plugin xskf_plugin_descriptor = {                    \
 		.sz = sizeof(struct xskf_plugin), .abi = XSKF_PLUGIN_ABI, __VA_ARGS__ };           \
 	_Pragma("GCC diagnostic pop")
@@ -83,9 +107,10 @@ XSKF_API int xskf_plugin__main(const struct xskf_plugin *p, int argc, char **arg
 
 /*
  * xskf_run__main() - the `xskf` command: `xskf run PLUGIN[,PLUGIN...] [options] [-- plugin
- * options]`, `xskf plugins` (list what the plugin folders hold). Plugins are found by path
- * (a name with a '/' or ending in .so), else by name in $XSKF_PLUGIN_PATH (colon-separated),
- * next to the xskf binary, and in the install's plugin folder. Returns the exit status.
+ * options]`, `xskf plugins` (list what the plugin folders hold). A PLUGIN with a '/' is a path;
+ * without, a name (with or without ".so": a name still), the plugin's own (what `xskf plugins`
+ * lists) or its file's, looked up in $XSKF_PLUGIN_PATH (colon-separated), next to the xskf
+ * binary, and in the install's plugin folder. Returns the exit status.
  * Thread: main thread.
  */
 XSKF_API int xskf_run__main(int argc, char **argv);

@@ -16,7 +16,7 @@
 # Shapes (each sets the names it made, see its comment):
 #   bed_pair P      ${P}-gen [${P}g] ==== [${P}d] ${P}-dut       (scripts/testbed.sh)
 #   bed_fwd P       ${P}-a [a0] ==== [la] ${P}-l [lb] ==== [b0] ${P}-b  (forwarding)
-#   bed_vxlan3 P [MTU]  ${P}-host, ${P}-tun, ${P}-vtep with the kernel's VXLAN (the tunnel)
+#   bed_vxlan3 P [MTU [UMTU]]  ${P}-host, ${P}-tun, ${P}-vtep with the kernel's VXLAN (the tunnel)
 #
 # Defaults that every piece reads: BED_QUEUES (2), BED_MTU (the kernel's 1500), BED_TX_CSUM
 # (off: a veth leaves TCP/UDP checksums to an offload that never happens once AF_XDP copies the
@@ -210,10 +210,11 @@ bed_fwd() {
 # xsk-tunnel's VTEP addresses are 198.51.100.1 and 2001:db8::1 (it has no IP stack there: the
 # vtep namespace has static neighbour entries for them). MTU (optional) is that of the access
 # links and the VXLAN devices; the underlay link then gets 100 bytes more (VXLAN over IPv6 adds
-# 70), so that an inner frame always fits.
+# 70), so that an inner frame always fits, or UMTU (a 9000 underlay under an 8950 access link:
+# a full inner frame then fits VXLAN over IPv4 only).
 bed_vxlan3() {
-	local P=$1 imtu=${2:-} umtu=
-	[[ -n $imtu ]] && umtu=$((imtu + 100))
+	local P=$1 imtu=${2:-} umtu=${3:-}
+	[[ -n $imtu && -z $umtu ]] && umtu=$((imtu + 100))
 	NS_H=$P-host NS_T=$P-tun NS_V=$P-vtep
 	MAC_H=02:54:00:00:00:01 MAC_TA=02:54:00:00:00:10 MAC_TU=02:54:00:00:00:11
 	MAC_V0=02:54:00:00:00:20 MAC_VX0=02:54:00:00:00:30 MAC_VX6=02:54:00:00:00:31

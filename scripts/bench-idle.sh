@@ -60,7 +60,9 @@ dut_xdp() { ip -n "$TB_NS_DUT" link show dev "$TB_IF_DUT" | grep -q prog/xdp; }
 no_dut_xdp() { ! dut_xdp; }
 
 # rx MODE [RATE]: xsk-rxdrop --idle MODE under the generator (full load, or RATE pps) for SECS;
-# prints "Mpps CPU% lost"
+# prints "Mpps CPU% lost kernel-drops lost-asleep": frames sent and not received, of them those
+# the kernel counted (rx_ring_full + rx_dropped), and of those the ones lost while the worker
+# slept (the JSON's workers[].lost_asleep, docs/idle.md)
 rx() {
 	local mode=$1 rate=${2:-} g c0 c1 t0 t1 n
 	ip netns exec "$TB_NS_DUT" "$B/apps/xsk-rxdrop" -i "$TB_IF_DUT" -q 0 --cpus 1 -c -N \
@@ -80,8 +82,10 @@ import json, sys
 g = json.loads(sys.argv[1]); r = json.load(open(sys.argv[2]))
 c0, c1, t0, t1, hz = (int(x) for x in sys.argv[3:8])
 rx = sum(q['rx_packets'] for q in r['queues'])
-print('%.3f %.1f %d' % (rx / g['seconds'] / 1e6, 100.0 * (c1 - c0) / hz / ((t1 - t0) / 1e9),
-                        g['sent'] - rx))
+k = sum(q['kernel']['rx_ring_full'] + q['kernel']['rx_dropped'] for q in r['queues'])
+asleep = sum(w.get('lost_asleep', 0) for w in r.get('workers', []))
+print('%.3f %.1f %d %d %d' % (rx / g['seconds'] / 1e6, 100.0 * (c1 - c0) / hz / ((t1 - t0) / 1e9),
+                              g['sent'] - rx, k, asleep))
 EOF
 }
 
@@ -92,8 +96,8 @@ for p in $(seq 1 "$PASSES"); do
 	order=(busy adaptive)
 	((p % 2)) || order=(adaptive busy)
 	for m in "${order[@]}"; do
-		read -r mpps cpu lost < <(rx "$m")
-		echo "  pass $p $m: $mpps Mpps, receiver CPU $cpu%, not received $lost"
+		read -r mpps cpu lost kdrop asleep < <(rx "$m")
+		echo "  pass $p $m: $mpps Mpps, receiver CPU $cpu%, not received $lost (kernel drops $kdrop, lost asleep $asleep)"
 		[[ $m == busy ]] && { RB+=("$mpps"); CB+=("$cpu"); b=$mpps; } || { RA+=("$mpps"); CA+=("$cpu"); a=$mpps; }
 	done
 	Q+=("$(echo "scale=3; $a / $b" | bc)")
@@ -115,8 +119,8 @@ for f in 10 50; do
 		order=(busy adaptive sleep)
 		((p % 2)) || order=(sleep adaptive busy)
 		for m in "${order[@]}"; do
-			read -r mpps cpu lost < <(rx "$m" "$r")
-			echo "  $f% ($r pps) pass $p $m: $mpps Mpps, receiver CPU $cpu%, not received $lost"
+			read -r mpps cpu lost kdrop asleep < <(rx "$m" "$r")
+			echo "  $f% ($r pps) pass $p $m: $mpps Mpps, receiver CPU $cpu%, not received $lost (kernel drops $kdrop, lost asleep $asleep)"
 			CPU[$f.$m]+=" $cpu" LOST[$f.$m]+=" $lost"
 		done
 	done

@@ -18,6 +18,9 @@
 #                   the frame share one cache line, so this should cost what hints-read costs
 # Mpps = frames received by the case / generator seconds; ns/packet = 1e3 / Mpps;
 # CPU = the receiver process's CPU time / wall time (veth does the copy in the sender's softirq).
+# A case name ending in @base runs the xsk-rxdrop (or xsk-refloop) of the build in
+# $XSKF_BENCH_BASE_BUILD, another commit's (scripts/bench-compare.sh); the bed and the generator
+# stay this build's. XSKF_BENCH_RAW=FILE also appends every run's row (case Mpps CPU) to FILE.
 #
 #   scripts/bench-rxdrop.sh [SECONDS] [PASSES] [extra xsk-rxdrop options]     (as root)
 set -euo pipefail
@@ -42,8 +45,12 @@ gen() {
 }
 
 one() {
-	local name=$1 g rx mpps cpu
+	local name=$1 g rx mpps cpu rb=$B
 	shift
+	# NAME@base: the same case with the base build's receiver
+	if [[ $name == *@base ]]; then
+		rb=${XSKF_BENCH_BASE_BUILD:?NAME@base needs XSKF_BENCH_BASE_BUILD}
+	fi
 	if [ "$name" = xdp-drop ] || [ "$name" = xdp-drop-1call ]; then
 		scripts/testbed.sh sink drop >/dev/null
 		if [ "$name" = xdp-drop ]; then
@@ -61,18 +68,18 @@ one() {
 		scripts/testbed.sh sink off >/dev/null
 	else
 		local kind=xskf pid i
-		case $name in
+		case ${name%@base} in
 		refloop) kind=refloop ;;
 		testpmd-rxonly) kind=testpmd ;;
 		esac
 		[ $kind = testpmd ] && [ -z "$TESTPMD" ] && return 0
 		case $kind in
 		xskf)
-			ip netns exec "$TB_NS_DUT" "$B/apps/xsk-rxdrop" -i "$TB_IF_DUT" -q 0 --cpus 1 -c -N \
+			ip netns exec "$TB_NS_DUT" "$rb/apps/xsk-rxdrop" -i "$TB_IF_DUT" -q 0 --cpus 1 -c -N \
 				-b "$batch" --quiet --json "$@" "${extra[@]}" >"$res.out" 2>/dev/null &
 			;;
 		refloop)
-			ip netns exec "$TB_NS_DUT" "$B/tools/xsk-refloop" -i "$TB_IF_DUT" -q 0 --cpus 1 -c \
+			ip netns exec "$TB_NS_DUT" "$rb/tools/xsk-refloop" -i "$TB_IF_DUT" -q 0 --cpus 1 -c \
 				-b "$batch" >"$res.out" 2>/dev/null &
 			;;
 		testpmd)
@@ -114,6 +121,7 @@ one() {
 	fi
 	mpps=$($PYTHON -c 'import json,sys; g=json.loads(sys.argv[1]); print(round(int(sys.argv[2])/g["seconds"]/1e6,3))' "$g" "$rx")
 	echo "$name $mpps $cpu" >>"$res"
+	[ -z "${XSKF_BENCH_RAW:-}" ] || echo "$name $mpps $cpu" >>"$XSKF_BENCH_RAW"
 	echo "  $name: $mpps Mpps, receiver CPU $cpu%"
 }
 

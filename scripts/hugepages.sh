@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 #
 # hugepages.sh: hugepage pools and hugetlbfs mounts for xskf, as dpdk-hugepages.py does them for
-# DPDK (docs/memory.md has both side by side).
+# DPDK (docs/memory.md has both side by side). Installed as xskf-hugepages.
 #
 #   hugepages.sh [show]                          the pools per node and page size, and the mounts
 #   hugepages.sh reserve SIZE N [--node N | --interface IF]
@@ -29,9 +29,11 @@ if [ "${XSKF_HUGEADM:-1}" != 0 ] && command -v hugeadm >/dev/null 2>&1; then
 	HUGEADM=hugeadm
 fi
 
-die() { echo "hugepages.sh: $*" >&2; exit 1; }
+# scripts/hugepages.sh in the tree, xskf-hugepages installed (xskf-hugepages(1)): the same file
+ME=$(basename "$0")
+die() { echo "$ME: $*" >&2; exit 1; }
 usage() {
-	sed -n '4,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,14p' "$0" | sed "s/^# \{0,1\}//; s/hugepages\.sh/$ME/g" >&2
 	exit 2
 }
 
@@ -135,7 +137,7 @@ set_pool() {
 	if ((got != n)); then
 		die "the $(name "$k") pool${node:+ of node $node} has $got pages, not $n: memory is" \
 			"short or fragmented there (reserve 1G pages early, or on the kernel command line:" \
-			"hugepagesz=1G hugepages=$n); 'hugepages.sh undo' puts it back"
+			"hugepagesz=1G hugepages=$n); '$ME undo' puts it back"
 	fi
 	echo "$(name "$k") pool${node:+ of node $node}: $cur -> $got pages ($(rd "$d/free_hugepages") free)"
 }
@@ -212,7 +214,7 @@ undo() {
 	while read -r kind a b; do
 		[ "$kind" = mount ] || continue
 		if awk -v d="$a" '$2 == d && $3 == "hugetlbfs" { f = 1 } END { exit !f }' /proc/mounts; then
-			umount "$a" || { echo "hugepages.sh: cannot unmount $a (in use?)" >&2; rc=1; continue; }
+			umount "$a" || { echo "$ME: cannot unmount $a (in use?)" >&2; rc=1; continue; }
 		fi
 		[ "$b" = 1 ] && rmdir "$a" 2>/dev/null || true
 		echo "unmounted $a"
@@ -224,7 +226,7 @@ undo() {
 		cur=$(rd "$a") used=$(($(rd "$a") - $(rd "$d/free_hugepages")))
 		resv=$(rd "$SYS/${d##*/}/resv_hugepages")
 		if ((b < cur && b < used + resv)); then
-			echo "hugepages.sh: refusing to shrink $a from $cur to $b: $used pages in use, $resv" \
+			echo "$ME: refusing to shrink $a from $cur to $b: $used pages in use, $resv" \
 				"reserved; stop the process that maps them and run undo again" >&2
 			echo "pool $a $b" >>"$rest"
 			rc=1

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 #
 # The whole test suite, from a fresh machine: install packages, build (warnings are errors),
-# run every suite (unit, bpf, integration), then build again with ASan/UBSan and run it again,
+# run every suite (unit, bpf, integration; the kernel lab once), then build again with ASan/UBSan and run it again,
 # then the fuzz targets for a short run each (suite 'fuzz', in build-fuzz: clang + libFuzzer).
 # Every pass runs, whatever the ones before it gave: a failing test of the first pass does not
 # hide what ASan or the fuzzers would find. The script ends with the list of passes that
@@ -61,9 +61,12 @@ run() {
 	meson test -C "$dir" --print-errorlogs --num-processes 2 --no-suite perf
 }
 
-# each pass that failed, by name: build, asan, fuzz
+# each pass that failed, by name: build, lab, asan, fuzz
 failed=()
 run build || failed+=(build)
+# the kernel lab once (scripts/vm-lab.sh: Debian's kernels under QEMU; exit 77, skipped, where
+# the machine cannot run it)
+meson test -C build --print-errorlogs --suite lab || failed+=(lab)
 if [ $asan = 1 ]; then
 	# detect_leaks stays on; UBSan findings abort so they fail the test
 	export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

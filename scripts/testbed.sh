@@ -18,15 +18,22 @@
 # generator can be addressed to the dut without asking anybody.
 #
 # `up` prints KEY=VALUE lines for `eval`. `down` is idempotent. Needs root and iproute2.
+# Installed as xskf-testbed (xskf-testbed(1)): the build sets XSKF_TB_DATA below to where
+# bed_lib.sh and the sink programs are installed, relative to the command's folder; in the
+# tree it is empty, and they are beside it (bed_lib.sh) and in the build folder.
 set -euo pipefail
 
+XSKF_TB_DATA=
 P=${XSKF_TB:-xskf}
 QUEUES=${XSKF_TB_QUEUES:-2}
 SHAPE=${XSKF_TB_SHAPE:-pair}
-. "$(dirname "${BASH_SOURCE[0]}")/bed_lib.sh"
+HERE=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+[[ -n $XSKF_TB_DATA && $XSKF_TB_DATA != /* ]] && XSKF_TB_DATA=$HERE/$XSKF_TB_DATA
+ME=$(basename "$0")
+. "${XSKF_TB_DATA:-$HERE}/bed_lib.sh"
 
 die() {
-	echo "testbed: $*" >&2
+	echo "$ME: $*" >&2
 	exit 1
 }
 
@@ -134,12 +141,13 @@ do_status() {
 # What the dut end runs so that veth hands it XDP frames (see the header of xskf_tb_sink.bpf.c).
 do_sink() {
 	local mode=${1:-} obj
-	local build=${XSKF_BUILD:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build}
+	local objs=${XSKF_TB_DATA:-$HERE/../build/tools}
 
+	[[ -n ${XSKF_BUILD:-} ]] && objs=$XSKF_BUILD/tools
 	ns_exists "$NS_DUT" || die "no test bed with prefix '$P'"
 	case "$mode" in
 	drop | pass)
-		obj="$build/tools/xskf_tb_$mode.bpf.o"
+		obj="$objs/xskf_tb_$mode.bpf.o"
 		[[ -f $obj ]] || die "$obj not found (build first, or set XSKF_BUILD)"
 		ip -n "$NS_DUT" -force link set dev "$IF_DUT" xdpdrv obj "$obj" sec xdp
 		;;
@@ -162,7 +170,8 @@ usage: [XSKF_TB=prefix] [XSKF_TB_QUEUES=n] [XSKF_TB_SHAPE=pair|fwd|vxlan] [XSKF_
   down               remove it (no error when absent)
   status             show it
   env                print the KEY=VALUE lines without touching anything
-  sink drop|pass     attach a trivial XDP program to the dut end (\$XSKF_BUILD/tools/*.bpf.o)
+  sink drop|pass     attach a trivial XDP program to the dut end (xskf_tb_drop|pass.bpf.o:
+                     \$XSKF_BUILD/tools, else the installed ones, else the tree's build/tools)
   sink gro|off       detach it and turn GRO on / off
 The generator (xskf-trafficgen) needs "sink" drop, pass or gro, or any XDP program on the
 dut end: veth drops XDP frames for a peer that runs no NAPI.

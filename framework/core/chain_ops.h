@@ -71,6 +71,7 @@ static inline unsigned int rx_take_sg(struct xskf_worker *w, struct xskf_sock *s
 
 	/* at most batch + XSKF_MAX_SEGS: their buffers after the first fit in w->segs */
 	n = xsk_ring_cons__peek(&s->rx, batch + XSKF_MAX_SEGS, &idx);
+	s->rx_full = n >= batch;
 	if (!n)
 		return 0;
 	while (i < n && np < batch) {

@@ -490,18 +490,28 @@ static int load_rss_keys(struct xskf_engine *eng)
 	return 0;
 }
 
-static void (*fatal_hook)(void);
+/* the runner's: its crash line (chain.c), its control socket's file (ctl.c) */
+static void (*fatal_hooks[4])(int sig);
 
-void xskf_engine__on_fatal(void (*fn)(void))
+int xskf_engine__on_fatal(void (*fn)(int sig))
 {
-	fatal_hook = fn;
+	size_t i;
+
+	for (i = 0; i < sizeof(fatal_hooks) / sizeof(fatal_hooks[0]); i++)
+		if (!fatal_hooks[i] || fatal_hooks[i] == fn) {
+			fatal_hooks[i] = fn;
+			return 0;
+		}
+	return -ENOSPC;
 }
 
 static void fatal_signal(int sig)
 {
+	size_t i;
+
 	xskf_prog__emergency_detach();
-	if (fatal_hook)
-		fatal_hook();
+	for (i = 0; i < sizeof(fatal_hooks) / sizeof(fatal_hooks[0]) && fatal_hooks[i]; i++)
+		fatal_hooks[i](sig);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

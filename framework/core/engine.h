@@ -94,7 +94,8 @@ struct xskf_engine {
 	unsigned int kernel_kfuncs; /* XSKF_HINTS_KF_* the kernel has */
 	bool kernel_redirect_xsk;
 	bool kernel_sg;          /* multi-buffer AF_XDP (XDP_USE_SG) is there */
-	bool kernel_no_frags;    /* frags-aware XDP programs are refused (before 5.18) */
+	bool kernel_no_frags;    /* no frags-aware XDP programs (BPF_F_XDP_HAS_FRAGS, 5.18) */
+	int frags_said;          /* kernel_no_frags said once */
 	/*
 	 * Multi-buffer frames (jumbo.c, docs/jumbo.md): sockets bound with XDP_USE_SG, because
 	 * a port's MTU needs it and the app takes chains; the most buffers the kernel sends as
@@ -108,11 +109,13 @@ struct xskf_engine {
 };
 
 /*
- * xskf_engine__on_fatal() - @fn runs in the fatal-signal handler (SIGSEGV, SIGABRT, ...),
- * after the emergency detach: the runner's control socket file (ctl.c). It must be
- * async-signal-safe. Thread: control thread, before xskf_engine__start().
+ * xskf_engine__on_fatal() - @fn(sig) runs in the fatal-signal handler (SIGSEGV, SIGABRT, ...),
+ * after the emergency detach, in the order given: the runner's line that names the plugin that
+ * crashed (chain.c), its control socket file (ctl.c). It must be async-signal-safe. Up to 4; a
+ * hook given again is kept once. Returns 0, or -ENOSPC. Thread: control thread, before
+ * xskf_engine__start().
  */
-void xskf_engine__on_fatal(void (*fn)(void));
+int xskf_engine__on_fatal(void (*fn)(int sig));
 
 /* True when a worker's app->worker_init() failed (the run then exits non-zero). */
 bool xskf_engine__worker_failed(const struct xskf_engine *eng);

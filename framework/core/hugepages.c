@@ -3,7 +3,7 @@
  * Hugepage pools and hugetlbfs mounts, as the kernel shows them: which page sizes it has, how
  * many pages each node's pool has free (/sys/devices/system/node/nodeN/hugepages/), what a
  * hugetlbfs mount's page size is. umem.c asks these before it maps a UMEM; nothing here
- * changes the machine (scripts/hugepages.sh does that). docs/memory.md has the whole picture.
+ * changes the machine (xskf-hugepages, scripts/hugepages.sh, does that). docs/memory.md has the whole picture.
  */
 #include <errno.h>
 #include <limits.h>
@@ -251,7 +251,7 @@ int xskf_huge__resolve(const char *dir, uint64_t want, uint64_t *page_size)
 	if (err == -ENOTTY) {
 		xskf_huge__short(want ? want : xskf_huge__default_size(), a, sizeof(a));
 		pr_warn("--huge-dir %s is not a hugetlbfs mount (it is %s): mount one with "
-			"'mount -t hugetlbfs -o pagesize=%s nodev %s' or 'scripts/hugepages.sh "
+			"'mount -t hugetlbfs -o pagesize=%s nodev %s' or 'xskf-hugepages "
 			"mount %s %s'\n",
 			dir, fstype, a, dir, a, dir);
 		return -EINVAL;

@@ -28,7 +28,8 @@
  * worker slept in them and lost frames to the wake-up (docs/idle.md). A first version grew on
  * a ring an eighth full at the wake-up: a paced sender's bursts did that at 10% load without
  * any loss, and the worker spun between them (68% of a CPU, from 33%). One getsockopt() per
- * socket and wake-up; a socket without the statistics (the memory backend) counts no loss.
+ * socket at the wake-up, one more as it falls asleep (lost_asleep, kernel_lost()); a socket
+ * without the statistics (the memory backend) counts no loss.
  */
 #define SPIN_MAX_X 32
 
@@ -109,19 +110,40 @@ void xskf_idle__wake(struct xskf_worker *w)
 	}
 }
 
-/* Grow or shrink the spin bound by whether frames were lost to a full ring (SPIN_MAX_X). */
-static void adapt_spin(struct xskf_worker *w)
+/*
+ * The kernel's counts of frames it dropped on @w's sockets: into *@full those for a full RX
+ * ring, returned those plus the ones without a fill buffer (XDP_STATISTICS). One getsockopt()
+ * per socket; a socket without the statistics (the memory backend) counts none.
+ */
+static uint64_t kernel_lost(const struct xskf_worker *w, uint64_t *full)
 {
-	struct xskf_idle_state *id = &w->idle;
 	struct xdp_statistics k;
-	uint64_t full = 0;
+	uint64_t lost = 0;
 	unsigned int i;
 
+	*full = 0;
+	for (i = 0; i < w->nr_socks; i++)
+		if (!xskf_sock__kstats(w->socks[i], &k)) {
+			*full += k.rx_ring_full;
+			lost += k.rx_ring_full + k.rx_dropped;
+		}
+	return lost;
+}
+
+/*
+ * After a wake-up: count what the kernel dropped while the worker slept (lost_asleep), and
+ * grow or shrink the spin bound by whether frames were lost to a full ring (SPIN_MAX_X).
+ */
+static void after_sleep(struct xskf_worker *w)
+{
+	struct xskf_idle_state *id = &w->idle;
+	uint64_t full, lost = kernel_lost(w, &full);
+
+	if (lost > id->k_lost)
+		__atomic_store_n(&id->lost_asleep, id->lost_asleep + lost - id->k_lost,
+				 __ATOMIC_RELAXED);
 	if (!id->spin_min_ns)
 		return; /* --idle sleep: never spins */
-	for (i = 0; i < w->nr_socks; i++)
-		if (!xskf_sock__kstats(w->socks[i], &k))
-			full += k.rx_ring_full;
 	if (full != id->ring_full && id->spin_ns < id->spin_min_ns * SPIN_MAX_X)
 		id->spin_ns *= 2;
 	else if (full == id->ring_full && id->spin_ns > id->spin_min_ns)
@@ -133,9 +155,16 @@ static void adapt_spin(struct xskf_worker *w)
 static bool idle_sleep(struct xskf_worker *w, int timeout_ms, bool rcu)
 {
 	struct xskf_idle_state *id = &w->idle;
-	uint64_t t = xskf_now_ns(), v;
+	uint64_t t, v, full;
 	int r;
 
+	/*
+	 * The kernel's drops so far: those from here to the wake-up are the sleep's (frames a
+	 * wake-up in time would have saved). Read before the clock, so that the syscall counts
+	 * as busy time, as it is.
+	 */
+	id->k_lost = kernel_lost(w, &full);
+	t = xskf_now_ns();
 	id->sleep_since = t;
 	if (rcu)
 		rcu_thread_offline();
@@ -152,7 +181,7 @@ static bool idle_sleep(struct xskf_worker *w, int timeout_ms, bool rcu)
 	id->asleep_ns += xskf_now_ns() - t;
 	id->sleep_since = 0;
 	id->wakeups++;
-	adapt_spin(w);
+	after_sleep(w);
 	return true;
 }
 
@@ -274,5 +303,7 @@ int xskf_engine__idle_stats(const struct xskf_engine *eng, unsigned int worker,
 	st->wakeups = __atomic_load_n(&id->wakeups, __ATOMIC_RELAXED);
 	if (sz > offsetof(struct xskf_idle_stats, empty_wakeups))
 		st->empty_wakeups = __atomic_load_n(&id->empty_wakeups, __ATOMIC_RELAXED);
+	if (sz > offsetof(struct xskf_idle_stats, lost_asleep))
+		st->lost_asleep = __atomic_load_n(&id->lost_asleep, __ATOMIC_RELAXED);
 	return 0;
 }

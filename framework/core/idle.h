@@ -23,6 +23,7 @@ struct xskf_idle_state {
 	uint64_t spin_ns;     /* 0: sleep at the first empty round */
 	uint64_t spin_min_ns; /* --idle-spin: where spin_ns starts and what it comes back to */
 	uint64_t ring_full;   /* the kernel's rx_ring_full of its sockets at the last wake-up */
+	uint64_t k_lost;      /* their rx_ring_full + rx_dropped when it fell asleep */
 	uint64_t spin_since;  /* the clock at the first look of this empty stretch */
 	uint64_t seen;        /* frames received (all sockets) at the last empty round */
 	uint32_t empty;       /* empty rounds in a row since then */
@@ -31,7 +32,7 @@ struct xskf_idle_state {
 	/* for xskf_engine__idle_stats(), read by other threads (aligned: never torn) */
 	uint64_t t0, t_end;   /* the loop's first and last round */
 	uint64_t sleep_since; /* != 0 while asleep */
-	uint64_t asleep_ns, wakeups, empty_wakeups;
+	uint64_t asleep_ns, wakeups, empty_wakeups, lost_asleep;
 };
 
 /*

@@ -151,20 +151,29 @@ static int sysfs_write(const char *ifname, const char *file, uint64_t v)
 	return err;
 }
 
-static int write_state(const char *path, const struct napi_entry *e, unsigned int n)
+/*
+ * Write the state file @name into the control folder @dfd (checked: ours alone), through NAME.tmp
+ * and a rename. A NAME.tmp already there (a run killed while writing it) is removed and made
+ * anew with O_EXCL | O_NOFOLLOW: whatever it was, a FIFO that would block the open or a hard
+ * link to someone's file, it is not written into.
+ */
+static int write_state(int dfd, const char *name, const struct napi_entry *e, unsigned int n)
 {
-	char tmp[PATH_MAX];
+	char tmp[NAME_MAX + 1];
 	unsigned int i;
 	FILE *f;
 	int fd;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", name);
+	if (unlinkat(dfd, tmp, 0) && errno != ENOENT)
+		return -errno;
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
 	f = fdopen(fd, "w");
 	if (!f) {
 		close(fd);
+		unlinkat(dfd, tmp, 0);
 		return -ENOMEM;
 	}
 	fprintf(f, "xskf-napi 1\npid %d start %" PRIu64 " netns %" PRIu64 "\n", (int)getpid(),
@@ -181,29 +190,44 @@ static int write_state(const char *path, const struct napi_entry *e, unsigned in
 		fputc('\n', f);
 	}
 	if (fflush(f) || fsync(fd) || fclose(f)) {
-		unlink(tmp);
+		unlinkat(dfd, tmp, 0);
 		return -EIO;
 	}
-	if (rename(tmp, path)) {
-		unlink(tmp);
-		return -errno;
+	/* the name itself is replaced whatever it was (a rename does not open it) */
+	if (renameat(dfd, tmp, dfd, name)) {
+		int err = -errno;
+
+		unlinkat(dfd, tmp, 0);
+		return err;
 	}
 	return 0;
 }
 
-/* Entries of state file @path; its writer's pid, start time and netns. -errno, -EINVAL. */
-static int read_state(const char *path, struct napi_entry *e, unsigned int *n, pid_t *pid,
+/*
+ * Entries of state file @name in the control folder @dfd; its writer's pid, start time and
+ * netns. -EINVAL for a file that is not one xskf wrote (not a regular file of ours with one
+ * link, or not in its format), -errno when it cannot be opened.
+ */
+static int read_state(int dfd, const char *name, struct napi_entry *e, unsigned int *n, pid_t *pid,
 		      uint64_t *start, uint64_t *ns)
 {
 	char line[256], kind[8], *p;
 	int pd, ver = 0;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	/* O_NONBLOCK: a FIFO is refused by the fstat() below, not waited on at the open */
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *f;
 
 	*n = 0;
+	if (fd < 0)
+		return errno == ELOOP ? -EINVAL : -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_nlink != 1) {
+		close(fd);
+		return -EINVAL;
+	}
+	f = fdopen(fd, "r");
 	if (!f) {
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		return -EIO;
 	}
 	if (!fgets(line, sizeof(line), f) || sscanf(line, "xskf-napi %d", &ver) != 1 || ver != 1 ||
@@ -299,33 +323,47 @@ static unsigned int put_back(struct xskf_napi_nl *nl, const struct napi_entry *e
 	return bad;
 }
 
-/* State files of dead runs of our network namespace: put their values back, remove them. */
+/*
+ * State files of dead runs of our network namespace: put their values back, remove them. A file
+ * under a state file's name that xskf did not write (garbage, a FIFO, a link) is said in one
+ * line and removed: it can put nothing back, and left there it would be read at every start.
+ */
 static void clean_stale(struct xskf_napi_run *r)
 {
 	struct napi_entry e[NAPI_MAX_ENTRIES];
 	uint64_t start, ns, our_ns = netns_ino();
 	const char *dir = state_dir();
-	char path[PATH_MAX], who[64], irq[48];
+	char who[64], irq[48], why[200];
 	struct dirent *de;
 	unsigned int n, i;
 	pid_t pid = 0;
-	struct stat st;
+	int dfd, err;
 	DIR *d;
 
 	/* a dead run's files say what to write: only from a folder nobody else may write (ctl.c) */
-	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
+	dfd = xskf_proc__ctl_dir_open(why, sizeof(why));
+	if (dfd < 0)
 		return;
-	d = opendir(dir);
-	if (!d)
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
 		return;
+	}
 	while ((de = readdir(d))) {
 		size_t l = strlen(de->d_name);
 
 		if (strncmp(de->d_name, "napi.", 5) || l < 12 ||
 		    strcmp(de->d_name + l - 6, ".state"))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (read_state(path, e, &n, &pid, &start, &ns))
+		err = read_state(dfd, de->d_name, e, &n, &pid, &start, &ns);
+		if (err == -EINVAL) {
+			pr_warn("warning: %s/%s is not a NAPI state file xskf wrote (not a regular "
+				"file of ours in its format): removed\n",
+				dir, de->d_name);
+			unlinkat(dfd, de->d_name, 0);
+			continue;
+		}
+		if (err)
 			continue;
 		/* another namespace's devices are not ours to see; a live run keeps its own */
 		if (ns != our_ns || xskf_proc__same(pid, start) || pid == getpid())
@@ -339,9 +377,9 @@ static void clean_stale(struct xskf_napi_run *r)
 					who, e[i].ifname, e[i].per_napi ? " NAPI " : "",
 					e[i].per_napi ? e[i].napi_id : 0, e[i].defer, e[i].gro_ns,
 					irq_text(&e[i], irq, sizeof(irq)));
-		unlink(path);
+		unlinkat(dfd, de->d_name, 0);
 	}
-	closedir(d);
+	closedir(d); /* closes dfd */
 }
 
 const char *xskf_napi__device_why(bool netlink, bool napi_set, uint32_t napi_id)
@@ -532,8 +570,9 @@ int xskf_napi__start(struct xskf_engine *eng)
 	struct xskf_napi_info in[4];
 	const char *why = NULL;
 	bool dev = false, per_napi = false;
+	char fwhy[200] = "";
 	unsigned int i;
-	int err, n;
+	int err, n, dfd;
 
 	r = calloc(1, sizeof(*r));
 	if (!r)
@@ -593,15 +632,18 @@ int xskf_napi__start(struct xskf_engine *eng)
 	}
 	/* recorded before anything changes: a crash from here on is put right by the next start */
 	snprintf(r->path, sizeof(r->path), "%s/napi.%d.state", state_dir(), (int)getpid());
-	if (mkdir(state_dir(), 0700) && errno != EEXIST)
-		err = -errno;
-	if (!err)
-		err = write_state(r->path, r->e, r->n);
+	dfd = xskf_proc__ctl_dir_open(fwhy, sizeof(fwhy));
+	if (dfd >= 0) {
+		err = write_state(dfd, strrchr(r->path, '/') + 1, r->e, r->n);
+		close(dfd);
+	} else {
+		err = dfd;
+	}
 	if (err) {
 		pr_warn(
 		    "--napi: cannot record the old NAPI settings in %s: %s (set XSKF_CTL_DIR to a "
 		    "folder xskf may write)\n",
-		    r->path, strerror(-err));
+		    r->path, fwhy[0] ? fwhy : strerror(-err));
 		r->path[0] = 0;
 		r->n = 0;
 		return err;

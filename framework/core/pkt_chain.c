@@ -12,7 +12,7 @@
 #include "core/chain_ops.h"
 #include "core/engine.h"
 
-__thread struct xskf_worker *xskf__worker_self;
+__thread struct xskf_worker *xskf__worker_self __attribute__((tls_model("initial-exec")));
 
 uint8_t *xskf_pkt__seg(const struct xskf_pkt *pkt, unsigned int i, uint32_t *len)
 {

@@ -7,10 +7,13 @@
  * fds, sockets and programs are released at exit). So /proc/PID/stat's state decides.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/proc.h"
 
@@ -80,4 +83,39 @@ const char *xskf_proc__ctl_dir(void)
 	const char *d = getenv("XSKF_CTL_DIR");
 
 	return d && *d ? d : "/run/xskf";
+}
+
+int xskf_proc__ctl_dir_open(char *why, size_t len)
+{
+	const char *dir = xskf_proc__ctl_dir();
+	struct stat st;
+	int fd, err;
+
+	if (len)
+		why[0] = 0;
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return -errno;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		if (err == -ELOOP) /* a symlink: named as such, not "too many levels" */
+			snprintf(why, len, "%s is a symlink, not a folder", dir);
+		return err;
+	}
+	if (fstat(fd, &st)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	if (st.st_uid != geteuid() || (st.st_mode & 022)) {
+		snprintf(
+		    why, len,
+		    "%s is not a folder of ours alone (owner uid %u, mode %03o; it must be uid "
+		    "%u and not group/other writable)",
+		    dir, (unsigned int)st.st_uid, (unsigned int)(st.st_mode & 0777),
+		    (unsigned int)geteuid());
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
 }

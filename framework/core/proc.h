@@ -20,4 +20,13 @@ bool xskf_proc__same(pid_t pid, uint64_t start_time);
  */
 const char *xskf_proc__ctl_dir(void);
 
+/*
+ * The control folder, made (0700) when missing, opened O_NOFOLLOW and checked on the fd: a
+ * folder of our effective uid that group and others cannot write (ctl.c's rule for sockets,
+ * prog_share.c's for lock files). Files a root process creates there are then out of other
+ * users' reach. Returns an O_DIRECTORY fd, or -errno: -EPERM when the folder is not ours
+ * alone, said in @why (owner and mode). Thread: any.
+ */
+int xskf_proc__ctl_dir_open(char *why, size_t len);
+
 #endif /* XSKF_PROC_H */

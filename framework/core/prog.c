@@ -249,13 +249,10 @@ static bool kernel_has_redirect_xsk(const struct btf *btf)
 	return found;
 }
 
-/*
- * Multi-buffer AF_XDP (XDP_USE_SG, Linux 6.6) added `bool sg` to struct xdp_sock; a kernel
- * without it refuses the bind flag with EINVAL.
- */
-static bool kernel_has_sg(const struct btf *btf)
+/* Does the kernel's struct @type have member @member (what a feature added to the kernel)? */
+static bool kernel_has_member(const struct btf *btf, const char *type, const char *member)
 {
-	int id = btf__find_by_name_kind(btf, "xdp_sock", BTF_KIND_STRUCT), i;
+	int id = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT), i;
 	const struct btf_type *t;
 	const struct btf_member *m;
 
@@ -264,7 +261,7 @@ static bool kernel_has_sg(const struct btf *btf)
 	t = btf__type_by_id(btf, id);
 	m = btf_members(t);
 	for (i = 0; i < btf_vlen(t); i++)
-		if (!strcmp(btf__name_by_offset(btf, m[i].name_off), "sg"))
+		if (!strcmp(btf__name_by_offset(btf, m[i].name_off), member))
 			return true;
 	return false;
 }
@@ -308,7 +305,15 @@ int xskf_prog__probe_kernel(struct xskf_engine *eng)
 	}
 	xskf_hints__probe_kfuncs_btf(btf, &eng->kernel_kfuncs);
 	eng->kernel_redirect_xsk = kernel_has_redirect_xsk(btf);
-	eng->kernel_sg = kernel_has_sg(btf);
+	/*
+	 * Multi-buffer AF_XDP (XDP_USE_SG, Linux 6.6) added `bool sg` to struct xdp_sock: a
+	 * kernel without refuses the bind flag with EINVAL. BPF_F_XDP_HAS_FRAGS (Linux 5.18)
+	 * added xdp_has_frags to struct bpf_prog_aux: a kernel without refuses the flag with
+	 * EINVAL, as it refuses anything else (a verifier refusal, an unknown map flag), so the
+	 * kernel's own structure says it, not the error.
+	 */
+	eng->kernel_sg = kernel_has_member(btf, "xdp_sock", "sg");
+	eng->kernel_no_frags = !kernel_has_member(btf, "bpf_prog_aux", "xdp_has_frags");
 	btf__free(btf);
 	return 0;
 }
@@ -515,7 +520,8 @@ static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
 		pr_info("%s: RX hints: %s, %s (%s); read: %s\n", port->name, parse,
 			eng->hints & XSKF_HINT_HASH ? "rx hash in software" : "no driver hints",
 			port->attach_flags == XDP_FLAGS_SKB_MODE ? "SKB mode cannot read driver hints"
-								  : "the driver offers no hint kfunc",
+			: !eng->kernel_kfuncs ? "driver hints need the RX metadata kfuncs of Linux 6.3+"
+					      : "the driver offers no hint kfunc",
 			set);
 		return;
 	}
@@ -534,16 +540,75 @@ static void drop_frags(struct xskf_redirect *skel)
 		bpf_program__set_flags(prog, bpf_program__flags(prog) & ~BPF_F_XDP_HAS_FRAGS);
 }
 
+/*
+ * The verifier's log of a refused load: libbpf loads without a log, and on a failure loads
+ * again at log level 1 into this buffer (its own it would print only at debug level). Level 1
+ * keeps the path that failed only, far below this size; a kernel before 6.4 whose log
+ * overflows fails the load with ENOSPC, and a too long log then shows its start.
+ */
+#define VERIFIER_LOG_SIZE (4u << 20)
+#define VERIFIER_LOG_LINES 8
+
+/*
+ * Print the last lines of the verifier's log @log (the refusal and what led to it); the lines
+ * before them at debug level (-vv): the path the verifier took to the refusal.
+ */
+static void print_verifier_log(struct xskf_port *port, const char *log, int err)
+{
+	const char *p, *end = log + strlen(log), *nl, *tail;
+	int n = 0;
+
+	while (end > log && end[-1] == '\n')
+		end--;
+	if (end == log) {
+		pr_warn("%s: the kernel refused the XDP program (%s) with no verifier log\n",
+			port->name, strerror(-err));
+		return;
+	}
+	for (tail = end; tail > log; tail--)
+		if (tail[-1] == '\n' && ++n == VERIFIER_LOG_LINES)
+			break;
+	pr_warn("%s: the kernel refused the XDP program (%s); the verifier's log ends (-vv: all "
+		"of it):\n",
+		port->name, strerror(-err));
+	for (p = log; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		if (p < tail)
+			pr_debug("  %.*s\n", (int)(nl - p), p);
+		else
+			pr_warn("  %.*s\n", (int)(nl - p), p);
+	}
+}
+
 static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port *port)
 {
-	struct xskf_redirect *skel = xskf_redirect__open();
+	char *log = malloc(VERIFIER_LOG_SIZE);
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .kernel_log_buf = log,
+		    .kernel_log_size = log ? VERIFIER_LOG_SIZE : 0);
+	struct xskf_redirect *skel;
 	struct bpf_program *hw;
 	int err;
 
-	if (!skel)
+	if (log)
+		log[0] = '\0';
+	skel = xskf_redirect__open_opts(&oo);
+	if (!skel) {
+		err = -errno;
+		free(log);
+		errno = -err;
 		return NULL;
-	if (eng->kernel_no_frags)
+	}
+	if (eng->kernel_no_frags) {
+		/* no native attach of jumbo MTUs then: said once per run */
+		if (!eng->frags_said++)
+			pr_info("%s: XDP programs for multi-buffer frames (xdp.frags) need Linux 5.18: "
+				"loaded without; native mode then needs an MTU whose frames fit one "
+				"buffer\n",
+				port->name);
 		drop_frags(skel);
+	}
 	/* no hint read: the program writes no meta at all; else only what is read */
 	skel->rodata->hints_on = !eng->o.no_hints;
 	skel->rodata->xskf_hints_mask = eng->hints;
@@ -557,15 +622,9 @@ static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port
 		bpf_program__set_autoload(hw, false);
 	}
 	err = xskf_redirect__load(skel);
-	if (err == -EINVAL && !eng->kernel_no_frags) {
-		/* frags-aware programs need Linux 5.18: without, no native attach of jumbo MTUs */
-		xskf_redirect__destroy(skel);
-		eng->kernel_no_frags = true;
-		pr_info("%s: the kernel does not load frags-aware XDP programs (Linux 5.18+): "
-			"loaded without; native mode then needs an MTU whose frames fit one buffer\n",
-			port->name);
-		return open_load(eng, port);
-	}
+	if (err && log)
+		print_verifier_log(port, log, err);
+	free(log);
 	if (err) {
 		xskf_redirect__destroy(skel);
 		errno = -err;

@@ -70,6 +70,12 @@ struct xskf_sock {
 	bool sg, tx_chains;
 	/* an over-long RX chain is being dropped: its descriptors up to its end go back */
 	bool rx_skip;
+	/*
+	 * The last burst rx_take_sg() took found a batch of descriptors or more on the RX ring:
+	 * a load, though a burst of chains holds fewer frames than the batch (the checksum
+	 * sample counts it as a full burst, worker.c).
+	 */
+	bool rx_full;
 	uint8_t tx_max_segs;       /* descriptors per packet the kernel takes on TX */
 	struct xsk_ring_cons rx;
 	struct xsk_ring_prod tx;

@@ -363,7 +363,8 @@ static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsign
 	struct build b = {.port = port, .r = ord};
 	uint64_t now, last, cpus = 0;
 	unsigned int i, j, pass, dim;
-	uint32_t key, g = 0;
+	uint32_t key, g = 0, gv;
+	bool steers;
 	int err, fd;
 
 	if (!st->live)
@@ -396,10 +397,14 @@ static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsign
 	for (i = 0; i < b.n; i++)
 		if (ord[i]->action == XSKF_STEER_ACT_CPUMAP)
 			cpus |= ord[i]->cpus;
+	/* a table with no rule and every default xsk steers nothing: the program skips it */
+	steers = b.n > 0;
 	for (i = 0; i < XSKF_STEER_MAX_QUEUES; i++) {
 		d = o->qown[i] == me ? default_rule(st) : o->qown[i] ? &o->qdef[i] : &none;
 		if (d->action == XSKF_STEER_ACT_CPUMAP)
 			cpus |= d->cpus;
+		if (d->action != XSKF_STEER_ACT_XSK)
+			steers = true;
 	}
 	err = ensure_cpus(port, cpus);
 	if (err)
@@ -473,9 +478,13 @@ static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsign
 	if (err)
 		goto out;
 	((struct xskf_steer_acts *)st->acts)->cfg[b.g] = cfg;
-	/* the flip: one write, and every frame from now on reads the new table */
+	/*
+	 * the flip: one write, and every frame from now on reads the new table, or none
+	 * (XSKF_STEER_GEN_LIVE off: the program then neither classifies nor counts)
+	 */
 	key = 0;
-	if (bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_gen), &key, &b.g, 0)) {
+	gv = b.g | (steers ? XSKF_STEER_GEN_LIVE : 0);
+	if (bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_gen), &key, &gv, 0)) {
 		err = -errno;
 		goto out;
 	}

@@ -14,6 +14,7 @@
  * system call: fuzzed by tests/fuzz/fuzz_steer.c.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -56,17 +57,33 @@ __attribute__((format(printf, 2, 3))) static int fail(struct pctx *p, const char
 	return -EINVAL;
 }
 
-static int num(const char *s, unsigned long max, unsigned long *out)
+/*
+ * A number of the rule: decimal, whatever its leading zeros ("053" is 53, as an operator
+ * writing ports means; strtoul's base 0 made it octal 43, and "08" an error). Hexadecimal only
+ * where docs/steering.md says so: the EtherType, with 0x (@hex).
+ */
+static int num_base(const char *s, unsigned long max, unsigned long *out, bool hex)
 {
+	int base = 10;
 	char *end;
 
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+	if (hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		base = 16;
+	}
+	/* strtoul() would skip spaces and take a sign */
+	if (base == 10 ? !isdigit((unsigned char)*s) : !isxdigit((unsigned char)*s))
 		return -1;
 	errno = 0;
-	*out = strtoul(s, &end, 0);
+	*out = strtoul(s, &end, base);
 	if (errno || *end || *out > max)
 		return -1;
 	return 0;
+}
+
+static int num(const char *s, unsigned long max, unsigned long *out)
+{
+	return num_base(s, max, out, false);
 }
 
 static const struct {
@@ -341,7 +358,7 @@ int xskf_steer__parse(const char *text, struct xskf_steer_rule *r, char *err, si
 		} else if (!strcmp(w, "ethertype")) {
 			if (twice(&p, r, XSKF_DIM_ETYPE, w))
 				return -EINVAL;
-			if (num(arg, 0xffff, &v) || v < 0x0600)
+			if (num_base(arg, 0xffff, &v, true) || v < 0x0600)
 				return fail(&p, "ethertype '%s': use 0x0600 to 0xffff, e.g. 0x88cc",
 					    arg);
 			r->etype = (uint32_t)v;

@@ -13,6 +13,13 @@
 
 #include "xskf_tx.h"
 
+/*
+ * The library's own accesses to xskf_tx_asked (twice a burst): initial-exec, a plain
+ * %fs-relative access, as in an executable, and not a __tls_get_addr() call through the shared
+ * libxskf the runner links (libxskf has static TLS already: core/hints.c).
+ */
+extern __thread unsigned int xskf_tx_asked __attribute__((tls_model("initial-exec")));
+
 #ifndef XDP_UMEM_TX_SW_CSUM
 #define XDP_UMEM_TX_SW_CSUM (1 << 1)
 #endif

@@ -151,7 +151,7 @@ static void *map_anon(uint64_t page_size, size_t size)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-/* "echo N > PATH' (or 'scripts/hugepages.sh reserve 2M N --node 0"): a pool with @more pages */
+/* "echo N > PATH' (or 'xskf-hugepages reserve 2M N --node 0"): a pool with @more pages */
 static void fix_text(char *buf, size_t len, uint64_t ps, int node, long more)
 {
 	struct xskf_huge_pool pool;
@@ -163,7 +163,7 @@ static void fix_text(char *buf, size_t len, uint64_t ps, int node, long more)
 	xskf_huge__pool_path(ps, node, path, sizeof(path));
 	if (node >= 0)
 		snprintf(nd, sizeof(nd), " --node %d", node);
-	snprintf(buf, len, "'echo %ld > %s' (or 'scripts/hugepages.sh reserve %s %ld%s')", total,
+	snprintf(buf, len, "'echo %ld > %s' (or 'xskf-hugepages reserve %s %ld%s')", total,
 		 path, xskf_huge__short(ps, sz, sizeof(sz)), total, nd);
 }
 

@@ -18,8 +18,11 @@
 #include "core/capture.h"
 #include "core/clock.h"
 #include "core/csum.h"
+#include "core/app_cb.h"
 #include "core/chain_ops.h"
 #include "core/ring_ops.h"
+
+__thread unsigned char xskf__app_cb __attribute__((tls_model("initial-exec")));
 
 static inline void kick_tx(struct xskf_sock *s)
 {
@@ -108,7 +111,9 @@ static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_
 	}
 	w->tx_nseg = 0;
 	w->tx_building = true;
+	xskf__app_cb = XSKF_CB_TX_FILL;
 	m = n ? app->tx_fill(w->wctx, pkts, n) : 0;
+	xskf__app_cb = XSKF_CB_NONE;
 	w->tx_building = false;
 	if (m > n)
 		m = n;
@@ -215,8 +220,9 @@ void *xskf_worker__run(void *arg)
 	if (app->worker_init) {
 		w->init_err = app->worker_init(eng->app_ctx, &w->info, &w->wctx);
 		if (w->init_err) {
-			pr_warn("worker %u: %s: worker_init failed: %s\n", w->id, app->name,
-				strerror(-w->init_err));
+			if (w->init_err != -ECANCELED) /* the app said why itself */
+				pr_warn("worker %u: %s: worker_init failed: %s\n", w->id,
+					app->name, strerror(-w->init_err));
 			atomic_store(&eng->stop, true);
 			goto out;
 		}
@@ -279,19 +285,30 @@ void *xskf_worker__run(void *arg)
 				 * connection), of full ones only the first frame of every 64th.
 				 */
 				if (unlikely(n < csum_whole) || unlikely(!--csum_every)) {
-					/* a chain's checksum is not looked at (docs/jumbo.md), and
-					 * bursts of chains are short by descriptors, not by load:
-					 * only --csum-repair looks at their single-buffer frames */
-					if (likely(!chained) || csum_repair)
-						xskf_csum__burst(s, pkts, n < csum_whole ? n : 1,
-								 csum_repair);
-					csum_every = XSKF_CSUM_SAMPLE;
+					unsigned int look = n < csum_whole ? n : 1;
+
+					/*
+					 * A burst of chains holds fewer frames than the batch
+					 * even under load (a peek takes batch + XSKF_MAX_SEGS
+					 * buffers): one that found a batch of buffers on the ring
+					 * is sampled as a full one (--csum-repair: every frame).
+					 */
+					if (unlikely(chained) && s->rx_full && n < csum_whole &&
+					    !csum_repair)
+						look = !--csum_every;
+					if (look) {
+						xskf_csum__burst(s, pkts, look, csum_repair,
+								 chained);
+						csum_every = XSKF_CSUM_SAMPLE;
+					}
 				}
 				/* a live capture (capture.h): one load and branch a burst when off */
+				xskf__app_cb = XSKF_CB_RX_BURST; /* for a crash's line */
 				if (unlikely(atomic_load_explicit(&w->cap, memory_order_relaxed)))
 					xskf_capture__burst(w, s, pkts, n, rx_cb, wctx);
 				else
 					rx_cb(wctx, pkts, n);
+				xskf__app_cb = XSKF_CB_NONE;
 				if (unlikely(xskf_tx_asked))
 					txmd_dispatch(w, s, pkts, n, chained);
 				else if (unlikely(chained))

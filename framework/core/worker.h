@@ -70,7 +70,8 @@ struct xskf_worker {
 } __attribute__((aligned(XSKF_CACHE_LINE))); /* nor do two workers */
 
 /* The worker of this thread, for xskf_pkt__seg() (pkt_chain.c); NULL off the workers. */
-extern __thread struct xskf_worker *xskf__worker_self;
+extern __thread struct xskf_worker *xskf__worker_self
+	__attribute__((tls_model("initial-exec"))); /* no __tls_get_addr() in the shared libxskf */
 
 void *xskf_worker__run(void *arg);
 bool xskf_worker__drained(const struct xskf_worker *w);

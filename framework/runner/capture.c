@@ -8,6 +8,8 @@
  * (direction in epb_flags, the RX hints as a comment: hash, its source, hash type, packet
  * type), and at the end an interface statistics block whose isb_osdrop is the frames the
  * workers' rings dropped while the capture ran. xskfctl copies the stream to its file.
+ * The stream ends after the count, when the run ends, or when the client sends a line ("end",
+ * xskfctl at Ctrl-C): each way with the statistics block, then the run closes.
  */
 #include <errno.h>
 #include <poll.h>
@@ -31,6 +33,7 @@ struct xskf_capture_session {
 	uint8_t *buf;
 	size_t len, off, cap;
 	bool oom, ended, started;
+	bool in_eof;                  /* the client shut its write side: no "end" will come */
 	unsigned long long written;   /* enhanced packet blocks */
 	int64_t real_off;             /* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
 	int *ifid;                    /* per socket of the engine: its interface id, or -1 */
@@ -325,13 +328,46 @@ static int flush(struct xskf_capture_session *cs, int fd)
 	return 0;
 }
 
+/* The end of the capture: the last records, the statistics block (the drops). */
+static void finish(struct xskf_capture_session *cs, struct xskf_engine *eng)
+{
+	if (cs->ended)
+		return;
+	take(cs, eng);
+	if (cs->started)
+		xskf_capture__stop(eng);
+	cs->started = false;
+	stats(cs, eng);
+	cs->ended = true;
+}
+
+/*
+ * Did the client ask for the end? Any bytes after the request ("end\n": xskfctl at Ctrl-C)
+ * end the capture as -c N does, so the file gets its statistics block. A client that only
+ * shuts its write side (a script's socat) is not asking for anything: it is read no more.
+ */
+static bool end_asked(struct xskf_capture_session *cs, int fd)
+{
+	char buf[64];
+	ssize_t r;
+
+	if (cs->in_eof)
+		return false;
+	r = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+	if (!r)
+		cs->in_eof = true;
+	return r > 0;
+}
+
 int xskf_capture_session__step(struct xskf_capture_session *cs, struct xskf_engine *eng, int fd)
 {
-	struct pollfd p = { .fd = fd, .events = POLLOUT };
+	struct pollfd p = { .fd = fd, .events = POLLOUT | (cs->in_eof ? 0 : POLLIN) };
 
-	/* the client closed its end (xskfctl ended, a full disk, Ctrl-C): nobody to write to */
+	/* the client closed its end (xskfctl killed, a full disk): nobody to write to */
 	if (poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR)))
 		return -1;
+	if ((p.revents & POLLIN) && end_asked(cs, fd))
+		finish(cs, eng);
 	take(cs, eng);
 	if (cs->oom || flush(cs, fd))
 		return -1;
@@ -340,14 +376,7 @@ int xskf_capture_session__step(struct xskf_capture_session *cs, struct xskf_engi
 
 void xskf_capture_session__end(struct xskf_capture_session *cs, struct xskf_engine *eng, int fd)
 {
-	if (!cs->ended) {
-		take(cs, eng);
-		if (cs->started)
-			xskf_capture__stop(eng);
-		cs->started = false;
-		stats(cs, eng);
-		cs->ended = true;
-	}
+	finish(cs, eng);
 	flush(cs, fd);
 }
 

@@ -37,6 +37,7 @@ static void chain_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 	unsigned int k, i, m, d;
 
 	for (k = 0;; k++) {
+		xskf__chain_k = (unsigned char)k; /* the worker marked rx_burst (crash.c) */
 		ch->pl[k].app.rx_burst(cw->wctx[k], pkts, n);
 		if (k + 1 == ch->n)
 			return;
@@ -73,7 +74,12 @@ static int each_plugin(struct xskf_chain *ch, struct xskf_engine *eng, bool init
 		int (*cb)(void *, struct xskf_engine *) = init ? ch->pl[k].app.init :
 								 ch->pl[k].app.configure;
 
-		if (!cb || !(err = cb(ch->pl[k].p->app_ctx, eng)))
+		if (!cb)
+			continue;
+		xskf_chain__mark(k, init ? XSKF_CB_INIT : XSKF_CB_CONFIGURE);
+		err = cb(ch->pl[k].p->app_ctx, eng);
+		xskf_chain__mark(0, XSKF_CB_NONE);
+		if (!err)
 			continue;
 		if (!init)
 			return err;
@@ -113,10 +119,17 @@ static int chain_worker_init(void *ctx, const struct xskf_worker_info *wi, void 
 
 		own.counters = pl->nr_counters ? xskf_chain__counters(ch, k, wi->id) : NULL;
 		if (pl->app.worker_init) {
+			xskf_chain__mark(k, XSKF_CB_WORKER_INIT);
 			err = pl->app.worker_init(pl->p->app_ctx, &own, &cw->wctx[k]);
+			xskf_chain__mark(0, XSKF_CB_NONE);
 			if (err) {
+				bool paren = pl->file[0] == '('; /* "(built in)" */
+
+				pr_warn("plugin '%s' %s%s%s: worker_init failed on worker %u: %s\n",
+					pl->p->name, paren ? "" : "(", pl->file, paren ? "" : ")",
+					wi->id, strerror(-err));
 				free(cw);
-				return err;
+				return -ECANCELED; /* said why: the worker adds nothing */
 			}
 		}
 	}
@@ -139,8 +152,11 @@ static void chain_worker_fini(void *ctx, void *wctx)
 	if (!cw)
 		return;
 	for (k = 0; k < ch->n; k++)
-		if (ch->pl[k].app.worker_fini)
+		if (ch->pl[k].app.worker_fini) {
+			xskf_chain__mark(k, XSKF_CB_WORKER_FINI);
 			ch->pl[k].app.worker_fini(ch->pl[k].p->app_ctx, cw->wctx[k]);
+		}
+	xskf_chain__mark(0, XSKF_CB_NONE);
 	free(cw);
 }
 
@@ -161,8 +177,11 @@ static void chain_tick(void *ctx, struct xskf_engine *eng)
 					(unsigned long long)xskf_chain__sum(ch, k, c, xskf_engine__nr_workers(eng)));
 			fputc('\n', f);
 		}
-		if (pl->app.tick)
+		if (pl->app.tick) {
+			xskf_chain__mark(k, XSKF_CB_TICK);
 			pl->app.tick(pl->p->app_ctx, eng);
+			xskf_chain__mark(0, XSKF_CB_NONE);
+		}
 	}
 }
 
@@ -172,8 +191,11 @@ static void chain_fini(void *ctx, struct xskf_engine *eng)
 	unsigned int k;
 
 	for (k = 0; k < ch->n; k++)
-		if (ch->pl[k].app.fini)
+		if (ch->pl[k].app.fini) {
+			xskf_chain__mark(k, XSKF_CB_FINI);
 			ch->pl[k].app.fini(ch->pl[k].p->app_ctx, eng);
+		}
+	xskf_chain__mark(0, XSKF_CB_NONE);
 }
 
 /*
@@ -227,9 +249,11 @@ void xskf_chain__json(struct xskf_chain *ch, struct xskf_engine *eng, FILE *f)
 	for (k = 0; k < ch->n; k++) {
 		if (ch->n > 1)
 			fprintf(f, "%s\"%s\": ", k ? ", " : "", ch->pl[k].p->name);
-		if (ch->pl[k].app.json)
+		if (ch->pl[k].app.json) {
+			xskf_chain__mark(k, XSKF_CB_JSON);
 			plugin_json(&ch->pl[k], eng, f);
-		else
+			xskf_chain__mark(0, XSKF_CB_NONE);
+		} else
 			fputs("null", f);
 	}
 	if (ch->n > 1)

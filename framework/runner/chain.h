@@ -11,6 +11,7 @@
 
 #include "xskf.h"
 #include "xskf_plugin.h"
+#include "core/app_cb.h"
 
 #define XSKF_CHAIN_MAX 8   /* plugins in one chain */
 #define XSKF_CHAIN_OPTS 64 /* their options together */
@@ -49,5 +50,21 @@ void xskf_chain__free(struct xskf_chain *ch);
 uint64_t *xskf_chain__counters(struct xskf_chain *ch, unsigned int k, unsigned int worker);
 uint64_t xskf_chain__sum(struct xskf_chain *ch, unsigned int k, unsigned int c, unsigned int nw);
 void xskf_chain__json(struct xskf_chain *ch, struct xskf_engine *eng, FILE *f);
+
+/* The plugin of the chain whose callback this thread is in (crash.c), with xskf__app_cb. */
+extern __thread unsigned char xskf__chain_k __attribute__((tls_model("initial-exec")));
+
+/* This thread is in plugin @k's callback @cb (XSKF_CB_NONE: none), for a crash's line. */
+static inline void xskf_chain__mark(unsigned int k, enum xskf_app_cb cb)
+{
+	xskf__chain_k = (unsigned char)k;
+	xskf__app_cb = (unsigned char)cb;
+}
+
+/*
+ * From now on, a fatal signal (core/engine.c's handler) prints one line that names the plugin
+ * of @ch and the callback that crashed (crash.c). Thread: control thread.
+ */
+void xskf_chain__on_crash(const struct xskf_chain *ch);
 
 #endif /* XSKF_CHAIN_H */

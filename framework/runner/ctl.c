@@ -40,6 +40,7 @@
 #define CTL_ACCEPTS	64   /* accept() calls per tick: a flood cannot hold the thread */
 #define CTL_DEADLINE_MS 1000 /* from accept: the request in, the answer out, the close */
 #define CTL_DRAIN_MAX	65536
+#define CTL_REPLY_MAX	65536 /* a plugin's command() reply buffer (command_out(): no bound) */
 
 enum ctl_state { CL_FREE, CL_READ, CL_WRITE, CL_DRAIN, CL_CAPTURE };
 
@@ -198,19 +199,78 @@ struct xskf_ctl *xskf_ctl__open(const char *name)
 	return ctl;
 }
 
-void xskf_ctl__emergency_unlink(void)
+void xskf_ctl__emergency_unlink(int sig)
 {
+	(void)sig;
 	if (ctl_path_sig[0])
 		unlink(ctl_path_sig);
+}
+
+/*
+ * The answer of plugin @k (@pl) to `PLUGIN ARGS`, into @f: "ok: " or "error: " and what it
+ * wrote, of any length and lines (command_out(), or command()'s 64 KiB buffer), ending with a
+ * newline; an empty answer on error is the errno's text.
+ */
+static void plugin_command(FILE *f, const struct xskf_chain_plugin *pl, unsigned int k,
+			   const char *args)
+{
+	const size_t cap = CTL_REPLY_MAX;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *m = NULL;
+	int err;
+
+	if (pl->p->command_out) {
+		m = open_memstream(&out, &len);
+		if (!m) {
+			fputs("error: out of memory\n", f);
+			return;
+		}
+	} else {
+		out = calloc(1, cap);
+		if (!out) {
+			fputs("error: out of memory\n", f);
+			return;
+		}
+	}
+	xskf_chain__mark(k, XSKF_CB_COMMAND);
+	if (m)
+		err = pl->p->command_out(pl->p->app_ctx, args, m);
+	else
+		err = pl->p->command(pl->p->app_ctx, args, out, cap);
+	xskf_chain__mark(0, XSKF_CB_NONE);
+	if (m) {
+		if (fclose(m)) {
+			free(out);
+			fputs("error: out of memory\n", f);
+			return;
+		}
+	} else {
+		out[cap - 1] = 0;
+		len = strlen(out);
+	}
+	/* a reply that fills command()'s buffer was cut: an error, then what there is */
+	if (!m && len == cap - 1)
+		fprintf(f, "error: the answer of plugin '%s' was cut at %zu bytes (its command() "
+			   "reply buffer; command_out() has no bound); what it gave:\n",
+			pl->p->name, cap - 1);
+	while (len && out[len - 1] == '\n') /* the one newline at the end is ours */
+		len--;
+	fprintf(f, "%s: ", err ? "error" : "ok");
+	if (len)
+		fwrite(out, 1, len, f);
+	else
+		fputs(err ? strerror(-err) : "", f);
+	fputc('\n', f);
+	free(out);
 }
 
 /* The answer to the request in @c->req, into @f. */
 static void answer(FILE *f, struct ctl_client *c, struct xskf_chain *ch, struct xskf_engine *eng,
 		   double elapsed)
 {
-	char *a0, *a1, out[512];
+	char *a0, *a1;
 	unsigned int k;
-	int err;
 
 	if (c->got > XSKF_CTL_MAX) {
 		fprintf(f, "error: request longer than %d bytes\n", XSKF_CTL_MAX);
@@ -223,7 +283,8 @@ static void answer(FILE *f, struct ctl_client *c, struct xskf_chain *ch, struct 
 	case XSKF_CTL_PLUGINS:
 		for (k = 0; k < ch->n; k++)
 			fprintf(f, "%s %s%s\n", ch->pl[k].p->name, ch->pl[k].file,
-				ch->pl[k].p->command ? " (takes commands)" : "");
+				ch->pl[k].p->command || ch->pl[k].p->command_out ? " (takes commands)"
+										   : "");
 		return;
 	case XSKF_CTL_PLUGIN_CMD:
 		if (!strcmp(a0, "steer")) { /* the framework's own: xskfctl steer add|del|list */
@@ -236,14 +297,11 @@ static void answer(FILE *f, struct ctl_client *c, struct xskf_chain *ch, struct 
 			fprintf(f, "error: no plugin '%s' in this run (xskfctl plugins)\n", a0);
 			return;
 		}
-		if (!ch->pl[k].p->command) {
+		if (!ch->pl[k].p->command && !ch->pl[k].p->command_out) {
 			fprintf(f, "error: plugin '%s' takes no commands\n", a0);
 			return;
 		}
-		out[0] = 0;
-		err = ch->pl[k].p->command(ch->pl[k].p->app_ctx, a1, out, sizeof(out));
-		out[sizeof(out) - 1] = 0;
-		fprintf(f, "%s: %s\n", err ? "error" : "ok", out[0] ? out : strerror(-err));
+		plugin_command(f, &ch->pl[k], k, a1);
 		return;
 	case XSKF_CTL_CAPTURE: /* taken by start_capture() before an answer is written */
 	case XSKF_CTL_BAD:

@@ -20,7 +20,7 @@ void xskf_ctl__close(struct xskf_ctl *ctl);
 /* The run ends (before its engine stops): a live capture is finished and its client let go. */
 void xskf_ctl__run_end(struct xskf_ctl *ctl, struct xskf_engine *eng);
 /* Remove the control socket's file; async-signal-safe (the fatal-signal handler). */
-void xskf_ctl__emergency_unlink(void);
+void xskf_ctl__emergency_unlink(int sig);
 /*
  * Parse one request (ctl_proto.c): @buf of @len bytes (at most XSKF_CTL_MAX) with room for one
  * more, where the parser may write a NUL. Returns the kind,

@@ -5,7 +5,8 @@
  *
  *   stats                the JSON document of the run, now
  *   plugins              one line per plugin of the chain
- *   capture [ARGS...]    a live capture: ARGS as xskf_ctl__capture_args() reads them
+ *   capture [ARGS...]    a live capture: ARGS as xskf_ctl__capture_args() reads them; a
+ *                        line the client sends after it ("end") ends the capture
  *   PLUGIN [ARGS...]     the plugin's command (e.g. "tunnel reload")
  *
  * Everything else — empty, too long, a NUL or another control byte, a second line, a name

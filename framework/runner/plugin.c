@@ -146,55 +146,13 @@ static void suggest(const char *name, char *dirs, char *best, size_t len)
 	}
 }
 
-/* Where a plugin called @name can be: $XSKF_PLUGIN_PATH, next to this program, installed. */
-static int find(const char *name, char *path, size_t len)
-{
-	char dirs[8192], dirs_again[8192], self[PATH_MAX], best[64], *save = NULL, *d;
-
-	plugin_dirs(dirs, sizeof(dirs), self, sizeof(self));
-	memcpy(dirs_again, dirs, sizeof(dirs));
-	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		snprintf(path, len, "%s/%s.so", d, name);
-		if (!access(path, R_OK))
-			return 0;
-	}
-	suggest(name, dirs_again, best, sizeof(best));
-	pr_warn("plugin '%s' not found%s%s%s ('xskf plugins' lists what there is; "
-		"looked for %s.so in $XSKF_PLUGIN_PATH, %s and %s; a path with a '/' works "
-		"too: ./%s.so)\n",
-		name, best[0] ? ": did you mean '" : "", best, best[0] ? "'?" : "", name, self,
-		XSKF_PLUGIN_DIR, name);
-	return -ENOENT;
-}
-
-/*
- * @spec with a '/' is a path (./foo.so for one in the current folder); without, a name, with
- * or without ".so", looked up in the plugin folders only. dlopen() gets the checked
- * canonical path, so its own library search (LD_LIBRARY_PATH, ld.so.cache) never chooses.
- */
-static int load(struct xskf_chain_plugin *pl, const char *spec)
+/* The plugin file @path, trusted, loaded and checked, into @pl (pl->dl stays for the caller). */
+static int load_path(struct xskf_chain_plugin *pl, const char *path)
 {
 	const struct xskf_plugin *d;
-	char path[PATH_MAX], canon[PATH_MAX], name[64];
-	size_t l = strlen(spec);
+	char canon[PATH_MAX];
 	int err;
 
-	if (strchr(spec, '/')) {
-		snprintf(path, sizeof(path), "%s", spec);
-	} else {
-		if (l > 3 && !strcmp(spec + l - 3, ".so"))
-			l -= 3;
-		snprintf(name, sizeof(name), "%.*s", (int)(l < 63 ? l : 63), spec);
-		if (l >= 64 || !good_name(name)) {
-			pr_warn("'%s' is neither a plugin name nor a path to a .so (a path has a "
-				"'/': ./%s)\n",
-				spec, spec);
-			return -EINVAL;
-		}
-		err = find(name, path, sizeof(path));
-		if (err)
-			return err;
-	}
 	err = xskf_plugin__trusted(path, canon, sizeof(canon));
 	if (err)
 		return err;
@@ -211,6 +169,131 @@ static int load(struct xskf_chain_plugin *pl, const char *spec)
 		return -ENOEXEC;
 	}
 	return take(pl, d, path);
+}
+
+static void unload(struct xskf_chain_plugin *pl)
+{
+	if (pl->dl)
+		dlclose(pl->dl);
+	memset(pl, 0, sizeof(*pl));
+}
+
+/*
+ * The first plugin of the folders @dirs (colon-separated) whose descriptor is called @name, in
+ * @pl: what `xskf plugins` lists is the descriptor's name, and a file may be called otherwise
+ * (count-l3 in count_l3.so). Each .so is loaded to read its name, as the listing does, without
+ * a word for those that do not load (the listing says why). Also the closest name of all, in
+ * @best (2 edits at most), for the not-found message.
+ */
+static int find_by_desc(struct xskf_chain_plugin *pl, const char *name, char *dirs, char *best,
+			size_t best_len)
+{
+	xskf_print_fn_t print = xskf_set_print(NULL);
+	char *save = NULL, *d, path[PATH_MAX];
+	unsigned int bestd = 3, dist;
+	int err = -ENOENT;
+	struct dirent *de;
+
+	for (d = strtok_r(dirs, ":", &save); d && err; d = strtok_r(NULL, ":", &save)) {
+		DIR *dir = opendir(d);
+
+		while (dir && err && (de = readdir(dir))) {
+			size_t l = strlen(de->d_name);
+
+			if (l < 4 || strcmp(de->d_name + l - 3, ".so"))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", d, de->d_name);
+			if (load_path(pl, path)) {
+				unload(pl);
+				continue;
+			}
+			if (!strcmp(pl->p->name, name)) {
+				err = 0;
+				break;
+			}
+			dist = distance(name, pl->p->name);
+			if (dist < bestd) {
+				bestd = dist;
+				snprintf(best, best_len, "%s", pl->p->name);
+			}
+			unload(pl);
+		}
+		if (dir)
+			closedir(dir);
+	}
+	xskf_set_print(print);
+	return err;
+}
+
+/*
+ * The plugin called @name, into @pl: first a file NAME.so whose descriptor is NAME, in the
+ * folders' order (one load, the common case); then the first plugin whose descriptor is NAME
+ * (the name `xskf plugins` lists); then a file NAME.so called otherwise inside (a name given by
+ * its file, as before). A NAME.so that does not load is that error, as for a path.
+ */
+static int load_name(struct xskf_chain_plugin *pl, const char *name)
+{
+	char dirs[8192], scan[8192], self[PATH_MAX], best[64], by_file[PATH_MAX + 72];
+	char path[PATH_MAX + 72], *save = NULL, *d;
+	const char *env;
+	int err;
+
+	plugin_dirs(dirs, sizeof(dirs), self, sizeof(self));
+	memcpy(scan, dirs, sizeof(dirs));
+	by_file[0] = 0;
+	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(path, sizeof(path), "%s/%s.so", d, name);
+		if (access(path, R_OK))
+			continue;
+		err = load_path(pl, path);
+		if (err)
+			return err;
+		if (!strcmp(pl->p->name, name))
+			return 0;
+		if (!by_file[0])
+			snprintf(by_file, sizeof(by_file), "%s", path);
+		unload(pl);
+	}
+	best[0] = 0;
+	memcpy(dirs, scan, sizeof(dirs));
+	if (!find_by_desc(pl, name, scan, best, sizeof(best)))
+		return 0;
+	if (by_file[0])
+		return load_path(pl, by_file);
+	if (!best[0])
+		suggest(name, dirs, best, sizeof(best));
+	env = getenv("XSKF_PLUGIN_PATH");
+	pr_warn("plugin '%s' not found%s%s%s ('xskf plugins' lists what there is; looked for a "
+		"plugin called %s and a file %s.so %s%s%snext to xskf (%s) and in %s%s; a path "
+		"with a '/' works too: ./%s.so)\n",
+		name, best[0] ? ": did you mean '" : "", best, best[0] ? "'?" : "", name, name,
+		env ? "in $XSKF_PLUGIN_PATH (" : "", env ? env : "", env ? "), " : "", self,
+		XSKF_PLUGIN_DIR, env ? "" : "; $XSKF_PLUGIN_PATH (not set) adds folders", name);
+	return -ENOENT;
+}
+
+/*
+ * @spec with a '/' is a path (./foo.so for one in the current folder); without, a name, with
+ * or without ".so", looked up in the plugin folders only. dlopen() gets the checked
+ * canonical path, so its own library search (LD_LIBRARY_PATH, ld.so.cache) never chooses.
+ */
+static int load(struct xskf_chain_plugin *pl, const char *spec)
+{
+	char name[64];
+	size_t l = strlen(spec);
+
+	if (strchr(spec, '/'))
+		return load_path(pl, spec);
+	if (l > 3 && !strcmp(spec + l - 3, ".so"))
+		l -= 3;
+	snprintf(name, sizeof(name), "%.*s", (int)(l < 63 ? l : 63), spec);
+	if (l >= 64 || !good_name(name)) {
+		pr_warn("'%s' is neither a plugin name nor a path to a .so (a path has a "
+			"'/': ./%s)\n",
+			spec, spec);
+		return -EINVAL;
+	}
+	return load_name(pl, name);
 }
 
 /* ---- running a chain ---- */
@@ -252,6 +335,7 @@ static int run_chain(struct xskf_chain *ch, const char *prog, int argc, char **a
 	status = xskf_chain__build(ch);
 	if (status)
 		return 2;
+	xskf_chain__on_crash(ch); /* before the control socket's hook: the line comes first */
 	/* `-- plugin options`: one command line for getopt, plugin options after the standard */
 	av = calloc((size_t)argc + 1, sizeof(*av));
 	if (!av)
@@ -264,8 +348,11 @@ static int run_chain(struct xskf_chain *ch, const char *prog, int argc, char **a
 	status = xskf_run__app(&ch->app, ch, &ch->cli, n, av, &hook);
 	xskf_ctl__close(r.ctl);
 	for (i = 0; i < (int)ch->n; i++)
-		if (ch->pl[i].p->cleanup)
+		if (ch->pl[i].p->cleanup) {
+			xskf_chain__mark((unsigned int)i, XSKF_CB_CLEANUP);
 			ch->pl[i].p->cleanup(ch->pl[i].p->app_ctx);
+		}
+	xskf_chain__mark(0, XSKF_CB_NONE);
 	xskf_chain__free(ch);
 	free(av);
 	return status;
@@ -297,15 +384,31 @@ static void usage(FILE *f)
 		XSKF_PLUGIN_DIR);
 }
 
+/* A plugin `xskf plugins` listed. */
+struct seen_plugin {
+	char name[40], path[PATH_MAX * 2], file[256];
+};
+
+/*
+ * Of two plugins called @name, the one listed first (@first) and a later one in the file
+ * @file: does `xskf run NAME` run the first? load_name() takes a file NAME.so first.
+ */
+static bool runs_first(const struct seen_plugin *first, const char *name, const char *file)
+{
+	size_t l = strlen(name);
+	bool first_file = !strncmp(first->file, name, l) && !strcmp(first->file + l, ".so");
+	bool later_file = !strncmp(file, name, l) && !strcmp(file + l, ".so");
+
+	return first_file || !later_file;
+}
+
 /* `xskf plugins`: every .so of the plugin folders, and what it is (or why it is not). */
 static int list_plugins(void)
 {
 	char self[PATH_MAX], dirs[8192], *save = NULL, *d, path[PATH_MAX * 2];
 	struct dirent *de;
 	unsigned int found = 0;
-	static struct {
-		char name[40], path[PATH_MAX * 2], file[256];
-	} seen[64];
+	static struct seen_plugin seen[64];
 
 	plugin_dirs(dirs, sizeof(dirs), self, sizeof(self));
 	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
@@ -326,18 +429,16 @@ static int list_plugins(void)
 				printf("%-12s %s%s%s\n", pl.p->name, path,
 				       pl.p->cli && pl.p->cli->summary ? "\n             " : "",
 				       pl.p->cli && pl.p->cli->summary ? pl.p->cli->summary : "");
-				/* two files, one plugin name: say which one a name finds */
+				/* two files, one plugin name: say which one the name runs */
 				for (k = 0; k < found && k < 64; k++)
 					if (!strcmp(seen[k].name, pl.p->name))
 						pr_warn("warning: two plugins called '%s': %s "
-							"and %s; %s\n",
-							pl.p->name, seen[k].path, path,
-							strcmp(seen[k].file, de->d_name)
-								? "'xskf run NAME' loads the first "
-							"NAME.so: give a path to be sure "
-							"which one runs"
-								: "'xskf run' by name runs the "
-							"first: give the other's path");
+							"and %s; 'xskf run %s' runs %s: give the "
+							"other's path to run it\n",
+							pl.p->name, seen[k].path, path, pl.p->name,
+							runs_first(&seen[k], pl.p->name, de->d_name)
+								? seen[k].path
+								: path);
 				if (found < 64) {
 					snprintf(seen[found].name, sizeof(seen[found].name), "%s",
 						 pl.p->name);

@@ -47,7 +47,8 @@ static const char *csum_words(const struct xskf_engine *eng, const struct xskf_q
 
 /*
  * Per worker, over the last interval: the share of its time busy and asleep, its wake-ups and
- * those that found nothing ("  w0 busy 3% asleep 97% wakeups 12/2"), at the end of the total
+ * those that found nothing ("  w0 busy 3% asleep 97% wakeups 12/2"), and the frames the kernel
+ * dropped while it slept when there were any (" lost_asleep 2038"), at the end of the total
  * line (docs/idle.md).
  */
 static struct xskf_idle_stats prev_idle[XSKF_MAX_WORKERS];
@@ -69,6 +70,10 @@ static void idle_words(struct xskf_engine *eng, FILE *f)
 			busy + asleep ? 100.0 * (double)asleep / (double)(busy + asleep) : 0.0,
 			(unsigned long long)(st.wakeups - p->wakeups),
 			(unsigned long long)(st.empty_wakeups - p->empty_wakeups));
+		/* only when it happened: the line of the common case stays as it was */
+		if (st.lost_asleep != p->lost_asleep)
+			fprintf(f, " lost_asleep %llu",
+				(unsigned long long)(st.lost_asleep - p->lost_asleep));
 		*p = st;
 	}
 	fputc('\n', f);
@@ -270,10 +275,10 @@ void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int cen
 		xskf_engine__idle_stats(eng, i, &st);
 		fprintf(f,
 			"    {\"worker\": %u, \"busy_ns\": %llu, \"asleep_ns\": %llu, \"wakeups\": "
-			"%llu, \"empty_wakeups\": %llu}%s\n",
+			"%llu, \"empty_wakeups\": %llu, \"lost_asleep\": %llu}%s\n",
 			i, (unsigned long long)st.busy_ns, (unsigned long long)st.asleep_ns,
 			(unsigned long long)st.wakeups, (unsigned long long)st.empty_wakeups,
-			i + 1 < eng->nr_workers ? "," : "");
+			(unsigned long long)st.lost_asleep, i + 1 < eng->nr_workers ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"census_ok\": %s", census_err ? "false" : "true");
 	xskf_steer_cmd__json(eng, f);

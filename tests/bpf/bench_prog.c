@@ -101,7 +101,7 @@ static int steer_udp(struct bench_prog *skel, uint16_t dport)
 	struct xskf_steer_bms *bms = calloc(1, sizeof(*bms));
 	struct xskf_steer_pcls *pcls = calloc(1, sizeof(*pcls));
 	struct xskf_steer_acts *acts = calloc(1, sizeof(*acts));
-	uint32_t zero = 0, d;
+	uint32_t zero = 0, d, gen = 0 | XSKF_STEER_GEN_LIVE;
 	int err = 0;
 
 	if (!bms || !pcls || !acts) {
@@ -128,7 +128,7 @@ static int steer_udp(struct bench_prog *skel, uint16_t dport)
 	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_bms), &zero, bms, 0);
 	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_pcls), &zero, pcls, 0);
 	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_acts), &zero, acts, 0);
-	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_gen), &zero, &zero, 0);
+	err |= bpf_map_update_elem(bpf_map__fd(skel->maps.steer_gen), &zero, &gen, 0);
 	free(bms);
 	free(pcls);
 	free(acts);

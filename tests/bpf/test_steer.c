@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "steer_port.h"
+#include "xskf_prog.h"
 #include "tap.h"
 
 static struct xskf_port port;
@@ -61,6 +62,22 @@ static uint64_t hits(unsigned int id)
 static uint64_t def_hits(unsigned int q)
 {
 	return xskf_steer__hits(&port, XSKF_STEER_MAX_RULES + q);
+}
+
+/* The program's own count of frames given to the stack on queue @q (all CPUs). */
+static uint64_t prog_passed(unsigned int q)
+{
+	int ncpu = libbpf_num_possible_cpus(), i;
+	struct xskf_prog_counters *v;
+	uint64_t sum = 0;
+
+	if (ncpu < 1 || !(v = calloc((size_t)ncpu, sizeof(*v))))
+		return 0;
+	if (!bpf_map_lookup_elem(bpf_map__fd(port.skel->maps.counters), &q, v))
+		for (i = 0; i < ncpu; i++)
+			sum += v[i].passed;
+	free(v);
+	return sum;
 }
 
 #define UDP4(sp, dp) ((struct frame_spec){.vlan = -1, .proto = 17, .sport = (sp), .dport = (dp)})
@@ -277,6 +294,60 @@ static void test_shortcuts(void)
 	accounting(0, "a queue without rules");
 }
 
+/*
+ * Numbers with leading zeros are decimal (issue 32.4: strtoul's base 0 read "053" as octal 43
+ * and refused "08"); hexadecimal only for the EtherType, with 0x. Each rule's frame goes
+ * through the program.
+ */
+static void test_decimal(void)
+{
+	struct frame_spec f = UDP4(1, 53);
+	struct xskf_steer_rule r;
+	char err[320], text[XSKF_STEER_TEXT];
+	int d53, v10, tr, d8, e1, e2;
+
+	steer_port_close(eng, &port);
+	gone_hits = 0;
+	CHECK(steer_port_open(&eng, &port, 2) == 0, "a fresh program");
+	d53 = add("udp dport 053 drop");
+	v10 = add("vlan 010 pass");
+	tr = add("tcp dport 0100-0200 drop");
+	d8 = add("udp dport 08 drop");
+	e1 = add("ethertype 35020 drop");
+	e2 = add("ethertype 0x88cd drop");
+	CHECK(d53 > 0 && v10 > 0 && tr > 0 && d8 > 0 && e1 > 0 && e2 > 0,
+	      "dport 053, vlan 010, dport 0100-0200, dport 08, ethertype 35020 and 0x88cd taken");
+	CHECK(xskf_steer__load(eng, &port) == 0, "loaded");
+	CHECK(run(0, &f) == XDP_DROP && hits(d53) == 1, "udp 53: 'dport 053' (not port 43)");
+	f.dport = 43;
+	CHECK(run(0, &f) == XDP_PASS && hits(d53) == 1 && def_hits(0) == 1, "udp 43: the default");
+	f.dport = 8;
+	CHECK(run(0, &f) == XDP_DROP && hits(d8) == 1, "udp 8: 'dport 08'");
+	f = (struct frame_spec){.vlan = -1, .proto = 6, .sport = 1, .dport = 150};
+	CHECK(run(0, &f) == XDP_DROP && hits(tr) == 1, "tcp 150: 'dport 0100-0200' is 100-200");
+	f.dport = 64;
+	CHECK(run(0, &f) == XDP_PASS && hits(tr) == 1, "tcp 64: not in it (octal 0100 was 64)");
+	f = UDP4(1, 9);
+	f.vlan = 10;
+	CHECK(run(0, &f) == XDP_PASS && hits(v10) == 1, "vlan 10: 'vlan 010'");
+	f = (struct frame_spec){.vlan = -1, .etype = 0x88cc};
+	CHECK(run(0, &f) == XDP_DROP && hits(e1) == 1, "ethertype 0x88cc: 'ethertype 35020'");
+	f.etype = 0x88cd;
+	CHECK(run(0, &f) == XDP_DROP && hits(e2) == 1, "ethertype 0x88cd: 'ethertype 0x88cd'");
+	accounting(0, "decimal numbers");
+	CHECK(xskf_steer__parse("udp dport 0x35 drop", &r, err, sizeof(err)) == -EINVAL &&
+		  strstr(err, "use a port 0-65535"),
+	      "a port in hex refused: %s", err);
+	CHECK(xskf_steer__parse("vlan 0x10 drop", &r, err, sizeof(err)) == -EINVAL,
+	      "a VLAN in hex refused: %s", err);
+	CHECK(xskf_steer__parse("proto 017 drop", &r, err, sizeof(err)) == 0 && r.proto == 17,
+	      "proto 017 is 17");
+	CHECK(xskf_steer__parse("udp dport 010 xsk", &r, err, sizeof(err)) == 0 &&
+		  xskf_steer__format(&r, text, sizeof(text)) >= 0 &&
+		  !strcmp(text, "udp dport 10 xsk"),
+	      "its canonical text: '%s'", text);
+}
+
 int main(void)
 {
 	if (geteuid()) {
@@ -289,10 +360,23 @@ int main(void)
 	CHECK(xskf_steer__load(eng, &port) == 0, "empty table loaded");
 	{
 		struct frame_spec f = UDP4(1, 53);
+		struct xskf_steer_qstats s;
+		char err[320];
 
+		/* a feature that is off costs nothing: not even its counters (docs/steering.md) */
+		CHECK(run(0, &f) == XDP_PASS && prog_passed(0) == 1,
+		      "no rule: the frame to its socket (none bound: the stack), counted by the "
+		      "program");
+		xskf_steer__qstats(&port, 0, &s);
+		CHECK(def_hits(0) == 0 && s.seen == 0,
+		      "no rule, default xsk: the table is off, no steering counter moves (seen "
+		      "%llu, default hits %llu)",
+		      (unsigned long long)s.seen, (unsigned long long)def_hits(0));
+		CHECK(xskf_steer__add(eng, &port, "default pass", 0, false, err, sizeof(err)) == 0,
+		      "default pass added");
 		CHECK(run(0, &f) == XDP_PASS && def_hits(0) == 1,
-		      "no rule: the default (xsk; no socket bound: the stack)");
-		accounting(0, "no rule");
+		      "no rule, default pass: the table steers, the default counts the frame");
+		accounting(0, "no rule, default pass");
 	}
 	steer_port_close(eng, &port);
 	CHECK(steer_port_open(&eng, &port, 2) == 0, "program loaded again");
@@ -301,6 +385,7 @@ int main(void)
 	test_bad();
 	test_full();
 	test_shortcuts();
+	test_decimal();
 	steer_port_close(eng, &port);
 	return tap_done();
 }

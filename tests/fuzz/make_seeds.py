@@ -169,6 +169,24 @@ write_dict('fuzz_vxlan', [b'\x08\x00', b'\x86\xdd', b'\x12\xb5', b'\x08\x00\x00\
                           ip6('2001:db8::1'), mac('02:00:00:00:01:01'),
                           mac('02:00:00:00:01:02'), b'\x45', b'\x11'])
 
+# csum: a flags byte (low 3 bits: cuts; 0x08: the field set to the pseudo-header sum; 0x10: cuts
+# after the headers), two bytes per cut (big-endian offsets), then the frame
+def csum_seed(flags, cuts, f):
+    return bytes([flags | len(cuts)]) + b''.join(struct.pack('!H', c) for c in cuts) + f
+
+
+tcp_odd = eth(MB, MA, 0x0800) + ipv4(6, tcp(40000, 5201, bytes(range(256)) * 4 + b'odd'))
+udp6_big = eth(MB, MA, 0x86dd) + ipv6(17, udp(1000, 9, bytes(i * 7 & 0xff for i in range(3001))))
+write('fuzz_csum', 'ipv4_tcp_flat', csum_seed(0x08, [], frames['ipv4_tcp']))
+write('fuzz_csum', 'ipv4_tcp_odd_cuts', csum_seed(0x18, [55, 301, 302, 777], tcp_odd))
+write('fuzz_csum', 'ipv6_udp_copy_mode', csum_seed(0x18, [1792, 1793, 2500], udp6_big))
+write('fuzz_csum', 'qinq_ipv6_tcp_hdr_cut', csum_seed(0x08, [30], frames['qinq_ipv6_tcp']))
+write('fuzz_csum', 'vlan_ipv4_udp_empty', csum_seed(0x18, [0, 0, 65535], frames['vlan_ipv4_udp']))
+write('fuzz_csum', 'ipv6_ah_udp', csum_seed(0x09, [70], frames['ipv6_ah_udp']))
+write('fuzz_csum', 'ipv4_frag_first', csum_seed(0x0a, [40, 50], frames['ipv4_frag_first']))
+write_dict('fuzz_csum', [b'\x08\x00', b'\x86\xdd', b'\x81\x00', b'\x88\xa8', b'\x45',
+                         b'\x46', b'\x60', b'\x06', b'\x11', b'\x00\x00', b'\xff\xff'])
+
 # pmtu: a flags byte (MTU 1500/9000/1280/626, bit 2: IPv6 underlay, bit 3: headroom too small),
 # then a frame too large for the tunnel
 big4 = eth('02:00:00:00:01:01', '02:00:00:00:02:01', 0x0800) + \
@@ -331,7 +349,11 @@ for name, rule in {'udp53': 'udp dport 53 xsk', 'src_drop': 'src 198.51.100.0/24
                    'arp': 'queue 1 vlan 7 arp pass', 'default': 'default pass',
                    'etype': 'ethertype 0x88cc drop', 'comment': 'icmp6 pass # nd',
                    'bad_hostbits': 'src 10.0.0.1/8 drop', 'bad_twice': 'udp udp xsk',
-                   'bad_no_action': 'udp dport 53'}.items():
+                   'bad_no_action': 'udp dport 53',
+                   # numbers are decimal whatever their leading zeros; hex for the EtherType
+                   'lead_zero': 'udp dport 053 xsk', 'lead_zero_range': 'tcp dport 0100-0200 drop',
+                   'lead_zero_vlan': 'vlan 010 pass', 'lead_zero_08': 'udp dport 08 drop',
+                   'etype_dec': 'ethertype 35020 drop', 'bad_hex_port': 'udp dport 0x35 xsk'}.items():
     write('fuzz_steer', name, rule.encode())
 write_dict('fuzz_steer', ['queue', 'vlan', 'arp', 'ip', 'ip6', 'ethertype', 'src', 'dst', 'proto',
                           'tcp', 'udp', 'icmp', 'icmp6', 'sctp', 'sport', 'dport', 'xsk', 'pass',

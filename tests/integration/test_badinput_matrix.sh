@@ -67,7 +67,7 @@ setup() { # setup KIND: make the machine what the row needs; BG_PID for "running
 		plugdirowner) chown 65534 "$U" ;;
 		esac
 		[ "$1" = pluginsecure ] && export XSKF_PLUGIN_INSECURE=1
-		[ "$1" = plugpath ] && export XSKF_PLUGIN_PATH=$U
+		[ "$1" = plugpath ] || [ "$1" = plugpathok ] && export XSKF_PLUGIN_PATH=$U
 		;;
 	ctl*) # the control folder as someone else left it: a symlink, mode 0777, another owner
 		ctl_saved=$XSKF_CTL_DIR
@@ -80,6 +80,7 @@ setup() { # setup KIND: make the machine what the row needs; BG_PID for "running
 		esac
 		;;
 	nohuge) echo 0 >/proc/sys/vm/nr_hugepages ;;
+	bigrules) truncate -s 1025K "$out/big.rules" ;; # sparse, 1 KiB past the bound
 	epoll) export XSKF_IDLE_EPOLL=1 ;; # the epoll wait forced on veth (docs/idle.md)
 	napi*) # the state file of a run killed while its --napi held (pid: a process gone now)
 		dut sh -c "echo 7 >/sys/class/net/$TB_IF_DUT/napi_defer_hard_irqs"
@@ -112,6 +113,7 @@ undo() { # undo KIND
 		wait "$BG_PID"
 		;;
 	nohuge) echo "$hp0" >/proc/sys/vm/nr_hugepages ;;
+	bigrules) rm -f "$out/big.rules" ;;
 	epoll) unset XSKF_IDLE_EPOLL ;;
 	napi*)
 		[ -e "$XSKF_CTL_DIR/napi.1.state" ] && fail "row $num: the dead run's state file is left"
@@ -144,6 +146,7 @@ while IFS= read -r row; do
 	argv=("${argv[@]//\$T/$T}")
 	argv=("${argv[@]//\$P/$XSKF_TEST_PLUGINS}")
 	argv=("${argv[@]//\$U/$U}")
+	argv=("${argv[@]//\$O/$out}") # the test's scratch folder
 	case ${argv[0]} in
 	xsk-*) argv=("$B/apps/${argv[0]}" "${argv[@]:1}" --duration 1) ;;
 	xskf-trafficgen) argv=("$GEN" "${argv[@]:1}") ;;

@@ -7,14 +7,19 @@
 #               frames, tshark and tcpdump read it, and every frame's bytes are one of those
 #               sent (all of them, each once); -w - into tcpdump works too
 #   second      a second capture while one runs: refused in one line, exit 1; the first one,
-#               interrupted (SIGINT), leaves a pcapng that tshark reads, exit 0
+#               interrupted (SIGINT), leaves a pcapng that tshark reads, exit 0, with its
+#               interface statistics block (capinfos) and the drop count said
 #   client-gone a capture client stopped (SIGSTOP, it reads nothing) while frames come: the
 #               run receives all of them (the data path never waits for it); the client
 #               killed: a new capture is served
 #   run-exits   the run ends (SIGINT) in the middle of a capture of -c 1000000: xskfctl
 #               says how many of them it got, exit 1, and the file is readable pcapng
-#   disk-full   -w /dev/full: one line (No space left on device), exit 1; the run goes on and
-#               serves the next capture
+#   disk-full   -w into a full file system (a tmpfs of 4 KiB): one line (No space left on
+#               device), exit 1; the run goes on and serves the next capture
+#   file        -w where root must not write: a symlink (its target untouched), a FIFO, a
+#               folder, a file with two hard links, a file of another user: each refused in one
+#               line naming it and the fix, exit 1, before the run is asked (a capture going on
+#               does not answer first); a regular file of ours is replaced; --rx --tx is both
 # Root (the veth bed, the control folder); exit 77 to skip.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -53,6 +58,13 @@ send() {
 # pcap_frames FILE: the frames tshark reads in FILE
 tshark_n() { tshark -r "$1" 2>/dev/null | wc -l; }
 
+# isb FILE: capinfos reads FILE whole, and it has the interface statistics block (the drops)
+isb() {
+	capinfos "$1" >"$out/capinfos" 2>&1 || fail "capinfos cannot read $1: $(cat "$out/capinfos")"
+	grep -q "Number of stat entries = 1$" "$out/capinfos" ||
+		fail "$1 has no interface statistics block: $(cat "$out/capinfos")"
+}
+
 case $case_name in
 frames)
 	n=300
@@ -65,6 +77,7 @@ frames)
 	wait "$cap" || { cat "$out/cap.err"; fail "capture: exit $?"; }
 	cat "$out/cap.err"
 	grep -q "^xskfctl: $n frames captured into $out/c.pcapng, 0 dropped" "$out/cap.err" || fail "summary"
+	isb "$out/c.pcapng"
 	[ "$(tshark_n "$out/c.pcapng")" = $n ] || fail "tshark reads $(tshark_n "$out/c.pcapng") frames, not $n"
 	[ "$(tcpdump -r "$out/c.pcapng" -nn 2>/dev/null | wc -l)" = $n ] || fail "tcpdump does not read $n frames"
 	# every frame as sent: scapy reads the pcapng, the same bytes (a multiset: 2 queues)
@@ -110,6 +123,10 @@ second)
 	wait $a || { cat "$out/a.err"; fail "the interrupted capture: exit $?"; }
 	grep -q "20 frames captured into .* (interrupted)" "$out/a.err" || fail "$(cat "$out/a.err")"
 	[ "$(tshark_n "$out/a.pcapng")" = 20 ] || fail "the interrupted file"
+	# Ctrl-C ends it as -c does: the drop count said, the statistics block in the file
+	grep -q "^xskfctl: 20 frames captured into $out/a.pcapng (interrupted), 0 dropped (capture rings full)$" \
+		"$out/a.err" || fail "no drop count at Ctrl-C: $(tail -1 "$out/a.err")"
+	isb "$out/a.pcapng"
 	ok "the first, interrupted: $(tail -1 "$out/a.err")"
 	;;
 client-gone)
@@ -150,12 +167,16 @@ run-exits)
 	;;
 disk-full)
 	run_dut
-	"$CTL" capture -c 5 -w /dev/full 2>"$out/a.err" &
+	mkdir "$out/full"
+	mount -t tmpfs -o size=4k xskf-full "$out/full" || fail "cannot mount a tmpfs"
+	at_exit 'umount "$out/full"'
+	dd if=/dev/zero of="$out/full/fill" bs=4k 2>/dev/null # until it is full
+	"$CTL" capture -c 5 -w "$out/full/c.pcapng" 2>"$out/a.err" &
 	a=$!
 	wait_line "$out/a.err" "capturing"
 	send 5 0
 	wait $a && fail "a full disk: exit 0"
-	grep -q "^xskfctl: cannot write /dev/full: No space left on device: the capture stops$" "$out/a.err" ||
+	grep -q "^xskfctl: cannot write $out/full/c.pcapng: No space left on device: the capture stops$" "$out/a.err" ||
 		fail "$(cat "$out/a.err")"
 	ok "a full disk: $(tail -1 "$out/a.err")"
 	"$CTL" capture -c 3 -w "$out/b.pcapng" 2>"$out/b.err" &
@@ -165,6 +186,63 @@ disk-full)
 	wait $b || fail "the capture after a full disk"
 	kill -0 "$RUN" || fail "the run ended"
 	ok "the run goes on and serves the next capture"
+	;;
+file)
+	run_dut
+	# refused EXPECT -w PATH: one line, exit 1, and no capture started on the run
+	refused() {
+		local c
+		"$CTL" capture -c 1 -w "$2" 2>"$out/r.err" &
+		c=$!
+		wait_for "the refusal of -w $2" gone $c
+		wait $c && fail "-w $2 (${1}): exit 0"
+		[ "$(wc -l <"$out/r.err")" = 1 ] || fail "-w $2: not one line: $(cat "$out/r.err")"
+		grep -qxF "xskfctl: capture: $2 exists and is $1: not written (remove it or choose another path)" "$out/r.err" ||
+			fail "-w $2: $(cat "$out/r.err")"
+		ok "-w ${2##*/}: $(cat "$out/r.err")"
+	}
+	echo precious >"$out/victim"
+	ln -s "$out/victim" "$out/link.pcapng"
+	refused "a symlink" "$out/link.pcapng"
+	[ "$(cat "$out/victim")" = precious ] || fail "the symlink's target was written"
+	ln -s "$out/none" "$out/dangling.pcapng"
+	refused "a symlink" "$out/dangling.pcapng"
+	[ -e "$out/none" ] && fail "a dangling symlink's target was created"
+	mkfifo "$out/fifo.pcapng"
+	refused "a FIFO" "$out/fifo.pcapng"
+	mkdir "$out/dir.pcapng"
+	refused "a folder" "$out/dir.pcapng"
+	echo mine >"$out/own"
+	ln "$out/own" "$out/hard.pcapng"
+	refused "a file with 2 hard links" "$out/hard.pcapng"
+	[ "$(cat "$out/own")" = mine ] || fail "the hard link's inode was written"
+	echo theirs >"$out/other.pcapng"
+	chown 65534 "$out/other.pcapng"
+	refused "owned by uid 65534, not you" "$out/other.pcapng"
+	# a regular file of ours: replaced by the capture; --rx --tx: both directions
+	echo old >"$out/mine.pcapng"
+	"$CTL" capture --rx --tx -c 2 -w "$out/mine.pcapng" 2>"$out/m.err" &
+	c=$!
+	wait_line "$out/m.err" "capturing"
+	grep -q "^xskfctl: capturing every port, 2 sockets, rx and tx, 2 frames$" "$out/m.err" ||
+		fail "--rx --tx: $(head -1 "$out/m.err")"
+	send 2 0
+	wait $c || fail "capture into a file of ours: exit $? ($(cat "$out/m.err"))"
+	[ "$(tshark_n "$out/mine.pcapng")" = 2 ] || fail "the replaced file"
+	ok "a regular file of ours replaced (2 frames), --rx --tx captures rx and tx"
+	# the path is checked before the run is asked: with a capture going on, a bad path is
+	# said (not "another capture")
+	"$CTL" capture -w "$out/a.pcapng" 2>"$out/a.err" &
+	a=$!
+	wait_line "$out/a.err" "capturing"
+	"$CTL" capture -w "$out/nodir/x.pcapng" 2>"$out/b.err" && fail "-w into no folder: exit 0"
+	grep -qxF "xskfctl: cannot write $out/nodir/x.pcapng: No such file or directory" "$out/b.err" ||
+		fail "-w into no folder: $(cat "$out/b.err")"
+	"$CTL" capture -w "$out/b.pcapng" 2>"$out/b.err" && fail "a second capture: exit 0"
+	[ -e "$out/b.pcapng" ] && fail "the refused capture left its file"
+	kill -INT $a
+	wait $a || fail "the first capture: exit $?"
+	ok "the path is checked first: $(cat "$out/b.err")"
 	;;
 *) fail "unknown case $case_name" ;;
 esac

@@ -7,13 +7,14 @@
 # install alone (pkg-config --cflags and plugindir, its own meson.build: C for count-udp, C++
 # for count-l3-cxx), links no libxskf, is installed into plugindir by `meson install`, and is
 # then run BY NAME by the installed `xskf run` on the veth test bed: 3000 UDP frames counted
-# exactly by each (or dropped and counted by the kernel).
+# exactly by each (or dropped and counted by the kernel). And count-udp built with the natural
+# `dependency('libxskf')` (NEEDED libxskf.so.0), run by path: the same count.
 # Root; exit 77 to skip.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
 dest=$(mktemp -d)
-trap 'tb_cleanup; rm -rf "$dest"' EXIT
+at_exit 'rm -rf "$dest"'
 export XSKF_CTL_DIR=$dest/ctl
 
 meson install -C "$B" --destdir "$dest/root" --no-rebuild --quiet >"$dest/install.log" 2>&1 ||
@@ -42,6 +43,28 @@ if command -v scdoc >/dev/null; then
 fi
 ok "the kit: LICENSE, plugins.md, xskf-plugin(7), examples in C and C++"
 
+# The helpers the docs and messages name, as commands: xskf-hugepages, xskf-testbed (with its
+# builder and the sink programs), their man pages; no installed guide names a script of the
+# tree without the command
+bindir=$(dirname "$xskf")
+for c in xskf-hugepages xskf-testbed; do
+	[ -x "$bindir/$c" ] || fail "$c not installed in $bindir"
+	if command -v scdoc >/dev/null; then
+		find "$dest/root" -path "*/man1/$c.1" | grep -q . || fail "man page $c.1 not installed"
+	fi
+done
+for f in bed_lib.sh xskf_tb_drop.bpf.o xskf_tb_pass.bpf.o; do
+	find "$dest/root" -path "*/share/xskf/$f" | grep -q . || fail "$f not installed in <datadir>/xskf"
+done
+"$bindir/xskf-hugepages" show >"$dest/hp.out" 2>&1 || { cat "$dest/hp.out"; fail "xskf-hugepages show failed"; }
+"$bindir/xskf-hugepages" --help >"$dest/hp.help" 2>&1 # usage: exit 2
+grep -q "^  xskf-hugepages reserve SIZE N" "$dest/hp.help" || { cat "$dest/hp.help"; fail "xskf-hugepages --help does not name itself"; }
+docdir=$(find "$dest/root" -path "*/doc/xskf" -type d | head -1)
+bad=$(grep -n "scripts/hugepages\.sh\|scripts/testbed\.sh" "$docdir"/*.md | grep -v "xskf-hugepages\|xskf-testbed" || true)
+[ -z "$bad" ] || fail "installed guides name a script of the tree, not its command: $bad"
+ok "xskf-hugepages and xskf-testbed installed, with man pages, bed_lib.sh and the sink programs"
+
+
 # Each example from its installed copy: it sees nothing of the source tree, only the install
 # through pkg-config. PKG_CONFIG_SYSROOT_DIR puts the DESTDIR in front of plugindir too, so
 # `meson install` (no --destdir) lands in the DESTDIR's plugin folder.
@@ -58,11 +81,39 @@ for ex in count-udp:count_udp count-l3-cxx:count_l3; do
 		{ cat "$dest/build.log"; fail "${ex%%:*} does not build or install"; }
 	so=$plugindir/${ex#*:}.so
 	[ -f "$so" ] || fail "${ex%%:*}: no $so after meson install"
-	readelf -d "$so" | grep -q 'NEEDED.*libxskf' && fail "${ex%%:*} links libxskf: it would not load"
+	readelf -d "$so" | grep -q "NEEDED.*libxskf" && fail "${ex%%:*} links libxskf: its meson.build takes the compile flags only"
 done
 ok "count-udp (C) and count-l3-cxx (C++) built against the install, installed into $(realpath --relative-to="$dest/root" "$plugindir")"
 
-tb_up "xe$$"
+# The natural meson line: `dependency('libxskf')`, libraries and all. The plugin then needs
+# libxskf.so.0 (readelf: NEEDED), which must be the runner's own copy once loaded, never a
+# second one (issue 32: "cannot allocate memory in static TLS block").
+nat=$dest/natural
+cp -r "$dest/count-udp" "$nat" && rm -rf "$nat/build"
+sed -i "s/xskf.partial_dependency(compile_args: true, includes: true)/xskf/; s|install_dir: .*|install_dir: '$dest/natural-out')|" \
+	"$nat/meson.build"
+grep -q "dependencies: xskf,$" "$nat/meson.build" || fail "the natural variant's meson.build was not made"
+# and a call into the library (xskf_app__verbose()), as a real plugin makes: else the linker's
+# --as-needed drops the library
+sed -i 's/^\t(void)ctx;$/\t(void)ctx;\n\tif (xskf_app__verbose() > 1)\n\t\treturn -EINVAL;/' "$nat/count_udp.c"
+sed -i 's/^#include <string.h>$/#include <errno.h>\n#include <string.h>/' "$nat/count_udp.c"
+grep -q "xskf_app__verbose" "$nat/count_udp.c" || fail "the natural variant's call was not added"
+meson setup "$nat/build" "$nat" >"$dest/setup.log" 2>&1 && meson install -C "$nat/build" --quiet \
+	>"$dest/build.log" 2>&1 || { cat "$dest/setup.log" "$dest/build.log"; fail "the natural build failed"; }
+natso=$dest/natural-out/count_udp.so
+readelf -d "$natso" | grep -q 'NEEDED.*\[libxskf\.so\.0\]' || fail "the natural build needs no libxskf.so.0"
+ok "count_udp built with dependency('libxskf'): it needs libxskf.so.0"
+
+# the bed from the installed xskf-testbed, run from outside the tree
+export XSKF_TB="xe$$"
+eval "$(cd / && "$bindir/xskf-testbed" up)" || fail "the installed xskf-testbed up failed"
+at_exit tb_cleanup
+[ -n "${TB_IF_DUT:-}" ] && dut ip link show "$TB_IF_DUT" >/dev/null || fail "xskf-testbed up: no dut interface"
+(cd / && "$bindir/xskf-testbed" sink drop) || fail "xskf-testbed sink drop failed"
+[ -n "$(xdp_attached)" ] || fail "xskf-testbed sink drop: no XDP program on $TB_IF_DUT"
+(cd / && "$bindir/xskf-testbed" sink off) || fail "xskf-testbed sink off failed"
+assert_no_xdp "xskf-testbed sink off"
+ok "the installed xskf-testbed: the bed up, its sink program on and off"
 redirected_since() { echo $(($(q0_xdp) - $1)); }
 # run_named NAME PYCHECK: the installed xskf runs the plugin by name; 3000 frames; the check
 run_named() {
@@ -86,7 +137,14 @@ print(d["plugins"][0]["name"], c, "received", q["rx_packets"], "kernel drops", k
 sys.exit(0 if eval(sys.argv[2]) else 1)
 EOPY
 }
-run_named count_udp 'c["udp"] == q["rx_packets"] and c["udp"] + kd == 3000 and c["other"] == 0'
-ok "count_udp (C) by name under the installed xskf: 3000 UDP frames, exactly"
-run_named count_l3 'c["ipv4"] == q["rx_packets"] and c["ipv4"] + kd == 3000 and c["ipv6"] == 0 and c["other"] == 0'
-ok "count_l3 (C++) by name under the installed xskf: 3000 IPv4 frames, exactly"
+# by the names `xskf plugins` lists (the descriptors': count-udp in count_udp.so)
+XSKF_PLUGIN_PATH=$plugindir "$xskf" plugins >"$dest/list" 2>&1
+for n in count-udp:count_udp count-l3:count_l3; do
+	grep -qx "${n%%:*} *$plugindir/${n#*:}.so" "$dest/list" || { cat "$dest/list"; fail "${n%%:*} not listed"; }
+done
+run_named count-udp 'c["udp"] == q["rx_packets"] and c["udp"] + kd == 3000 and c["other"] == 0'
+ok "count-udp (C) by its listed name under the installed xskf: 3000 UDP frames, exactly"
+run_named count-l3 'c["ipv4"] == q["rx_packets"] and c["ipv4"] + kd == 3000 and c["ipv6"] == 0 and c["other"] == 0'
+ok "count-l3 (C++) by its listed name under the installed xskf: 3000 IPv4 frames, exactly"
+run_named "$natso" 'c["udp"] == q["rx_packets"] and c["udp"] + kd == 3000 and c["other"] == 0'
+ok "count_udp linked with libxskf.so.0 under the installed xskf: 3000 UDP frames, exactly"

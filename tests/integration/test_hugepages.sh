@@ -209,7 +209,7 @@ pool-small)
 	# a pool of 2 free pages and a 512 MiB UMEM (256 pages): too small even if another user's
 	# run frees some of its pages meanwhile (this machine is shared)
 	free_pages_2m 2
-	expect_error 1 "no hugepages for worker 0's 512 MiB UMEM: it needs 256 pages of 2 MiB on node $NODE, [0-9]+ free there \(--hugepages=require\): reserve them with 'echo [0-9]+ > $SYSN/node$NODE/hugepages/hugepages-2048kB/nr_hugepages'" \
+	expect_error 1 "no hugepages for worker 0's 512 MiB UMEM: it needs 256 pages of 2 MiB on node $NODE, [0-9]+ free there \(--hugepages=require\): reserve them with 'echo [0-9]+ > $SYSN/node$NODE/hugepages/hugepages-2048kB/nr_hugepages' \(or 'xskf-hugepages reserve 2M [0-9]+ --node $NODE'\)" \
 		--hugepages=require --huge-size 2M --frames 262144
 	ok "pool too small (require): one line, exit 1, nothing attached"
 	;;

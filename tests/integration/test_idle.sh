@@ -10,10 +10,13 @@
 #   test_idle.sh bursts  - 3000 bursts of 1-8 frames with gaps longer than the spin bound: every
 #                          frame the generator's interface sent is received, the counters
 #                          reconcile, the census adds up, and the worker slept between bursts
-#   test_idle.sh epoll-sigint, epoll-bursts, epoll-txpaced - the same through the epoll wait (the one -B uses
+#   test_idle.sh epoll-sigint, epoll-bursts, epoll-txpaced, epoll-lost - the same through the epoll wait (the one -B uses
 #                          on zero-copy sockets; XSKF_IDLE_EPOLL=1 forces it on veth, where
 #                          EPIOCSPARAMS is taken and nothing is busy polled): the worker sleeps in
 #                          epoll_wait(), the start line says so
+#   test_idle.sh lost    - rings of 256, the worker asleep in poll() then stopped (SIGSTOP), a
+#                          burst of 5000: received + the kernel's drops = sent, and the drops are
+#                          the worker's lost_asleep (frames lost while it slept)
 #   test_idle.sh txpaced - xsk-txgen --rate 2000 --count 1000: a paced generator sleeps between
 #                          its frames (1 ms at most) and still sends exactly --count
 set -uo pipefail
@@ -186,6 +189,46 @@ run_bursts() {
 	ok "3000 bursts$([ $EPOLL = 1 ] && echo ' (epoll wait)'): $sent frames sent, $((rx - base)) received, $wake wake-ups ($(idle_of "$out/rx.json" empty_wakeups) empty), counters reconcile"
 }
 
+# worker_stopped PID: its worker thread (xskf-w0) is stopped (SIGSTOP: state T)
+worker_stopped() {
+	local t
+	for t in /proc/"$1"/task/*; do
+		[ "$(cat "$t/comm" 2>/dev/null)" = xskf-w0 ] || continue
+		[ "$(awk '{ print $3 }' "$t/stat")" = T ] && return 0
+	done
+	return 1
+}
+
+run_lost() {
+	local pid sent rx k la
+	# rings of 256: a burst of 5000 while the worker cannot run overflows them
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --cpus 1 --rx-ring 256 --fill-ring 256 \
+		--quiet --json >"$out/rx.json" 2>"$out/rx.err" &
+	pid=$!
+	wait_for "control socket" ctl_up $pid
+	check_epoll $pid "$out/rx.err"
+	# asleep in its wait, then stopped there: a wake-up that comes too late (a busy CPU, a
+	# host that does not run the VM's CPU), made certain
+	wait_for "worker asleep" worker_asleep $pid
+	kill -STOP $pid
+	wait_for "worker stopped" worker_stopped $pid
+	gen "$GEN" -i "$TB_IF_GEN" -n 5000 --cpus 0 --json >"$out/gen.json" || fail "generator"
+	sent=$(sent_of "$out/gen.json")
+	[ "$sent" = 5000 ] || fail "the generator sent $sent of 5000"
+	kill -CONT $pid
+	wait_seen $pid "$sent"
+	stop_run $pid || { cat "$out/rx.err"; fail "xsk-rxdrop exited $?"; }
+	rx=$(json_get "$out/rx.json" "sum(q['rx_packets'] for q in d['queues'])")
+	k=$(json_get "$out/rx.json" "sum(q['kernel']['rx_dropped'] + q['kernel']['rx_ring_full'] for q in d['queues'])")
+	la=$(idle_of "$out/rx.json" lost_asleep)
+	[ "$((rx + k))" = "$sent" ] || fail "received $rx, kernel drops $k: not the $sent sent"
+	[ "$k" -gt 0 ] && [ "$rx" -gt 0 ] || fail "received $rx, kernel drops $k: no loss, or nothing received"
+	[ "$la" = "$k" ] || fail "lost_asleep $la, the kernel dropped $k"
+	[ "$(json_get "$out/rx.json" "all(q['reconciled'] for q in d['queues'])")" = True ] ||
+		fail "counters do not reconcile"
+	ok "a burst of $sent while the worker slept and could not run: $rx received, $k dropped by the kernel, lost_asleep $la"
+}
+
 run_txpaced() {
 	local w
 	dut "$B/apps/xsk-txgen" -i "$TB_IF_DUT" --dst-mac "$TB_MAC_GEN" --rate 2000 --count 1000 \
@@ -205,5 +248,6 @@ cpu) run_cpu ;;
 sigint) run_sigint ;;
 bursts) run_bursts ;;
 txpaced) run_txpaced ;;
+lost) run_lost ;;
 *) fail "unknown case $case_name" ;;
 esac

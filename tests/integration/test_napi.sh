@@ -11,6 +11,14 @@
 #   test_napi.sh sigkill - the same, SIGKILL: the values stay changed, the state file stays; the
 #                          next start (without --napi) says it put back the dead run's values
 #                          and has, and removes the file
+#   test_napi.sh planted - a control folder others can write (0777), with a FIFO or a hard link
+#                          to another user's file planted under the next run's temporary state
+#                          file name: --napi refuses the folder in one line, exit 1, nothing
+#                          changed or written; in a folder of ours, a FIFO left under that
+#                          name neither blocks the start nor is written into
+#   test_napi.sh garbage - files under state file names that xskf did not write (garbage, a
+#                          FIFO) in the control folder: each said in one line and removed at the
+#                          next start, which comes up
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
@@ -110,8 +118,69 @@ run_sigkill() {
 	ok "--napi then SIGKILL: values stayed 2 200000 with the state file; the next start put back 1 5000 (said in one line) and removed it; 1000 + 1000 frames counted exactly"
 }
 
+# start_planted DIR WHAT: xsk-rxdrop --napi with XSKF_CTL_DIR=DIR, after WHAT (a shell command
+# with $D the folder and $$ the pid the run will have: the exec keeps it) ran; $pid
+start_planted() {
+	XSKF_CTL_DIR=$1 ip netns exec "$TB_NS_DUT" sh -c "D=\$0; $2; exec \"\$@\"" "$1" \
+		"$RXDROP" -i "$TB_IF_DUT" --napi defer=2,gro-flush=200000 --cpus 1 --quiet \
+		--json >"$out/rx.json" 2>"$out/rx.err" &
+	pid=$!
+	at_exit "kill -KILL $pid 2>/dev/null"
+}
+
+run_planted() {
+	local d=$out/wide what line
+	FAIL_HOOKS=(show_err)
+	mkdir -m 0700 "$d"
+	chmod 0777 "$d"
+	echo theirs >"$out/victim"
+	chown 65534 "$out/victim"
+	for what in 'mkfifo "$D/napi.$$.state.tmp"' "ln $out/victim \"\$D/napi.\$\$.state.tmp\""; do
+		rm -f "$d"/napi.*
+		start_planted "$d" "$what"
+		wait_for "the end of the run refused ($what)" gone $pid
+		wait $pid && fail "a control folder of mode 0777 ($what): exit 0"
+		line="xskf: --napi: cannot record the old NAPI settings in $d/napi.$pid.state: $d is not a folder of ours alone (owner uid 0, mode 777; it must be uid 0 and not group/other writable) (set XSKF_CTL_DIR to a folder xskf may write)"
+		grep -qxF "$line" "$out/rx.err" || fail "($what) not refused in one line"
+		[ "$(napi_vals)" = "1 5000" ] || fail "($what) the values changed: $(napi_vals)"
+		[ "$(cat "$out/victim")" = theirs ] || fail "($what) root wrote into another user's file"
+		assert_no_xdp "($what)"
+		ok "a folder of mode 0777 with $what: refused, nothing changed or written"
+	done
+	# a folder of ours with a FIFO left under the temporary name: replaced, not opened
+	mkdir -m 0700 "$out/mine"
+	start_planted "$out/mine" 'mkfifo "$D/napi.$$.state.tmp"'
+	XSKF_CTL_DIR=$out/mine wait_for "control socket (a FIFO was under the temporary name)" ctl_up $pid
+	[ "$(napi_vals)" = "2 200000" ] || fail "not set: $(napi_vals)"
+	[ -f "$out/mine/napi.$pid.state" ] && [ ! -e "$out/mine/napi.$pid.state.tmp" ] ||
+		fail "the state file: $(ls -l "$out/mine")"
+	stop_run $pid || fail "xsk-rxdrop exited $?"
+	[ "$(napi_vals)" = "1 5000" ] || fail "not put back: $(napi_vals)"
+	ok "a FIFO under the temporary name in a folder of ours: the run came up, set and put back"
+}
+
+run_garbage() {
+	FAIL_HOOKS=(show_err)
+	mkdir -m 0700 "$XSKF_CTL_DIR"
+	echo garbage >"$XSKF_CTL_DIR/napi.1.state"
+	mkfifo "$XSKF_CTL_DIR/napi.2.state"
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --cpus 1 --quiet --json \
+		>"$out/rx.json" 2>"$out/rx.err" &
+	pid=$!
+	wait_for "control socket" ctl_up $pid
+	for n in 1 2; do
+		grep -qxF "xskf: warning: $XSKF_CTL_DIR/napi.$n.state is not a NAPI state file xskf wrote (not a regular file of ours in its format): removed" \
+			"$out/rx.err" || fail "napi.$n.state not said"
+	done
+	[ -z "$(ls "$XSKF_CTL_DIR"/napi.* 2>/dev/null)" ] || fail "left: $(ls "$XSKF_CTL_DIR")"
+	stop_run $pid || fail "xsk-rxdrop exited $?"
+	ok "garbage and a FIFO under state file names: each said and removed, the run came up"
+}
+
 case $case_name in
 restore) run_restore ;;
+planted) run_planted ;;
+garbage) run_garbage ;;
 sigkill) run_sigkill ;;
 *) fail "unknown case $case_name" ;;
 esac

@@ -9,7 +9,9 @@
 #   metrics  a chain (filter,rxdrop) on the veth bed, after the generator's frames are all in:
 #            `xskfctl metrics` is well-formed Prometheus text (promtool check metrics, and a
 #            strict parser of tests/integration/metrics_check.py), and every value of it agrees
-#            with `xskfctl stats` taken just before and after; --all has every instance
+#            with `xskfctl stats` taken just before and after; every number of that document
+#            (its list taken from the live document: steering with two rules, the workers'
+#            idle clocks) is a sample, under the name its path gives; --all has every instance
 #   top      `xskfctl top --count 2` against a live memory-backend chain: two tables, their
 #            columns, rates > 0 for RX, app drops and the plugin's counter; no terminal
 #            escapes on a pipe
@@ -102,7 +104,9 @@ list)
 	;;
 metrics)
 	tb_up "xo$$"
-	ip netns exec "$TB_NS_DUT" "$XSKF" run filter,rxdrop -i "$TB_IF_DUT" --cpus 1 --quiet -- --port 9 \
+	# two rules: steering's per-port, per-rule and per-queue counters are in the document
+	ip netns exec "$TB_NS_DUT" "$XSKF" run filter,rxdrop -i "$TB_IF_DUT" --cpus 1 --quiet \
+		--steer 'udp dport 7777 xsk' --steer 'udp dport 9 xsk' -- --port 9 \
 		>/dev/null 2>"$out/r.err" </dev/null &
 	pid=$!
 	pids+=("$pid")
@@ -131,10 +135,26 @@ metrics)
 		{ head -60 "$out/m.prom"; fail "metrics and stats disagree"; }
 	grep -q "^xskf_plugin_events_total{instance=\"$inst\",plugin=\"filter\",counter=\"dropped\"} [1-9]" "$out/m.prom" ||
 		fail "no filter dropped counter"
+	# the rules' hits are exactly the generator's frames (metrics_check.py held every other
+	# number of the document against its sample)
+	sed 's/,id="[0-9]*",/,/' "$out/m.prom" >"$out/m.noid"
+	grep -qxF "xskf_steering_rule_hits_total{instance=\"$inst\",port=\"$TB_IF_DUT\",rule=\"udp dport 7777 xsk\"} 2000" "$out/m.noid" &&
+		grep -qxF "xskf_steering_rule_hits_total{instance=\"$inst\",port=\"$TB_IF_DUT\",rule=\"udp dport 9 xsk\"} 3000" "$out/m.noid" ||
+		{ grep steering "$out/m.prom"; fail "steering rules' hits: not 2000 and 3000"; }
+	grep -q "^xskf_worker_wakeups_total{instance=\"$inst\",worker=\"0\"} [0-9][0-9]*$" "$out/m.prom" ||
+		fail "no xskf_worker_wakeups_total"
 	promtool check metrics <"$out/m.prom" >"$out/pt" 2>&1 || { cat "$out/pt"; fail "promtool check metrics"; }
 	ok "promtool check metrics: no problem ($(grep -c '^# TYPE' "$out/m.prom") families, $(grep -vc '^#' "$out/m.prom") samples)"
 	# --all: a second instance (memory backend, a port that receives nothing) beside it
 	mem_run m "$RXDROP" -i mem0 --mem-frame none -d 60 --cpus 0
+	# its document has the memory backend's section: every number of it a sample too
+	"$CTL" --pid "$RUN_PID" stats >"$out/mb.json" || fail "stats of the memory backend run"
+	"$CTL" --pid "$RUN_PID" metrics >"$out/mm.prom" || fail "metrics of the memory backend run"
+	"$CTL" --pid "$RUN_PID" stats >"$out/ma.json" || fail "stats of the memory backend run"
+	$PY "$S/tests/integration/metrics_check.py" "$out/mm.prom" "$out/mb.json" "$out/ma.json" \
+		"xsk-rxdrop.$RUN_PID" || { cat "$out/mm.prom"; fail "memory backend: metrics and stats disagree"; }
+	grep -q "^xskf_memory_backend_busy_seconds_total{instance=\"xsk-rxdrop.$RUN_PID\",worker=\"0\"} " "$out/mm.prom" ||
+		fail "no xskf_memory_backend_busy_seconds_total"
 	"$CTL" metrics >/dev/null 2>&1 && fail "metrics without -s and two runs: exit 0"
 	"$CTL" metrics --all >"$out/all.prom" || fail "metrics --all: exit $?"
 	promtool check metrics <"$out/all.prom" >"$out/pt" 2>&1 || { cat "$out/pt"; fail "promtool: --all"; }

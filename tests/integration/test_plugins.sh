@@ -12,10 +12,17 @@
 #             file); a peer that is not root is refused; malformed, oversized, truncated and
 #             empty requests are answered or dropped without harm
 #   list      `xskf plugins` with two files of one plugin name (same file name, another
-#             file name): each pair is named in a warning that says which one a name runs
+#             file name): each pair is named in a warning that says which one a name runs;
+#             a plugin runs by the name listed (its descriptor's), and by its file's name
 #   json      a plugin whose json() prints no JSON value (members, not an object) in a chain
 #             with rxdrop: --json and a live `xskfctl stats` stay valid JSON, its app_stats is
 #             null, rxdrop's are there, and one warning names the plugin
+#   crash     a plugin that crashes in rx_burst (SIGSEGV), a C++ one whose rx_burst throws:
+#             frames from the generator reach it, the run ends with 128 + the signal after one
+#             line naming the plugin, its file and rx_burst(); XDP detached, socket removed
+#   reply     a plugin command's answer of any length: `xskfctl talker top N` (N lines of 60
+#             characters) whole at 64 and 5000 lines through command_out(), and at 64 lines
+#             through command()'s buffer, which says so when an answer does not fit (5000)
 # Root; exit 77 to skip.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -156,18 +163,45 @@ counters)
 	[ "$(json_get "$out/k.json" 'd["plugins"][0]["workers"][0]["dropped"]')" = "$fin" ] ||
 		fail "per-worker counters do not add up"
 	ok "plugin counters: $n per-second lines, $fin in the JSON, per worker and summed"
+	# every name of the total line, and the summary's drops, in docs/operations.md's table
+	$PY - "$out/k.err" "$S/docs/operations.md" <<'EOPY' || fail "the live line's fields are not all in docs/operations.md"
+import re, sys
+line = next(l for l in open(sys.argv[1]) if re.match(r"\[ *[0-9.]+s\] total ", l))
+rest = re.sub(r"\b(rx|tx) +[0-9.]+ +[kMG]?pps", r"\1 R", line.split("] total", 1)[1])
+names = {re.sub(r"^w[0-9]+$", "wN", f.split()[0]) for f in re.split(r"\s{2,}", rest.strip())}
+names |= {"app drops", "other drops"}
+doc = open(sys.argv[2]).read()
+table = doc.split("<!-- live-line:begin -->", 1)[1].split("<!-- live-line:end -->", 1)[0]
+missing = sorted(n for n in names if not re.search(r"`%s[` ]" % re.escape(n), table))
+print("live line fields:", " ".join(sorted(names)), "; missing:", missing)
+sys.exit(1 if missing or len(names) < 8 else 0)
+EOPY
+	ok "the live line's fields, and the summary's app and other drops, are named in docs/operations.md"
 	;;
 list)
 	mkdir "$out/pp"
 	cp "$B/apps/l2fwd.so" "$out/pp/l2fwd.so"
 	cp "$B/apps/rxdrop.so" "$out/pp/other.so"
 	XSKF_PLUGIN_PATH=$out/pp "$XSKF" plugins >"$out/l.out" 2>"$out/l.err" || fail "xskf plugins failed"
-	grep -qF "xskf: warning: two plugins called 'l2fwd': $out/pp/l2fwd.so and $B/apps/l2fwd.so; 'xskf run' by name runs the first" "$out/l.err" ||
+	grep -qF "xskf: warning: two plugins called 'l2fwd': $out/pp/l2fwd.so and $B/apps/l2fwd.so; 'xskf run l2fwd' runs $out/pp/l2fwd.so: give the other's path to run it" "$out/l.err" ||
 		{ cat "$out/l.err"; fail "same file name: no warning"; }
-	grep -qF "xskf: warning: two plugins called 'rxdrop': $out/pp/other.so and $B/apps/rxdrop.so; 'xskf run NAME' loads the first NAME.so" "$out/l.err" ||
+	grep -qF "xskf: warning: two plugins called 'rxdrop': $out/pp/other.so and $B/apps/rxdrop.so; 'xskf run rxdrop' runs $B/apps/rxdrop.so: give the other's path to run it" "$out/l.err" ||
 		{ cat "$out/l.err"; fail "another file name: no warning"; }
 	[ "$(wc -l <"$out/l.err")" = 2 ] || { cat "$out/l.err"; fail "more warnings than the two pairs"; }
 	ok "xskf plugins: both pairs of one name named, with which one runs"
+	# A listed name runs: the test plugin whose descriptor is 'bad', in a file called otherwise
+	# (as count-l3 is in count_l3.so); a file name runs as before
+	TP=${XSKF_TEST_PLUGINS:?XSKF_TEST_PLUGINS not set (run through meson test)}
+	mkdir "$out/pn"
+	cp "$TP/good.so" "$out/pn/counted_drop.so"
+	XSKF_PLUGIN_PATH=$out/pn "$XSKF" plugins >"$out/l.out" 2>"$out/l.err" || fail "xskf plugins failed"
+	grep -qxF "bad          $out/pn/counted_drop.so" "$out/l.out" || { cat "$out/l.out"; fail "'bad' not listed"; }
+	for spec in bad counted_drop; do
+		XSKF_PLUGIN_PATH=$out/pn mem_json "$out/n.json" "$XSKF" run "$spec" -i mem0 --mem-frames 2000
+		[ "$(json_get "$out/n.json" 'd["plugins"][0]["name"], d["queues"][0]["rx_packets"], d["queues"][0]["drop_app"]')" = "bad 2000 2000" ] ||
+			fail "xskf run $spec: $(json_get "$out/n.json" 'd["plugins"][0]["name"], d["queues"][0]')"
+	done
+	ok "xskf run bad (the listed name) and xskf run counted_drop (the file) run $out/pn/counted_drop.so: 2000 frames"
 	;;
 json)
 	TP=${XSKF_TEST_PLUGINS:?XSKF_TEST_PLUGINS not set (run through meson test)}
@@ -280,6 +314,63 @@ EOPY
 	[ "$(json_get "$out/t.json" "d['app_stats']['reloads'], d['app_stats']['reload_errors']")" = "1 1" ] ||
 		fail "reload counters: $(json_get "$out/t.json" "d['app_stats']")"
 	ok "xskfctl tunnel reload: good file taken, bad file refused, counted"
+	;;
+crash)
+	TP=${XSKF_TEST_PLUGINS:?XSKF_TEST_PLUGINS not set (run through meson test)}
+	cases=("rx_crash|139|xskf: plugin 'bad' ($TP/rx_crash.so) crashed in rx_burst() (SIGSEGV, a bad memory access): a bug in the plugin; the run ends")
+	[ -f "$TP/rx_throw.so" ] &&
+		cases+=("rx_throw|134|xskf: plugin 'thrower' ($TP/rx_throw.so) crashed in rx_burst() (SIGABRT: abort(), a failed assert() or a C++ exception nothing caught): a bug in the plugin; the run ends")
+	for c in "${cases[@]}"; do
+		IFS='|' read -r so want line <<<"$c"
+		ip netns exec "$TB_NS_DUT" "$XSKF" run "$TP/$so.so" -i "$TB_IF_DUT" -q 0 -c --cpus 1 --quiet \
+			>/dev/null 2>"$out/x.err" &
+		pid=$!
+		wait_line "$out/x.err" "control socket"
+		gen "$GEN" -i "$TB_IF_GEN" -n 100 --cpus 0 --rate 10000 --json >/dev/null || fail "generator"
+		WAIT_SHOW=$out/x.err wait_for "the end of the run of $so" gone $pid
+		wait $pid
+		rc=$?
+		[ $rc = "$want" ] || { cat "$out/x.err"; fail "$so: exit status $rc, not $want"; }
+		grep -qxF "$line" "$out/x.err" || { cat "$out/x.err"; fail "$so: no line naming the plugin and rx_burst"; }
+		[ "$so" = rx_throw ] && ! grep -qxF "  what():  a frame it did not expect" "$out/x.err" &&
+			{ cat "$out/x.err"; fail "rx_throw: the exception's what() not shown"; }
+		assert_no_xdp "$so crashed"
+		[ -z "$(ls "$XSKF_CTL_DIR"/*.sock 2>/dev/null)" ] || fail "$so: the control socket was left"
+		ok "$so: exit $rc, $(grep -F "xskf: plugin" "$out/x.err")"
+	done
+	;;
+reply)
+	TP=${XSKF_TEST_PLUGINS:?XSKF_TEST_PLUGINS not set (run through meson test)}
+	# top_lines N: what `top N` must answer, "ok: " before its first line
+	top_lines() {
+		$PY -c '
+import sys
+for i in range(int(sys.argv[1])):
+    print("%sflow %5u 198.51.100.%-3u:%5u -> 192.0.2.%-3u:%5u pkts %5u" % ("ok: " if i == 0 else "",
+          i, i % 250 + 1, 10000 + i, (i * 7) % 250 + 1, 20000 + i, 1000 - i % 1000))' "$1"
+	}
+	for so in talker talker_buf; do
+		"$XSKF" run "$TP/$so.so" -i mem0 --backend memory --quiet >/dev/null 2>"$out/t.err" &
+		pid=$!
+		wait_line "$out/t.err" "control socket"
+		for n in 64 5000; do
+			rc=0
+			"$CTL" talker top $n >"$out/a.$n" || rc=$?
+			if [ $so = talker_buf ] && [ $n = 5000 ]; then
+				[ $rc = 1 ] && head -1 "$out/a.$n" | grep -qxF "error: the answer of plugin 'talker' was cut at 65535 bytes (its command() reply buffer; command_out() has no bound); what it gave:" ||
+					{ head -c 300 "$out/a.$n"; fail "$so: top $n: exit $rc, no line saying it was cut"; }
+				continue
+			fi
+			[ $rc = 0 ] || fail "$so: xskfctl talker top $n: exit $rc"
+			top_lines $n | cmp -s - "$out/a.$n" ||
+				{ tail -c 200 "$out/a.$n"; fail "$so: top $n: not the $n lines ($(wc -c <"$out/a.$n") bytes)"; }
+		done
+		"$CTL" talker bogus >"$out/b" && fail "$so: a bad command got exit 0"
+		grep -qxF "error: expected 'top N'" "$out/b" || fail "$so: bad command: $(cat "$out/b")"
+		kill -INT $pid
+		wait $pid || fail "$so: the run exited non-zero"
+		ok "$so: top 64 whole ($(wc -c <"$out/a.64") bytes)$([ $so = talker ] && echo ", top 5000 whole ($(wc -c <"$out/a.5000") bytes)" || echo "; top 5000 said to be cut at 64 KiB")"
+	done
 	;;
 *) fail "unknown case $case_name" ;;
 esac

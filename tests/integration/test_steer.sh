@@ -6,7 +6,8 @@
 #                            interface answers ping and serves HTTP (python3 http.server, curl)
 #   test_steer.sh drop     - a drop rule drops exactly the frames it matches, and counts them
 #   test_steer.sh live     - rules added, deleted and the default swapped under traffic: every
-#                            frame sent is seen once, seen = xsk + pass + cpumap + drop = hits
+#                            frame sent is seen once, seen = xsk + pass + cpumap + drop = hits;
+#                            'dport 05353' is port 5353, and add answers with the rule as read
 #   test_steer.sh cpumap   - frames a cpumap rule passes are taken by the stack in the cpumap
 #                            thread of its CPU (its run time grows), those of a plain pass rule
 #                            without it; the stack delivers both to UDP sockets
@@ -102,8 +103,10 @@ live)
 		>"$out/gen.json" &
 	g=$!
 	wait_for "traffic seen" ge steer "$PID" "s['seen']" 2000
-	a=$(ctl "$PID" steer add udp dport 5353 drop) || fail "add: $a"
+	# a leading zero is decimal, and the answer is the rule as read (as steer list has it)
+	a=$(ctl "$PID" steer add udp dport 05353 drop) || fail "add: $a"
 	id=$(sed -n 's/^ok: rule \([0-9]*\) added.*/\1/p' <<<"$a")
+	[ "$a" = "ok: rule $id added: udp dport 5353 drop" ] || fail "add's answer: $a"
 	wait_for "drops" ge hits "$PID" "$id" 2000
 	ctl "$PID" steer add default drop >/dev/null || fail "default drop"
 	d=$(ctl "$PID" steer del "$id") || fail "del: $d"

@@ -46,9 +46,9 @@ $PY -c 'import scapy' 2>/dev/null || { echo "SKIP: $PY has no scapy"; exit 77; }
 # The bed is bed_vxlan3 of scripts/bed_lib.sh (drawn above). The sending ends (h0, v0 and the
 # VXLAN devices) compute checksums in full: AF_XDP copy mode hands us the frame as the kernel
 # left it, and a partial (offloaded) checksum would be wrong after a tunnel.
-# tun_bed_up [MTU]: MTU of the access links and the kernel's VXLAN devices (default 1500); the
-# underlay carries 100 bytes more (VXLAN over IPv6 adds 70).
-tun_bed_up() { bed_vxlan3 "xtun$TAG$$" "${1:-}"; }
+# tun_bed_up [MTU [UMTU]]: MTU of the access links and the kernel's VXLAN devices (default
+# 1500); the underlay carries 100 bytes more (VXLAN over IPv6 adds 70), or UMTU.
+tun_bed_up() { bed_vxlan3 "xtun$TAG$$" "${1:-}" "${2:-}"; }
 
 # The table for this test bed: VNI 100 over IPv4 (also the default), VNI 200 over IPv6.
 write_config() {

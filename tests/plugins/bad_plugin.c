@@ -4,10 +4,12 @@
  *   BAD_ABI      built for another plugin ABI
  *   NO_RX        no rx_burst callback
  *   INIT_FAILS   its init() fails with -EIO
+ *   WORKER_INIT_FAILS  its worker_init() fails with -EIO
  *   PARSE_CRASH  its option parser dereferences NULL
  *   SHORT_DESC   a descriptor too short to hold the required fields
  *   BAD_JSON     its json() prints members of an object, not one JSON value
  *   NEEDS_HINTS  a good plugin that says it reads the RX hints (XSKF_APP_F_NEEDS_HINTS)
+ *   RX_CRASH     its rx_burst writes to address 16 (SIGSEGV) at the first burst
  * Without a flag: a plugin that counts and drops every frame (the good control).
  */
 #include <errno.h>
@@ -27,11 +29,30 @@ static int bad_init(void *ctx, struct xskf_engine *eng)
 #endif
 }
 
+#ifdef RX_CRASH
+static volatile uintptr_t rx_bad_addr = 16;
+#endif
+
+static int bad_worker_init(void *ctx, const struct xskf_worker_info *wi, void **wctx)
+{
+	(void)ctx;
+	(void)wi;
+	*wctx = NULL;
+#ifdef WORKER_INIT_FAILS
+	return -EIO;
+#else
+	return 0;
+#endif
+}
+
 __attribute__((unused)) static void bad_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 {
 	(void)wctx;
 	(void)pkts;
 	(void)n;
+#ifdef RX_CRASH
+	*(volatile unsigned int *)rx_bad_addr = n;
+#endif
 }
 
 #ifdef PARSE_CRASH
@@ -75,6 +96,7 @@ static const struct xskf_app bad_app = {
 	.flags = XSKF_APP_F_NEEDS_HINTS,
 #endif
 	.init = bad_init,
+	.worker_init = bad_worker_init,
 #ifndef NO_RX
 	.rx_burst = bad_burst,
 #endif

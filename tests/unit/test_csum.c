@@ -6,6 +6,10 @@
  * complete sender writes; complete ones, UDP without checksum, fragments and other protocols
  * are left alone; lengths that do not fit the frame are refused. The reference sum here is the
  * textbook one, byte by byte in network order, so that it shares nothing with csum.c.
+ * Multi-buffer frames (chains, docs/jumbo.md): a frame cut into buffers anywhere after its
+ * headers, at odd offsets too, is finished to the same bytes as in one buffer, up to 9014-byte
+ * frames cut as the kernel cuts them; through the packet view and the burst (the worker's
+ * table of buffers) too; a frame whose headers are cut is left alone.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -15,7 +19,9 @@
 #include "../tap.h"
 #include "core/csum.h"
 #include "core/internal.h"
+#include "core/worker.h"
 #include "xskf_hints.h"
+#include "xskf_hints_parse.h"
 
 static uint32_t ref_sum(const uint8_t *p, uint32_t n, uint32_t s)
 {
@@ -36,7 +42,7 @@ static uint16_t ref_fold(uint32_t s)
 }
 
 struct frame {
-	uint8_t b[600];
+	uint8_t b[9100]; /* up to a 9000-MTU frame */
 	uint32_t len;        /* with padding */
 	uint32_t l3, l4, seg; /* offsets; L4 segment length */
 	uint32_t check;      /* offset of the checksum field */
@@ -227,31 +233,38 @@ static void burst_case(void)
 	pkts[0] = (struct xskf_pkt){ .data = a.b, .len = a.len };
 	pkts[1] = (struct xskf_pkt){ .data = b.b, .len = b.len };
 	pkts[2] = (struct xskf_pkt){ .data = c.b, .len = c.len };
-	xskf_csum__burst(&s, pkts, 3, false);
+	xskf_csum__burst(&s, pkts, 3, false, false);
 	CHECK(s.c.csum_checked == 2 && s.c.csum_unfinished == 1 && s.c.csum_repaired == 0,
 	      "burst, counting only: checked 2, unfinished 1, repaired 0 (%llu %llu %llu)",
 	      (unsigned long long)s.c.csum_checked, (unsigned long long)s.c.csum_unfinished,
 	      (unsigned long long)s.c.csum_repaired);
-	xskf_csum__burst(&s, pkts, 3, true);
+	xskf_csum__burst(&s, pkts, 3, true, false);
 	CHECK(s.c.csum_unfinished == 2 && s.c.csum_repaired == 1, "burst, repairing: repaired 1");
-	xskf_csum__burst(&s, pkts, 3, true);
+	xskf_csum__burst(&s, pkts, 3, true, false);
 	CHECK(s.c.csum_unfinished == 2 && s.c.csum_repaired == 1 && s.c.csum_checked == 6,
 	      "a repaired frame is complete the next time");
 }
 
+static int finish_cut(const uint8_t *frame, uint32_t len, const uint32_t *cuts, unsigned int ncut,
+		      uint8_t *out);
+
 /*
  * Mutated frames, each in a heap buffer of exactly its length (ASan sees a read past it): the
- * result is always -EBADMSG, 0 or 1, and a frame just finished is complete the next time.
+ * result is always -EBADMSG, 0 or 1, and a frame just finished is complete the next time. Cut
+ * into 2 to 5 buffers at random: the same result and bytes as in one buffer when the headers
+ * (as the frame parses) lie in the first, else 0 and unchanged.
  */
 static void random_case(void)
 {
-	unsigned int seed = 17, i, bad = 0, fin = 0;
+	unsigned int seed = 17, i, bad = 0, fin = 0, badc = 0, cutfin = 0;
+	static uint8_t orig[sizeof(((struct frame *)0)->b)], out[sizeof(orig)];
 
 	for (i = 0; i < 200000; i++) {
-		struct frame f;
-		uint32_t len, k;
+		static struct frame f;
+		struct xskf_parse p;
+		uint32_t len, k, cuts[4], nc, l4t, hend = UINT32_MAX;
 		uint8_t *b;
-		int r, r2;
+		int r, r2, rc;
 
 		build(&f, (int)(rand_r(&seed) % 3), rand_r(&seed) & 1, !(rand_r(&seed) % 4),
 		      rand_r(&seed) & 1 ? 6 : 17, rand_r(&seed) % 300, rand_r(&seed) % 3);
@@ -261,7 +274,32 @@ static void random_case(void)
 		len = rand_r(&seed) % 4 ? f.len : rand_r(&seed) % (f.len + 1);
 		b = malloc(len ? len : 1);
 		memcpy(b, f.b, len);
+		memcpy(orig, f.b, len);
 		r = xskf_csum__finish(b, len);
+		/* the same bytes in buffers, cut at random (ascending, maybe empty ones) */
+		nc = 1 + rand_r(&seed) % 4;
+		for (k = 0; k < nc; k++)
+			cuts[k] = len ? rand_r(&seed) % (len + 1) : 0;
+		for (k = 1; k < nc; k++) /* sorted: a few swaps do for 4 */
+			for (uint32_t j = k; j > 0 && cuts[j - 1] > cuts[j]; j--) {
+				uint32_t t = cuts[j];
+
+				cuts[j] = cuts[j - 1];
+				cuts[j - 1] = t;
+			}
+		if (rand_r(&seed) % 2 && len > 80) /* often: after the headers, as the kernel cuts */
+			for (k = 0; k < nc; k++)
+				cuts[k] = cuts[k] < 80 ? 80 : cuts[k];
+		rc = finish_cut(orig, len, cuts, nc, out);
+		xskf_parse_outer(orig, orig + len, &p);
+		l4t = p.ptype & XSKF_PTYPE_L4_MASK;
+		if ((l4t == XSKF_PTYPE_L4_TCP || l4t == XSKF_PTYPE_L4_UDP) && p.l4_off)
+			hend = p.l4_off + (l4t == XSKF_PTYPE_L4_TCP ? 20u : 8u);
+		if (cuts[0] >= hend)
+			badc += rc != r || memcmp(out, b, len);
+		else
+			badc += rc != 0 || memcmp(out, orig, len);
+		cutfin += rc == 1;
 		r2 = xskf_csum__finish(b, len);
 		if (r < -EBADMSG || (r < 0 && r != -EBADMSG) || r > 1 || (r == 1 && r2 != 0))
 			bad++;
@@ -270,6 +308,186 @@ static void random_case(void)
 	}
 	CHECK(!bad, "200000 mutated frames: results in {-EBADMSG, 0, 1}, finished ones complete "
 		    "after (%u finished, %u wrong)", fin, bad);
+	CHECK(!badc, "the same frames cut into 2 to 5 buffers: as in one buffer when the headers "
+		     "are in the first, else 0 (%u finished, %u wrong)", cutfin, badc);
+}
+
+/*
+ * xskf_csum__finish_bufs() on @len bytes of @frame cut at @cuts (@ncut ascending offsets),
+ * each buffer in a heap block of its own length (ASan sees a read past one); the buffers are
+ * copied back to @out. Returns its result.
+ */
+static int finish_cut(const uint8_t *frame, uint32_t len, const uint32_t *cuts, unsigned int ncut,
+		      uint8_t *out)
+{
+	struct xskf_csum_buf b[64] = {};
+	uint32_t from = 0, to;
+	unsigned int i, nb = ncut + 1;
+	int r;
+
+	for (i = 0; i < nb; i++) {
+		to = i < ncut ? cuts[i] : len;
+		b[i].len = to - from;
+		b[i].p = malloc(b[i].len ? b[i].len : 1);
+		memcpy(b[i].p, frame + from, b[i].len);
+		from = to;
+	}
+	r = xskf_csum__finish_bufs(b, nb);
+	for (from = 0, i = 0; i < nb; i++) {
+		memcpy(out + from, b[i].p, b[i].len);
+		from += b[i].len;
+		free(b[i].p);
+	}
+	return r;
+}
+
+/* Where a frame's headers end: the TCP/UDP header's end, as the flat frame parses. */
+static uint32_t hdr_end(const struct frame *f)
+{
+	return f->l4 + (f->proto == 6 ? 20 : 8);
+}
+
+/*
+ * A frame cut into 2, 3 and many buffers at every offset after its headers: finished as in one
+ * buffer; a complete one left alone; cut inside its headers: 0, unchanged.
+ */
+static void chain_case(const char *what, int tags, bool v6, bool ext, uint8_t proto, uint32_t pay)
+{
+	static struct frame good, f;
+	static uint8_t out[sizeof(f.b)];
+	uint32_t c, cuts[63], k, wrong2 = 0, wrong3 = 0, wrongc = 0, n = 0;
+	int r;
+
+	build(&good, tags, v6, ext, proto, pay, 0);
+	complete(&good);
+	f = good;
+	unfinished(&f);
+	for (c = hdr_end(&f); c <= f.len; c++, n++) {
+		cuts[0] = c;
+		r = finish_cut(f.b, f.len, cuts, 1, out);
+		wrong2 += r != 1 || memcmp(out, good.b, f.len);
+		/* three buffers, the second 1 to 7 bytes long: odd and even edges */
+		cuts[1] = c + 1 + c % 7 < f.len ? c + 1 + c % 7 : f.len;
+		r = finish_cut(f.b, f.len, cuts, 2, out);
+		wrong3 += r != 1 || memcmp(out, good.b, f.len);
+		r = finish_cut(good.b, good.len, cuts, 2, out);
+		wrongc += r != 0 || memcmp(out, good.b, f.len);
+	}
+	CHECK(!wrong2 && !wrong3, "%s: cut into 2 and 3 buffers at %u offsets: finished as in one "
+				  "(%u, %u wrong)", what, n, wrong2, wrong3);
+	CHECK(!wrongc, "%s: complete, cut: left alone (%u wrong)", what, wrongc);
+	/* a buffer per byte after the headers, then the rest */
+	for (k = 0; k < 63 && hdr_end(&f) + k < f.len; k++)
+		cuts[k] = hdr_end(&f) + k;
+	r = finish_cut(f.b, f.len, cuts, k, out);
+	CHECK(r == 1 && !memcmp(out, good.b, f.len), "%s: %u buffers of one byte: finished", what,
+	      k);
+	/* the headers cut: nothing read past the first buffer, nothing done */
+	for (c = 1, n = 0; c < hdr_end(&f); c++) {
+		cuts[0] = c;
+		r = finish_cut(f.b, f.len, cuts, 1, out);
+		n += r != 0 || memcmp(out, f.b, f.len);
+	}
+	CHECK(!n, "%s: headers cut between buffers: 0, unchanged (%u wrong)", what, n);
+	/* the IP length past the chain's end: refused, unchanged */
+	cuts[0] = hdr_end(&f);
+	r = finish_cut(f.b, f.len - 1, cuts, 1, out);
+	CHECK(r == -EBADMSG && !memcmp(out, f.b, f.len - 1), "%s: a chain one byte short: -EBADMSG",
+	      what);
+}
+
+/* A 9000-MTU frame cut as the kernel cuts it into UMEM buffers, and at odd offsets. */
+static void jumbo_case(void)
+{
+	static const struct {
+		const char *what;
+		bool v6;
+		uint8_t proto;
+		uint32_t pay, cuts[6], ncut;
+	} c[] = {
+		{ "IPv4 TCP, 9014 bytes in 5 x 1792 + 54", false, 6, 8960,
+		  { 1792, 3584, 5376, 7168, 8960 }, 5 },
+		{ "IPv4 TCP, 9014 bytes in 3840 + 3840 + 1334", false, 6, 8960, { 3840, 7680 }, 2 },
+		{ "IPv6 UDP, 9013 bytes at odd edges", true, 17, 8951, { 1761, 3520, 5281, 7043 }, 4 },
+		{ "IPv6 TCP, 8999 bytes in 1760-byte buffers", true, 6, 8925,
+		  { 1760, 3520, 5280, 7040, 8800 }, 5 },
+	};
+	static struct frame good, f;
+	static uint8_t out[sizeof(f.b)];
+	unsigned int i;
+	int r;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		build(&good, 0, c[i].v6, false, c[i].proto, c[i].pay, 0);
+		complete(&good);
+		f = good;
+		unfinished(&f);
+		r = finish_cut(f.b, f.len, c[i].cuts, c[i].ncut, out);
+		CHECK(r == 1 && !memcmp(out, good.b, f.len), "%s: finished to a complete sender's bytes",
+		      c[i].what);
+	}
+}
+
+/*
+ * Chains as the worker has them: the first buffer is the packet, the others in the worker's
+ * table of the burst (xskf_pkt__seg()). xskf_pkt__csum_finish() finishes a chain, and the
+ * burst counts and repairs chains beside frames of one buffer.
+ */
+static void pkt_chain_case(void)
+{
+	static struct xskf_worker w;
+	static uint8_t area[4 * 4096];
+	static struct xskf_sock s;
+	static struct frame good, f, one;
+	struct xskf_pkt pkts[2] = {};
+	const uint32_t cut[3] = { 1501, 3000, 4431 }; /* odd, even, odd edges */
+	uint32_t i, from = 0;
+
+	build(&good, 1, false, false, 6, 5000, 0);
+	complete(&good);
+	f = good;
+	unfinished(&f);
+	w.umem.area = area;
+	xskf__worker_self = &w;
+	/* buffer i at area + 4096 * i, as the first buffer's frame and three more */
+	for (i = 0; i < 4; i++) {
+		uint32_t to = i < 3 ? cut[i] : f.len;
+
+		memcpy(area + 4096 * i, f.b + from, to - from);
+		if (i) {
+			w.segs[10 + i - 1].addr = 4096 * i;
+			w.segs[10 + i - 1].len = to - from;
+			w.segs[10 + i - 1].options = i < 3 ? XDP_PKT_CONTD : 0;
+		}
+		from = to;
+	}
+	pkts[0] = (struct xskf_pkt){ .data = area, .len = cut[0], .frags = 3, .frag_idx = 10 };
+	CHECK(xskf_pkt__total_len(&pkts[0]) == f.len, "the chain holds the frame (%u bytes)",
+	      xskf_pkt__total_len(&pkts[0]));
+	build(&one, 0, true, false, 17, 100, 0);
+	unfinished(&one);
+	pkts[1] = (struct xskf_pkt){ .data = one.b, .len = one.len };
+	xskf_csum__burst(&s, pkts, 2, false, true);
+	CHECK(s.c.csum_checked == 2 && s.c.csum_unfinished == 2 && s.c.csum_repaired == 0,
+	      "a burst with a chain, counting only: checked 2, unfinished 2 (%llu %llu)",
+	      (unsigned long long)s.c.csum_checked, (unsigned long long)s.c.csum_unfinished);
+	xskf_csum__burst(&s, pkts, 2, true, true);
+	CHECK(s.c.csum_repaired == 2, "a burst with a chain, repairing: repaired 2 (%llu)",
+	      (unsigned long long)s.c.csum_repaired);
+	for (from = 0, i = 0; i < 4; i++) {
+		uint32_t to = i < 3 ? cut[i] : f.len;
+
+		CHECK(!memcmp(area + 4096 * i, good.b + from, to - from),
+		      "buffer %u of the repaired chain: a complete sender's bytes", i);
+		from = to;
+	}
+	CHECK(xskf_csum__test(&pkts[1], false) == XSKF_CSUM_COMPLETE, "its frame of one buffer too");
+	/* the public call, on the chain made unfinished again */
+	memcpy(area, f.b, cut[0]);
+	CHECK(xskf_pkt__csum_finish(&pkts[0]) == 1 && !memcmp(area, good.b, cut[0]),
+	      "xskf_pkt__csum_finish() finishes a chain");
+	CHECK(xskf_pkt__csum_finish(&pkts[0]) == 0, "and leaves it alone the second time");
+	xskf__worker_self = NULL;
 }
 
 int main(void)
@@ -303,5 +521,12 @@ int main(void)
 	meta_case();
 	burst_case();
 	random_case();
+	for (pay = 0; pay < 3; pay++) { /* odd and even lengths */
+		chain_case("chain: IPv4 TCP", 0, false, false, 6, 300 + pay);
+		chain_case("chain: IPv6 UDP + hop-by-hop", 0, true, true, 17, 301 + pay);
+		chain_case("chain: QinQ IPv4 UDP", 2, false, false, 17, 1 + pay);
+	}
+	jumbo_case();
+	pkt_chain_case();
 	return tap_done();
 }

@@ -11,6 +11,21 @@ for h in "$S"/include/*.h; do
 		{ echo "FAIL: $h as C++"; exit 1; }
 	echo "ok - $(basename "$h") compiles as C and C++"
 done
+# A plugin's descriptor (XSKF_PLUGIN()) in C++17 and C++11, -Wpedantic: the guide says they work
+printf '%s\n' '#include <xskf_plugin.h>' \
+	'static void burst(void *, struct xskf_pkt *, unsigned int) noexcept {}' \
+	'static struct xskf_app make() noexcept { struct xskf_app a = {}; a.name = "x"; a.rx_burst = burst; return a; }' \
+	'static const struct xskf_app app = make();' \
+	'XSKF_PLUGIN(.name = "x", .app = &app);' >"${TMPDIR:-/tmp}/xskf-plugin17.$$.cc"
+trap 'rm -f "${TMPDIR:-/tmp}/xskf-plugin17.$$.cc"' EXIT
+for cxx in c++ clang++; do
+	command -v $cxx >/dev/null || continue
+	for std in c++17 c++11; do
+		$cxx -std=$std -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I"$S/include" \
+			"${TMPDIR:-/tmp}/xskf-plugin17.$$.cc" || { echo "FAIL: XSKF_PLUGIN() with $cxx -std=$std -Wpedantic"; exit 1; }
+	done
+	echo "ok - XSKF_PLUGIN() compiles with $cxx -std=c++17 and c++11, -Wpedantic -Werror"
+done
 # every private header, by its folder (core/, backend/, runner/) or its bare name: the list is
 # the tree's, so that a new header is covered the day it is added
 private=$(cd "$S/framework" && ls -- */*.h | sed 's|^\(.*\)/\(.*\)\.h$|\1/\2\|\2|' | paste -sd'|')

@@ -56,3 +56,42 @@ for c in "xsk-rxdrop:apps/xsk-rxdrop" "xsk-l2fwd:apps/xsk-l2fwd" "xsk-tunnel:app
 	checked=$((checked + 1))
 done
 echo "$checked commands checked"
+
+# Every command of xskfctl's usage text begins a line of its page's SYNOPSIS
+$PY - "$B/xskfctl.1.scd" <<EOPY || fail "xskfctl(1): a command of --help is not in the SYNOPSIS"
+import re, sys
+usage = """$("$B/apps/xskfctl" --help 2>&1 | sed -n '/^usage:/,/^  -/p')"""
+cmds = set()
+for l in usage.splitlines():
+    l = re.sub(r"^(usage:)?\s*xskfctl\s*", "", l) if "xskfctl" in l else ""
+    l = re.sub(r"^\[-s [^]]*\]\s*", "", l)
+    for alt in l.split(" | "):
+        w = alt.split()[0] if alt.split() else ""
+        if re.fullmatch(r"[a-z]+", w):
+            cmds.add(w)
+page = open(sys.argv[1]).read()
+syn = page.split("# SYNOPSIS", 1)[1].split("\n# ", 1)[0]
+firsts = set()
+for l in syn.splitlines():
+    if l.startswith("*xskfctl*"):
+        l = re.sub(r"^\*xskfctl\*\s*(\[\*-s\*[^]]*\]\s*)?", "", l)
+        m = re.match(r"\*([a-z]+)\*", l)
+        if m:
+            firsts.add(m.group(1))
+missing = sorted(cmds - firsts)
+if not cmds or missing:
+    print("missing from the SYNOPSIS:", missing or "no commands read from --help", file=sys.stderr)
+    sys.exit(1)
+print("ok - xskfctl(1): the SYNOPSIS has every command of --help:", " ".join(sorted(cmds)))
+EOPY
+
+# Every plugin the build ships (apps/*.so) is in the lists of docs/plugins.md and xskf(1)
+S=${XSKF_SRC:?XSKF_SRC not set (run through meson test)}
+for so in "$B"/apps/*.so; do
+	p=$(basename "$so" .so)
+	grep -A3 '^- Shipped plugins:' "$S/docs/plugins.md" | grep -q "\`$p\`" ||
+		fail "plugin $p is not in docs/plugins.md's list of shipped plugins"
+	grep -A4 'Shipped:' "$S/docs/man/xskf.1.scd" | grep -q "\*$p\*" ||
+		fail "plugin $p is not in xskf(1)'s list of shipped plugins"
+done
+echo "ok - docs/plugins.md and xskf(1) list every shipped plugin: $(cd "$B/apps" && ls -- *.so | sed 's/\.so$//' | paste -sd' ')"

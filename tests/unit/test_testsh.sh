@@ -25,13 +25,16 @@ cat >"$T/bin/ninja" <<'EOS'
 echo "ninja $2" >>"$STUB_LOG"
 case " $STUB_FAIL_NINJA " in *" $2 "*) exit 1 ;; esac
 EOS
+# (meson test -C build --suite lab is logged and failed as "build:lab")
 cat >"$T/bin/meson" <<'EOS'
 #!/bin/sh
 case $1 in
 setup) echo "meson setup $2" >>"$STUB_LOG"; mkdir -p "$2" ;;
 test)
-	echo "meson test $3" >>"$STUB_LOG"
-	case " $STUB_FAIL_TEST " in *" $3 "*) exit 1 ;; esac ;;
+	k=$3
+	case " $* " in *" --suite lab "*) k=$3:lab ;; esac
+	echo "meson test $k" >>"$STUB_LOG"
+	case " $STUB_FAIL_TEST " in *" $k "*) exit 1 ;; esac ;;
 esac
 EOS
 chmod +x "$T"/tree/scripts/*.sh "$T"/bin/*
@@ -49,10 +52,10 @@ ran() { grep -qx -- "$1" "$T/log"; }
 run_case "" ""
 [ $rc = 0 ] || fail "all passes passing: exit $rc"
 grep -qx "all test suites passed" "$T/out" || fail "all passing: no closing line: $(cat "$T/out")"
-for c in "meson test build" "meson test build-asan" "fuzz.sh --build-only" "meson test build-fuzz"; do
+for c in "meson test build" "meson test build:lab" "meson test build-asan" "fuzz.sh --build-only" "meson test build-fuzz"; do
 	ran "$c" || fail "all passing: '$c' did not run"
 done
-echo "ok - every pass passing: all three ran, exit 0"
+echo "ok - every pass passing: all four ran (build, lab, asan, fuzz), exit 0"
 
 run_case "" "build"
 [ $rc = 1 ] || fail "a failing test in the first pass: exit $rc"
@@ -63,12 +66,12 @@ grep -qx "test: failed passes: build (the failing tests are above; logs in build
 grep -q "all test suites passed" "$T/out" && fail "'all test suites passed' after a failure"
 echo "ok - a failing test in the first pass: ASan and fuzz passes still ran, 'failed passes: build', exit 1"
 
-run_case "build-asan" "build-fuzz"
+run_case "build-asan" "build:lab build-fuzz"
 [ $rc = 1 ] || fail "two failing passes: exit $rc"
 ran "meson test build-asan" && fail "the ASan pass's tests ran after its build failed"
 ran "meson test build-fuzz" || fail "the fuzz round did not run after the ASan build failed"
-grep -q "^test: failed passes: asan fuzz " "$T/out" || fail "not both named: $(cat "$T/out")"
-echo "ok - the ASan build and the fuzz round failing: both named, exit 1"
+grep -q "^test: failed passes: lab asan fuzz " "$T/out" || fail "not all three named: $(cat "$T/out")"
+echo "ok - the lab, the ASan build and the fuzz round failing: all three named, exit 1"
 
 run_case "" "" --no-asan
 [ $rc = 0 ] && ! ran "meson test build-asan" && ! ran "fuzz.sh --build-only" ||

@@ -1,0 +1,289 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# The kernel lab: Debian's own kernels booted under QEMU (TCG: no KVM needed), xskf run inside
+# on emulated NICs with real drivers, frames sent from the host side of their taps. Everything
+# comes from Debian's mirror through apt: the guest kernels (linux-image-amd64 of bookworm,
+# trixie and trixie-backports), a bookworm root filesystem (debootstrap) with xskf's runtime
+# libraries, busybox for the initramfs. The build folder is shared read-only with the guest
+# over 9p; results (exit codes, --json, logs) come back over a second 9p folder.
+#
+#   scripts/vm-lab.sh [--kernel 6.1|6.12|7]... [--all] [--build DIR] [--keep] [TEST]...
+#     --kernel K   boot this kernel (repeatable; default 7)
+#     --all        every kernel
+#     --build DIR  xskf's build folder (default: build)
+#     --keep       keep the run folder (default: kept only when a test failed)
+#     TEST         tests to run (default: every test the kernel can run):
+#                    load      the XDP program loads and attaches natively (without and with
+#                              hints, with a steering rule) and in SKB mode
+#                    rxdrop    copy-mode xsk-rxdrop on 2 virtio-net queues: every frame sent
+#                              from the host side counted, exactly, reconciled
+#                    zerocopy  the same in zero-copy (-z; kernel 7.x only: 6.12's virtio-net
+#                              refuses it with EOPNOTSUPP; it needs iommu_platform=on)
+#
+# The cache (XSKF_LAB_CACHE, default /var/cache/xskf-lab) keeps the apt lists, the kernels (by
+# package version) and the root filesystem (rebuilt when the host's xskf runtime libraries
+# change version: the guest runs the binaries built on this host). Exit: 0 all passed, 1 a
+# test failed, 77 this machine cannot run the lab (one line says why), 2 bad usage.
+set -uo pipefail
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${XSKF_LAB_CACHE:-/var/cache/xskf-lab}
+MIRROR=${XSKF_LAB_MIRROR:-http://deb.debian.org/debian}
+BUILD=$SRC/build
+KERNELS=()
+TESTS=()
+KEEP=0
+ALL_TESTS="load rxdrop zerocopy"
+
+usage() { sed -n '/^#   scripts\/vm-lab.sh/,/^#$/p' "$0" | sed 's/^# \{0,1\}//'; }
+skip() { echo "vm-lab: skipped: $*"; exit 77; }
+die() { echo "vm-lab: $*" >&2; exit 1; }
+log() { echo "vm-lab: $*"; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel)
+		case ${2:-} in
+		6.1 | 6.12 | 7) KERNELS+=("$2") ;;
+		*) echo "vm-lab: --kernel takes 6.1, 6.12 or 7, not '${2:-}'" >&2; exit 2 ;;
+		esac
+		shift
+		;;
+	--all) KERNELS=(6.1 6.12 7) ;;
+	--build)
+		BUILD=$(cd "${2:-}" 2>/dev/null && pwd) || { echo "vm-lab: no build folder '${2:-}'" >&2; exit 2; }
+		shift
+		;;
+	--keep) KEEP=1 ;;
+	-h | --help) usage; exit 0 ;;
+	load | rxdrop | zerocopy) TESTS+=("$1") ;;
+	*) echo "vm-lab: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+	esac
+	shift
+done
+[ ${#KERNELS[@]} -gt 0 ] || KERNELS=(7)
+
+# What this machine must offer, each refused in one line.
+[ "$(id -u)" = 0 ] || skip "needs root (taps in a network namespace, debootstrap)"
+[ "$(uname -m)" = x86_64 ] || skip "the guest kernels are Debian's amd64 ones; this machine is $(uname -m)"
+for c in qemu-system-x86_64:qemu-system-x86 busybox:busybox-static debootstrap:debootstrap \
+	cpio:cpio xz:xz-utils zstd:zstd strings:binutils flock:util-linux file:file apt-get:apt dpkg-deb:dpkg; do
+	command -v "${c%%:*}" >/dev/null || skip "no ${c%%:*} (apt-get install ${c#*:})"
+done
+file -L "$(command -v busybox)" 2>/dev/null | grep -q 'statically linked' ||
+	skip "busybox is not the static one (apt-get install busybox-static)"
+[ -x "$BUILD/apps/xsk-rxdrop" ] || skip "no xskf build in $BUILD (meson setup build && ninja -C build)"
+[ -e /dev/net/tun ] || skip "no /dev/net/tun (the guest's NICs are taps)"
+
+mkdir -p "$CACHE" || skip "cannot make the cache folder $CACHE"
+exec 9>"$CACHE/.lock"
+flock -w 1800 9 || die "the cache $CACHE stays locked by another vm-lab run"
+
+# apt with its own lists in the cache: the host's sources and state are left alone.
+APT_DIR=$CACHE/apt
+apt_opts() {
+	echo -o Dir::Etc="$APT_DIR/etc" -o Dir::Etc::SourceList="$APT_DIR/etc/sources.list" \
+		-o Dir::Etc::SourceParts="$APT_DIR/etc/sources.list.d" \
+		-o Dir::Etc::Preferences="$APT_DIR/etc/preferences" \
+		-o Dir::Etc::PreferencesParts="$APT_DIR/etc/preferences.d" \
+		-o Dir::State="$APT_DIR/state" -o Dir::State::status="$APT_DIR/state/status" \
+		-o Dir::Cache="$APT_DIR/cache" -o Debug::NoLocking=1 -o APT::Sandbox::User=root
+}
+lab_apt() { apt-get $(apt_opts) "$@"; }
+lab_apt_cache() { apt-cache $(apt_opts) "$@"; }
+
+apt_update() {
+	local key=/usr/share/keyrings/debian-archive-keyring.gpg s
+	mkdir -p "$APT_DIR"/etc/{sources.list.d,preferences.d} "$APT_DIR"/state/lists/partial \
+		"$APT_DIR"/cache/archives/partial
+	touch "$APT_DIR/state/status"
+	: >"$APT_DIR/etc/sources.list"
+	for s in bookworm bookworm-updates trixie trixie-backports; do
+		echo "deb [signed-by=$key] $MIRROR $s main" >>"$APT_DIR/etc/sources.list"
+	done
+	echo "deb [signed-by=$key] ${MIRROR%/debian}/debian-security bookworm-security main" \
+		>>"$APT_DIR/etc/sources.list"
+	# once an hour at most: the lists say which kernel is current
+	if [ -z "$(find "$APT_DIR/state/lists" -name '*Packages' -mmin -60 2>/dev/null | head -1)" ]; then
+		# apt-get update exits 0 when it could not fetch a list ("W: Failed to fetch")
+		if ! lab_apt -q update >"$CACHE/apt-update.log" 2>&1 ||
+			grep -q '^\(E:\|W: Failed to fetch\|Err:\)' "$CACHE/apt-update.log"; then
+			local why
+			why=$(grep -m1 '^\(E:\|W: Failed\|Err:\)' "$CACHE/apt-update.log")
+			ls -d "$CACHE"/kernel-* "$CACHE/rootfs/lab" >/dev/null 2>&1 ||
+				skip "Debian's mirror $MIRROR is not reachable (apt-get update: $why)"
+			log "apt-get update failed ($why): using the cached kernels and root filesystem"
+			NO_MIRROR=1
+		fi
+	fi
+}
+
+# suite_of K: the suite whose linux-image-amd64 is kernel K.
+suite_of() {
+	case $1 in
+	6.1) echo 'bookworm(-security|-updates)?' ;;
+	6.12) echo trixie ;;
+	7) echo trixie-backports ;;
+	esac
+}
+
+# kernel_fetch K: $CACHE/kernel-K/{vmlinuz,modules/...,VERSION}, the suite's current
+# linux-image-amd64, fetched again only when the mirror has another version.
+kernel_fetch() {
+	local k=$1 dir=$CACHE/kernel-$1 ver img deps p tmp
+	ver=$(lab_apt_cache madison linux-image-amd64 2>/dev/null |
+		awk -F' [|] ' -v s="^($(suite_of "$k"))/" '{ split($3, a, " "); if (a[2] ~ s) { gsub(/ /, "", $2); print $2; exit } }')
+	if [ -z "$ver" ]; then
+		[ -s "$dir/VERSION" ] || skip "no linux-image-amd64 for kernel $k on the mirror"
+		return 0
+	fi
+	[ "$(cat "$dir/VERSION" 2>/dev/null)" = "$ver" ] && return 0
+	log "kernel $k: fetching linux-image-amd64 $ver"
+	img=$(lab_apt_cache show "linux-image-amd64=$ver" | sed -n 's/^Depends: //p' | tr ',' '\n' |
+		sed -n 's/^ *\(linux-image-[^ ]*\) .*/\1/p' | head -1)
+	[ -n "$img" ] || die "kernel $k: linux-image-amd64 $ver names no linux-image package"
+	# 7.x splits the image into linux-binary-* and linux-modules-*
+	deps=$(lab_apt_cache show "$img=$ver" | sed -n 's/^Depends: //p' | tr ',|' '\n\n' |
+		sed -n 's/^ *\(linux-\(binary\|modules\)-[^ ]*\) .*/\1/p')
+	tmp=$(mktemp -d "$CACHE/.kernel.XXXXXX")
+	(cd "$tmp" && lab_apt -q download "$img=$ver" $(for p in $deps; do echo "$p=$ver"; done)) \
+		>"$tmp/download.log" 2>&1 || die "kernel $k: apt-get download failed: $(tail -1 "$tmp/download.log")"
+	mkdir "$tmp/x"
+	for p in "$tmp"/*.deb; do dpkg-deb -x "$p" "$tmp/x" || die "kernel $k: dpkg-deb -x $p failed"; done
+	local mods kver
+	mods=$(find "$tmp/x" -maxdepth 4 -type d -path '*/lib/modules/*' | head -1)
+	kver=${mods##*/}
+	[ -n "$kver" ] || die "kernel $k: no modules in $img"
+	mkdir -p "$tmp/k/lib/modules"
+	mv "$mods" "$tmp/k/lib/modules/"
+	if [ -e "$tmp/x/boot/vmlinuz-$kver" ]; then
+		mv "$tmp/x/boot/vmlinuz-$kver" "$tmp/k/vmlinuz"
+	else
+		mv "$tmp/k/lib/modules/$kver/vmlinuz" "$tmp/k/vmlinuz"
+	fi
+	echo "$kver" >"$tmp/k/KVER"
+	echo "$ver" >"$tmp/k/VERSION"
+	rm -rf "$dir"
+	mv "$tmp/k" "$dir"
+	rm -rf "$tmp"
+}
+
+# The guest's root filesystem: bookworm (the host's release: the guest runs the binaries built
+# here) with the runtime libraries of xskf's binaries, rebuilt when one of their versions
+# differs from the host's.
+ROOT_PKGS="libbpf1 libxdp1 liburcu8 libnuma1 libpcap0.8 libcap2 iproute2 ethtool procps"
+# the versions of ROOT_PKGS in bookworm on the mirror (debootstrap takes them from there)
+root_want() {
+	local p
+	for p in $ROOT_PKGS; do
+		lab_apt_cache madison "$p" | awk -F' [|] ' -v p="$p" '$3 ~ / bookworm\/main/ { gsub(/ /, "", $2); print p, $2; exit }'
+	done | sort
+}
+root_stamp() { dpkg-query --admindir="$1/var/lib/dpkg" -W -f '${Package} ${Version}\n' $ROOT_PKGS 2>/dev/null | sort; }
+rootfs_make() {
+	local root=$CACHE/rootfs want
+	want=$(root_want)
+	# the mirror is not reachable: keep it
+	[ -n "$want" ] && [ -z "${NO_MIRROR:-}" ] || want=$(root_stamp "$root")
+	if [ -d "$root/lab" ] && [ "$(root_stamp "$root")" = "$want" ]; then
+		return 0
+	fi
+	log "root filesystem: debootstrap bookworm (about 3 minutes; the .debs are cached)"
+	rm -rf "$root.tmp"
+	mkdir -p "$CACHE/debs"
+	debootstrap --variant=minbase --cache-dir="$CACHE/debs" --include="${ROOT_PKGS// /,}" \
+		bookworm "$root.tmp" "$MIRROR" >"$CACHE/debootstrap.log" 2>&1 ||
+		die "debootstrap failed: $(tail -1 "$CACHE/debootstrap.log") (log: $CACHE/debootstrap.log)"
+	mkdir -p "$root.tmp/lab"
+	rm -rf "$root"
+	mv "$root.tmp" "$root"
+}
+
+# The initramfs of kernel K: static busybox, the modules to mount 9p and run the NICs, an init
+# that mounts the root filesystem and the two shared folders and runs the run folder's
+# guest.sh on the root filesystem.
+GUEST_MODS="virtio_pci virtio_net igb 9pnet_virtio 9p"
+initramfs_make() {
+	local k=$1 dir=$CACHE/kernel-$1 kver ir m f order=
+	kver=$(cat "$dir/KVER")
+	ir=$dir/initramfs.cpio.gz
+	[ -s "$ir" ] && [ "$ir" -nt "$dir/VERSION" ] && [ "$ir" -nt "$0" ] && return 0
+	local t
+	t=$(mktemp -d "$CACHE/.initramfs.XXXXXX")
+	mkdir -p "$t"/{bin,dev,proc,sys,newroot,mods}
+	cp "$(command -v busybox)" "$t/bin/busybox"
+	# each module after those it needs (the depends= of its .modinfo)
+	local mdir=$dir/lib/modules/$kver
+	add_mod() {
+		local f dep
+		case " $order " in *" $1 "*) return 0 ;; esac
+		f=$(find "$mdir/kernel" -name "$1.ko*" -o -name "${1//_/-}.ko*" | head -1)
+		[ -n "$f" ] || return 0 # built in
+		case $f in
+		*.xz) xz -dc "$f" ;;
+		*.zst) zstd -qdc "$f" ;;
+		*) cat "$f" ;;
+		esac >"$t/mods/$1.ko" || die "kernel $k: cannot unpack module $f"
+		for dep in $(strings -a "$t/mods/$1.ko" | sed -n 's/^depends=//p' | tr ',' ' '); do
+			add_mod "${dep//-/_}"
+		done
+		order="$order $1"
+	}
+	for m in $GUEST_MODS; do add_mod "$m"; done
+	for m in $order; do echo "$m.ko $m" >>"$t/mods/list"; done
+	cat >"$t/init" <<'EOF'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+while read -r f name; do
+	insmod /mods/$f || echo "initramfs: insmod $name failed"
+done </mods/list
+o=trans=virtio,version=9p2000.L,msize=262144
+mount -t 9p -o $o,ro root /newroot || { echo "initramfs: cannot mount the root filesystem"; poweroff -f; }
+mount -t 9p -o $o,ro tree /newroot/srv || echo "initramfs: cannot mount the build tree"
+mount -t 9p -o $o out /newroot/lab || echo "initramfs: cannot mount the run folder"
+umount /proc /sys
+mount --move /dev /newroot/dev
+exec switch_root /newroot /bin/bash /lab/guest.sh
+EOF
+	chmod +x "$t/init"
+	(cd "$t" && find . | cpio -o -H newc --quiet | gzip -1) >"$ir.tmp" || die "cannot make the initramfs"
+	mv "$ir.tmp" "$ir"
+	rm -rf "$t"
+}
+
+# --- the run --------------------------------------------------------------------------------
+RUN=$(mktemp -d /tmp/xskf-lab.XXXXXX)
+NS=xskflab$$
+cleanup() {
+	ip netns pids "$NS" 2>/dev/null | xargs -r kill 2>/dev/null
+	ip netns del "$NS" 2>/dev/null
+	if [ $KEEP = 1 ] || [ "${FAILED:-0}" != 0 ]; then
+		echo "vm-lab: run folder kept: $RUN"
+	else
+		rm -rf "$RUN"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+apt_update
+rootfs_make
+for k in "${KERNELS[@]}"; do
+	kernel_fetch "$k"
+	initramfs_make "$k"
+done
+
+FAILED=0
+# boot K TESTS...: boot kernel K with the run folder RUN/K, run TESTS in it.
+source "$SRC/scripts/vm_lab_tests.sh"
+
+for k in "${KERNELS[@]}"; do
+	tests=("${TESTS[@]}")
+	[ ${#tests[@]} -gt 0 ] || tests=($ALL_TESTS)
+	lab_kernel "$k" "${tests[@]}" || FAILED=1
+done
+[ $FAILED = 0 ] && log "all passed" || log "FAILED (logs in $RUN)"
+exit $FAILED

@@ -1,0 +1,241 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# The kernel lab's tests (sourced by scripts/vm-lab.sh): the guest's side, written into the run
+# folder as guest.sh, and the host's side, which sends the frames and judges the results.
+#
+# The two sides meet in the run folder (9p: the host sees the guest's files as they are
+# written): the guest writes T.ready when test T waits for frames, the host sends them and
+# writes T.sent, the guest writes T.live (its run's live counters) until the host writes
+# T.done, then stops the run and writes T.rc, T.json and T.err.
+
+PY=/usr/bin/python3
+GUEST_MAC=52:54:00:00:00:02
+HOST_IP=192.0.2.1
+GUEST_IP=192.0.2.2
+LAB_TIMEOUT=${XSKF_LAB_TIMEOUT:-600} # a boot and its tests, at most (TCG: 5-10x slower)
+WAIT_S=${XSKF_LAB_WAIT:-120}	     # one state in the guest, at most
+
+# The guest's side: the init script the initramfs runs on the root filesystem.
+guest_script() {
+	cat <<'EOF'
+#!/bin/bash
+# PID 1 of the lab's guest: mount, run /lab/tests, power off.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t tmpfs tmp /tmp
+mount -t tmpfs run /run
+mount -t bpf bpf /sys/fs/bpf
+uname -r >/lab/uname
+B=/srv
+IF=eth0
+ip link set lo up
+ip link set $IF up
+ip addr add 192.0.2.2/24 dev $IF
+sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+ethtool -l $IF >/lab/channels 2>&1
+
+# wait_file F: until the host writes F (it gives up first: no bound here)
+wait_file() { while [ ! -e "$1" ]; do sleep 0.1; done; }
+# has_xdp: our program is attached to the NIC
+has_xdp() { ip -d link show dev $IF | grep -q 'prog/xdp'; }
+
+# run_frames T ARGS...: xsk-rxdrop ARGS on the NIC; frames from the host; stop when it says.
+run_frames() {
+	local t=$1 pid s
+	shift
+	$B/apps/xsk-rxdrop -i $IF "$@" --json >/lab/$t.json 2>/lab/$t.err &
+	pid=$!
+	until has_xdp && ls /run/xskf/*.$pid.sock >/dev/null 2>&1; do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 $pid 2>/dev/null; then
+		touch /lab/$t.ready
+		s=$(ls /run/xskf/*.$pid.sock)
+		until [ -e /lab/$t.done ]; do
+			$B/apps/xskfctl -s "$s" stats >/lab/$t.live.tmp 2>/dev/null && mv /lab/$t.live.tmp /lab/$t.live
+			sleep 0.2
+		done
+		kill -INT $pid
+	fi
+	wait $pid
+	echo $? >/lab/$t.rc
+}
+
+# run_load T ARGS...: xsk-rxdrop ARGS starts, attaches, and stops at once (-d 1).
+run_load() {
+	local t=$1
+	shift
+	$B/apps/xsk-rxdrop -i $IF "$@" -d 1 --json >/lab/$t.json 2>/lab/$t.err
+	echo $? >/lab/$t.rc
+}
+
+while read -r t args; do
+	case $t in
+	frames) eval "run_frames $args" ;;
+	load) eval "run_load $args" ;;
+	esac
+done </lab/tests
+echo 0 >/lab/guest.done
+sync
+/lab/busybox poweroff -f
+EOF
+}
+
+# The tests' lines (guest.sh's input) for kernel K and tests T...
+guest_tests() {
+	local k=$1 t
+	shift
+	for t in "$@"; do
+		case $t in
+		load)
+			echo "load load-plain -c --no-hints"
+			echo "load load-hints -c"
+			echo "load load-steer -c --steer 'udp dport 53 drop'"
+			echo "load load-skb -c -S"
+			;;
+		rxdrop) echo "frames rxdrop -c --quiet" ;;
+		zerocopy) [ "$k" = 7 ] && echo "frames zerocopy -z --quiet" ;;
+		esac
+	done
+}
+
+lab_wait() { # lab_wait SECONDS CMD...: until CMD succeeds, QEMU runs and time is left
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		kill -0 "$QEMU_PID" 2>/dev/null || return 1
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.1
+	done
+}
+
+json() { $PY -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null; }
+
+# The host's sender: N UDP frames in 16 flows (source ports) from the tap, by AF_PACKET (the
+# project's generator needs a driver's counters, which a tap has not), paced at 1000 a second
+# (a tap holds 500 frames for QEMU: TCG reads them slower than a burst fills it); the frames the
+# tap dropped are counted (its tx_dropped) and left out of "sent".
+SEND_PY='
+import json, socket, struct, sys, time
+ifn, dmac, sip, dip, n = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+drops = lambda: int(open("/sys/class/net/%s/statistics/tx_dropped" % ifn).read())
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((ifn, 0))
+smac = open("/sys/class/net/%s/address" % ifn).read().strip()
+mac = lambda m: bytes.fromhex(m.replace(":", ""))
+def csum(b):
+    t = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    t = (t >> 16) + (t & 0xffff)
+    return ~(t + (t >> 16)) & 0xffff
+d0 = drops()
+t0 = time.monotonic()
+for i in range(n):
+    udp = struct.pack("!HHHH", 1024 + i % 16, 9, 8 + 18, 0) + bytes(18)
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), i & 0xffff, 0, 64, 17, 0,
+                     socket.inet_aton(sip), socket.inet_aton(dip))
+    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+    s.send(mac(dmac) + mac(smac) + b"\x08\x00" + ip + udp)
+    if i % 50 == 49:
+        time.sleep(max(0, t0 + (i + 1) / 1000 - time.monotonic()))
+dropped = drops() - d0
+print(json.dumps({"sent": n - dropped, "tap_dropped": dropped}))
+'
+
+# Host side of a frames test: send N frames once the guest is ready, wait for them, check.
+host_frames() {
+	local d=$1 t=$2 n=2000 seen sent
+	lab_wait $WAIT_S test -e "$d/$t.ready" || return 0 # the guest failed to start it: judged below
+	ip netns exec "$NS" $PY -c "$SEND_PY" tap0 $GUEST_MAC $HOST_IP $GUEST_IP $n \
+		>"$d/$t.gen.json" 2>"$d/$t.gen.err"
+	echo $n >"$d/$t.sent"
+	seen_all() {
+		seen=$(json "$d/$t.live" "sum(q['program']['redirected'] for q in d['queues'])")
+		[ -n "$seen" ] && [ "$seen" -ge $n ]
+	}
+	lab_wait $WAIT_S seen_all
+	touch "$d/$t.done"
+}
+
+# check_frames D T ZC: the frames test T passed (exact counts); ZC: zerocopy expected.
+check_frames() {
+	local d=$1 t=$2 zc=$3 sent redir rx kd rc
+	rc=$(cat "$d/$t.rc" 2>/dev/null)
+	[ "$rc" = 0 ] || { echo "xsk-rxdrop exited ${rc:-?}: $(tail -3 "$d/$t.err" 2>/dev/null | tr '\n' ' ')"; return 1; }
+	sent=$(json "$d/$t.gen.json" "d['sent']")
+	redir=$(json "$d/$t.json" "sum(q['program']['redirected'] for q in d['queues'])")
+	rx=$(json "$d/$t.json" "sum(q['rx_packets'] for q in d['queues'])")
+	kd=$(json "$d/$t.json" "sum(q['kernel']['rx_dropped'] + q['kernel']['rx_ring_full'] for q in d['queues'])")
+	[ -n "$sent" ] && [ "$sent" = "$redir" ] || { echo "sent ${sent:-?}, redirected ${redir:-?}"; return 1; }
+	[ "$rx" = $((redir - kd)) ] || { echo "redirected $redir, received $rx, kernel drops $kd"; return 1; }
+	[ "$(json "$d/$t.json" "all(q['reconciled'] for q in d['queues'])")" = True ] ||
+		{ echo "counters do not reconcile"; return 1; }
+	[ "$(json "$d/$t.json" "all(q['zerocopy'] for q in d['queues'])")" = "$zc" ] ||
+		{ echo "zerocopy is not $zc"; return 1; }
+	echo "sent $sent, redirected $redir, received $rx, kernel drops $kd, queues $(json "$d/$t.json" "len(d['queues'])"), zerocopy $zc"
+}
+
+check_load() {
+	local d=$1 t=$2 rc
+	rc=$(cat "$d/$t.rc" 2>/dev/null)
+	if [ "$rc" != 0 ]; then
+		echo "exit ${rc:-?}: $(grep -v '^ *$' "$d/$t.err" 2>/dev/null | tail -8 | tr '\n' '|')"
+		return 1
+	fi
+	echo "$(json "$d/$t.json" "d['ports'][0]['attach_mode']") attach, $(json "$d/$t.json" "d['ports'][0]['redirect']")"
+}
+
+# lab_kernel K TESTS...: boot kernel K, run TESTS, print one line per test; 1 if one failed.
+lab_kernel() {
+	local k=$1 d=$RUN/$1 kd=$CACHE/kernel-$1 t line fail=0 res
+	shift
+	mkdir -p "$d"
+	guest_script >"$d/guest.sh"
+	guest_tests "$k" "$@" >"$d/tests"
+	cp "$(command -v busybox)" "$d/busybox"
+	ip netns del "$NS" 2>/dev/null
+	ip netns add "$NS" || die "cannot make the network namespace $NS"
+	ip -n "$NS" tuntap add tap0 mode tap multi_queue || die "cannot make a tap"
+	ip netns exec "$NS" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
+	ip -n "$NS" addr add $HOST_IP/24 dev tap0
+	ip -n "$NS" link set tap0 up
+	ip -n "$NS" neigh add $GUEST_IP lladdr $GUEST_MAC dev tap0 nud permanent
+	local smp=2 nic
+	nic="virtio-net-pci,netdev=n0,mac=$GUEST_MAC,mq=on,vectors=6,iommu_platform=on,disable-legacy=on"
+	ip netns exec "$NS" timeout -s KILL "$LAB_TIMEOUT" qemu-system-x86_64 -machine q35 -cpu max \
+		-smp $smp -m 1024 -nographic -no-reboot -nodefaults -serial "file:$d/console.log" \
+		-kernel "$kd/vmlinuz" -initrd "$kd/initramfs.cpio.gz" \
+		-append "console=ttyS0 panic=-1 quiet net.ifnames=0" \
+		-virtfs "local,path=$CACHE/rootfs,mount_tag=root,security_model=none,multidevs=remap,readonly=on" \
+		-virtfs "local,path=$BUILD,mount_tag=tree,security_model=none,multidevs=remap,readonly=on" \
+		-virtfs "local,path=$d,mount_tag=out,security_model=none,multidevs=remap" \
+		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no,queues=2,vhost=off -device "$nic" \
+		>"$d/qemu.log" 2>&1 &
+	QEMU_PID=$!
+	while read -r t line; do
+		[ "$t" = frames ] && host_frames "$d" "${line%% *}"
+	done <"$d/tests"
+	wait $QEMU_PID
+	local qrc=$?
+	[ -e "$d/guest.done" ] || {
+		echo "kernel $k: the guest did not finish (QEMU exit $qrc; console: $d/console.log)"
+		tail -5 "$d/console.log"
+		return 1
+	}
+	log "kernel $k: $(cat "$d/uname") booted, $(grep -c . "$d/tests") test(s)"
+	while read -r t line; do
+		line=${line%% *}
+		case $t in
+		frames) res=$(check_frames "$d" "$line" "$([ "$line" = zerocopy ] && echo True || echo False)") ;;
+		load) res=$(check_load "$d" "$line") ;;
+		esac
+		if [ $? = 0 ]; then
+			echo "ok - kernel $k: $line: $res"
+		else
+			echo "not ok - kernel $k: $line: $res"
+			fail=1
+		fi
+	done <"$d/tests"
+	ip netns del "$NS" 2>/dev/null
+	return $fail
+}
