@@ -11,6 +11,7 @@ byte every 150 ms (28 bytes: longer than any deadline) open on SOCKET, re-openin
 "other" lines, and "closed" (closed with no line).
 """
 import json
+import re
 import selectors
 import signal
 import socket
@@ -53,6 +54,7 @@ def open_one(kind):
     return True
 
 
+BUSY = re.compile(r"error: busy: [0-9]+ clients are being served; try again")
 req = b"rxdrop " + b"x" * 20 + b"\n"
 while not stop:
     todo, pending[:] = pending[:], []
@@ -81,9 +83,10 @@ while not stop:
         if b:
             continue
         line = d["buf"].split(b"\n")[0].decode(errors="replace")
-        if line.startswith("error: busy"):
+        # the server's two refusals (framework/runner/ctl.c), whole lines, not their first words
+        if BUSY.fullmatch(line):
             seen["busy"] += 1
-        elif line.startswith("error: no complete request"):
+        elif line == "error: no complete request within 1 s":
             seen["timeout"] += 1
         elif line:
             seen["other"] += 1

@@ -115,3 +115,11 @@ PYEOF
 	RPID=$!
 	wait_for "UDP receiver on $2:$3" test -e "$5.ready"
 }
+
+# mtu_lines FILE: how many lines about an MTU FILE (an app's stderr) holds: jumbo.c's
+# multi-buffer line and watch.c's frame-room warnings, by their exact form (not the word MTU).
+# mtu_warnings FILE: the same, the warnings only.
+MTU_SG_RE='^xskf: [^:]+: MTU [0-9]+: frames of up to [0-9]+ bytes come in up to [0-9]+ buffers of [0-9]+ bytes: '
+MTU_WARN_RE='^xskf: [^:]+: MTU [0-9]+ allows [0-9]+-byte frames, (a UMEM frame holds [0-9]+ after its headroom|the kernel takes at most [0-9]+ buffers)'
+mtu_lines() { grep -cE -- "$MTU_SG_RE|$MTU_WARN_RE" "$1"; }
+mtu_warnings() { grep -cE -- "$MTU_WARN_RE" "$1"; }

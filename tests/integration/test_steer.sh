@@ -122,7 +122,9 @@ live)
 	[ "$(steer "$PID" "s['seen']")" = $total ] || fail "seen $(steer "$PID" "s['seen']") of $total"
 	[ "$(balanced "$PID" "$gone")" = True ] || fail "accounting: $(steer "$PID" s), deleted $gone"
 	xsk=$(steer "$PID" "s['xsk']")
-	wait_app_rx "$PID" "$xsk"
+	# received, or dropped by the kernel when the worker fell behind (a loaded machine): the
+	# check below counts both, and waiting for received alone never ends once one is dropped
+	wait_for "$xsk frames at the sockets of pid $PID" ge app_seen "$PID" "$xsk"
 	ctl "$PID" steer list
 	finish
 	rx=$(json_get "$out/rx.json" "sum(q['rx_packets'] + q['kernel']['rx_dropped'] + q['kernel']['rx_ring_full'] for q in d['queues'])")
@@ -134,7 +136,7 @@ cpumap)
 		>"$out/udp.json" 2>"$out/udp.err" &
 	u=$! # not through dut(): $! must be python itself, which prints its counts at SIGTERM
 	at_exit "kill $u 2>/dev/null"
-	wait_line "$out/udp.err" ready
+	wait_line "$out/udp.err" "^ready$"
 	start --steer 'udp dport 5000 cpumap 1' --steer 'udp dport 5001 pass' --steer 'default xsk'
 	# the cpumap's kernel thread for CPU 1: cpumap/1/map:ID, ID our steer_cpus map's
 	prog=$(dut ip -j link show dev "$TB_IF_DUT" | $PY -c 'import json,sys; print(json.load(sys.stdin)[0]["xdp"]["prog"]["id"])')
@@ -155,6 +157,9 @@ for m in json.load(sys.stdin)["map_ids"]:
 	t0=$(run_ns)
 	send 2000 5000
 	wait_for "cpumap count" ge steer "$PID" "s['cpumap']" 2000
+	# the XDP counter counts a frame when it is queued for the thread, which runs later: wait
+	# for its run time to move (a state), not for the machine to be quick enough
+	wait_for "$name to run for the cpumap frames" ge run_ns $((t0 + 1))
 	t1=$(run_ns)
 	send 2000 5001
 	wait_for "pass rule count" ge hits "$PID" 2 2000

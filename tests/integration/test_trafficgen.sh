@@ -44,8 +44,8 @@ dut_stat() {
 dut_xdp_packets() { dut_stat 'rx_queue_[0-9]+_xdp_packets'; }
 dut_rx_packets() { ip netns exec "$TB_NS_DUT" cat "/sys/class/net/$TB_IF_DUT/statistics/rx_packets"; }
 
-# Read counter function $1 until it stops moving: the dut's NAPI may still be draining its ring
-# when the generator returns, and the stacks send a few MLD reports right after link up.
+# Read counter function $1 until it stops moving: the baseline before a send, as the stacks
+# send a few MLD reports right after link up.
 settle() {
 	local a b i
 	a=$("$@")
@@ -58,6 +58,16 @@ settle() {
 	echo "$b"
 }
 
+# reach N CMD...: counter function CMD once it has reached N (the dut's NAPI may still be
+# draining its ring when the generator returns: wait for the count, not for a time), or its
+# value after the bound of wait_lib.sh when it never does (the caller's check then says so).
+reach() {
+	local n=$1
+	shift
+	wait_until "$WAIT_S" ge "$@" "$n" || true
+	"$@"
+}
+
 # Send $1 frames with the rest as options and check them against counter function $COUNTER.
 check_count() {
 	local n=$1 before after out frames sent errs lost
@@ -66,7 +76,7 @@ check_count() {
 	out=$(gen -n "$n" "$@") || fail "generator failed: $out"
 	frames=$(jget "$out" frames) sent=$(jget "$out" sent)
 	errs=$(jget "$out" tx_errors) lost=$(jget "$out" lost)
-	after=$(settle "$COUNTER")
+	after=$(reach $((before + sent)) "$COUNTER")
 	[[ $frames -eq $n ]] || fail "-n $n made $frames frames"
 	[[ $((sent + errs + lost)) -eq $n ]] || fail "-n $n: sent $sent + errors $errs + lost $lost"
 	[[ $((after - before)) -eq $sent ]] ||
@@ -110,7 +120,7 @@ if [[ $(nproc) -ge 2 ]]; then
 		b_me=$(settle dut_stat "rx_queue_${cpu}_xdp_packets")
 		b_other=$(dut_stat "rx_queue_${other}_xdp_packets")
 		out=$(gen -n 2000 --cpus "$cpu") || fail "generator failed: $out"
-		a_me=$(settle dut_stat "rx_queue_${cpu}_xdp_packets")
+		a_me=$(reach $((b_me + $(jget "$out" sent))) dut_stat "rx_queue_${cpu}_xdp_packets")
 		a_other=$(dut_stat "rx_queue_${other}_xdp_packets")
 		[[ $((a_me - b_me)) -eq $(jget "$out" sent) && $((a_me - b_me)) -gt 0 ]] ||
 			fail "--cpus $cpu: queue $cpu got $((a_me - b_me)) of $(jget "$out" sent)"
@@ -195,14 +205,14 @@ expect_error() {
 	grep -q "$pattern" "$TMP/err" || fail "$what: unexpected message: $(cat "$TMP/err")"
 	ok "$what -> exit $rc: $(cat "$TMP/err")"
 }
-expect_error "unknown interface" "unknown interface" \
+expect_error "unknown interface" "^xskf-trafficgen: unknown interface 'nosuch0'$" \
 	ip netns exec "$TB_NS_GEN" "$GEN" -i nosuch0 -n 1
-expect_error "size 20" "size" ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" -n 1 -s 20
-expect_error "size 1515" "size" ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" -n 1 -s 1515
-expect_error "size 60 for IPv6/TCP" "size" \
+expect_error "size 20" "^xskf-trafficgen: bad size '20' (expected 60..1514)$" ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" -n 1 -s 20
+expect_error "size 1515" "^xskf-trafficgen: bad size '1515' (expected 60..1514)$" ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" -n 1 -s 1515
+expect_error "size 60 for IPv6/TCP" "^xskf-trafficgen: bad size 60: IPv6/TCP headers need 74 bytes$" \
 	ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" -n 1 -6 -t -s 60
 if command -v setpriv >/dev/null; then
-	expect_error "not root" "root" setpriv --reuid=65534 --regid=65534 --clear-groups \
+	expect_error "not root" "^xskf-trafficgen: must be run as root (BPF_PROG_RUN of XDP needs CAP_BPF and CAP_NET_ADMIN)$" setpriv --reuid=65534 --regid=65534 --clear-groups \
 		--inh-caps=-all "$GEN" -i lo -n 1
 fi
 echo "PASS"

@@ -105,7 +105,8 @@ sizes)
 		if [[ $s == 1518 ]]; then
 			wait_ctr $NP p0 rx_packets $((rx0 + 10))
 			[[ $drops == 0 ]] || fail "--size 1518: $drops dropped"
-			grep -q "txgen: warning" $TMP/size$s.err && { cat $TMP/size$s.err >&2; fail "--size 1518: a warning, and nothing was dropped"; }
+			grep -E "^txgen: warning: ([0-9]+-byte frames|[0-9]+ of the [0-9]+ frames of .*) (are|is) longer than the MTU of " \
+				$TMP/size$s.err && { cat $TMP/size$s.err >&2; fail "--size 1518: an MTU warning, and nothing was dropped"; }
 			grep -q "sent 10 frames" $TMP/size$s.err || fail "--size 1518: no 'sent 10 frames'"
 		else
 			[[ $drops == 10 ]] || fail "--size $s: veth dropped $drops of 10"
@@ -161,7 +162,7 @@ mtu)
 	for f in 2048 4096; do
 		ip netns exec $NG $L2FWD -i g0 -i m0 --mode fwd -f $f --duration 1 --quiet \
 			>$TMP/j$f.out 2>$TMP/j$f.err || { cat $TMP/j$f.err >&2; fail "l2fwd at MTU 9000 -f $f"; }
-		[[ $(grep -c "MTU" $TMP/j$f.err) == 1 ]] || { cat $TMP/j$f.err >&2; fail "-f $f: not one MTU line"; }
+		[[ $(mtu_lines $TMP/j$f.err) == 1 ]] || { cat $TMP/j$f.err >&2; fail "-f $f: not one MTU line"; }
 		grep -q "frame-size 4096 (it holds" $TMP/j$f.err && fail "-f $f: advises --frame-size 4096 at MTU 9000"
 		# the headroom (256) alone: xsk-l2fwd reads no RX hints, so no meta room (docs/hints.md)
 		room=$((f - 256))
@@ -179,11 +180,11 @@ mtu)
 	ok "l2fwd at MTU 3000: frames in 2 buffers"
 	ip netns exec $NG $L2FWD -i g0 -i m0 --mode fwd -f 4096 --duration 1 --quiet >/dev/null 2>$TMP/m3f.err ||
 		fail "l2fwd at MTU 3000 -f 4096"
-	grep -q MTU $TMP/m3f.err && { cat $TMP/m3f.err >&2; fail "-f 4096 holds MTU 3000 frames, yet a warning"; }
+	[[ $(mtu_lines $TMP/m3f.err) == 0 ]] || { cat $TMP/m3f.err >&2; fail "-f 4096 holds MTU 3000 frames, yet an MTU line"; }
 	ok "l2fwd -f 4096 at MTU 3000: no MTU line"
 	# the generator receives nothing: no RX frame-room warning for it
 	txgen tx9000 --count 10
-	grep -q "MTU .* allows" $TMP/tx9000.err && { cat $TMP/tx9000.err >&2; fail "TX-only: an MTU warning about RX"; }
+	[[ $(mtu_warnings $TMP/tx9000.err) == 0 ]] || { cat $TMP/tx9000.err >&2; fail "TX-only: an MTU warning about RX"; }
 	ok "xsk-txgen at MTU 3000: no RX MTU warning"
 	;;
 *) fail "unknown case $CASE" ;;

@@ -102,7 +102,7 @@ live() { app_live "$APP_PID" "{**j['app_stats'], **j['plugins'][0]['counters']}[
 udp_recv() {
 	ip netns exec "$1" $PY "$HELPER" udp-recv "$2" 60 "$3" >"$WORK/rx.$2" 2>"$WORK/rx.$2.err" &
 	UDP_RX=$!
-	wait_for "UDP receiver on port $2" grep -q ready "$WORK/rx.$2.err"
+	wait_for "UDP receiver on port $2" grep -qx ready "$WORK/rx.$2.err"
 }
 
 # stat NAME: one of xsk-tunnel's counters from its JSON output (after app_stop).

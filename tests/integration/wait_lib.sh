@@ -30,7 +30,9 @@ wait_for() {
 }
 
 # wait_line FILE PATTERN: until FILE (an app's stderr) has a line matching PATTERN.
-wait_line() { WAIT_SHOW=$1 wait_for "line '$2' in $1" grep -q -- "$2" "$1"; }
+# (A FILE that its app has not opened yet is no line, and no message.)
+has_line() { grep -q -- "$2" "$1" 2>/dev/null; }
+wait_line() { WAIT_SHOW=$1 wait_for "line '$2' in $1" has_line "$1" "$2"; }
 
 # gone PID: the process has exited (for wait_for).
 gone() { ! kill -0 "$1" 2>/dev/null; }

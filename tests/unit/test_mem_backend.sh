@@ -91,7 +91,7 @@ run "$TMP/i" "$B/apps/xsk-tunnel" -i mem0 -i mem1 --config "$TMP/tun.conf" --mem
 	"([('mem0', 20000, 0, 0), ('mem1', 0, 20000, 4600000)], 20000, True)" ] || fail "tunnel encap of chains: $(jv "$TMP/i" 'q')"
 echo "ok - the tunnel encapsulates 20000 chains of 3 (180-byte inner frames, 230 bytes out)"
 
-expect_usage() { # expect_usage PATTERN CMD...: exit 2 and a one-line message matching PATTERN
+expect_usage() { # expect_usage PATTERN CMD...: exit 2 and a one-line message matching PATTERN (the whole line)
 	local pat=$1 rc=0
 	shift
 	"$@" >/dev/null 2>"$TMP/err" || rc=$?
@@ -99,11 +99,11 @@ expect_usage() { # expect_usage PATTERN CMD...: exit 2 and a one-line message ma
 	grep -q -- "$pat" "$TMP/err" || fail "$*: message '$(cat "$TMP/err")' lacks '$pat'"
 	echo "ok - $* -> exit $rc: $(head -1 "$TMP/err")"
 }
-expect_usage "need --backend memory" "$B/apps/xsk-rxdrop" -i mem0 --mem-frames 10
+expect_usage "^xskf: --mem-frames, --mem-frame and --mem-segs need --backend memory$" "$B/apps/xsk-rxdrop" -i mem0 --mem-frames 10
 printf 'short' >"$TMP/short"
-expect_usage "14 to" "$B/apps/xsk-rxdrop" -i mem0 --backend memory --mem-frame "$TMP/short"
-expect_usage "busy polling" "$B/apps/xsk-rxdrop" -i mem0 --backend memory -B --mem-frames 10
-expect_usage "use a number from 1 to 56" "$B/apps/xsk-rxdrop" -i mem0 --backend memory --mem-segs 57
+expect_usage "^xskf: --mem-frame '$TMP/short': a frame is 14 to 4096 bytes, this file is shorter$" "$B/apps/xsk-rxdrop" -i mem0 --backend memory --mem-frame "$TMP/short"
+expect_usage "^xskf: busy polling needs a NIC: the memory backend has none (drop -B)$" "$B/apps/xsk-rxdrop" -i mem0 --backend memory -B --mem-frames 10
+expect_usage "^xskf: invalid --mem-segs '57': use a number from 1 to 56$" "$B/apps/xsk-rxdrop" -i mem0 --backend memory --mem-segs 57
 
 # The UMEM line says what its NUMA check looked at: every page of a small UMEM; of a large one a
 # sample (4096 pages at most, spread), and says so, with the UMEM's real page count (issue 17).
