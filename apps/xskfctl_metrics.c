@@ -419,8 +419,12 @@ static void census(struct out *o, const struct xj_node *n, int w)
 	members(o, n, w, "xskf_census", census_tab, l, skip);
 }
 
-/* workers: the idle accounting of each worker (docs/idle.md), any mode. */
-static void workers(struct out *o, const struct xj_node *n, int arr)
+/*
+ * One family set per worker of the array @arr, each element labelled by its worker: the idle
+ * accounting (prefix xskf_worker, docs/idle.md) and the memory backend's (xskf_memory_backend).
+ */
+static void per_worker(struct out *o, const struct xj_node *n, int arr, const char *prefix,
+		       const struct known *tab)
 {
 	static const char *const skip[] = {"worker", NULL};
 	char l[600], vb[64];
@@ -429,7 +433,7 @@ static void workers(struct out *o, const struct xj_node *n, int arr)
 	for (w = xj_first(n, arr); w >= 0; w = xj_next(n, arr, w)) {
 		snprintf(l, sizeof(l), "instance=\"%s\",worker=\"%s\"", o->inst,
 			 val(n, xj_get(n, w, "worker"), vb, sizeof(vb)) ?: "");
-		members(o, n, w, "xskf_worker", worker_tab, l, skip);
+		members(o, n, w, prefix, tab, l, skip);
 	}
 }
 
@@ -544,19 +548,6 @@ static const struct known memory_backend_tab[] = {
     {NULL, NULL, NULL, NULL},
 };
 
-static void memory_backend(struct out *o, const struct xj_node *n, int arr)
-{
-	static const char *const skip[] = {"worker", NULL};
-	char l[600], vb[64];
-	int w;
-
-	for (w = xj_first(n, arr); w >= 0; w = xj_next(n, arr, w)) {
-		snprintf(l, sizeof(l), "instance=\"%s\",worker=\"%s\"", o->inst,
-			 val(n, xj_get(n, w, "worker"), vb, sizeof(vb)) ?: "");
-		members(o, n, w, "xskf_memory_backend", memory_backend_tab, l, skip);
-	}
-}
-
 /* Every family of one instance's document @n. */
 static void instance(struct out *o, const struct xj_node *n)
 {
@@ -616,9 +607,10 @@ static void instance(struct out *o, const struct xj_node *n)
 			       "1 per instance: its workers' idle mode (--idle, docs/idle.md)."),
 		       l, "1");
 	}
-	workers(o, n, xj_get(n, 0, "workers"));
+	per_worker(o, n, xj_get(n, 0, "workers"), "xskf_worker", worker_tab);
 	steering(o, n, xj_get(n, 0, "steering"));
-	memory_backend(o, n, xj_get(n, 0, "memory_backend"));
+	per_worker(o, n, xj_get(n, 0, "memory_backend"), "xskf_memory_backend",
+		   memory_backend_tab);
 	a = xj_get(n, 0, "app_stats");
 	if (a >= 0)
 		app_leaf(o, n, a, path, sizeof(path));
