@@ -38,15 +38,17 @@ wticks() {
 	return 1
 }
 
-# worker_asleep PID: its worker thread (xskf-w0) is in an interruptible sleep (S), not running
-worker_asleep() {
+# worker_in PID STATE: its worker thread (xskf-w0) is in STATE of /proc/TID/stat (S: an
+# interruptible sleep; T: stopped by SIGSTOP)
+worker_in() {
 	local t
 	for t in /proc/"$1"/task/*; do
 		[ "$(cat "$t/comm" 2>/dev/null)" = xskf-w0 ] || continue
-		[ "$(awk '{ print $3 }' "$t/stat")" = S ] && return 0
+		[ "$(awk '{ print $3 }' "$t/stat")" = "$2" ] && return 0
 	done
 	return 1
 }
+worker_asleep() { worker_in "$1" S; }
 
 # in_epoll PID: worker thread xskf-w0 sleeps in epoll_wait() or epoll_pwait() (x86_64 numbers
 # 232, 281, 441 in /proc/TID/syscall), not in poll()
@@ -189,16 +191,6 @@ run_bursts() {
 	ok "3000 bursts$([ $EPOLL = 1 ] && echo ' (epoll wait)'): $sent frames sent, $((rx - base)) received, $wake wake-ups ($(idle_of "$out/rx.json" empty_wakeups) empty), counters reconcile"
 }
 
-# worker_stopped PID: its worker thread (xskf-w0) is stopped (SIGSTOP: state T)
-worker_stopped() {
-	local t
-	for t in /proc/"$1"/task/*; do
-		[ "$(cat "$t/comm" 2>/dev/null)" = xskf-w0 ] || continue
-		[ "$(awk '{ print $3 }' "$t/stat")" = T ] && return 0
-	done
-	return 1
-}
-
 run_lost() {
 	local pid sent rx k la
 	# rings of 256: a burst of 5000 while the worker cannot run overflows them
@@ -211,7 +203,7 @@ run_lost() {
 	# host that does not run the VM's CPU), made certain
 	wait_for "worker asleep" worker_asleep $pid
 	kill -STOP $pid
-	wait_for "worker stopped" worker_stopped $pid
+	wait_for "worker stopped" worker_in $pid T
 	gen "$GEN" -i "$TB_IF_GEN" -n 5000 --cpus 0 --json >"$out/gen.json" || fail "generator"
 	sent=$(sent_of "$out/gen.json")
 	[ "$sent" = 5000 ] || fail "the generator sent $sent of 5000"
