@@ -56,18 +56,15 @@ static void lock_name(const struct xskf_port *port, char *name, size_t len)
 static int lock_open(struct xskf_port *port)
 {
 	static bool told;
-	const char *dir = xskf_proc__ctl_dir(), *why = NULL;
-	char name[64];
-	struct stat st;
-	int dfd = -1, fd = -1, err = 0;
+	const char *dir = xskf_proc__ctl_dir();
+	char name[64], why[256];
+	int dfd, fd = -1, err = 0;
 
 	lock_name(port, name, sizeof(name));
-	if (mkdir(dir, 0700) && errno != EEXIST)
-		err = -errno;
-	else if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-		err = -errno;
-	else if (fstat(dfd, &st) || st.st_uid != geteuid() || (st.st_mode & 022))
-		why = "not a folder of ours alone";
+	/* the control folder's rule, checked on the opened folder (proc.c) */
+	dfd = xskf_proc__ctl_dir_open(why, sizeof(why));
+	if (dfd < 0)
+		err = dfd;
 	else if ((fd = openat(dfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
 		err = -errno;
 	if (dfd >= 0)
@@ -80,11 +77,11 @@ static int lock_open(struct xskf_port *port)
 	}
 	if (fd < 0) {
 		if (!err)
-			err = why ? -EPERM : -errno;
+			err = -errno; /* the dup above */
 		if (!told)
 			pr_warn("%s: no lock file %s/%s: %s; runs that share the interface are not "
 				"serialised (set XSKF_CTL_DIR to a folder of yours)\n",
-				port->name, dir, name, why ? why : strerror(-err));
+				port->name, dir, name, why[0] ? why : strerror(-err));
 		told = true;
 		return err;
 	}
