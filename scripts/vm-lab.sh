@@ -20,6 +20,9 @@
 #                              from the host side counted, exactly, reconciled
 #                    zerocopy  the same in zero-copy (-z; kernel 7.x only: 6.12's virtio-net
 #                              refuses it with EOPNOTSUPP; it needs iommu_platform=on)
+#                    core      the copy-mode core integration tests (tests/integration: the
+#                              demo, rxdrop, l2fwd, steering, software hints) run in the
+#                              guest on their own veth beds (scripts/vm_lab_core.sh)
 #
 # The cache (XSKF_LAB_CACHE, default /var/cache/xskf-lab) keeps the apt lists, the kernels (by
 # package version) and the root filesystem (rebuilt when the host's xskf runtime libraries
@@ -33,7 +36,7 @@ BUILD=$SRC/build
 KERNELS=()
 TESTS=()
 KEEP=0
-ALL_TESTS="load rxdrop zerocopy"
+ALL_TESTS="load rxdrop zerocopy core"
 
 usage() { sed -n '/^#   scripts\/vm-lab.sh/,/^#$/p' "$0" | sed 's/^# \{0,1\}//'; }
 skip() { echo "vm-lab: skipped: $*"; exit 77; }
@@ -56,7 +59,7 @@ while [ $# -gt 0 ]; do
 		;;
 	--keep) KEEP=1 ;;
 	-h | --help) usage; exit 0 ;;
-	load | rxdrop | zerocopy) TESTS+=("$1") ;;
+	load | rxdrop | zerocopy | core) TESTS+=("$1") ;;
 	*) echo "vm-lab: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -202,7 +205,7 @@ rootfs_make() {
 # The initramfs of kernel K: static busybox, the modules to mount 9p and run the NICs, an init
 # that mounts the root filesystem and the two shared folders and runs the run folder's
 # guest.sh on the root filesystem.
-GUEST_MODS="virtio_pci virtio_net igb 9pnet_virtio 9p"
+GUEST_MODS="virtio_pci virtio_net igb 9pnet_virtio 9p veth"
 initramfs_make() {
 	local k=$1 dir=$CACHE/kernel-$1 kver ir m f order=
 	kver=$(cat "$dir/KVER")
@@ -269,8 +272,10 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+source "$SRC/scripts/vm_lab_core.sh"
 apt_update
 rootfs_make
+case " ${TESTS[*]:-$ALL_TESTS} " in *" core "*) core_rootfs ;; esac
 for k in "${KERNELS[@]}"; do
 	kernel_fetch "$k"
 	initramfs_make "$k"
