@@ -8,9 +8,11 @@
 # libraries, busybox for the initramfs. The build folder is shared read-only with the guest
 # over 9p; results (exit codes, --json, logs) come back over a second 9p folder.
 #
-#   scripts/vm-lab.sh [--kernel 6.1|6.12|7]... [--all] [--build DIR] [--keep] [TEST]...
+#   scripts/vm-lab.sh [--kernel 6.1|6.12|7]... [--all | --suite] [--build DIR] [--keep] [TEST]...
 #     --kernel K   boot this kernel (repeatable; default 7)
-#     --all        every kernel
+#     --all        every kernel (with no TEST: every test, the full list)
+#     --suite      the test suite's run (meson's 'lab' suite, scripts/test.sh): every kernel,
+#                  `load` and `features` on 6.1 and 6.12, `load rxdrop zerocopy` on 7.x
 #     --build DIR  xskf's build folder (default: build)
 #     --keep       keep the run folder (default: kept only when a test failed)
 #     TEST         tests to run (default: every test the kernel can run):
@@ -23,6 +25,7 @@
 #                    core      the copy-mode core integration tests (tests/integration: the
 #                              demo, rxdrop, l2fwd, steering, software hints) run in the
 #                              guest on their own veth beds (scripts/vm_lab_core.sh)
+#                    features  two of core's: the kernel-feature lines and the verifier log
 #
 # The cache (XSKF_LAB_CACHE, default /var/cache/xskf-lab) keeps the apt lists, the kernels (by
 # package version) and the root filesystem (rebuilt when the host's xskf runtime libraries
@@ -37,6 +40,14 @@ KERNELS=()
 TESTS=()
 KEEP=0
 ALL_TESTS="load rxdrop zerocopy core"
+SUITE=0
+# suite_tests K: the suite's tests on kernel K (under 15 minutes in all on a 2-CPU machine)
+suite_tests() {
+	case $1 in
+	7) echo load rxdrop zerocopy ;;
+	*) echo load features ;;
+	esac
+}
 
 usage() { sed -n '/^#   scripts\/vm-lab.sh/,/^#$/p' "$0" | sed 's/^# \{0,1\}//'; }
 skip() { echo "vm-lab: skipped: $*"; exit 77; }
@@ -53,13 +64,17 @@ while [ $# -gt 0 ]; do
 		shift
 		;;
 	--all) KERNELS=(6.1 6.12 7) ;;
+	--suite)
+		KERNELS=(6.1 6.12 7)
+		SUITE=1
+		;;
 	--build)
 		BUILD=$(cd "${2:-}" 2>/dev/null && pwd) || { echo "vm-lab: no build folder '${2:-}'" >&2; exit 2; }
 		shift
 		;;
 	--keep) KEEP=1 ;;
 	-h | --help) usage; exit 0 ;;
-	load | rxdrop | zerocopy | core) TESTS+=("$1") ;;
+	load | rxdrop | zerocopy | core | features) TESTS+=("$1") ;;
 	*) echo "vm-lab: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -275,7 +290,9 @@ trap 'exit 130' INT TERM
 source "$SRC/scripts/vm_lab_core.sh"
 apt_update
 rootfs_make
-case " ${TESTS[*]:-$ALL_TESTS} " in *" core "*) core_rootfs ;; esac
+case " ${TESTS[*]:-$ALL_TESTS} $([ $SUITE = 1 ] && suite_tests 6.1) " in
+*" core "* | *" features "*) core_rootfs ;;
+esac
 for k in "${KERNELS[@]}"; do
 	kernel_fetch "$k"
 	initramfs_make "$k"
@@ -288,6 +305,7 @@ source "$SRC/scripts/vm_lab_tests.sh"
 for k in "${KERNELS[@]}"; do
 	tests=("${TESTS[@]}")
 	[ ${#tests[@]} -gt 0 ] || tests=($ALL_TESTS)
+	[ $SUITE = 0 ] || tests=($(suite_tests "$k"))
 	lab_kernel "$k" "${tests[@]}" || FAILED=1
 done
 [ $FAILED = 0 ] && log "all passed" || log "FAILED (logs in $RUN)"

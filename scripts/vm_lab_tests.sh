@@ -100,6 +100,7 @@ guest_tests() {
 		rxdrop) echo "frames rxdrop -c --quiet" ;;
 		zerocopy) [ "$k" = 7 ] && echo "frames zerocopy -z --quiet" ;;
 		core) core_lines ;;
+		features) core_lines $FEATURES_LIST ;;
 		esac
 	done
 }
