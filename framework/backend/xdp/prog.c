@@ -19,10 +19,10 @@
 #include <bpf/libbpf.h>
 
 #include "core/hints.h"
-#include "core/hints_probe.h"
+#include "backend/xdp/hints_probe.h"
 #include "core/engine.h"
 #include "core/proc.h"
-#include "core/verifier_log.h"
+#include "backend/xdp/verifier_log.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
 

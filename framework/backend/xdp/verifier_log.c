@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/log.h"
-#include "core/verifier_log.h"
+#include "backend/xdp/verifier_log.h"
 
 void xskf_verifier_log__print(const char *name, const char *log, int err)
 {
