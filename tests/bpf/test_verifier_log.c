@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * A refused XDP program's verifier log, as xskf prints it (framework/backend/xdp/verifier_log.c, the
- * function prog.c calls when the kernel refuses its program): the kernel really refuses
+ * A refused XDP program's verifier log, as xskf prints it (framework/backend/xdp/verifier_log.c,
+ * the function prog.c calls when the kernel refuses its program): the kernel really refuses
  * verifier_refused.bpf.o, loaded the way prog.c loads (libbpf, the log buffer given at open),
  * and the test checks the message's exact form against the kernel's own log:
  *  - one warning "NAME: the kernel refused the XDP program (ERRNO TEXT); the verifier's log ends
