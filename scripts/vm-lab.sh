@@ -26,6 +26,7 @@
 #                              demo, rxdrop, l2fwd, steering, software hints) run in the
 #                              guest on their own veth beds (scripts/vm_lab_core.sh)
 #                    features  two of core's: the kernel-feature lines and the verifier log
+#                  (XSKF_LAB_CORE="NAME..." runs only those of core's list, e.g. "demo")
 #
 # The cache (XSKF_LAB_CACHE, default /var/cache/xskf-lab) keeps the apt lists, the kernels (by
 # package version) and the root filesystem (rebuilt when the host's xskf runtime libraries

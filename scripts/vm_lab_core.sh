@@ -60,6 +60,8 @@ mkdir -p /src
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro src /src 2>/lab/src.err ||
 	echo "cannot mount the source tree over 9p" >>/lab/src.err
 mount -t tmpfs shm /dev/shm 2>/dev/null || { mkdir -p /dev/shm && mount -t tmpfs shm /dev/shm; }
+# what udev would make: bash's process substitution (demo.sh's `2> >(tee ...)`) opens /dev/fd/N
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 run_core() {
 	local name=$1 t0=$SECONDS
 	shift
@@ -85,9 +87,10 @@ EOF
 FEATURES_LIST="kernel-features verifier-log"
 
 # core_lines [NAME...]: the guest's lines "core NAME SCRIPT ARGS...", for the tests NAME (default:
-# the whole list).
+# XSKF_LAB_CORE's names, else the whole list).
 core_lines() {
 	local l
+	[ $# -gt 0 ] || set -- ${XSKF_LAB_CORE:-}
 	while read -r l; do
 		[ $# = 0 ] || case " $* " in *" ${l%% *} "*) ;; *) continue ;; esac
 		echo "core $l"
