@@ -12,7 +12,7 @@
 #     --kernel K   boot this kernel (repeatable; default 7)
 #     --all        every kernel (with no TEST: every test, the full list)
 #     --suite      the test suite's run (meson's 'lab' suite, scripts/test.sh): every kernel,
-#                  `load` and `features` on 6.1 and 6.12, `load rxdrop zerocopy` on 7.x
+#                  `load` on every kernel, `features` on 6.1, `rxdrop zerocopy` on 7.x
 #     --build DIR  xskf's build folder (default: build)
 #     --keep       keep the run folder (default: kept only when a test failed)
 #     TEST         tests to run (default: every test the kernel can run):
@@ -46,7 +46,8 @@ SUITE=0
 suite_tests() {
 	case $1 in
 	7) echo load rxdrop zerocopy ;;
-	*) echo load features ;;
+	6.1) echo load features ;;
+	*) echo load ;;
 	esac
 }
 
