@@ -12,7 +12,7 @@
 #     --kernel K   boot this kernel (repeatable; default 7)
 #     --all        every kernel (with no TEST: every test, the full list)
 #     --suite      the test suite's run (meson's 'lab' suite, scripts/test.sh): every kernel,
-#                  `load` on every kernel, `features` on 6.1, `rxdrop zerocopy` on 7.x
+#                  `load` on every kernel, `rxdrop zerocopy` on 7.x (`features`, `core`: --all)
 #     --build DIR  xskf's build folder (default: build)
 #     --keep       keep the run folder (default: kept only when a test failed)
 #     TEST         tests to run (default: every test the kernel can run):
@@ -46,7 +46,6 @@ SUITE=0
 suite_tests() {
 	case $1 in
 	7) echo load rxdrop zerocopy ;;
-	6.1) echo load features ;;
 	*) echo load ;;
 	esac
 }
@@ -297,9 +296,9 @@ trap 'exit 130' INT TERM
 source "$SRC/scripts/vm_lab_core.sh"
 apt_update
 rootfs_make
-case " ${TESTS[*]:-$ALL_TESTS} $([ $SUITE = 1 ] && suite_tests 6.1) " in
-*" core "* | *" features "*) core_rootfs ;;
-esac
+wanted=" ${TESTS[*]:-$ALL_TESTS} "
+[ $SUITE = 0 ] || wanted=" $(for k in "${KERNELS[@]}"; do suite_tests "$k"; done) "
+case $wanted in *" core "* | *" features "*) core_rootfs ;; esac
 for k in "${KERNELS[@]}"; do
 	kernel_fetch "$k"
 	initramfs_make "$k"
