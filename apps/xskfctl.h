@@ -12,7 +12,7 @@
 
 #include <xskf_counters.h>
 
-#include "xskfctl_json.h"
+#include "json.h" /* util/: the JSON parser */
 
 #define CTL_MAX_INSTANCES 256
 
