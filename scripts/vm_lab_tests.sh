@@ -197,8 +197,8 @@ lab_kernel() {
 	mkdir -p "$d"
 	guest_script >"$d/guest.sh"
 	guest_tests "$k" "$@" >"$d/tests"
-	# each core test gets up to 5 min more (TCG)
-	local timeout=$((LAB_TIMEOUT + 300 * $(grep -c '^core ' "$d/tests")))
+	# each core test gets its own bound more (the guest kills one at 10 min)
+	local timeout=$((LAB_TIMEOUT + 600 * $(grep -c '^core ' "$d/tests")))
 	grep -q '^core ' "$d/tests" && guest_core_script >"$d/core.sh"
 	cp "$(command -v busybox)" "$d/busybox"
 	ip netns del "$NS" 2>/dev/null
