@@ -470,8 +470,30 @@ struct xskf_engine_opts {
 	 * -EOPNOTSUPP. NULL (default): no device setting is changed (docs/idle.md).
 	 */
 	const char *napi;
+	/*
+	 * --pin-dir: pin each port's XSKMAP (as "xsks_map", the name of DPDK's af_xdp driver and
+	 * the AF_XDP device plugin) and its rule maps in bpffs, in PIN_DIR/IFNAME/, for other
+	 * AF_XDP apps (libxdp's xsk_socket__update_xskmap(), DPDK's use_pinned_map). The folders
+	 * follow the control folder's rules (ours alone, no symlink). Unpinned at stop, also
+	 * after a crash; after SIGKILL by the next run with the same folder. NULL (default):
+	 * nothing pinned, unless @serve is set (then /sys/fs/bpf/xskf). Copied.
+	 */
+	const char *pin_dir;
+	/*
+	 * --pin-group: a group (name or id) that may open the pinned maps (folder 0750, maps
+	 * 0660); NULL (default): their owner only (0700, 0600). Copied.
+	 */
+	const char *pin_group;
+	/*
+	 * --serve: queues of every port kept for other AF_XDP apps ("1", "2-3"): this run owns
+	 * them (other xskf runs are refused them), its rules apply to them, it binds no socket
+	 * there; the app that enters its socket in the pinned XSKMAP receives what the rules
+	 * send there. Without explicit queues the run binds every other queue. NULL: none.
+	 * Copied.
+	 */
+	const char *serve;
 };
-#define xskf_engine_opts__last_field napi
+#define xskf_engine_opts__last_field serve
 
 /*
  * xskf_engine__new() - validate @opts and create an engine with no ports yet.

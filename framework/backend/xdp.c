@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 
+#include "backend/xdp/pin.h"
 #include "core/backend.h"
 #include "core/idle.h"
 #include "core/csum.h"
@@ -64,6 +65,7 @@ static int xdp_preflight(struct xskf_engine *eng)
 static int xdp_add_port(struct xskf_engine *eng, struct xskf_port *p, const char *ifname,
 			const uint32_t *queues, unsigned int nr_queues)
 {
+	bool given = nr_queues != 0; /* -q: a queue also served is an error, not left out */
 	unsigned int i, j;
 
 	if (strlen(ifname) >= IF_NAMESIZE || !if_nametoindex(ifname)) {
@@ -105,7 +107,7 @@ static int xdp_add_port(struct xskf_engine *eng, struct xskf_port *p, const char
 			return -EINVAL;
 		}
 	p->nr_queues = nr_queues;
-	return 0;
+	return xskf_pin__serve_queues(eng, p, given);
 }
 
 /*
@@ -217,6 +219,12 @@ static int xdp_attach(struct xskf_engine *eng)
 	}
 	for (i = 0; i < eng->nr_ports && !err; i++)
 		err = xskf_prog__attach(eng, &eng->ports[i]);
+	/* the maps for other AF_XDP apps, once the program runs (--pin-dir, --serve: pin.c) */
+	for (i = 0; i < eng->nr_ports && !err; i++) {
+		err = xskf_pin__port(eng, &eng->ports[i]);
+		if (!err)
+			xskf_pin__served_line(&eng->ports[i]);
+	}
 	/* unfinished checksums the interfaces will hand us (csum_watch.c) */
 	if (!err)
 		xskf_csum__probe(eng);
@@ -235,8 +243,10 @@ static void xdp_detach(struct xskf_engine *eng)
 
 	/* while the NAPIs are there: veth deletes its NAPIs with the program */
 	xskf_napi__restore(eng);
-	for (i = 0; i < eng->nr_ports; i++)
+	for (i = 0; i < eng->nr_ports; i++) {
+		xskf_pin__unpin(&eng->ports[i]); /* no new app finds maps that are going */
 		xskf_prog__detach(&eng->ports[i]);
+	}
 }
 
 static void xdp_teardown(struct xskf_engine *eng)
@@ -244,8 +254,10 @@ static void xdp_teardown(struct xskf_engine *eng)
 	unsigned int i;
 
 	xskf_napi__restore(eng); /* a failed start: nothing of ours stays changed */
-	for (i = 0; i < eng->nr_ports; i++)
+	for (i = 0; i < eng->nr_ports; i++) {
+		xskf_pin__unpin(&eng->ports[i]);
 		xskf_prog__teardown(&eng->ports[i]);
+	}
 }
 
 static void xdp_kstats(const struct xskf_sock *s, struct xskf_queue_stats *st)

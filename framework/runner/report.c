@@ -171,6 +171,25 @@ int xskf_report__summary(struct xskf_engine *eng, FILE *f, double elapsed)
 	return err;
 }
 
+/* @s as a JSON string (an operator's path may hold any byte), or null. */
+static void json_str(FILE *f, const char *s)
+{
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
 static void json_queue(FILE *f, struct xskf_engine *eng, unsigned int i)
 {
 	struct xskf_queue_stats s;
@@ -235,12 +254,20 @@ void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int cen
 		struct xskf_port *p = &eng->ports[i];
 		const char *attach, *redirect;
 
+		unsigned int k;
+
 		eng->be->port_mode(p, &attach, &redirect);
 		fprintf(f,
 			"    {\"name\": \"%s\", \"ifindex\": %d, \"attach_mode\": \"%s\", "
-			"\"redirect\": \"%s\", \"rx_queues\": %u, \"numa_node\": %d}%s\n",
-			p->name, p->ifindex, attach, redirect, p->nr_hw_queues, p->numa_node,
-			i + 1 < eng->nr_ports ? "," : "");
+			"\"redirect\": \"%s\", \"rx_queues\": %u, \"numa_node\": %d, ",
+			p->name, p->ifindex, attach, redirect, p->nr_hw_queues, p->numa_node);
+		/* --serve's queues (other apps' sockets) and where the maps are pinned (pin.c) */
+		fprintf(f, "\"served\": [");
+		for (k = 0; k < p->nr_served; k++)
+			fprintf(f, "%s%u", k ? ", " : "", p->served[k]);
+		fprintf(f, "], \"pinned\": ");
+		json_str(f, p->pin_path[0] ? p->pin_path : NULL);
+		fprintf(f, "}%s\n", i + 1 < eng->nr_ports ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"queues\": [\n");
 	for (i = 0; i < eng->nr_socks; i++) {

@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Serving other AF_XDP apps (docs/operations.md, "Serving other AF_XDP apps"):
+#   test_serve.sh pinned  - xsk-rxdrop binds queue 0 and keeps queue 1 for another app
+#                           (--serve 1), its maps pinned (--pin-dir, --pin-group); a libxdp
+#                           app (xskf-xsk-client) enters its socket on queue 1 in the pinned
+#                           XSKMAP and receives exactly what xskf's rule sends there, while
+#                           xskf takes queue 0's; the queue is listed (xskfctl list) and refused
+#                           to another run in one line; the pins go at SIGINT, at a crash
+#                           (SIGSEGV), and after SIGKILL at the next start
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+require_root
+case_name=${1:?case}
+CLIENT=$B/tests/integration/xskf-xsk-client
+[ -x "$CLIENT" ] || fail "no $CLIENT (ninja -C build)"
+tb_up_out "xs$$"
+export XSKF_CTL_DIR
+XSKF_CTL_DIR=$(mktemp -d)
+at_exit 'rm -rf "$XSKF_CTL_DIR"'
+# a bpffs of the test's own: `ip netns exec` remounts /sys, not this folder
+BPF=$(mktemp -d)
+mount -t bpf bpf "$BPF" || skip "cannot mount a bpffs"
+at_exit 'umount "$BPF"; rmdir "$BPF"'
+PINS=$BPF/xskf/$TB_IF_DUT
+# frames no rule takes go to the stack: the sender finishes its checksums
+gen ethtool -K "$TB_IF_GEN" tx off >/dev/null
+
+send() { # send N DPORT CPU: exactly N frames to DPORT, arriving on queue CPU (veth)
+	gen "$GEN" -i "$TB_IF_GEN" -n "$1" --dport "$2" --cpus "$3" --rate 100000 --json \
+		>"$out/gen.json" || fail "generator"
+	[ "$(sent_of "$out/gen.json")" = "$1" ] || fail "generator did not send $1"
+}
+# serve_start NAME: xsk-rxdrop on queue 0, queue 1 served, UDP 5000 to the sockets; sets PID
+serve_start() {
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 --pin-dir "$BPF/xskf" \
+		--pin-group nogroup --cpus 1 --json --steer "udp dport 5000 xsk" \
+		>"$out/$1.json" 2>"$out/$1.err" &
+	PID=$!
+	wait_attached
+	wait_for "control socket of pid $PID" ctl_up "$PID"
+	wait_line "$out/$1.err" "maps pinned in $PINS"
+}
+client_rx() { # the client's last count
+	local l
+	l=$(grep -E '^(rx|final) ' "$out/client.out" | tail -1)
+	echo "${l#* }"
+}
+no_pins() { [ ! -e "$PINS" ]; }
+
+run_pinned() {
+	local a c
+	serve_start a
+	a=$PID
+	grep -q "queue 1 kept for other AF_XDP apps (--serve)" "$out/a.err" ||
+		{ cat "$out/a.err"; fail "the --serve line"; }
+	# the folder is opened to the group only once whole: 0750 and 0660, group nogroup
+	[ "$(stat -c '%a %G' "$PINS")" = "750 nogroup" ] || fail "folder: $(stat -c '%a %G' "$PINS")"
+	[ "$(stat -c '%a %G' "$PINS/xsks_map")" = "660 nogroup" ] || fail "xsks_map's mode"
+	for m in xskf_queues xskf_rules steer_acts steer_gen; do
+		[ -e "$PINS/$m" ] || fail "map $m not pinned"
+	done
+	ok "maps pinned in $PINS (0750, maps 0660, group nogroup)"
+
+	ip netns exec "$TB_NS_DUT" "$CLIENT" "$TB_IF_DUT" 1 --pinned "$PINS/xsks_map" >"$out/client.out" 2>"$out/client.err" &
+	c=$!
+	at_exit "kill $c 2>/dev/null"
+	wait_line "$out/client.out" "^ready"
+	send 3000 5000 0 # queue 0: xskf's socket
+	send 2000 5000 1 # queue 1: the rule sends them to the client's socket
+	send 500 5001 1  # queue 1, no rule: the stack, not the client
+	wait_app_rx $a 3000
+	wait_for "2000 frames at the client" ge client_rx 2000
+	[ "$(app_rx $a)" = 3000 ] || fail "xskf received $(app_rx $a), not 3000"
+	[ "$(app_live $a "[r['hits'] for r in j['steering'][0]['rules'] if r['id']]")" = "[5000]" ] ||
+		fail "rule hits: $(app_live $a "j['steering'][0]['rules']")"
+	ok "xskf received 3000 on queue 0; its rule took 5000 in all"
+
+	# listed, and refused to another run in one line
+	"$B/apps/xskfctl" list >"$out/list" || fail "xskfctl list"
+	grep -q "^$a .* $TB_IF_DUT:0 $TB_IF_DUT:1(served)\$" "$out/list" || { cat "$out/list"; fail "list"; }
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 1 --duration 1 >/dev/null 2>"$out/b.err" &&
+		fail "another run took the served queue"
+	[ "$(grep -c . "$out/b.err")" = 1 ] || { cat "$out/b.err"; fail "more than one line"; }
+	grep -q "queue 1 of $TB_IF_DUT is kept for another AF_XDP app's socket by xsk-rxdrop pid $a (--serve)" \
+		"$out/b.err" || { cat "$out/b.err"; fail "refusal"; }
+	ok "listed as $TB_IF_DUT:1(served); refused: $(cat "$out/b.err")"
+
+	kill -TERM $c
+	wait $c || fail "client exited $?"
+	[ "$(client_rx)" = 2000 ] || fail "the client received $(client_rx), not 2000"
+	grep -q "^final 2000$" "$out/client.out" || fail "client's final line"
+	stop_run $a || { cat "$out/a.err"; fail "xsk-rxdrop exited $?"; }
+	[ "$(json_get "$out/a.json" "d['queues'][0]['rx_packets']")" = 3000 ] || fail "a's final count"
+	[ "$(json_get "$out/a.json" "d['ports'][0]['served']")" = "[1]" ] || fail "JSON served"
+	no_pins || fail "pins left at SIGINT: $(ls -la "$PINS")"
+	assert_no_xdp "after SIGINT"
+	ok "the client received exactly 2000 (its queue's UDP 5000, not the 500 UDP 5001); pins gone at SIGINT"
+
+	# a crash: the fatal-signal hook unpins
+	serve_start s
+	kill -SEGV $PID
+	wait $PID 2>/dev/null
+	no_pins || fail "pins left after SIGSEGV"
+	assert_no_xdp "after SIGSEGV"
+	ok "SIGSEGV: pins removed by the fatal-signal hook"
+
+	# SIGKILL leaves them; the next run with the folder removes them, says so, and pins anew
+	serve_start k
+	kill -KILL $PID
+	wait $PID 2>/dev/null
+	[ -e "$PINS/xsks_map" ] || fail "SIGKILL cannot unpin: pins should be left"
+	serve_start n
+	grep -q "removed the pins in $PINS of maps no program uses" "$out/n.err" ||
+		{ cat "$out/n.err"; fail "stale pins not said"; }
+	stop_run $PID || fail "run after SIGKILL"
+	no_pins || fail "pins left after the run after SIGKILL"
+	assert_no_xdp "at the end"
+	ok "SIGKILL left pins; the next run removed them (one line) and left none"
+}
+
+case $case_name in
+pinned) run_pinned ;;
+*) fail "unknown case $case_name" ;;
+esac
