@@ -492,8 +492,16 @@ struct xskf_engine_opts {
 	 * Copied.
 	 */
 	const char *serve;
+	/*
+	 * --serve-uds: a SOCK_SEQPACKET socket at this path that speaks the AF_XDP device
+	 * plugin's protocol (0.1: /connect, /xsk_map_fd,IFACE, /config_busy_poll, /fin): a client
+	 * (DPDK's af_xdp with use_cni and dp_path, an xskf run with xsk_map_uds) gets the XSKMAP
+	 * of a port by SCM_RIGHTS. Its folder follows the control folder's rule; the socket is
+	 * 0600, 0660 with @pin_group. Removed at stop. NULL (default): none. Copied.
+	 */
+	const char *serve_uds;
 };
-#define xskf_engine_opts__last_field serve
+#define xskf_engine_opts__last_field serve_uds
 
 /*
  * xskf_engine__new() - validate @opts and create an engine with no ports yet.

@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 
+#include "backend/xdp/dp_uds.h"
 #include "backend/xdp/pin.h"
 #include "core/backend.h"
 #include "core/idle.h"
@@ -223,8 +224,10 @@ static int xdp_attach(struct xskf_engine *eng)
 	for (i = 0; i < eng->nr_ports && !err; i++) {
 		err = xskf_pin__port(eng, &eng->ports[i]);
 		if (!err)
-			xskf_pin__served_line(&eng->ports[i]);
+			xskf_pin__served_line(eng, &eng->ports[i]);
 	}
+	if (!err)
+		err = xskf_dp_uds__open(eng);
 	/* unfinished checksums the interfaces will hand us (csum_watch.c) */
 	if (!err)
 		xskf_csum__probe(eng);
@@ -243,8 +246,9 @@ static void xdp_detach(struct xskf_engine *eng)
 
 	/* while the NAPIs are there: veth deletes its NAPIs with the program */
 	xskf_napi__restore(eng);
+	xskf_dp_uds__close(); /* no new app finds maps that are going */
 	for (i = 0; i < eng->nr_ports; i++) {
-		xskf_pin__unpin(&eng->ports[i]); /* no new app finds maps that are going */
+		xskf_pin__unpin(&eng->ports[i]);
 		xskf_prog__detach(&eng->ports[i]);
 	}
 }
@@ -254,6 +258,7 @@ static void xdp_teardown(struct xskf_engine *eng)
 	unsigned int i;
 
 	xskf_napi__restore(eng); /* a failed start: nothing of ours stays changed */
+	xskf_dp_uds__close();
 	for (i = 0; i < eng->nr_ports; i++) {
 		xskf_pin__unpin(&eng->ports[i]);
 		xskf_prog__teardown(&eng->ports[i]);
@@ -494,6 +499,13 @@ static void xdp_port_mode(const struct xskf_port *p, const char **attach, const 
 	*redirect = tiers[p->tier];
 }
 
+/* The watch: the device-plugin socket's clients (--serve-uds), then ports and programs. */
+static int xdp_watch(struct xskf_engine *eng)
+{
+	xskf_dp_uds__serve(eng);
+	return xskf_watch__ports(eng);
+}
+
 /* No step: the kernel serves the rings by itself. */
 const struct xskf_backend_ops xskf_backend_xdp = {
 	.name = "xdp",
@@ -503,7 +515,7 @@ const struct xskf_backend_ops xskf_backend_xdp = {
 	.attach = xdp_attach, .detach = xdp_detach, .teardown = xdp_teardown,
 	.close_sock = xskf_sock__close,
 	/* what the control thread asks */
-	.kstats = xdp_kstats, .port_info = xdp_port_info, .watch = xskf_watch__ports,
+	.kstats = xdp_kstats, .port_info = xdp_port_info, .watch = xdp_watch,
 	.sock_mode = xdp_sock_mode, .port_mode = xdp_port_mode,
 	/* idle workers: their sleep, and what the kernel adds */
 	.wait = xdp_wait, .idle_help = xdp_idle_help,

@@ -9,6 +9,11 @@
 #                           xskf takes queue 0's; the queue is listed (xskfctl list) and refused
 #                           to another run in one line; the pins go at SIGINT, at a crash
 #                           (SIGSEGV), and after SIGKILL at the next start
+#   test_serve.sh uds     - the same served queue, its XSKMAP handed out on the AF_XDP device
+#                           plugin's socket (--serve-uds): the client takes it by /xsk_map_fd
+#                           and receives exactly its frames; bad input (dp_uds_client.py) is
+#                           answered /nak, /host_nak, /fd_nak or /error and leaves no fd behind;
+#                           the socket file goes at exit
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
@@ -120,7 +125,52 @@ run_pinned() {
 	ok "SIGKILL left pins; the next run removed them (one line) and left none"
 }
 
+run_uds() {
+	local a c sock=$XSKF_CTL_DIR/afxdp.sock fds0 fds1
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 --serve-uds "$sock" \
+		--cpus 1 --json --steer "udp dport 5000 xsk" >"$out/a.json" 2>"$out/a.err" &
+	a=$!
+	wait_attached
+	wait_for "control socket of pid $a" ctl_up "$a"
+	wait_line "$out/a.err" "device-plugin socket $sock (AF_XDP device plugin protocol 0.1"
+	grep -q "queue 1 kept for other AF_XDP apps (--serve): our rules apply there; an app takes one by taking the XSKMAP from the device-plugin socket $sock" \
+		"$out/a.err" || { cat "$out/a.err"; fail "the --serve line"; }
+	[ "$(stat -c '%a %F' "$sock")" = "600 socket" ] || fail "socket: $(stat -c '%a %F' "$sock")"
+	[ ! -e "$BPF/xskf" ] || fail "--serve with --serve-uds pinned maps"
+	ok "device-plugin socket $sock (0600), nothing pinned"
+
+	fds0=$(ls /proc/$a/fd | wc -l)
+	ip netns exec "$TB_NS_DUT" "$PY" "$S/tests/integration/dp_uds_client.py" "$sock" "$TB_IF_DUT" ||
+		{ tail -5 "$out/a.err"; fail "protocol checks"; }
+	wait_line "$out/a.err" "device-plugin socket: test-pod-3 (pid [0-9]*) went away"
+	fds1=$(ls /proc/$a/fd | wc -l)
+	[ "$fds1" = "$fds0" ] || fail "the server holds $fds1 fds after the bad input, $fds0 before"
+	ok "bad input answered; the server holds $fds1 fds, as before"
+
+	ip netns exec "$TB_NS_DUT" "$CLIENT" "$TB_IF_DUT" 1 --uds "$sock" >"$out/client.out" 2>"$out/client.err" &
+	c=$!
+	at_exit "kill $c 2>/dev/null"
+	wait_line "$out/client.out" "^ready"
+	grep -q "device-plugin socket: gave the XSKMAP of $TB_IF_DUT to " "$out/a.err" || fail "no 'gave' line"
+	send 3000 5000 0
+	send 2000 5000 1
+	send 500 5001 1
+	wait_app_rx $a 3000
+	wait_for "2000 frames at the client" ge client_rx 2000
+	kill -TERM $c
+	wait $c || { cat "$out/client.err"; fail "client exited $?"; }
+	[ "$(client_rx)" = 2000 ] || fail "the client received $(client_rx), not 2000"
+	[ "$(app_rx $a)" = 3000 ] || fail "xskf received $(app_rx $a), not 3000"
+	ok "the client took the XSKMAP by /xsk_map_fd and received exactly 2000; xskf 3000"
+
+	stop_run $a || { cat "$out/a.err"; fail "xsk-rxdrop exited $?"; }
+	[ ! -e "$sock" ] || fail "socket file left at exit"
+	assert_no_xdp "after SIGINT"
+	ok "socket file removed at exit"
+}
+
 case $case_name in
 pinned) run_pinned ;;
+uds) run_uds ;;
 *) fail "unknown case $case_name" ;;
 esac

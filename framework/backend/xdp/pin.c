@@ -274,7 +274,8 @@ int xskf_pin__port(struct xskf_engine *eng, struct xskf_port *p)
 	int bfd, fd = -1, err, n;
 	size_t nl = 0;
 
-	if (!eng->o.pin_dir && !eng->o.serve)
+	/* --serve alone pins in the default folder; with --serve-uds the socket hands the map */
+	if (!eng->o.pin_dir && (!eng->o.serve || eng->o.serve_uds))
 		return 0;
 	if (group && (err = resolve_group(eng->o.pin_group, &gid)))
 		return err;
@@ -394,9 +395,9 @@ void xskf_pin__unpin(struct xskf_port *p)
 	sig_dirs[p->idx % XSKF_MAX_PORTS][0] = 0;
 }
 
-void xskf_pin__served_line(const struct xskf_port *p)
+void xskf_pin__served_line(const struct xskf_engine *eng, const struct xskf_port *p)
 {
-	char list[256];
+	char list[256], how[512];
 	size_t l = 0;
 	unsigned int i;
 
@@ -405,8 +406,15 @@ void xskf_pin__served_line(const struct xskf_port *p)
 	for (i = 0; i < p->nr_served && l < sizeof(list); i++)
 		l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%u", i ? "," : "",
 				      p->served[i]);
+	if (p->pin_path[0])
+		snprintf(how, sizeof(how), "entering its socket in %s/xsks_map", p->pin_path);
+	else if (eng->o.serve_uds)
+		snprintf(how, sizeof(how), "taking the XSKMAP from the device-plugin socket %s",
+			 eng->o.serve_uds);
+	else
+		snprintf(how, sizeof(how), "entering its socket in the XSKMAP the run that shares "
+					   "the interface pinned");
 	pr_info("%s: queue%s %s kept for other AF_XDP apps (--serve): our rules apply there; an "
-		"app takes one by entering its socket in %s/xsks_map\n",
-		p->name, p->nr_served == 1 ? "" : "s", list,
-		p->pin_path[0] ? p->pin_path : "the pinned folder");
+		"app takes one by %s\n",
+		p->name, p->nr_served == 1 ? "" : "s", list, how);
 }

@@ -28,6 +28,6 @@ int xskf_pin__port(struct xskf_engine *eng, struct xskf_port *p);
 /* Remove what xskf_pin__port() pinned, and its folder. Nothing when nothing was pinned. */
 void xskf_pin__unpin(struct xskf_port *p);
 /* The start-up line of --serve's queues (nothing without --serve). */
-void xskf_pin__served_line(const struct xskf_port *p);
+void xskf_pin__served_line(const struct xskf_engine *eng, const struct xskf_port *p);
 
 #endif /* XSKF_BACKEND_XDP_PIN_H */
