@@ -500,8 +500,21 @@ struct xskf_engine_opts {
 	 * 0600, 0660 with @pin_group. Removed at stop. NULL (default): none. Copied.
 	 */
 	const char *serve_uds;
+	/*
+	 * --xsk-map: be served: enter this run's sockets in the XSKMAP pinned at this path
+	 * (another process's program: an xskf run with --serve, a loader), loading and attaching
+	 * nothing. Needs CAP_NET_RAW and locked memory only; rules, --napi, --force and RX hints
+	 * are the serving side's (refused or off, said at start). One port. NULL: not served.
+	 * Copied.
+	 */
+	const char *xsk_map;
+	/*
+	 * --xsk-map-uds: the same, the XSKMAP of each port asked for on the AF_XDP device
+	 * plugin's socket at this path (/connect, /xsk_map_fd,IFACE; /fin at stop). Copied.
+	 */
+	const char *xsk_map_uds;
 };
-#define xskf_engine_opts__last_field serve_uds
+#define xskf_engine_opts__last_field xsk_map_uds
 
 /*
  * xskf_engine__new() - validate @opts and create an engine with no ports yet.

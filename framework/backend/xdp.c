@@ -18,6 +18,7 @@
 
 #include "backend/xdp/dp_uds.h"
 #include "backend/xdp/pin.h"
+#include "backend/xdp/served.h"
 #include "core/backend.h"
 #include "core/idle.h"
 #include "core/csum.h"
@@ -50,10 +51,15 @@ static int check_caps(void)
 static int xdp_preflight(struct xskf_engine *eng)
 {
 	unsigned int i;
-	int err = check_caps();
+	int err;
 
-	for (i = 0; i < eng->nr_ports && !err; i++)
-		err = xskf_prog__preflight(eng, &eng->ports[i]);
+	if (xskf_served__on(eng)) { /* another's program: its XSKMAP is all we use */
+		err = xskf_served__preflight(eng);
+	} else {
+		err = check_caps();
+		for (i = 0; i < eng->nr_ports && !err; i++)
+			err = xskf_prog__preflight(eng, &eng->ports[i]);
+	}
 	/* before set-up, so that it comes with the refusals above rather than after the attach;
 	 * multi-buffer first: it decides which frames are too long */
 	if (!err)
@@ -200,6 +206,10 @@ static int xdp_attach(struct xskf_engine *eng)
 	unsigned int i;
 	int err = 0;
 
+	if (xskf_served__on(eng)) {
+		err = xskf_served__attach(eng);
+		goto attached;
+	}
 	for (i = 0; i < eng->nr_ports && !err; i++)
 		err = xskf_prog__setup(eng, &eng->ports[i]);
 	/*
@@ -228,6 +238,7 @@ static int xdp_attach(struct xskf_engine *eng)
 	}
 	if (!err)
 		err = xskf_dp_uds__open(eng);
+attached:
 	/* unfinished checksums the interfaces will hand us (csum_watch.c) */
 	if (!err)
 		xskf_csum__probe(eng);
@@ -247,6 +258,7 @@ static void xdp_detach(struct xskf_engine *eng)
 	/* while the NAPIs are there: veth deletes its NAPIs with the program */
 	xskf_napi__restore(eng);
 	xskf_dp_uds__close(); /* no new app finds maps that are going */
+	xskf_served__detach(eng);
 	for (i = 0; i < eng->nr_ports; i++) {
 		xskf_pin__unpin(&eng->ports[i]);
 		xskf_prog__detach(&eng->ports[i]);
@@ -259,6 +271,7 @@ static void xdp_teardown(struct xskf_engine *eng)
 
 	xskf_napi__restore(eng); /* a failed start: nothing of ours stays changed */
 	xskf_dp_uds__close();
+	xskf_served__detach(eng);
 	for (i = 0; i < eng->nr_ports; i++) {
 		xskf_pin__unpin(&eng->ports[i]);
 		xskf_prog__teardown(&eng->ports[i]);
@@ -495,7 +508,8 @@ static void xdp_port_mode(const struct xskf_port *p, const char **attach, const 
 {
 	static const char *const tiers[] = { "redirect_xsk", "xskmap", "xskmap_lookup" };
 
-	*attach = p->attach_flags == XDP_FLAGS_SKB_MODE ? "skb" : "native";
+	*attach = !p->attached && !p->skel ? "served" /* another's program (served.c) */
+		  : p->attach_flags == XDP_FLAGS_SKB_MODE ? "skb" : "native";
 	*redirect = tiers[p->tier];
 }
 

@@ -175,8 +175,9 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		errno = -err;
 		return NULL;
 	}
-	if (o.backend == XSKF_BACKEND_MEMORY && (o.pin_dir || o.serve || o.serve_uds)) {
-		pr_warn("--pin-dir, --serve and --serve-uds share an interface's maps: the memory backend has "
+	if (o.backend == XSKF_BACKEND_MEMORY &&
+	    (o.pin_dir || o.serve || o.serve_uds || o.xsk_map || o.xsk_map_uds)) {
+		pr_warn("--pin-dir, --serve, --serve-uds, --xsk-map and --xsk-map-uds share an interface's maps: the memory backend has "
 			"none (drop them)\n");
 		errno = EINVAL;
 		return NULL;
@@ -217,10 +218,11 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 	eng->o.huge_dir = eng->huge_dir;
 	/* --pin-dir, --pin-group, --serve: kept (read at start by the xdp backend's pin.c) */
 	{
-		const char **src[4] = { &eng->o.pin_dir, &eng->o.pin_group, &eng->o.serve,
-					&eng->o.serve_uds };
+		const char **src[6] = { &eng->o.pin_dir,   &eng->o.pin_group,
+					&eng->o.serve,	   &eng->o.serve_uds,
+					&eng->o.xsk_map,   &eng->o.xsk_map_uds };
 
-		for (i = 0; i < 4; i++)
+		for (i = 0; i < 6; i++)
 			if (*src[i] && !(*src[i] = eng->pin_strs[i] = strdup(*src[i]))) {
 				while (i--)
 					free(eng->pin_strs[i]);
@@ -241,7 +243,7 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 	if (o.cpus) {
 		err = xskf_parse_cpus(o.cpus, eng->cpus, XSKF_MAX_WORKERS, &eng->nr_cpus);
 		if (err) {
-			for (i = 0; i < 4; i++)
+			for (i = 0; i < 6; i++)
 				free(eng->pin_strs[i]);
 			free(eng->huge_dir);
 			free(eng);
@@ -718,7 +720,7 @@ void xskf_engine__destroy(struct xskf_engine *eng)
 	xskf_capture__free(eng); /* the workers are joined */
 	free(eng->workers);
 	free(eng->huge_dir);
-	for (unsigned int i = 0; i < 4; i++)
+	for (unsigned int i = 0; i < 6; i++)
 		free(eng->pin_strs[i]);
 	free(eng);
 }

@@ -14,6 +14,12 @@
 #                           and receives exactly its frames; bad input (dp_uds_client.py) is
 #                           answered /nak, /host_nak, /fd_nak or /error and leaves no fd behind;
 #                           the socket file goes at exit
+#   test_serve.sh unpriv-pinned, unpriv-uds
+#                         - xsk-rxdrop as user nobody with CAP_NET_RAW alone (setpriv) on the
+#                           served queue 1, the XSKMAP taken from the pinned path (--xsk-map)
+#                           or the device-plugin socket (--xsk-map-uds) of a privileged
+#                           xsk-rxdrop on queue 0: exact counts on both; its start-up line
+#                           says what it did not do; --steer there refused in one line
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
@@ -169,8 +175,92 @@ run_uds() {
 	ok "socket file removed at exit"
 }
 
+# an unprivileged user: nobody, CAP_NET_RAW alone (the AF_XDP socket), no CAP_BPF,
+# CAP_SYS_ADMIN or CAP_NET_ADMIN; locked memory: the default limit (8 MiB here, which even
+# root cannot raise in this container), so a 4 MiB UMEM (--frames 2048) in copy mode (-c: a
+# failed zero-copy bind's UMEM is uncharged only later, and would count twice)
+AS_NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all,+net_raw
+	--ambient-caps=+net_raw --bounding-set=-all,+net_raw)
+u_live() { # u_live PID EXPR: app_live of the unprivileged run (its own control folder)
+	local s
+	s=$(XSKF_CTL_DIR=$UCTL ctl_sock "$1") || return 1
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$B/apps/xskfctl" -s "$s" stats 2>/dev/null |
+		$PY -c "import json,sys; j=json.load(sys.stdin); print($2)"
+}
+u_rx() { u_live "$1" "sum(q['rx_packets'] for q in j['queues'])"; }
+
+run_unpriv() {
+	local how=$1 a u sock udir from rc
+	UCTL=$(mktemp -d)
+	chown 65534:65534 "$UCTL"
+	at_exit 'rm -rf "$UCTL"'
+	if [ "$how" = pinned ]; then
+		serve_start a
+		from=(--xsk-map "$PINS/xsks_map")
+	else
+		udir=$(mktemp -d)
+		chmod 0711 "$udir"
+		at_exit 'rm -rf "$udir"'
+		sock=$udir/afxdp.sock
+		ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 --serve-uds "$sock" \
+			--pin-group nogroup --cpus 1 --json --steer "udp dport 5000 xsk" \
+			>"$out/a.json" 2>"$out/a.err" &
+		PID=$!
+		wait_attached
+		wait_for "control socket of pid $PID" ctl_up "$PID"
+		wait_line "$out/a.err" "device-plugin socket $sock"
+		[ "$(stat -c '%a %G' "$sock")" = "660 nogroup" ] || fail "socket: $(stat -c '%a %G' "$sock")"
+		from=(--xsk-map-uds "$sock")
+	fi
+	a=$PID
+	# what a served run cannot do is refused in one line, before anything is set up
+	ip netns exec "$TB_NS_DUT" "${AS_NOBODY[@]}" env XSKF_CTL_DIR="$UCTL" "$RXDROP" -i "$TB_IF_DUT" \
+		-q 1 "${from[@]}" --steer "udp dport 6000 xsk" >/dev/null 2>"$out/r.err" &&
+		fail "a served run took --steer"
+	[ "$(grep -c . "$out/r.err")" = 1 ] || { cat "$out/r.err"; fail "more than one line"; }
+	grep -q -- "--steer, --steer-file and --keep-host write the program's rule table, and the program is the serving process's" \
+		"$out/r.err" || { cat "$out/r.err"; fail "--steer refusal"; }
+
+	ip netns exec "$TB_NS_DUT" "${AS_NOBODY[@]}" env XSKF_CTL_DIR="$UCTL" "$RXDROP" -i "$TB_IF_DUT" \
+		-q 1 "${from[@]}" -c --frames 2048 --cpus 0 --json >"$out/u.json" 2>"$out/u.err" &
+	u=$!
+	wait_line "$out/u.err" "served: the XSKMAP (id [0-9]*) of ${from[1]}; this run attaches no XDP program"
+	wait_for "control socket of pid $u" u_live "$u" 1
+	# the run's capabilities: at most CAP_NET_RAW (bit 13; its bounding set holds nothing
+	# else), none left once set up (privs.c drops them), uid nobody
+	[ "$(awk '/^CapBnd/ {print $2}' /proc/$u/status)" = 0000000000002000 ] &&
+		[ "$(awk '/^CapEff/ {print $2}' /proc/$u/status)" = 0000000000000000 ] ||
+		fail "capabilities $(grep ^Cap /proc/$u/status)"
+	[ "$(awk '/^Uid/ {print $3}' /proc/$u/status)" = 65534 ] || fail "not running as nobody"
+	send 3000 5000 0
+	send 2000 5000 1
+	send 500 5001 1
+	wait_app_rx $a 3000
+	wait_for "2000 frames at the unprivileged run" ge u_rx $u 2000
+	[ "$(u_rx $u)" = 2000 ] || fail "the unprivileged run received $(u_rx $u), not 2000"
+	[ "$(app_rx $a)" = 3000 ] || fail "the privileged run received $(app_rx $a), not 3000"
+	[ "$(app_live $a "[r['hits'] for r in j['steering'][0]['rules'] if r['id']]")" = "[5000]" ] ||
+		fail "rule hits: $(app_live $a "j['steering'][0]['rules']")"
+	ok "nobody with CAP_NET_RAW alone (${from[0]}) received exactly 2000 on queue 1, the privileged run 3000 on queue 0; rule hits 5000"
+	kill -INT $u
+	wait $u
+	rc=$?
+	[ $rc = 0 ] || { tail -5 "$out/u.err"; fail "the unprivileged run exited $rc"; }
+	[ "$(json_get "$out/u.json" "d['queues'][0]['rx_packets']")" = 2000 ] || fail "its final count"
+	[ "$(json_get "$out/u.json" "d['ports'][0]['attach_mode']")" = served ] || fail "attach_mode"
+	if [ "$how" = uds ]; then
+		wait_line "$out/a.err" "device-plugin socket: gave the XSKMAP of $TB_IF_DUT to "
+	fi
+	stop_run $a || { cat "$out/a.err"; fail "the privileged run exited $?"; }
+	assert_no_xdp "at the end"
+	no_pins || fail "pins left"
+	ok "$(grep -o 'served: the XSKMAP.*' "$out/u.err" | head -1)"
+}
+
 case $case_name in
 pinned) run_pinned ;;
+unpriv-pinned) run_unpriv pinned ;;
+unpriv-uds) run_unpriv uds ;;
 uds) run_uds ;;
 *) fail "unknown case $case_name" ;;
 esac

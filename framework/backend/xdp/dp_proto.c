@@ -24,12 +24,16 @@ static long long number(const char *s, long long max)
 	return v;
 }
 
-/* A host name (RFC 1123 letters, digits, '-', '.'; pod names are such) of 1-63 bytes. */
+/*
+ * A host name (RFC 1123 letters, digits, '-', '.'; pod names are such) of 1-63 bytes, that
+ * begins with a letter or digit: not "." or "..", which a name used in a path would climb.
+ */
 static int host_ok(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (!n || n > 63)
+	if (!n || n > 63 || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+			      (*s >= '0' && *s <= '9')))
 		return 0;
 	for (; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
