@@ -33,7 +33,7 @@ at_exit 'rm -rf "$XSKF_CTL_DIR"'
 # a bpffs of the test's own: `ip netns exec` remounts /sys, not this folder
 BPF=$(mktemp -d)
 mount -t bpf bpf "$BPF" || skip "cannot mount a bpffs"
-at_exit 'umount "$BPF"; rmdir "$BPF"'
+at_exit 'umount -l "$BPF"; rmdir "$BPF"'
 PINS=$BPF/xskf/$TB_IF_DUT
 # frames no rule takes go to the stack: the sender finishes its checksums
 gen ethtool -K "$TB_IF_GEN" tx off >/dev/null
