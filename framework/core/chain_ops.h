@@ -2,9 +2,9 @@
 /*
  * Ring operations for frames that span several buffers (multi-buffer AF_XDP, XDP_USE_SG,
  * docs/jumbo.md): the worker's RX and TX of chains, apart from ring_ops.h's path of single
- * buffers, which stays as it was. Only sockets bound with XDP_USE_SG (s->sg) come here, and
- * only for bursts that hold a chain does dispatch_sg() replace dispatch(): runs whose MTU needs
- * no chains pay one test per burst. Thread: the worker that owns the socket(s) and the UMEM.
+ * buffers, which stays as it was. Only sockets bound with XDP_USE_SG (s->sg) come here (their
+ * burst functions, burst.c), and only for bursts that hold a chain does dispatch_sg() replace
+ * dispatch(). Thread: the worker that owns the socket(s) and the UMEM.
  *
  * What the kernel does (net/xdp/xsk.c, seen on 6.18): a frame of N buffers is N descriptors,
  * each but the last with XDP_PKT_CONTD in its options, published together; but a peek of n
@@ -25,7 +25,14 @@
 #include "core/ring_ops.h"
 
 /* frag_idx of a frame of one buffer taken by rx_take_sg(): it has no buffers in segs */
-#define XSKF_NO_FRAGS 0xffff
+#define XSKF_NO_FRAGS 0x7fff
+
+/* Where @p's buffers after the first are in w->segs: frag_idx without the TX request's bit
+ * (xskf_tx.h: XSKF_PKT_TX_REQ), or XSKF_NO_FRAGS. */
+static inline uint32_t seg_idx(const struct xskf_pkt *p)
+{
+	return p->frag_idx & (uint16_t)~XSKF_PKT_TX_REQ;
+}
 
 /*
  * Buffers after the first that @p came with: the segs table's own marks, not p->frags, which
@@ -35,9 +42,9 @@ static inline uint32_t chain_frags(const struct xskf_worker *w, const struct xsk
 {
 	uint32_t k = 0;
 
-	if (p->frag_idx == XSKF_NO_FRAGS)
+	if (seg_idx(p) == XSKF_NO_FRAGS)
 		return 0;
-	while (w->segs[p->frag_idx + k++].options & XDP_PKT_CONTD)
+	while (w->segs[seg_idx(p) + k++].options & XDP_PKT_CONTD)
 		;
 	return k;
 }
@@ -49,7 +56,7 @@ static inline void chain_put_rest(struct xskf_worker *w, const struct xskf_pkt *
 	uint32_t i;
 
 	for (i = from; i < frags; i++)
-		xskf_cache_put(&w->umem, w->segs[p->frag_idx + i].addr);
+		xskf_cache_put(&w->umem, w->segs[seg_idx(p) + i].addr);
 }
 
 /*
@@ -172,11 +179,9 @@ static inline bool stage_chain(struct xskf_worker *w, struct xskf_sock *out,
 	d->options = frags ? XDP_PKT_CONTD : 0;
 	for (i = 0; i < frags; i++) {
 		d = &out->txq[out->txq_tail++ & out->txq_mask];
-		*d = w->segs[p->frag_idx + i];
+		*d = w->segs[seg_idx(p) + i];
 		d->options = i + 1 < frags ? XDP_PKT_CONTD : 0;
 	}
-	if (frags)
-		out->tx_chains = true;
 	return true;
 }
 
@@ -223,31 +228,6 @@ back:
 		xskf_cache_put(um, addr);
 		chain_put_rest(w, p, 0, frags);
 	}
-}
-
-/*
- * reap_completions() for a socket that has sent chains: the frames are the descriptors that
- * end one (no XDP_PKT_CONTD); every buffer goes back to the cache.
- */
-static inline void reap_completions_sg(struct xskf_sock *s, struct xskf_umem *um)
-{
-	uint32_t idx, n, j;
-	uint64_t bytes = 0, pkts = 0;
-
-	n = xsk_ring_cons__peek(&s->comp, s->comp.size, &idx);
-	if (!n)
-		return;
-	cache_put_comp(um, &s->comp, idx, n);
-	xsk_ring_cons__release(&s->comp, n);
-	for (j = 0; j < n; j++) {
-		const struct xdp_desc *d = &s->txq[(s->txq_head + j) & s->txq_mask];
-
-		bytes += d->len;
-		pkts += !(d->options & XDP_PKT_CONTD);
-	}
-	s->txq_head += n;
-	s->c.tx_bytes += bytes;
-	s->c.tx_packets += pkts;
 }
 
 #endif /* XSKF_CHAIN_OPS_H */

@@ -198,23 +198,49 @@ static inline uint64_t txq_bytes(const struct xskf_sock *s, uint32_t from, uint3
 	return bytes;
 }
 
-static inline void reap_completions(struct xskf_sock *s, struct xskf_umem *um)
-{
-	uint32_t idx, n;
+/*
+ * What a socket's burst functions handle besides frames of one buffer, chosen once per socket
+ * at start (burst.c): multi-buffer frames (chain_ops.h), TX metadata (tx_meta.c), a live
+ * capture (capture.c). Constants at every inlined use, so each combination is its own code
+ * without a test.
+ */
+enum { XSKF_BURST_SG = 1u << 0, XSKF_BURST_TXMD = 1u << 1, XSKF_BURST_CAP = 1u << 2 };
 
-	if (!xskf_sock__tx_out(s))
-		return;
+/*
+ * Take completed frames back from @s's completion ring into the cache, counting them from the
+ * TX shadow. @kind (a constant): XSKF_BURST_SG counts a frame per descriptor that ends one (no
+ * XDP_PKT_CONTD: a chain is one frame, every buffer goes back); XSKF_BURST_TXMD hands back
+ * the timestamps of frames that asked one (tx_meta.c) before their chunks are reused.
+ */
+static inline __attribute__((always_inline)) void reap_completions(struct xskf_sock *s,
+								   struct xskf_umem *um,
+								   unsigned int kind)
+{
+	uint32_t idx, n, j;
+
 	n = xsk_ring_cons__peek(&s->comp, s->comp.size, &idx);
 	if (!n)
 		return;
-	/* frames that asked a timestamp (tx_meta.c): read before their chunks are reused */
-	if (unlikely(s->txmd_ts_out))
+	if ((kind & XSKF_BURST_TXMD) && unlikely(s->txmd_ts_out))
 		xskf_txmd__reap(s, um, s->txq_head, n);
 	cache_put_comp(um, &s->comp, idx, n);
 	xsk_ring_cons__release(&s->comp, n);
-	s->c.tx_bytes += txq_bytes(s, s->txq_head, n);
+	if (kind & XSKF_BURST_SG) {
+		uint64_t bytes = 0, pkts = 0;
+
+		for (j = 0; j < n; j++) {
+			const struct xdp_desc *d = &s->txq[(s->txq_head + j) & s->txq_mask];
+
+			bytes += d->len;
+			pkts += !(d->options & XDP_PKT_CONTD);
+		}
+		s->c.tx_bytes += bytes;
+		s->c.tx_packets += pkts;
+	} else {
+		s->c.tx_bytes += txq_bytes(s, s->txq_head, n);
+		s->c.tx_packets += n;
+	}
 	s->txq_head += n;
-	s->c.tx_packets += n;
 }
 
 /* A TX descriptor: the address, and len with options (0) in one 64-bit store. */
@@ -270,8 +296,8 @@ static inline void stage_view__store(const struct stage_view *v, struct xskf_soc
  * derived once per burst from how many frames went back to the cache. Anything else (XSKF_FWD,
  * a frame out of its chunk, full staging) stores the locals, takes the slow path and reloads.
  */
-static inline void dispatch(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts,
-			    unsigned int n)
+static inline __attribute__((always_inline)) void
+dispatch(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, unsigned int n)
 {
 	struct xskf_umem *um = &w->umem;
 	uint64_t fmask = ~((uint64_t)um->frame_size - 1);
@@ -415,8 +441,9 @@ rx_pkts(struct xskf_pkt *restrict p, const struct xdp_desc *restrict d, uint32_t
  * Take up to @batch frames off @s's RX ring into @pkts, for the app's rx_burst() callback
  * (named apart from it: this is the ring's side). Returns how many.
  */
-static inline unsigned int rx_take(struct xskf_worker *w, struct xskf_sock *s,
-				   struct xskf_pkt *pkts, uint32_t batch, bool hints, bool prefetch)
+static inline __attribute__((always_inline)) unsigned int
+rx_take(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, uint32_t batch,
+	bool hints, bool prefetch)
 {
 	struct xskf_umem *um = &w->umem;
 	uint8_t *area = um->area;

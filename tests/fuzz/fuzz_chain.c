@@ -88,7 +88,7 @@ static void setup(void)
 	worker.socks[0] = &sock;
 	worker.nr_socks = 1;
 	worker.tx_sock[0] = &sock;
-	xskf__worker_self = &worker;
+	xskf_chain__register(&worker);
 	posted_head = posted_tail = 0;
 }
 

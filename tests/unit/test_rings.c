@@ -226,7 +226,7 @@ static void stress(unsigned int rounds)
 			flush_tx(&sock);
 		kern_tx_some(rnd(12));
 		if (rnd(3))
-			reap_completions(&sock, &worker.umem);
+			reap_completions(&sock, &worker.umem, 0);
 		if (census_sum() != FRAMES)
 			m.census_errors++;
 	}
@@ -234,7 +234,7 @@ static void stress(unsigned int rounds)
 	for (i = 0; i < 10000 && (xskf_sock__staged(&sock) || xskf_sock__tx_out(&sock)); i++) {
 		flush_tx(&sock);
 		kern_tx_some(TX_SZ);
-		reap_completions(&sock, &worker.umem);
+		reap_completions(&sock, &worker.umem, 0);
 	}
 	while ((n = rx_take(&worker, &sock, pkts, 32, false, false))) {
 		m.drop_app += n;
@@ -332,7 +332,7 @@ static void chain_cases(void)
 	setup();
 	sock.sg = true;
 	sock.tx_max_segs = 18;
-	xskf__worker_self = &worker;
+	xskf_chain__register(&worker);
 	refill(&sock, &worker.umem, 16);
 	n = kern_take_fill(got, 64);
 	/* three chains of 3 (100, 200, 300 bytes), then the first two buffers of a fourth */
@@ -376,10 +376,10 @@ static void chain_cases(void)
 	      "flush cut at a frame's end: 6 on a ring of 8, one chain still staged");
 	CHECK(census_sum() == FRAMES, "census adds up with chains staged and in flight");
 	kern_tx();
-	reap_completions_sg(&sock, &worker.umem);
+	reap_completions(&sock, &worker.umem, XSKF_BURST_SG);
 	flush_tx(&sock);
 	kern_tx();
-	reap_completions_sg(&sock, &worker.umem);
+	reap_completions(&sock, &worker.umem, XSKF_BURST_SG);
 	CHECK(sock.c.tx_packets == 3 && sock.c.tx_bytes == 1800 && !xskf_sock__tx_out(&sock),
 	      "completions counted by frame: 3 packets, 1800 bytes");
 
@@ -436,7 +436,7 @@ static void chain_cases(void)
 	      "the next burst takes the held chain whole: 3 buffers, 300 bytes, nothing dropped");
 	dispatch_sg(&worker, &sock, pkts, n);
 	CHECK(census_sum() == FRAMES, "census exact after the held chain");
-	xskf__worker_self = NULL;
+	xskf_chain__unregister(&worker);
 	xskf_umem__free(&worker.umem);
 }
 
@@ -513,13 +513,13 @@ int main(void)
 
 	/* completions: the kernel sends the 8; the staged 4 follow */
 	CHECK(kern_tx() == TX_SZ, "kernel sent %d", TX_SZ);
-	reap_completions(&sock, &worker.umem);
+	reap_completions(&sock, &worker.umem, 0);
 	CHECK(sock.c.tx_packets == 8 && xskf_sock__tx_out(&sock) == 0, "8 completions reaped");
 	CHECK(sock.c.tx_bytes == 62 + 63 + 64 + 65 + 66 + 67 + 68 + 69,
 	      "TX bytes from the per-slot lengths (%llu)", (unsigned long long)sock.c.tx_bytes);
 	flush_tx(&sock);
 	kern_tx();
-	reap_completions(&sock, &worker.umem);
+	reap_completions(&sock, &worker.umem, 0);
 	CHECK(sock.c.tx_packets == 12 && sock.c.tx_bytes == 524 + 400 && xskf_sock__staged(&sock) == 0,
 	      "the 4 staged frames went out after the ring drained");
 	CHECK(census_sum() == FRAMES, "census adds up at the end");

@@ -139,15 +139,21 @@ static uint64_t tai(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* What the worker does after rx_burst(): the TX metadata way only in bursts that asked. */
+/*
+ * What the burst functions of an app that asks do after rx_burst() (burst.c): the TX metadata
+ * way only in bursts in which a frame asked.
+ */
 static void disp(struct xskf_pkt *pkts, unsigned int n)
 {
-	if (xskf_tx_asked) {
-		xskf_tx_asked = 0;
+	uint16_t any = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		any |= pkts[i].frag_idx;
+	if (any & XSKF_PKT_TX_REQ)
 		xskf_txmd__burst(&worker, &sock, pkts, n);
-	} else {
+	else
 		dispatch(&worker, &sock, pkts, n);
-	}
 }
 
 static void how(uint8_t c, uint8_t t, uint8_t l)
@@ -175,10 +181,10 @@ int main(void)
 
 	/* xskf_pkt__tx_l4_csum() offloaded: the option, the flags, start/offset, the seed */
 	one_pkt(&p[0], 100);
-	CHECK(xskf_pkt__tx_l4_csum(&p[0], 14, 34) == 0 && xskf_tx_asked &&
+	CHECK(xskf_pkt__tx_l4_csum(&p[0], 14, 34) == 0 && (p[0].frag_idx & XSKF_PKT_TX_REQ) &&
 		      ((struct xskf_tx_req *)(void *)(p[0].data - p[0].headroom))->flags ==
 			      XSKF_TXR_CSUM,
-	      "tx_l4_csum accepted: the request at the chunk's start, the burst marked");
+	      "tx_l4_csum accepted: the request at the chunk's start, the frame marked");
 	p[0].action = XSKF_TX;
 	disp(p, 1);
 	{
@@ -257,7 +263,7 @@ int main(void)
 	one_pkt(&p[0], 100);
 	xskf_pkt__push(&p[0], RXOFF - 40);
 	CHECK(xskf_pkt__tx_csum(&p[0], 34, 6) == -ENOSPC && xskf_pkt__tx_tstamp(&p[0], 1) ==
-		      -ENOSPC && !xskf_tx_asked,
+		      -ENOSPC && !(p[0].frag_idx & XSKF_PKT_TX_REQ),
 	      "headroom below XSKF_TX_REQ_ROOM: -ENOSPC, nothing asked");
 	xskf_cache_put(&worker.umem, p[0].addr);
 	/* a request on a frame dropped: an app drop, nothing else */
@@ -308,7 +314,7 @@ int main(void)
 	flush_tx(&sock);
 	while (ktx.consumer != ktx.producer)
 		comp_slots[kcomp.producer++ & (RING - 1)] = tx_slots[ktx.consumer++ & (RING - 1)].addr;
-	reap_completions(&sock, &worker.umem);
+	reap_completions(&sock, &worker.umem, XSKF_BURST_TXMD);
 	CHECK(!xskf_sock__tx_out(&sock) && !stamps.n, "earlier frames completed, no stamps");
 	one_pkt(&p[0], 100);
 	xskf_pkt__tx_tstamp(&p[0], 1001);
@@ -333,7 +339,7 @@ int main(void)
 			comp_slots[kcomp.producer++ & (RING - 1)] = d->addr;
 		}
 	}
-	reap_completions(&sock, &worker.umem);
+	reap_completions(&sock, &worker.umem, XSKF_BURST_TXMD);
 	CHECK(stamps.n == 2 && stamps.s[0].cookie == 1001 && stamps.s[0].tai_ns == 5000 &&
 		      stamps.s[1].cookie == 1002 && stamps.s[1].tai_ns == 5001 &&
 		      !sock.txmd_ts_out && sock.c.txmd_stamps == 2,
