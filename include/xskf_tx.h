@@ -80,9 +80,10 @@ struct xskf_tx_req {
 #define XSKF_TX_REQ_ROOM (sizeof(struct xskf_tx_req) + 24)
 
 /*
- * Framework-private: the bit of xskf_pkt.frag_idx the accessors set, so that the worker looks
- * for a request only in frames that asked, and only on the sockets of apps that ask
- * (XSKF_APP_F_TX_META or xskf_engine_opts.tx_meta): the others' burst functions never look.
+ * Framework-private: the bit of xskf_pkt.frag_idx the accessors set in a frame of one buffer,
+ * so that the worker looks for a request only in frames that asked, and only on the sockets
+ * of apps that ask (XSKF_APP_F_TX_META or xskf_engine_opts.tx_meta): the others' burst
+ * functions never look. (A chain's request is found by its magic, and only counted.)
  */
 #define XSKF_PKT_TX_REQ 0x8000
 
@@ -116,7 +117,8 @@ static inline struct xskf_tx_req *xskf_pkt__tx_req(struct xskf_pkt *pkt)
 		memset(r, 0, sizeof(*r));
 		r->magic = XSKF_TX_REQ_MAGIC;
 	}
-	pkt->frag_idx |= XSKF_PKT_TX_REQ;
+	if (!pkt->frags)
+		pkt->frag_idx |= XSKF_PKT_TX_REQ;
 	return r;
 }
 

@@ -43,21 +43,10 @@ static inline __attribute__((always_inline)) void csum_look(struct xskf_burst_cf
 	}
 }
 
-/* A frame of @pkts[0..n) asked for TX metadata (xskf_tx.h). */
-static inline bool txmd_asked(const struct xskf_pkt *pkts, unsigned int n)
-{
-	uint16_t any = 0;
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		any |= pkts[i].frag_idx;
-	return any & XSKF_PKT_TX_REQ;
-}
-
 /*
- * Carry out the verdicts of @n frames on @s: dispatch() (ring_ops.h), or for a burst that holds
- * chains dispatch_sg() (chain_ops.h), or for one in which a frame asked for TX metadata
- * xskf_txmd__burst() (tx_meta.c; chains take their requests back, counted, and go as ever).
+ * Carry out the verdicts of @n frames on @s: dispatch() (ring_ops.h; with TX metadata, frames
+ * that asked take its slow path), or for a burst that holds chains dispatch_sg() (chain_ops.h;
+ * with TX metadata their requests are taken back, counted, and they go as ever).
  */
 static inline __attribute__((always_inline)) void verdicts(struct xskf_worker *w,
 							   struct xskf_sock *s,
@@ -68,10 +57,8 @@ static inline __attribute__((always_inline)) void verdicts(struct xskf_worker *w
 		if (kind & XSKF_BURST_TXMD)
 			xskf_txmd__forget(w, s, pkts, n);
 		dispatch_sg(w, s, pkts, n);
-	} else if ((kind & XSKF_BURST_TXMD) && txmd_asked(pkts, n)) {
-		xskf_txmd__burst(w, s, pkts, n);
 	} else {
-		dispatch(w, s, pkts, n);
+		dispatch(w, s, pkts, n, kind);
 	}
 }
 

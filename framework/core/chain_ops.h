@@ -24,15 +24,14 @@
 
 #include "core/ring_ops.h"
 
-/* frag_idx of a frame of one buffer taken by rx_take_sg(): it has no buffers in segs */
+/*
+ * frag_idx of a frame of one buffer taken by rx_take_sg(): it has no buffers in segs. With
+ * XSKF_PKT_TX_REQ (xskf_tx.h: a TX-metadata request, which only frames of one buffer mark)
+ * it is above: frag_idx >= XSKF_NO_FRAGS says "no buffers in segs" in one compare.
+ */
 #define XSKF_NO_FRAGS 0x7fff
-
-/* Where @p's buffers after the first are in w->segs: frag_idx without the TX request's bit
- * (xskf_tx.h: XSKF_PKT_TX_REQ), or XSKF_NO_FRAGS. */
-static inline uint32_t seg_idx(const struct xskf_pkt *p)
-{
-	return p->frag_idx & (uint16_t)~XSKF_PKT_TX_REQ;
-}
+_Static_assert((XSKF_NO_FRAGS | XSKF_PKT_TX_REQ) == 0xffff && XSKF_SEGS_CAP < XSKF_NO_FRAGS,
+	       "frag_idx: an index into segs, XSKF_NO_FRAGS, or either with the request's bit");
 
 /*
  * Buffers after the first that @p came with: the segs table's own marks, not p->frags, which
@@ -42,9 +41,9 @@ static inline uint32_t chain_frags(const struct xskf_worker *w, const struct xsk
 {
 	uint32_t k = 0;
 
-	if (seg_idx(p) == XSKF_NO_FRAGS)
+	if (p->frag_idx >= XSKF_NO_FRAGS)
 		return 0;
-	while (w->segs[seg_idx(p) + k++].options & XDP_PKT_CONTD)
+	while (w->segs[p->frag_idx + k++].options & XDP_PKT_CONTD)
 		;
 	return k;
 }
@@ -56,7 +55,7 @@ static inline void chain_put_rest(struct xskf_worker *w, const struct xskf_pkt *
 	uint32_t i;
 
 	for (i = from; i < frags; i++)
-		xskf_cache_put(&w->umem, w->segs[seg_idx(p) + i].addr);
+		xskf_cache_put(&w->umem, w->segs[p->frag_idx + i].addr);
 }
 
 /*
@@ -65,9 +64,9 @@ static inline void chain_put_rest(struct xskf_worker *w, const struct xskf_pkt *
  * the program is detached, nothing more comes, so a chain cut at the end is dropped rather
  * than held. Returns how many frames.
  */
-static inline unsigned int rx_take_sg(struct xskf_worker *w, struct xskf_sock *s,
-				      struct xskf_pkt *pkts, uint32_t batch, bool hints,
-				      bool draining, bool *chained)
+static inline __attribute__((always_inline)) unsigned int
+rx_take_sg(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, uint32_t batch,
+	   bool hints, bool draining, bool *chained)
 {
 	struct xskf_umem *um = &w->umem;
 	uint8_t *area = um->area;
@@ -179,7 +178,7 @@ static inline bool stage_chain(struct xskf_worker *w, struct xskf_sock *out,
 	d->options = frags ? XDP_PKT_CONTD : 0;
 	for (i = 0; i < frags; i++) {
 		d = &out->txq[out->txq_tail++ & out->txq_mask];
-		*d = w->segs[seg_idx(p) + i];
+		*d = w->segs[p->frag_idx + i];
 		d->options = i + 1 < frags ? XDP_PKT_CONTD : 0;
 	}
 	return true;

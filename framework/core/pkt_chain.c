@@ -74,9 +74,9 @@ uint8_t *xskf_chain__seg(const struct xskf_worker *w, const struct xskf_pkt *pkt
 		*len = pkt->len;
 		return pkt->data;
 	}
-	if (i > pkt->frags || !w || seg_idx(pkt) + i - 1 >= XSKF_SEGS_CAP)
+	if (i > pkt->frags || !w || pkt->frag_idx + i - 1 >= XSKF_SEGS_CAP)
 		return NULL;
-	d = &w->segs[seg_idx(pkt) + i - 1];
+	d = &w->segs[pkt->frag_idx + i - 1];
 	*len = d->len;
 	return (uint8_t *)w->umem.area + d->addr;
 }
@@ -141,12 +141,12 @@ uint8_t *xskf_pkt__append(struct xskf_pkt *pkt, uint32_t len)
 	    w->tx_nseg == XSKF_SEGS_CAP || !um->cache_len)
 		return NULL;
 	/* a frame's buffers are one run of the table: only the frame added to last grows */
-	if (pkt->frags && seg_idx(pkt) + pkt->frags != w->tx_nseg)
+	if (pkt->frags && pkt->frag_idx + pkt->frags != w->tx_nseg)
 		return NULL;
 	if (pkt->frags)
 		w->segs[w->tx_nseg - 1].options = XDP_PKT_CONTD;
-	else /* a request asked before keeps its mark (tx_meta.c counts it) */
-		pkt->frag_idx = (uint16_t)((pkt->frag_idx & XSKF_PKT_TX_REQ) | w->tx_nseg);
+	else /* a chain now: a request asked before is found by its magic (tx_meta.c) */
+		pkt->frag_idx = (uint16_t)w->tx_nseg;
 	d = &w->segs[w->tx_nseg++];
 	d->addr = um->cache[--um->cache_len] + off;
 	d->len = len;

@@ -295,9 +295,14 @@ static inline void stage_view__store(const struct stage_view *v, struct xskf_soc
  * common verdicts and stay in locals (the cache top, the staging pointer); the drop counter is
  * derived once per burst from how many frames went back to the cache. Anything else (XSKF_FWD,
  * a frame out of its chunk, full staging) stores the locals, takes the slow path and reloads.
+ * @kind (a constant) with XSKF_BURST_TXMD: the sockets of an app that asks for TX metadata,
+ * where the frames from the first that asked (XSKF_PKT_TX_REQ) on are carried out with their
+ * requests (tx_meta.c: a request is taken back even from a drop).
  */
-static inline __attribute__((always_inline)) void
-dispatch(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, unsigned int n)
+static inline __attribute__((always_inline)) void dispatch(struct xskf_worker *w,
+							   struct xskf_sock *s,
+							   struct xskf_pkt *pkts, unsigned int n,
+							   unsigned int kind)
 {
 	struct xskf_umem *um = &w->umem;
 	uint64_t fmask = ~((uint64_t)um->frame_size - 1);
@@ -313,6 +318,9 @@ dispatch(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, unsi
 		uint32_t len;
 		struct xskf_sock *out;
 
+		/* a frame that asked, whatever its verdict: it and the rest go the slow way */
+		if ((kind & XSKF_BURST_TXMD) && unlikely(p->frag_idx & XSKF_PKT_TX_REQ))
+			break;
 		if (likely(action == XSKF_DROP)) {
 			*c++ = addr & fmask;
 			continue;
@@ -365,6 +373,9 @@ back_not_app:
 		stage_view__store(&v, s);
 	um->cache_len += (uint32_t)(c - c0);
 	s->c.drop_app += (uint32_t)(c - c0) - not_app;
+	/* every verdict from the first frame that asked on, each with its request (tx_meta.c) */
+	if ((kind & XSKF_BURST_TXMD) && unlikely(p < end))
+		xskf_txmd__burst(w, s, p, (unsigned int)(end - p));
 }
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "rx_pkts() packs fields");

@@ -4,9 +4,8 @@
  *
  * Only the sockets of apps that ask come here: their burst functions (burst.c) are chosen at
  * start. The accessors mark each frame that asked (XSKF_PKT_TX_REQ in xskf_pkt.frag_idx), and
- * only a burst in which a frame asked takes the way here (xskf_txmd__burst() instead of
- * dispatch()). The kernel refuses a
- * request it cannot carry out (sendto() EINVAL) and leaves the descriptor at the head of the
+ * dispatch() (ring_ops.h) hands the frames of a burst from the first that asked on here
+ * (xskf_txmd__burst()). The kernel refuses a request it cannot carry out (sendto() EINVAL) and leaves the descriptor at the head of the
  * TX ring, so that nothing behind it is ever sent again: every request is checked here first,
  * and a frame whose request cannot be right is dropped and counted, never sent.
  *
@@ -150,7 +149,7 @@ int xskf_txmd__frame(struct xskf_worker *w, struct xskf_sock *s, const struct xs
 	/* built here, copied in front of the frame: after a push it need not be 8-byte aligned */
 	struct xskf_xsk_tx_metadata m = { 0 }, *md = &m;
 	struct xskf_tx_req req_copy = { 0 }, *r = &req_copy;
-	bool asked = (p->frag_idx & XSKF_PKT_TX_REQ) && take_req(chunk, off, r);
+	bool asked = take_req(chunk, off, r);
 	uint8_t req = asked ? r->flags : 0;
 	struct xskf_sock *out;
 	uint64_t flags = 0;
@@ -273,8 +272,7 @@ void xskf_txmd__forget(struct xskf_worker *w, struct xskf_sock *s, const struct 
 	for (i = 0; i < n; i++) {
 		uint64_t addr = pkts[i].addr;
 
-		if ((pkts[i].frag_idx & XSKF_PKT_TX_REQ) &&
-		    take_req((uint8_t *)w->umem.area + (addr & fmask), (uint32_t)(addr & ~fmask),
+		if (take_req((uint8_t *)w->umem.area + (addr & fmask), (uint32_t)(addr & ~fmask),
 			     &r))
 			s->c.txmd_unsupported++;
 	}

@@ -105,7 +105,7 @@ static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_
 			xskf_txmd__forget(w, w->socks[0], pkts + m, n - m);
 		for (i = m; i < n; i++) {
 			xskf_cache_put(um, pkts[i].addr);
-			if (unlikely(seg_idx(&pkts[i]) != XSKF_NO_FRAGS))
+			if (unlikely(pkts[i].frag_idx < XSKF_NO_FRAGS))
 				chain_put_rest(w, &pkts[i], 0, chain_frags(w, &pkts[i]));
 		}
 	}

@@ -221,7 +221,7 @@ static void stress(unsigned int rounds)
 			kern_rx(got[i], 60 + rnd(1400));
 		n = rx_take(&worker, &sock, pkts, 1 + rnd(32), rnd(2), rnd(2));
 		verdicts(pkts, n);
-		dispatch(&worker, &sock, pkts, n);
+		dispatch(&worker, &sock, pkts, n, 0);
 		if (rnd(3))
 			flush_tx(&sock);
 		kern_tx_some(rnd(12));
@@ -238,7 +238,7 @@ static void stress(unsigned int rounds)
 	}
 	while ((n = rx_take(&worker, &sock, pkts, 32, false, false))) {
 		m.drop_app += n;
-		dispatch(&worker, &sock, pkts, n);
+		dispatch(&worker, &sock, pkts, n, 0);
 	}
 	CHECK(m.census_errors == 0 && census_sum() == FRAMES,
 	      "stress, %u rounds: the census added up after every round", rounds);
@@ -484,7 +484,7 @@ int main(void)
 	pkts[11].action = XSKF_TX;
 	pkts[11].len = FSIZE; /* from offset 288 this crosses into the next chunk */
 	before = worker.umem.cache_len;
-	dispatch(&worker, &sock, pkts, 12);
+	dispatch(&worker, &sock, pkts, 12, 0);
 	CHECK(sock.c.drop_app == 2 && sock.c.drop_no_port == 1 && sock.c.drop_too_long == 1,
 	      "drops by reason: app 2, no port 1, too long 1");
 	CHECK(worker.umem.cache_len == before + 4 && xskf_sock__staged(&sock) == 8, "4 back to cache, 8 staged");
@@ -501,7 +501,7 @@ int main(void)
 	n = rx_take(&worker, &sock, pkts, 16, true, true);
 	for (i = 0; i < n; i++)
 		pkts[i].action = XSKF_TX;
-	dispatch(&worker, &sock, pkts, n);
+	dispatch(&worker, &sock, pkts, n, 0);
 	CHECK(n == 4 && xskf_sock__staged(&sock) == 12, "4 more received and staged: 12 wait");
 	flush_tx(&sock);
 	CHECK(ktx.producer == TX_SZ && xskf_sock__tx_out(&sock) == TX_SZ && xskf_sock__staged(&sock) == 4,

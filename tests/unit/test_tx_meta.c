@@ -2,7 +2,8 @@
 /*
  * TX metadata on the worker's side (framework/core/tx_meta.c, include/xskf_tx.h), no root: one
  * socket's rings in plain memory, frames received and given verdicts with requests, as the
- * worker's dispatch (xskf_txmd__burst() in bursts that asked) and reap_completions() see them. Checked: what is staged (descriptor options,
+ * worker sees them (dispatch() of an app that asks: xskf_txmd__burst() from the first frame that
+ * asked on; reap_completions()). Checked: what is staged (descriptor options,
  * struct xsk_tx_metadata in front of the frame), the checksum xskf computes where the port
  * has no offload, the pseudo-header seed it writes for xskf_pkt__tx_l4_csum(), every bad
  * request counted and its frame back in the cache (never staged: the kernel would refuse it
@@ -139,21 +140,10 @@ static uint64_t tai(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/*
- * What the burst functions of an app that asks do after rx_burst() (burst.c): the TX metadata
- * way only in bursts in which a frame asked.
- */
+/* What the burst functions of an app that asks do after rx_burst() (burst.c). */
 static void disp(struct xskf_pkt *pkts, unsigned int n)
 {
-	uint16_t any = 0;
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		any |= pkts[i].frag_idx;
-	if (any & XSKF_PKT_TX_REQ)
-		xskf_txmd__burst(&worker, &sock, pkts, n);
-	else
-		dispatch(&worker, &sock, pkts, n);
+	dispatch(&worker, &sock, pkts, n, XSKF_BURST_TXMD);
 }
 
 static void how(uint8_t c, uint8_t t, uint8_t l)
