@@ -101,7 +101,7 @@ static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_
 		m = n;
 	if (unlikely(m < n)) {
 		/* frames built but not handed over take their requests back (tx_meta.c) */
-		if (w->socks[0])
+		if (w->socks[0] && (w->socks[0]->burst_kind & XSKF_BURST_TXMD))
 			xskf_txmd__forget(w, w->socks[0], pkts + m, n - m);
 		for (i = m; i < n; i++) {
 			xskf_cache_put(um, pkts[i].addr);
