@@ -67,9 +67,10 @@ static inline __attribute__((always_inline)) void verdicts(struct xskf_worker *w
  * a crash's line, runner/crash.c; with a capture around it), its verdicts. @draining: nothing
  * more comes, a chain cut at the end of the ring is dropped. Returns the frames taken.
  */
-static inline __attribute__((always_inline)) unsigned int
-burst(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, bool draining,
-      unsigned int kind)
+static inline __attribute__((always_inline)) unsigned int burst(struct xskf_worker *w,
+								struct xskf_sock *s,
+								struct xskf_pkt *pkts,
+								bool draining, unsigned int kind)
 {
 	struct xskf_burst_cfg *c = &w->bc;
 	bool chained = false;
@@ -92,25 +93,25 @@ burst(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, bool dr
 	return n;
 }
 
-#define BURST_FNS(name, kind)                                                                  \
-	static unsigned int name##_burst(struct xskf_worker *w, struct xskf_sock *s,           \
-					 struct xskf_pkt *pkts, bool draining)                 \
-	{                                                                                      \
-		return burst(w, s, pkts, draining, kind);                                      \
-	}                                                                                      \
-	static unsigned int name##_burst_cap(struct xskf_worker *w, struct xskf_sock *s,       \
-					     struct xskf_pkt *pkts, bool draining)             \
-	{                                                                                      \
-		return burst(w, s, pkts, draining, (kind) | XSKF_BURST_CAP);                   \
-	}                                                                                      \
-	static void name##_verdicts(struct xskf_worker *w, struct xskf_sock *s,                \
-				    struct xskf_pkt *pkts, unsigned int n, bool chained)       \
-	{                                                                                      \
-		verdicts(w, s, pkts, n, chained, kind);                                        \
-	}                                                                                      \
-	static void name##_reap(struct xskf_sock *s, struct xskf_umem *um)                     \
-	{                                                                                      \
-		reap_completions(s, um, kind);                                                 \
+#define BURST_FNS(name, kind)                                                                      \
+	static unsigned int name##_burst(struct xskf_worker *w, struct xskf_sock *s,               \
+					 struct xskf_pkt *pkts, bool draining)                     \
+	{                                                                                          \
+		return burst(w, s, pkts, draining, kind);                                          \
+	}                                                                                          \
+	static unsigned int name##_burst_cap(struct xskf_worker *w, struct xskf_sock *s,           \
+					     struct xskf_pkt *pkts, bool draining)                 \
+	{                                                                                          \
+		return burst(w, s, pkts, draining, (kind) | XSKF_BURST_CAP);                       \
+	}                                                                                          \
+	static void name##_verdicts(struct xskf_worker *w, struct xskf_sock *s,                    \
+				    struct xskf_pkt *pkts, unsigned int n, bool chained)           \
+	{                                                                                          \
+		verdicts(w, s, pkts, n, chained, kind);                                            \
+	}                                                                                          \
+	static void name##_reap(struct xskf_sock *s, struct xskf_umem *um)                         \
+	{                                                                                          \
+		reap_completions(s, um, kind);                                                     \
 	}
 
 BURST_FNS(plain, 0)
@@ -123,11 +124,11 @@ static const struct {
 	xskf_verdicts_fn *verdicts;
 	xskf_reap_fn *reap;
 } kinds[] = {
-	[0] = { plain_burst, plain_burst_cap, plain_verdicts, plain_reap },
-	[XSKF_BURST_SG] = { sg_burst, sg_burst_cap, sg_verdicts, sg_reap },
-	[XSKF_BURST_TXMD] = { txmd_burst, txmd_burst_cap, txmd_verdicts, txmd_reap },
-	[XSKF_BURST_SG | XSKF_BURST_TXMD] = { sg_txmd_burst, sg_txmd_burst_cap, sg_txmd_verdicts,
-					      sg_txmd_reap },
+    [0] = {plain_burst, plain_burst_cap, plain_verdicts, plain_reap},
+    [XSKF_BURST_SG] = {sg_burst, sg_burst_cap, sg_verdicts, sg_reap},
+    [XSKF_BURST_TXMD] = {txmd_burst, txmd_burst_cap, txmd_verdicts, txmd_reap},
+    [XSKF_BURST_SG |
+	XSKF_BURST_TXMD] = {sg_txmd_burst, sg_txmd_burst_cap, sg_txmd_verdicts, sg_txmd_reap},
 };
 
 void xskf_burst__choose(const struct xskf_engine *eng, struct xskf_sock *s)

@@ -299,6 +299,40 @@ int main(void)
 		      "launch time in the past, 5 s ahead: txmd_launch_bad 2, sent without");
 	}
 
+	/*
+	 * A burst whose first frame asks nothing: it goes dispatch()'s own way, the frames from
+	 * the first that asked on the TX metadata way (xskf_txmd__burst()), all in order; a
+	 * frame that asked and is dropped takes its request back (its chunk's next frame starts
+	 * a request of its own).
+	 */
+	how(XSKF_TXH_KERNEL, XSKF_TXH_KERNEL, XSKF_TXH_NONE);
+	{
+		uint32_t tail = sock.txq_tail, m = sock.txq_mask;
+		uint64_t drops = sock.c.drop_app;
+		const struct xskf_tx_req *r;
+
+		one_pkt(&p[0], 100);
+		one_pkt(&p[1], 100);
+		xskf_pkt__tx_l4_csum(&p[1], 14, 34);
+		one_pkt(&p[2], 100);
+		xskf_pkt__tx_tstamp(&p[2], 7);
+		r = (const void *)(p[2].data - p[2].headroom);
+		one_pkt(&p[3], 100);
+		p[0].action = p[1].action = p[3].action = XSKF_TX;
+		p[2].action = XSKF_DROP;
+		disp(p, 4);
+		CHECK(sock.txq_tail == tail + 3 && sock.txq[tail & m].addr == p[0].addr &&
+			      sock.txq[tail & m].options == 0 &&
+			      sock.txq[(tail + 1) & m].addr == p[1].addr &&
+			      sock.txq[(tail + 1) & m].options == XDP_TX_METADATA &&
+			      sock.txq[(tail + 2) & m].addr == p[3].addr &&
+			      sock.txq[(tail + 2) & m].options == 0,
+		      "a burst asked from its second frame on: 3 staged in order, only the one "
+		      "that asked with metadata");
+		CHECK(r->magic == 0 && sock.c.drop_app == drops + 1 && !sock.txmd_ts_out,
+		      "the drop that asked: its request taken back, counted a drop, no timestamp");
+	}
+
 	/* timestamps: asked, filled in by "the kernel", handed back in order at reap */
 	how(XSKF_TXH_KERNEL, XSKF_TXH_KERNEL, XSKF_TXH_NONE);
 	flush_tx(&sock);
