@@ -2,7 +2,9 @@
 /*
  * Live capture, the core's half (capture.h). Publication: the control thread fills a ring's
  * filter and generation while no worker can see it, then stores the ring's pointer in
- * w->cap. Retirement: it stores NULL and waits until the worker is out of
+ * w->cap, then the capture twin of each socket's burst function (burst.c) in s->burst.
+ * Retirement: it stores the chosen burst functions back and NULL in w->cap, then waits until
+ * the worker is out of
  * xskf_capture__burst() (its busy flag: the worker sets it, then reads w->cap again, both
  * sequentially consistent, so either the worker sees NULL or the control thread sees busy).
  * A worker is inside for one burst at most: the wait is microseconds and never the worker's.
@@ -14,6 +16,7 @@
 #include <sched.h>
 
 #include "xskf_hints.h"
+#include "core/burst.h"
 #include "core/capture.h"
 #include "core/clock.h"
 #include "core/engine.h"
@@ -137,6 +140,8 @@ int xskf_capture__start(struct xskf_engine *eng, const struct xskf_cap_filter *f
 	}
 	for (i = 0; i < eng->nr_workers; i++)
 		atomic_store(&eng->workers[i].cap, eng->workers[i].cap_ring);
+	/* then the sockets' burst functions with the capture around the app (burst.c) */
+	xskf_burst__capture(eng, true);
 	return 0;
 }
 
@@ -144,6 +149,7 @@ void xskf_capture__stop(struct xskf_engine *eng)
 {
 	unsigned int i;
 
+	xskf_burst__capture(eng, false);
 	for (i = 0; i < eng->nr_workers; i++)
 		atomic_store(&eng->workers[i].cap, NULL);
 	for (i = 0; i < eng->nr_workers; i++)

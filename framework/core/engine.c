@@ -23,6 +23,7 @@
 #include <numa.h>
 
 #include "core/backend.h"
+#include "core/burst.h"
 #include "core/capture.h"
 #include "core/cpus.h"
 #include "core/csum.h"
@@ -598,6 +599,9 @@ static int start_workers(struct xskf_engine *eng)
 	int err;
 
 	install_fatal_handlers();
+	/* each socket's burst functions, from its bind and what the app asks (burst.c) */
+	for (i = 0; i < eng->nr_socks; i++)
+		xskf_burst__choose(eng, &eng->socks[i]);
 	for (i = 0; i < eng->nr_workers; i++) {
 		struct xskf_worker *w = &eng->workers[i];
 
