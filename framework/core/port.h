@@ -69,6 +69,7 @@ struct xskf_port {
 		uint32_t main_mode;	  /* the mode of a dispatcher found there (XDP_FLAGS_*) */
 		bool on;		  /* attached through the dispatcher (else alone) */
 		bool hw_lost;		  /* driver hints the dispatcher cannot give (not bound) */
+		unsigned int told;	  /* the fallback was said */
 	} disp;
 	/* what xskf_engine__watch() last saw (watch.c), so that each change is told once */
 	struct {
@@ -139,7 +140,10 @@ bool xskf_share__others_sigsafe(int fd);
  * xskf_disp__detach_id() - take component @id out of the dispatcher on @port: 0 or -errno.
  * xskf_disp__watch() - is our component still in the dispatcher @attached (id) on @port?
  * xskf_disp__close() - libxdp's handle of our program, at teardown.
+ * xskf_disp__bpffs() - is there a bpffs where libxdp looks ($LIBXDP_BPFFS, else /sys/fs/bpf),
+ * or will it mount one (LIBXDP_BPFFS_AUTOMOUNT=1)? Without, it attaches alone.
  */
+bool xskf_disp__bpffs(const struct xskf_port *port);
 bool xskf_disp__is_dispatcher(uint32_t id);
 int xskf_disp__components(struct xskf_port *port, uint32_t *ids, int max);
 int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t mode);

@@ -534,8 +534,12 @@ static int attach(struct xskf_engine *eng, struct xskf_port *port, int prog_fd, 
 {
 	int err;
 
-	if (!eng->o.xdp_alone)
-		return xskf_disp__attach(eng, port, mode);
+	if (!eng->o.xdp_alone) {
+		err = xskf_disp__attach(eng, port, mode);
+		if (err != -EOPNOTSUPP)
+			return err;
+		/* no bpffs: alone, with the program loaded (said by prog_dispatch.c) */
+	}
 	err = bpf_xdp_attach(port->ifindex, prog_fd, XDP_FLAGS_UPDATE_IF_NOEXIST | mode, NULL);
 	if (!err) {
 		port->attach_flags = mode;
@@ -596,7 +600,7 @@ static unsigned int hw_hints_mask(struct xskf_engine *eng, struct xskf_port *por
 	 * component of: libxdp binds its dispatcher only from its v3 (libxdp 1.6), which this
 	 * xskf does not use yet
 	 */
-	if ((k & d) && !eng->o.xdp_alone) {
+	if ((k & d) && !eng->o.xdp_alone && xskf_disp__bpffs(port)) {
 		port->disp.hw_lost = true;
 		return 0;
 	}

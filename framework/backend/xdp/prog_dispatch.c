@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <xdp/libxdp.h>
@@ -92,10 +94,10 @@ static void say_alone(struct xskf_port *port)
 	const char *c = strstr(why, "failed: ");
 
 	if (strstr(why, "bpffs"))
-		pr_warn("%s: libxdp's dispatcher needs a bpffs shared by its users (none at "
-			"/sys/fs/bpf here: mount -t bpf bpf /sys/fs/bpf); attached alone: no other "
-			"XDP program can join the interface while xskf runs\n",
-			port->name);
+		pr_warn("%s: libxdp's dispatcher needs a bpffs shared by its users (none at %s "
+			"here: mount -t bpf bpf /sys/fs/bpf); attached alone: no other XDP program "
+			"can join the interface while xskf runs\n",
+			port->name, secure_getenv("LIBXDP_BPFFS") ?: "/sys/fs/bpf");
 	else
 		pr_warn("%s: libxdp's dispatcher does not work on this kernel (%s%s%s); attached "
 			"alone: no other XDP program can join the interface while xskf runs "
@@ -105,6 +107,18 @@ static void say_alone(struct xskf_port *port)
 			c ? c + strlen("failed: ") : why[0] ? why : "libxdp fell back",
 			c && strstr(c, "not permitted") ? ", with every capability: lockdown or a "
 							   "kernel patch" : "");
+}
+
+bool xskf_disp__bpffs(const struct xskf_port *port)
+{
+	const char *dir = secure_getenv("LIBXDP_BPFFS") ?: "/sys/fs/bpf";
+	const char *mount = secure_getenv("LIBXDP_BPFFS_AUTOMOUNT");
+	struct statfs st;
+
+	(void)port;
+	if (mount && !strcmp(mount, "1"))
+		return true;
+	return !statfs(dir, &st) && (unsigned long)st.f_type == BPF_FS_MAGIC;
 }
 
 /* The maps of @to are @from's: one set of maps for both objects, and for every run. */
@@ -171,6 +185,16 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 
 	if (!name)
 		return -ENOENT;
+	/*
+	 * libxdp without a bpffs loads our program once more to attach it alone (a second
+	 * verification, the longest part of a start): we attach the loaded one ourselves
+	 */
+	if (!xskf_disp__bpffs(port)) {
+		snprintf(why, sizeof(why), "no bpffs");
+		if (!port->disp.told++) /* once, not again for the SKB-mode attempt */
+			say_alone(port);
+		return -EOPNOTSUPP;
+	}
 	s = xskf_redirect__open();
 	if (!s)
 		return -errno;
