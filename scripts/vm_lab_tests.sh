@@ -172,8 +172,8 @@ guest_tests() {
 		zerocopy) [ "$k" = 7 ] && echo "frames zerocopy -z --quiet" ;;
 		citizen)
 			[ "$k" = 7 ] || continue
-			echo "citizen citizen-ff filter-first -c --quiet"
-			echo "citizen citizen-xf xskf-first -c --quiet"
+			echo "citizen citizen-ff filter-first -c --quiet --no-hints"
+			echo "citizen citizen-xf xskf-first -c --quiet --no-hints"
 			;;
 		esac
 	done

@@ -156,6 +156,7 @@ static struct bench_prog *load(const struct variant *v)
 	bpf_program__set_autoload(skel->progs.xskf_redirect, false);
 	bpf_program__set_autoload(skel->progs.xskf_redirect_hw, false);
 	bpf_program__set_autoload(skel->progs.xskf_redirect_lk, false);
+	bpf_program__set_autoload(skel->progs.xskf_redirect_nm, false);
 	if (bench_prog__load(skel) || (v->steer_dport && steer_udp(skel, v->steer_dport))) {
 		bench_prog__destroy(skel);
 		return NULL;

@@ -560,6 +560,8 @@ static int attach_mode(struct xskf_engine *eng, struct xskf_port *port, int nati
 							       : XSKF_ATTACH_NATIVE;
 	if (m != XSKF_ATTACH_SKB) {
 		err = attach(eng, port, native_fd, XDP_FLAGS_DRV_MODE);
+		if (err == -ECANCELED) /* libxdp's dispatcher refused it: said */
+			return err;
 		if (!err || m == XSKF_ATTACH_NATIVE) {
 			if (err)
 				pr_warn("%s: native XDP attach failed: %s; the driver may not support "
@@ -574,7 +576,7 @@ static int attach_mode(struct xskf_engine *eng, struct xskf_port *port, int nati
 		port->hints_hw = 0; /* the SKB-mode program has no kfuncs */
 	}
 	err = attach(eng, port, skb_fd, XDP_FLAGS_SKB_MODE);
-	if (err)
+	if (err && err != -ECANCELED)
 		pr_warn("%s: SKB-mode XDP attach failed: %s\n", port->name, strerror(-err));
 	return err;
 }

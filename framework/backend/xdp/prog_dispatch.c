@@ -185,6 +185,9 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 
 	if (!name)
 		return -ENOENT;
+	/* no meta written: the variant without the hints' code (its comment in bpf/) */
+	if (eng->o.no_hints && !strcmp(name, "xskf_redirect"))
+		name = "xskf_redirect_nm";
 	/*
 	 * libxdp without a bpffs loads our program once more to attach it alone (a second
 	 * verification, the longest part of a start): we attach the loaded one ourselves
@@ -233,9 +236,34 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 				 strerror(-err));
 		xdp_program__close(xp);
 		xskf_redirect__destroy(s);
-		if (why[0])
-			pr_info("%s: libxdp: %s\n", port->name, why);
-		return err;
+		if (err == -EBUSY || err == -EEXIST)
+			return err; /* a program attached meanwhile: prog.c says so */
+		if (port->disp.main_id) {
+			/* another program's dispatcher holds the interface: alone is no way out */
+			pr_warn("%s: libxdp's dispatcher (id %u) refused xskf's program (%s)%s\n",
+				port->name, port->disp.main_id, strerror(-err),
+				err == -EINVAL && !eng->o.no_hints
+				    ? ": Linux 6.13+ takes a program that grows the meta (RX hints) "
+				      "only into the dispatcher of libxdp 1.5.5 or later; run with "
+				      "--no-hints, or with a newer libxdp"
+				    : "");
+			return -ECANCELED; /* said: no other attempt */
+		}
+		/*
+		 * The dispatcher refused ours: alone then, once said. Linux 6.13+ takes a program
+		 * that changes packet data (the hints' bpf_xdp_adjust_meta()) only into a slot that
+		 * does too, which libxdp's dispatcher stubs do from libxdp 1.5.5
+		 */
+		if (!port->disp.told++)
+			pr_warn("%s: libxdp's dispatcher refused xskf's program (%s%s%s)%s; attached "
+				"alone: no other XDP program can join the interface while xskf runs\n",
+				port->name, strerror(-err), why[0] ? ", libxdp: " : "", why,
+				err == -EINVAL && !eng->o.no_hints
+				    ? ": Linux 6.13+ takes a program that grows the meta (RX hints) "
+				      "only into the dispatcher of libxdp 1.5.5 or later; --no-hints "
+				      "runs through this one"
+				    : "");
+		return -EOPNOTSUPP;
 	}
 	mp = xdp_multiprog__get_from_ifindex(port->ifindex);
 	alone = libxdp_get_error(mp) || xdp_multiprog__is_legacy(mp);
