@@ -175,7 +175,7 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 {
 	int fd = mode == XDP_FLAGS_SKB_MODE ? port->skb_fd : port->native_fd;
 	const char *name = chosen_name(port->skel, fd);
-	DECLARE_LIBXDP_OPTS(xdp_program_opts, xo, .prog_name = name);
+	DECLARE_LIBXDP_OPTS(xdp_program_opts, xo);
 	struct xdp_multiprog *mp;
 	struct xdp_program *xp;
 	struct xskf_redirect *s;
@@ -213,6 +213,7 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 		return err;
 	}
 	xo.obj = s->obj;
+	xo.prog_name = name;
 	xp = xdp_program__create(&xo);
 	err = (int)libxdp_get_error(xp);
 	if (err) {
@@ -231,7 +232,7 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 	if (!err)
 		err = bind_shared(port, xdp_program__fd(xp));
 	if (err) {
-		if (!xdp_program__detach(xp, port->ifindex, XDP_MODE_UNSPEC, 0))
+		if (xdp_program__id(xp) && !xdp_program__detach(xp, port->ifindex, XDP_MODE_UNSPEC, 0))
 			pr_debug("%s: our component taken out again after: %s\n", port->name,
 				 strerror(-err));
 		xdp_program__close(xp);
