@@ -37,7 +37,7 @@ BUILD=$SRC/build
 KERNELS=()
 TESTS=()
 KEEP=0
-ALL_TESTS="load rxdrop zerocopy citizen"
+ALL_TESTS="load rxdrop zerocopy" # citizen: by name only (fails on kernel 7 with libxdp 1.3.1, docs/operations.md)
 
 usage() { sed -n '/^#   scripts\/vm-lab.sh/,/^#$/p' "$0" | sed 's/^# \{0,1\}//'; }
 skip() { echo "vm-lab: skipped: $*"; exit 77; }
