@@ -514,8 +514,17 @@ struct xskf_engine_opts {
 	 * plugin's socket at this path (/connect, /xsk_map_fd,IFACE; /fin at stop). Copied.
 	 */
 	const char *xsk_map_uds;
+	/*
+	 * --attach alone: attach the XDP program to the interface by itself, as one program that
+	 * takes the interface (no other XDP program can join it). false (default): attach it as a
+	 * component of libxdp's multi-program dispatcher (priority 50, XDP_PASS goes on to the
+	 * next program), beside xdp-filter, xdp-loader's and other libxdp users' programs; where
+	 * the dispatcher cannot work (no bpffs, a kernel that refuses freplace programs) libxdp
+	 * attaches it alone, said in one line (docs/operations.md).
+	 */
+	bool xdp_alone;
 };
-#define xskf_engine_opts__last_field xsk_map_uds
+#define xskf_engine_opts__last_field xdp_alone
 
 /*
  * xskf_engine__new() - validate @opts and create an engine with no ports yet.

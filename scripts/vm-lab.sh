@@ -20,6 +20,10 @@
 #                              hints, with a steering rule) and in SKB mode
 #                    rxdrop    copy-mode xsk-rxdrop on 2 virtio-net queues: every frame sent
 #                              from the host side counted, exactly, reconciled
+#                    citizen   xsk-rxdrop beside xdp-filter (Debian's xdp-tools, the host's
+#                              binaries) through libxdp's dispatcher, each started first;
+#                              every frame either dropped by the filter or counted by xskf,
+#                              each detached alone (kernel 7.x: 6.12 refuses the program)
 #                    zerocopy  the same in zero-copy (-z; kernel 7.x only: 6.12's virtio-net
 #                              refuses it with EOPNOTSUPP; it needs iommu_platform=on)
 #                    core      the copy-mode core integration tests (tests/integration: the
@@ -75,7 +79,7 @@ while [ $# -gt 0 ]; do
 		;;
 	--keep) KEEP=1 ;;
 	-h | --help) usage; exit 0 ;;
-	load | rxdrop | zerocopy | core | features) TESTS+=("$1") ;;
+	load | rxdrop | zerocopy | core | features | citizen) TESTS+=("$1") ;;
 	*) echo "vm-lab: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift

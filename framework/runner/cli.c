@@ -23,7 +23,7 @@ enum {
 	O_JSON = 256, O_CPUS, O_WORKERS, O_HUGE, O_RXR, O_TXR, O_FILLR, O_COMPR, O_FRAMES,
 	O_NOHINTS, O_INTERVAL, O_QUIET, O_BACKEND, O_MEM_FRAMES, O_MEM_FRAME, O_MEM_SEGS, O_HUGE_DIR,
 	O_HUGE_SIZE, O_CSUM_REPAIR, O_STEER, O_STEER_FILE, O_KEEP_HOST, O_NO_TX_OFFLOAD, O_IDLE,
-	O_IDLE_SPIN, O_NAPI, O_PIN_DIR, O_PIN_GROUP, O_SERVE, O_SERVE_UDS, O_XSK_MAP, O_XSK_MAP_UDS,
+	O_IDLE_SPIN, O_NAPI, O_PIN_DIR, O_PIN_GROUP, O_SERVE, O_SERVE_UDS, O_XSK_MAP, O_XSK_MAP_UDS, O_ATTACH,
 	O_APP_BASE = 1000,
 };
 
@@ -40,6 +40,8 @@ static const struct std_opt std_opts[] = {
 	{ "copy", O_COPY, 0, NULL, "bind in copy mode (default: zero-copy, else copy)" },
 	{ "native", O_NATIVE, 0, NULL, "attach XDP in native mode (default: native, else SKB)" },
 	{ "skb", O_SKB, 0, NULL, "attach XDP in SKB (generic) mode" },
+	{ "attach", O_ATTACH, 1, "dispatcher|alone",
+	  "through libxdp's dispatcher beside other XDP programs (default), or alone" },
 	{ "busy-poll", O_BUSY, 0, NULL, "preferred busy polling (SO_PREFER_BUSY_POLL)" },
 	{ "idle", O_IDLE, 1, "busy|adaptive|sleep",
 	  "without frames: poll, poll then sleep in poll() (default), or sleep at once" },
@@ -270,6 +272,16 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			break;
 		case O_SKB:
 			c->eo.attach_mode = XSKF_ATTACH_SKB;
+			break;
+		case O_ATTACH:
+			if (!strcmp(optarg, "dispatcher")) {
+				c->eo.xdp_alone = false;
+			} else if (!strcmp(optarg, "alone")) {
+				c->eo.xdp_alone = true;
+			} else {
+				pr_warn("--attach takes dispatcher or alone, not '%s'\n", optarg);
+				return -EINVAL;
+			}
 			break;
 		case O_BUSY:
 			c->eo.busy_poll = true;

@@ -131,11 +131,78 @@ static void restore_foreign(struct xskf_port *port)
 }
 
 /*
- * Deal with programs already on the interface: left by a killed run of ours (replace), used by
- * a live xskf process (refuse), or foreign (refuse unless forced). With @detach false it only
- * checks, so that start-up can fail before it touches anything.
+ * libxdp's dispatcher @main_id (mode @mode) is on the interface: join the xskf component of a
+ * live run in it, take out one a killed run left (@detach), and run beside the others; with
+ * @alone (--attach alone) another program in it refuses the start, as a foreign one does.
  */
-static int clear_existing(struct xskf_port *port, bool force, bool detach)
+static int dispatcher_existing(struct xskf_port *port, uint32_t main_id, uint32_t mode,
+			       bool alone, bool detach)
+{
+	uint32_t ids[10];
+	int n = xskf_disp__components(port, ids, 10), i, err;
+
+	if (n < 0) {
+		pr_warn("%s: libxdp's dispatcher (id %u) is attached, but its state is pinned in a "
+			"bpffs this process does not see at /sys/fs/bpf: mount that bpffs there "
+			"(each 'ip netns exec' has a mount namespace of its own), or detach it with "
+			"'xdp-loader unload %s --all'\n",
+			port->name, main_id, port->name);
+		return n;
+	}
+	port->disp.main_id = main_id;
+	port->disp.main_mode = mode;
+	for (i = 0; i < n; i++) {
+		char name[64];
+		bool shares;
+		pid_t pid;
+
+		switch (classify(ids[i], name, sizeof(name), &pid, &shares)) {
+		case OWNER_OURS_ALIVE:
+			if (!shares) {
+				pr_warn("%s: xskf (pid %d) is already running on this interface; stop "
+					"it first\n",
+					port->name, (int)pid);
+				return -EBUSY;
+			}
+			/* a live run's component: join it on other queues (prog_share.c) */
+			port->share.join_id = ids[i];
+			port->share.join_mode = mode;
+			port->disp.on = true;
+			port->disp.id = ids[i];
+			break;
+		case OWNER_OURS_DEAD:
+			if (!detach)
+				break;
+			pr_info("%s: taking XDP program %s left by a killed xskf run (pid %d) out of "
+				"libxdp's dispatcher\n",
+				port->name, name, (int)pid);
+			err = xskf_disp__detach_id(port, ids[i]);
+			if (err) {
+				pr_warn("%s: cannot take %s out of libxdp's dispatcher: %s\n",
+					port->name, name, strerror(-err));
+				return err;
+			}
+			break;
+		case OWNER_FOREIGN:
+			if (!alone)
+				break; /* the point of the dispatcher: we run beside it */
+			pr_warn("%s: libxdp's dispatcher (id %u) runs other XDP programs (%s first): "
+				"xskf runs beside them with --attach dispatcher (the default), not alone; "
+				"or remove them with 'xdp-loader unload %s --all'\n",
+				port->name, main_id, name, port->name);
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Deal with programs already on the interface: left by a killed run of ours (replace), used by
+ * a live xskf process (refuse), or foreign (refuse unless forced); libxdp's dispatcher: run
+ * beside its programs (dispatcher_existing()). With @detach false it only checks, so that
+ * start-up can fail before it touches anything.
+ */
+static int clear_existing(struct xskf_port *port, bool force, bool alone, bool detach)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	struct {
@@ -164,6 +231,12 @@ static int clear_existing(struct xskf_port *port, bool force, bool detach)
 		bool shares;
 		pid_t pid;
 
+		if (xskf_disp__is_dispatcher(progs[i].id)) {
+			err = dispatcher_existing(port, progs[i].id, progs[i].mode, alone, detach);
+			if (err)
+				return err;
+			continue;
+		}
 		switch (classify(progs[i].id, name, sizeof(name), &pid, &shares)) {
 		case OWNER_OURS_ALIVE:
 			if (shares) {
@@ -181,6 +254,17 @@ static int clear_existing(struct xskf_port *port, bool force, bool detach)
 					port->name, name, (int)pid);
 			break;
 		case OWNER_FOREIGN:
+			if (!force && !alone) {
+				/* not libxdp's dispatcher: nothing can run beside it */
+				pr_warn("%s: another XDP program %s holds the interface alone (%s mode), "
+					"not through libxdp's dispatcher: xskf cannot run beside it. Load "
+					"it through the dispatcher (libxdp's tools do where a bpffs is "
+					"mounted and the kernel takes freplace programs), remove it with 'ip link set dev %s %s off', or pass --force to "
+					"replace it until xskf exits\n",
+					port->name, name, mode_word(progs[i].mode, false), port->name,
+					mode_word(progs[i].mode, true));
+				return -EEXIST;
+			}
 			if (!force) {
 				/* 'xdp off' removes only a native program: name the mode's own word */
 				pr_warn("%s: another XDP program %s is attached in %s mode; remove it "
@@ -217,7 +301,9 @@ int xskf_prog__preflight(struct xskf_engine *eng, struct xskf_port *port)
 	int err;
 
 	port->share.join_id = 0;
-	err = clear_existing(port, eng->o.force, false);
+	port->disp.on = false;
+	port->disp.main_id = 0;
+	err = clear_existing(port, eng->o.force, eng->o.xdp_alone, false);
 	/* a live run's program there: our queues must be free (checked again when taken) */
 	if (!err && port->share.join_id)
 		err = xskf_share__queues(eng, port, false);
@@ -375,6 +461,10 @@ static void remember_attached(struct xskf_port *port)
 {
 	int i;
 
+	/* a component of libxdp's dispatcher: libxdp cannot run in a signal handler. It stays,
+	 * passing every frame once our sockets are gone; the next run takes it out */
+	if (port->disp.on)
+		return;
 	for (i = 0; i < nr_attached; i++)
 		if (attached_list[i].ifindex == 0)
 			break;
@@ -441,10 +531,16 @@ static int write_owner(struct xskf_port *port)
 	return 0;
 }
 
-static int attach(struct xskf_port *port, int prog_fd, uint32_t mode)
+static int attach(struct xskf_engine *eng, struct xskf_port *port, int prog_fd, uint32_t mode)
 {
 	int err;
 
+	if (!eng->o.xdp_alone) {
+		err = xskf_disp__attach(eng, port, mode);
+		if (err != -EOPNOTSUPP)
+			return err;
+		/* no bpffs: alone, with the program loaded (said by prog_dispatch.c) */
+	}
 	err = bpf_xdp_attach(port->ifindex, prog_fd, XDP_FLAGS_UPDATE_IF_NOEXIST | mode, NULL);
 	if (!err) {
 		port->attach_flags = mode;
@@ -459,8 +555,14 @@ static int attach_mode(struct xskf_engine *eng, struct xskf_port *port, int nati
 	enum xskf_attach_mode m = eng->o.attach_mode;
 	int err;
 
+	/* a dispatcher there already: in its mode (libxdp replaces it by one in the same) */
+	if (port->disp.main_id && m == XSKF_ATTACH_AUTO)
+		m = port->disp.main_mode == XDP_FLAGS_SKB_MODE ? XSKF_ATTACH_SKB
+							       : XSKF_ATTACH_NATIVE;
 	if (m != XSKF_ATTACH_SKB) {
-		err = attach(port, native_fd, XDP_FLAGS_DRV_MODE);
+		err = attach(eng, port, native_fd, XDP_FLAGS_DRV_MODE);
+		if (err == -ECANCELED) /* libxdp's dispatcher refused it: said */
+			return err;
 		if (!err || m == XSKF_ATTACH_NATIVE) {
 			if (err)
 				pr_warn("%s: native XDP attach failed: %s; the driver may not support "
@@ -474,8 +576,8 @@ static int attach_mode(struct xskf_engine *eng, struct xskf_port *port, int nati
 			strerror(-err));
 		port->hints_hw = 0; /* the SKB-mode program has no kfuncs */
 	}
-	err = attach(port, skb_fd, XDP_FLAGS_SKB_MODE);
-	if (err)
+	err = attach(eng, port, skb_fd, XDP_FLAGS_SKB_MODE);
+	if (err && err != -ECANCELED)
 		pr_warn("%s: SKB-mode XDP attach failed: %s\n", port->name, strerror(-err));
 	return err;
 }
@@ -496,6 +598,15 @@ static unsigned int hw_hints_mask(struct xskf_engine *eng, struct xskf_port *por
 		return 0;
 	if (xskf_hints__probe_dev(port->ifindex, &d))
 		return 0;
+	/*
+	 * A kfunc caller must be loaded device-bound, and so must the dispatcher it is a
+	 * component of: libxdp binds its dispatcher only from its v3 (libxdp 1.6), which this
+	 * xskf does not use yet
+	 */
+	if ((k & d) && !eng->o.xdp_alone && xskf_disp__bpffs(port)) {
+		port->disp.hw_lost = true;
+		return 0;
+	}
 	return k & d;
 }
 
@@ -521,6 +632,10 @@ static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
 		pr_info("%s: RX hints: %s, %s (%s); read: %s\n", port->name, parse,
 			eng->hints & XSKF_HINT_HASH ? "rx hash in software" : "no driver hints",
 			port->attach_flags == XDP_FLAGS_SKB_MODE ? "SKB mode cannot read driver hints"
+			: port->disp.hw_lost
+			    ? "libxdp's dispatcher before v3 (libxdp 1.6) cannot be device-bound, "
+			      "so its programs cannot call the driver's hint kfuncs: --attach alone "
+			      "reads them"
 			: !eng->kernel_kfuncs ? "driver hints need the RX metadata kfuncs of Linux 6.3+"
 					      : "the driver offers no hint kfunc",
 			set);
@@ -617,7 +732,9 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	if (err == -ETIMEDOUT)
 		goto unlock;
 	port->share.join_id = 0;
-	err = clear_existing(port, eng->o.force, true);
+	port->disp.on = false;
+	port->disp.main_id = 0;
+	err = clear_existing(port, eng->o.force, eng->o.xdp_alone, true);
 	if (!err)
 		err = xskf_prog__probe_kernel(eng);
 	if (err)
@@ -712,9 +829,10 @@ int xskf_prog__attach(struct xskf_engine *eng, struct xskf_port *port)
 		port->attached = true;
 		remember_attached(port);
 		pr_info("%s: joined the XDP program (id %u) of the xskf runs already there, in %s "
-			"mode, redirect: %s; our queues and rules are in it\n",
+			"mode%s, redirect: %s; our queues and rules are in it\n",
 			port->name, port->share.join_id,
 			port->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB",
+			port->disp.on ? " through libxdp's dispatcher" : ", alone",
 			tier_name(port->tier));
 		xskf_share__unlock(port); /* taken by set-up */
 		print_hints(eng, port);
@@ -731,8 +849,17 @@ int xskf_prog__attach(struct xskf_engine *eng, struct xskf_port *port)
 	}
 	port->attached = true;
 	remember_attached(port);
-	pr_info("%s: XDP program attached in %s mode, redirect: %s\n", port->name,
-		port->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB", tier_name(port->tier));
+	if (port->disp.on)
+		pr_info("%s: XDP program attached in %s mode through libxdp's dispatcher (id %u; "
+			"priority 50, XDP_PASS goes on to the next program; one more call a frame, "
+			"docs/performance.md), redirect: %s\n",
+			port->name, port->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB",
+			port->disp.main_id, tier_name(port->tier));
+	else
+		pr_info("%s: XDP program attached alone in %s mode (no other XDP program can join "
+			"it), redirect: %s\n",
+			port->name, port->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB",
+			tier_name(port->tier));
 	print_hints(eng, port);
 	print_steering(port);
 	return 0;
@@ -781,10 +908,19 @@ void xskf_prog__detach(struct xskf_port *port)
 		return;
 	}
 	xskf_share__forget(port); /* no run left to share with: no lock file left behind */
-	/* REPLACE with our fd: never remove a program someone attached after us. */
-	err = bpf_xdp_detach(port->ifindex, port->attach_flags | XDP_FLAGS_REPLACE, &o);
-	if (err && err != -EEXIST)
-		pr_warn("%s: detaching the XDP program failed: %s\n", port->name, strerror(-err));
+	if (port->disp.on) {
+		/* ours out of libxdp's dispatcher; the others' stay */
+		err = xskf_disp__detach_id(port, port->disp.id);
+		if (err)
+			pr_warn("%s: taking our XDP program out of libxdp's dispatcher failed: %s\n",
+				port->name, strerror(-err));
+	} else {
+		/* REPLACE with our fd: never remove a program someone attached after us. */
+		err = bpf_xdp_detach(port->ifindex, port->attach_flags | XDP_FLAGS_REPLACE, &o);
+		if (err && err != -EEXIST)
+			pr_warn("%s: detaching the XDP program failed: %s\n", port->name,
+				strerror(-err));
+	}
 	port->attached = false;
 	forget_attached(port);
 	if (!err)
@@ -802,6 +938,7 @@ void xskf_prog__teardown(struct xskf_port *port)
 	if (port->share.joined)
 		close(port->prog_fd); /* the attached program's, from its id (prog_share.c) */
 	port->share.joined = false;
+	xskf_disp__close(port);
 	while (port->share.lock_depth) /* a set-up that failed between set-up and attach */
 		xskf_share__unlock(port);
 	if (port->share.lock_fd >= 3)
