@@ -6,20 +6,32 @@
 # comes from Debian's mirror through apt: the guest kernels (linux-image-amd64 of bookworm,
 # trixie and trixie-backports), a bookworm root filesystem (debootstrap) with xskf's runtime
 # libraries, busybox for the initramfs. The build folder is shared read-only with the guest
-# over 9p; results (exit codes, --json, logs) come back over a second 9p folder.
+# over 9p; results (exit codes, --json, logs) come back over a second 9p folder. The igb NIC
+# needs QEMU 8+ (bookworm has 7.2): trixie's QEMU 10 runs from a trixie root filesystem made
+# once in the cache (scripts/vm_lab_igb.sh).
 #
-#   scripts/vm-lab.sh [--kernel 6.1|6.12|7]... [--all] [--build DIR] [--keep] [TEST]...
+#   scripts/vm-lab.sh [--kernel 6.1|6.12|7]... [--all] [--nic virtio|igb]... [--build DIR]
+#                     [--keep] [TEST]...
 #     --kernel K   boot this kernel (repeatable; default 7)
 #     --all        every kernel
+#     --nic N      boot with this NIC (repeatable; default: virtio on every kernel, and igb
+#                  too on 7.x): virtio (virtio-net, 2 queue pairs, QEMU 7.2) or igb (2 queues,
+#                  QEMU 10); each NIC is a boot of its own
 #     --build DIR  xskf's build folder (default: build)
 #     --keep       keep the run folder (default: kept only when a test failed)
-#     TEST         tests to run (default: every test the kernel can run):
+#     TEST         tests to run (default: every test the kernel and NIC can run):
 #                    load      the XDP program loads and attaches natively (without and with
-#                              hints, with a steering rule) and in SKB mode
-#                    rxdrop    copy-mode xsk-rxdrop on 2 virtio-net queues: every frame sent
-#                              from the host side counted, exactly, reconciled
+#                              hints, with a steering rule) and in SKB mode (virtio)
+#                    rxdrop    copy-mode xsk-rxdrop on 2 queues: every frame sent from the
+#                              host side counted, exactly, reconciled, on every queue
 #                    zerocopy  the same in zero-copy (-z; kernel 7.x only: 6.12's virtio-net
-#                              refuses it with EOPNOTSUPP; it needs iommu_platform=on)
+#                              refuses it with EOPNOTSUPP, igb has it since 6.14)
+#                    linkreset (igb) igb resets its link at the attach: frames sent as soon as
+#                              xsk-rxdrop is up all arrive, and xskf says it waited (zero-copy
+#                              and copy mode)
+#                    faults    (igb) link down and up under a running xsk-rxdrop, then a queue
+#                              count change (ethtool -L): xskf says each in one line and counts
+#                              every frame sent after it
 #
 # The cache (XSKF_LAB_CACHE, default /var/cache/xskf-lab) keeps the apt lists, the kernels (by
 # package version) and the root filesystem (rebuilt when the host's xskf runtime libraries
@@ -33,7 +45,8 @@ BUILD=$SRC/build
 KERNELS=()
 TESTS=()
 KEEP=0
-ALL_TESTS="load rxdrop zerocopy"
+NICS=()
+ALL_TESTS="load rxdrop zerocopy linkreset faults"
 
 usage() { sed -n '/^#   scripts\/vm-lab.sh/,/^#$/p' "$0" | sed 's/^# \{0,1\}//'; }
 skip() { echo "vm-lab: skipped: $*"; exit 77; }
@@ -50,13 +63,20 @@ while [ $# -gt 0 ]; do
 		shift
 		;;
 	--all) KERNELS=(6.1 6.12 7) ;;
+	--nic)
+		case ${2:-} in
+		virtio | igb) NICS+=("$2") ;;
+		*) echo "vm-lab: --nic takes virtio or igb, not '${2:-}'" >&2; exit 2 ;;
+		esac
+		shift
+		;;
 	--build)
 		BUILD=$(cd "${2:-}" 2>/dev/null && pwd) || { echo "vm-lab: no build folder '${2:-}'" >&2; exit 2; }
 		shift
 		;;
 	--keep) KEEP=1 ;;
 	-h | --help) usage; exit 0 ;;
-	load | rxdrop | zerocopy) TESTS+=("$1") ;;
+	load | rxdrop | zerocopy | linkreset | faults) TESTS+=("$1") ;;
 	*) echo "vm-lab: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -277,13 +297,29 @@ for k in "${KERNELS[@]}"; do
 done
 
 FAILED=0
-# boot K TESTS...: boot kernel K with the run folder RUN/K, run TESTS in it.
+# lab_kernel K NIC TESTS...: boot kernel K with NIC, the run folder RUN/K-NIC, run TESTS in it.
 source "$SRC/scripts/vm_lab_tests.sh"
+source "$SRC/scripts/vm_lab_igb.sh"
 
+# the boots: "K NIC", igb's only where QEMU 10 could be made (else one line says why)
+PLAN=()
 for k in "${KERNELS[@]}"; do
+	nics=("${NICS[@]}")
+	[ ${#nics[@]} -gt 0 ] || { nics=(virtio); [ "$k" != 7 ] || nics+=(igb); }
+	for n in "${nics[@]}"; do PLAN+=("$k $n"); done
+done
+case " ${PLAN[*]} " in
+*" igb "*)
+	if ! qemu10_make; then
+		for i in "${!PLAN[@]}"; do [ "${PLAN[i]#* }" != igb ] || unset 'PLAN[i]'; done
+		[ ${#PLAN[@]} -gt 0 ] || exit 77
+	fi
+	;;
+esac
+for p in "${PLAN[@]}"; do
 	tests=("${TESTS[@]}")
 	[ ${#tests[@]} -gt 0 ] || tests=($ALL_TESTS)
-	lab_kernel "$k" "${tests[@]}" || FAILED=1
+	lab_kernel ${p% *} ${p#* } "${tests[@]}" || FAILED=1
 done
 [ $FAILED = 0 ] && log "all passed" || log "FAILED (logs in $RUN)"
 exit $FAILED
