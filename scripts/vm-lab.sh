@@ -138,6 +138,15 @@ apt_update() {
 	fi
 }
 
+# madison P: apt-cache madison's lines of package P, from one call for every package the lab
+# looks up (MADISON, read once a run by madison_load): each apt-cache call reads the lists of
+# all five suites, 30-60 s on a loaded machine
+MADISON=
+madison_load() {
+	MADISON=$(lab_apt_cache madison linux-image-amd64 qemu-system-x86 $ROOT_PKGS 2>/dev/null)
+}
+madison() { awk -F' [|] ' -v p="$1" '{ n = $1; gsub(/ /, "", n) } n == p' <<<"$MADISON"; }
+
 # suite_of K: the suite whose linux-image-amd64 is kernel K.
 suite_of() {
 	case $1 in
@@ -151,7 +160,7 @@ suite_of() {
 # linux-image-amd64, fetched again only when the mirror has another version.
 kernel_fetch() {
 	local k=$1 dir=$CACHE/kernel-$1 ver img deps p tmp
-	ver=$(lab_apt_cache madison linux-image-amd64 2>/dev/null |
+	ver=$(madison linux-image-amd64 |
 		awk -F' [|] ' -v s="^($(suite_of "$k"))/" '{ split($3, a, " "); if (a[2] ~ s) { gsub(/ /, "", $2); print $2; exit } }')
 	if [ -z "$ver" ]; then
 		[ -s "$dir/VERSION" ] || skip "no linux-image-amd64 for kernel $k on the mirror"
@@ -196,7 +205,7 @@ ROOT_PKGS="libbpf1 libxdp1 liburcu8 libnuma1 libpcap0.8 libcap2 iproute2 ethtool
 root_want() {
 	local p
 	for p in $ROOT_PKGS; do
-		lab_apt_cache madison "$p" | awk -F' [|] ' -v p="$p" '$3 ~ / bookworm\/main/ { gsub(/ /, "", $2); print p, $2; exit }'
+		madison "$p" | awk -F' [|] ' -v p="$p" '$3 ~ / bookworm\/main/ { gsub(/ /, "", $2); print p, $2; exit }'
 	done | sort
 }
 root_stamp() { dpkg-query --admindir="$1/var/lib/dpkg" -W -f '${Package} ${Version}\n' $ROOT_PKGS 2>/dev/null | sort; }
@@ -290,6 +299,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 apt_update
+madison_load
 rootfs_make
 for k in "${KERNELS[@]}"; do
 	kernel_fetch "$k"

@@ -31,8 +31,21 @@ IF=eth0
 ip link set lo up
 ip link set $IF up
 ip addr add 192.0.2.2/24 dev $IF
-# igb negotiates its link for a second or two after it is up: the tests start with carrier
-for i in $(seq 600); do [ "$(cat /sys/class/net/$IF/carrier 2>/dev/null)" = 1 ] && break; sleep 0.1; done
+
+# wait_link: until the NIC's link is up (carrier, and the stack's operstate), at most 60 s: igb
+# negotiates it for a second or two after it is set up, and after each XDP detach
+wait_link() {
+	local end=$((SECONDS + 60)) c o
+	while :; do
+		c= # the file cannot be read while the NIC is down
+		read -r c </sys/class/net/$IF/carrier 2>/dev/null
+		read -r o </sys/class/net/$IF/operstate
+		[ "$c" = 1 ] && [ "$o" = up ] && return 0
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.05
+	done
+}
+wait_link
 sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 ethtool -l $IF >/lab/channels 2>&1
 
@@ -47,6 +60,7 @@ has_xdp() { ip -d link show dev $IF | grep -q 'prog/xdp'; }
 run_frames() {
 	local t=$1 pid s
 	shift
+	wait_link # the previous run's detach may have reset it
 	$B/apps/xsk-rxdrop -i $IF "$@" --json >/lab/$t.json 2>/lab/$t.err &
 	pid=$!
 	until has_xdp && ls /run/xskf/*.$pid.sock >/dev/null 2>&1; do
@@ -225,7 +239,7 @@ lab_kernel() {
 	cp "$(command -v busybox)" "$d/busybox"
 	ip netns del "$NS" 2>/dev/null
 	ip netns add "$NS" || die "cannot make the network namespace $NS"
-	ip -n "$NS" tuntap add tap0 mode tap multi_queue || die "cannot make a tap"
+	ip -n "$NS" tuntap add tap0 mode tap $([ "$nic" = igb ] || echo multi_queue) || die "cannot make a tap"
 	ip netns exec "$NS" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 	ip -n "$NS" addr add $HOST_IP/24 dev tap0
 	ip -n "$NS" link set tap0 up
@@ -236,7 +250,10 @@ lab_kernel() {
 	case $nic in
 	virtio) dev="virtio-net-pci,netdev=n0,mac=$GUEST_MAC,mq=on,vectors=6,iommu_platform=on,disable-legacy=on" ;;
 	igb)
-		# QEMU's igb reads one tap queue; romfile=: no boot ROM (-kernel boots the guest)
+		# 16 source addresses: igb hashes UDP by addresses only (host_frames)
+		local LAB_SRC_ADDRS=$IGB_SRC_ADDRS
+		# QEMU's igb reads one tap queue (a multi-queue tap refuses a single-queue open);
+		# romfile=: no boot ROM (-kernel boots the guest)
 		dev="igb,netdev=n0,mac=$GUEST_MAC,romfile="
 		queues=1
 		qk=/lab/kernel qr=/lab/root qb=/lab/build qd=/lab/run
@@ -260,7 +277,7 @@ lab_kernel() {
 	local qrc=$?
 	[ -e "$d/guest.done" ] || {
 		echo "kernel $k, $nic: the guest did not finish (QEMU exit $qrc; console: $d/console.log)"
-		tail -5 "$d/console.log"
+		tail -5 "$d/console.log" 2>/dev/null || tail -3 "$d/qemu.log"
 		return 1
 	}
 	log "kernel $k: $(cat "$d/uname") booted with $nic$(qemu_version "$nic"), $(grep -c . "$d/tests") test(s)"
