@@ -24,6 +24,7 @@
 #include "core/napi.h"
 #include "core/sysfs.h"
 #include "core/tx_meta.h"
+#include "backend/xdp_link.h"
 
 /* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
 static int check_caps(void)
@@ -194,6 +195,7 @@ static void xdp_idle_prepare(struct xskf_engine *eng);
 static int xdp_attach(struct xskf_engine *eng)
 {
 	bool tx_only = eng->app.flags & XSKF_APP_F_TX_ONLY;
+	struct xskf_link_seen link[XSKF_MAX_PORTS];
 	unsigned int i;
 	int err = 0;
 
@@ -215,8 +217,12 @@ static int xdp_attach(struct xskf_engine *eng)
 			pr_warn("%s queue %u: cannot enter the socket in the XSKMAP: %s\n", s->port->name,
 				s->queue, strerror(-err));
 	}
+	xskf_link__before_attach(eng, link);
 	for (i = 0; i < eng->nr_ports && !err; i++)
 		err = xskf_prog__attach(eng, &eng->ports[i]);
+	/* igb resets its link at the attach: the run is up once frames can arrive */
+	if (!err)
+		xskf_link__after_attach(eng, link);
 	/* unfinished checksums the interfaces will hand us (csum_watch.c) */
 	if (!err)
 		xskf_csum__probe(eng);
