@@ -24,7 +24,7 @@
 
 /* igb under QEMU TCG took up to 4 s; a real NIC's autonegotiation takes up to 3 s */
 #define XSKF_LINK_WAIT_MS 10000
-#define POLL_MS 20
+#define POLL_MS		  20
 
 /* true when port @p's link is up: IFF_UP, IFF_RUNNING and carrier */
 static bool link_up(int sock, const struct xskf_port *p)
@@ -70,8 +70,8 @@ void xskf_link__before_attach(const struct xskf_engine *eng, struct xskf_link_se
 
 void xskf_link__after_attach(const struct xskf_engine *eng, const struct xskf_link_seen *seen)
 {
-	struct timespec tick = { .tv_nsec = POLL_MS * 1000000L };
-	bool wait[XSKF_MAX_PORTS] = { false };
+	struct timespec tick = {.tv_nsec = POLL_MS * 1000000L};
+	bool wait[XSKF_MAX_PORTS] = {false};
 	unsigned int i, waiting = 0;
 	long t0 = now_ms(), c;
 	int sock;
@@ -81,7 +81,8 @@ void xskf_link__after_attach(const struct xskf_engine *eng, const struct xskf_li
 		return; /* cannot look: start as before */
 	for (i = 0; i < eng->nr_ports; i++) {
 		if (!seen[i].up)
-			continue; /* down before: nothing to wait for (the watch tells when it is up) */
+			continue; /* down before: nothing to wait for (the watch tells when it is
+				     up) */
 		c = changes(&eng->ports[i]);
 		wait[i] = (c >= 0 && c != seen[i].changes) || !link_up(sock, &eng->ports[i]);
 		waiting += wait[i];
@@ -93,15 +94,17 @@ void xskf_link__after_attach(const struct xskf_engine *eng, const struct xskf_li
 				continue;
 			wait[i] = false;
 			waiting--;
-			pr_info("%s: the driver reset the link at the XDP attach: waited %.1f s for it "
-				"to be up again before starting, so that no frame is lost to it\n",
-				eng->ports[i].name, (double)(now_ms() - t0) / 1000);
+			pr_info(
+			    "%s: the driver reset the link at the XDP attach: waited %.1f s for it "
+			    "to be up again before starting, so that no frame is lost to it\n",
+			    eng->ports[i].name, (double)(now_ms() - t0) / 1000);
 		}
 	}
 	for (i = 0; i < eng->nr_ports; i++)
 		if (wait[i])
-			pr_warn("%s: the link went down at the XDP attach (the driver reset it) and is "
-				"still down after %d s: starting; frames flow once it is up\n",
-				eng->ports[i].name, XSKF_LINK_WAIT_MS / 1000);
+			pr_warn(
+			    "%s: the link went down at the XDP attach (the driver reset it) and is "
+			    "still down after %d s: starting; frames flow once it is up\n",
+			    eng->ports[i].name, XSKF_LINK_WAIT_MS / 1000);
 	close(sock);
 }

@@ -6,7 +6,7 @@
 
 /* What a port's link was before the attach (xskf_link__before_attach()). */
 struct xskf_link_seen {
-	bool up;	  /* IFF_UP, IFF_RUNNING and carrier */
+	bool up;      /* IFF_UP, IFF_RUNNING and carrier */
 	long changes; /* carrier_changes, -1 unknown */
 };
 
