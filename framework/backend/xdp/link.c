@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The link across the XDP attach. Some drivers reset their link when a program is attached or
+ * The link across the XDP attach (xdp.c calls it). Some drivers reset their link when a program is attached or
  * removed (igb and e1000e close and reopen the device: 1-2 s without carrier), and frames sent
  * meanwhile are lost before they reach any queue. A run that declares itself up before the
  * link is back tells a sender to start too early, so the start waits for the link it had
@@ -19,7 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
-#include "backend/xdp_link.h"
+#include "backend/xdp/link.h"
 #include "core/sysfs.h"
 
 /* igb under QEMU TCG took up to 4 s; a real NIC's autonegotiation takes up to 3 s */
