@@ -12,8 +12,8 @@
 # - it resets its link at every XDP attach and detach (close and open: 1-2 s without carrier,
 #   more under TCG): the guest waits for the carrier, never a sleep, and so must xskf before it
 #   says it is up (test `linkreset`);
-# - it hashes UDP by addresses only (ethtool -n IF rx-flow-hash udp4: "IP SA, IP DA"): the
-#   host's frames come from 16 source addresses, so that every queue gets frames;
+# - it hashes UDP by addresses only (frames from one address, in 16 flows, all went to queue
+#   0): the host's frames come from 16 source addresses, so that every queue gets frames;
 # - QEMU's igb reads one tap queue (no multi-queue backend): its tap has one queue.
 
 QEMU10=           # the trixie root with QEMU 10, once qemu10_make made it
