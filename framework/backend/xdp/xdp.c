@@ -27,6 +27,7 @@
 #include "core/napi.h"
 #include "core/sysfs.h"
 #include "core/tx_meta.h"
+#include "backend/xdp/link.h"
 
 /* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
 static int check_caps(void)
@@ -203,6 +204,7 @@ static void xdp_idle_prepare(struct xskf_engine *eng);
 static int xdp_attach(struct xskf_engine *eng)
 {
 	bool tx_only = eng->app.flags & XSKF_APP_F_TX_ONLY;
+	struct xskf_link_seen link[XSKF_MAX_PORTS];
 	unsigned int i;
 	int err = 0;
 
@@ -228,8 +230,12 @@ static int xdp_attach(struct xskf_engine *eng)
 			pr_warn("%s queue %u: cannot enter the socket in the XSKMAP: %s\n", s->port->name,
 				s->queue, strerror(-err));
 	}
+	xskf_link__before_attach(eng, link);
 	for (i = 0; i < eng->nr_ports && !err; i++)
 		err = xskf_prog__attach(eng, &eng->ports[i]);
+	/* igb resets its link at the attach: the run is up once frames can arrive */
+	if (!err)
+		xskf_link__after_attach(eng, link);
 	/* the maps for other AF_XDP apps, once the program runs (--pin-dir, --serve: pin.c) */
 	for (i = 0; i < eng->nr_ports && !err; i++) {
 		err = xskf_pin__port(eng, &eng->ports[i]);
