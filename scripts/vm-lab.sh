@@ -20,6 +20,11 @@
 #                              from the host side counted, exactly, reconciled
 #                    zerocopy  the same in zero-copy (-z; kernel 7.x only: 6.12's virtio-net
 #                              refuses it with EOPNOTSUPP; it needs iommu_platform=on)
+#                    zc        the zero-copy list (kernel 7.x; scripts/vm_lab_zc.sh), each in
+#                              zero-copy and in copy mode, or one of its tests: l2fwd (eth0 to
+#                              eth1), macswap, txgen, tunnel (against a kernel VXLAN), jumbo,
+#                              wakeup (need_wakeup on and off), busypoll (-B), napi (--napi),
+#                              hints, txmeta (--tx-csum), steer (with host traffic kept)
 #
 # The cache (XSKF_LAB_CACHE, default /var/cache/xskf-lab) keeps the apt lists, the kernels (by
 # package version) and the root filesystem (rebuilt when the host's xskf runtime libraries
@@ -33,7 +38,7 @@ BUILD=$SRC/build
 KERNELS=()
 TESTS=()
 KEEP=0
-ALL_TESTS="load rxdrop zerocopy"
+ALL_TESTS="load rxdrop zerocopy zc"
 
 usage() { sed -n '/^#   scripts\/vm-lab.sh/,/^#$/p' "$0" | sed 's/^# \{0,1\}//'; }
 skip() { echo "vm-lab: skipped: $*"; exit 77; }
@@ -56,7 +61,8 @@ while [ $# -gt 0 ]; do
 		;;
 	--keep) KEEP=1 ;;
 	-h | --help) usage; exit 0 ;;
-	load | rxdrop | zerocopy) TESTS+=("$1") ;;
+	load | rxdrop | zerocopy | zc | l2fwd | macswap | txgen | tunnel | jumbo | wakeup | busypoll | napi | \
+		hints | txmeta | steer) TESTS+=("$1") ;;
 	*) echo "vm-lab: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift

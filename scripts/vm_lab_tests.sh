@@ -13,6 +13,8 @@ HOST_IP=192.0.2.1
 GUEST_IP=192.0.2.2
 LAB_TIMEOUT=${XSKF_LAB_TIMEOUT:-600} # a boot and its tests, at most (TCG: 5-10x slower)
 WAIT_S=${XSKF_LAB_WAIT:-120}	     # one state in the guest, at most
+# the zero-copy list (its own file: zc_lines, zc_guest_script, zc_host, zc_check, lab_nic_dev)
+source "$SRC/scripts/vm_lab_zc.sh"
 
 # The guest's side: the init script the initramfs runs on the root filesystem.
 guest_script() {
@@ -70,10 +72,13 @@ run_load() {
 	echo $? >/lab/$t.rc
 }
 
+# the zero-copy list's side (scripts/vm_lab_zc.sh), when the list has it
+[ -e /lab/zc.sh ] && . /lab/zc.sh
 while read -r t args; do
 	case $t in
 	frames) eval "run_frames $args" ;;
 	load) eval "run_load $args" ;;
+	zc) eval "run_zc $args" ;;
 	esac
 done </lab/tests
 echo 0 >/lab/guest.done
@@ -96,6 +101,7 @@ guest_tests() {
 			;;
 		rxdrop) echo "frames rxdrop -c --quiet" ;;
 		zerocopy) [ "$k" = 7 ] && echo "frames zerocopy -z --quiet" ;;
+		*) [ "$k" = 7 ] && zc_lines "$t" ;; # the zero-copy list (vm_lab_zc.sh)
 		esac
 	done
 }
@@ -192,6 +198,7 @@ lab_kernel() {
 	mkdir -p "$d"
 	guest_script >"$d/guest.sh"
 	guest_tests "$k" "$@" >"$d/tests"
+	grep -q '^zc ' "$d/tests" && zc_guest_script >"$d/zc.sh"
 	cp "$(command -v busybox)" "$d/busybox"
 	ip netns del "$NS" 2>/dev/null
 	ip netns add "$NS" || die "cannot make the network namespace $NS"
@@ -200,8 +207,8 @@ lab_kernel() {
 	ip -n "$NS" addr add $HOST_IP/24 dev tap0
 	ip -n "$NS" link set tap0 up
 	ip -n "$NS" neigh add $GUEST_IP lladdr $GUEST_MAC dev tap0 nud permanent
-	local smp=2 nic
-	nic="virtio-net-pci,netdev=n0,mac=$GUEST_MAC,mq=on,vectors=6,iommu_platform=on,disable-legacy=on"
+	zc_host_nics # tap1 (the guest's eth1) and the kernel VTEP vx0
+	local smp=2
 	ip netns exec "$NS" timeout -s KILL "$LAB_TIMEOUT" qemu-system-x86_64 -machine q35 -cpu max \
 		-smp $smp -m 1024 -nographic -no-reboot -nodefaults -serial "file:$d/console.log" \
 		-kernel "$kd/vmlinuz" -initrd "$kd/initramfs.cpio.gz" \
@@ -209,11 +216,17 @@ lab_kernel() {
 		-virtfs "local,path=$CACHE/rootfs,mount_tag=root,security_model=none,multidevs=remap,readonly=on" \
 		-virtfs "local,path=$BUILD,mount_tag=tree,security_model=none,multidevs=remap,readonly=on" \
 		-virtfs "local,path=$d,mount_tag=out,security_model=none,multidevs=remap" \
-		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no,queues=2,vhost=off -device "$nic" \
+		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no,queues=2,vhost=off \
+		-device "$(lab_nic_dev n0 $GUEST_MAC)" \
+		-netdev tap,id=n1,ifname=tap1,script=no,downscript=no,queues=2,vhost=off \
+		-device "$(lab_nic_dev n1 $GUEST_MAC1)" \
 		>"$d/qemu.log" 2>&1 &
 	QEMU_PID=$!
 	while read -r t line; do
-		[ "$t" = frames ] && host_frames "$d" "${line%% *}"
+		case $t in
+		frames) host_frames "$d" "${line%% *}" ;;
+		zc) zc_host "$d" $line ;; # NAME KIND: the rest is the guest's
+		esac
 	done <"$d/tests"
 	wait $QEMU_PID
 	local qrc=$?
@@ -224,8 +237,11 @@ lab_kernel() {
 	}
 	log "kernel $k: $(cat "$d/uname") booted, $(grep -c . "$d/tests") test(s)"
 	while read -r t line; do
+		local kind=${line#* }
+		kind=${kind%% *}
 		line=${line%% *}
 		case $t in
+		zc) res=$(zc_check "$d" "$line" "$kind") ;;
 		frames) res=$(check_frames "$d" "$line" "$([ "$line" = zerocopy ] && echo True || echo False)") ;;
 		load) res=$(check_load "$d" "$line") ;;
 		esac
