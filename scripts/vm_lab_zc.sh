@@ -67,7 +67,7 @@ zc_lines() { # zc_lines TEST (zc: all of them)
 				echo "zc napi-$m napi xsk-rxdrop -i eth0 $f --napi defer=2,gro-flush=200000 --quiet"
 			fi
 			;;
-		hints) echo "zc hints-$m hints xsk-rxdrop -i eth0 $f --quiet" ;;
+		hints) echo "zc hints-$m hints xsk-rxdrop -i eth0 $f --hash-check --quiet" ;;
 		txmeta) echo "zc txmeta-$m txmeta xsk-txgen -i eth0 $f --tx-csum --count $ZC_N --rate 1000 --flows 16 --size 128 --dst-mac $TAP0_MAC --src-ip 192.0.2.2 --dst-ip 192.0.2.1 --quiet" ;;
 		steer) echo "zc steer-$m steer xsk-rxdrop -i eth0 $f --steer 'udp dport 9 xsk' --keep-host --quiet" ;;
 		esac
@@ -253,7 +253,16 @@ zc_check() {
 				{ echo "napi before '$n0', during '$n1', after '$n2'"; return 1; }
 			res="$res; before '$n0', during '$n1', after '$n2'"
 			;;
-		hints) res="$res; hints: $(json "$d/$t.json" "d['app_stats']")" ;;
+		hints)
+			# every driver hash the same as the software one; where the driver gives none,
+			# every IPv4 frame hashed in software
+			local h
+			h=$(json "$d/$t.json" "' '.join(str(d['app_stats'][k]) for k in ('hash_hw', 'hash_hw_same', 'hash_hw_differ', 'hash_sw'))")
+			set -- $h
+			[ $# = 4 ] && [ "$3" = 0 ] && [ $(($1 + $4)) -ge "$(json "$d/$t.gen.json" "d['sent']")" ] ||
+				{ echo "hash_hw ${1:-?} (same ${2:-?}, differ ${3:-?}), hash_sw ${4:-?}"; return 1; }
+			res="$res; driver hashes $1 ($2 the same as software, $3 not), software hashes $4; $(grep -m1 -i 'hint' "$d/$t.err")"
+			;;
 		steer)
 			grep -q ' 10 received' "$d/$t.ping" || { echo "ping: $(grep -m1 received "$d/$t.ping")"; return 1; }
 			res="$res; ping 10 of 10 answered"
