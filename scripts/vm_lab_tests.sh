@@ -198,6 +198,8 @@ lab_kernel() {
 	mkdir -p "$d"
 	guest_script >"$d/guest.sh"
 	guest_tests "$k" "$@" >"$d/tests"
+	# the zero-copy list: its guest side, and up to a minute more per test (TCG: 20-40 s each)
+	local LAB_TIMEOUT=$((LAB_TIMEOUT + 60 * $(grep -c '^zc ' "$d/tests")))
 	grep -q '^zc ' "$d/tests" && zc_guest_script >"$d/zc.sh"
 	cp "$(command -v busybox)" "$d/busybox"
 	ip netns del "$NS" 2>/dev/null

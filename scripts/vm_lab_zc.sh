@@ -25,7 +25,7 @@ GUEST_MAC1=52:54:00:00:00:03
 LAB_NIC=${XSKF_LAB_NIC:-virtio}
 lab_nic_dev() { # lab_nic_dev NETDEV MAC: QEMU's -device of one guest NIC
 	case $LAB_NIC in
-	virtio) echo "virtio-net-pci,netdev=$1,mac=$2,mq=on,vectors=6,iommu_platform=on,disable-legacy=on" ;;
+	virtio) echo "virtio-net-pci,netdev=$1,mac=$2,mq=on,vectors=6,iommu_platform=on,disable-legacy=on,romfile=" ;;
 	igb) echo "igb,netdev=$1,mac=$2" ;;
 	esac
 }

@@ -48,6 +48,7 @@ struct xskf_port {
 	unsigned int hints_hw;     /* XSKF_HINTS_KF_* the attached program reads from the driver */
 	struct xskf_steer steer;   /* the rule table (steer.c) */
 	struct xskf_rss *rss;      /* the port's RSS key, for software hashes */
+	int promisc_fd;            /* xskf_engine__promisc()'s socket (promisc.c); below 3: none */
 	/* the program shared with other runs on this interface (prog_share.c) */
 	struct {
 		int lock_fd;		 /* the interface's lock file; below 3: not open yet */
@@ -127,5 +128,8 @@ void xskf_watch__mtu(struct xskf_engine *eng, int sock);
 int xskf_watch__ports(struct xskf_engine *eng);
 /* RX queues of @ifname (sysfs, else ETHTOOL_GCHANNELS), at least 1 (port_info.c). */
 int xskf_count_rx_queues(const char *ifname);
+
+/* Close the port's promiscuous membership, if any (promisc.c). Thread: control thread. */
+void xskf_promisc__release(struct xskf_port *p);
 
 #endif /* XSKF_PORT_H */
