@@ -10,7 +10,7 @@
 #
 #   scripts/vm-lab.sh [--kernel 6.1|6.12|7]... [--all] [--build DIR] [--keep] [TEST]...
 #     --kernel K   boot this kernel (repeatable; default 7)
-#     --all        every kernel
+#     --all        every kernel, and the whole zero-copy list (zc: its long part too)
 #     --build DIR  xskf's build folder (default: build)
 #     --keep       keep the run folder (default: kept only when a test failed)
 #     TEST         tests to run (default: every test the kernel can run):
@@ -21,10 +21,11 @@
 #                    zerocopy  the same in zero-copy (-z; kernel 7.x only: 6.12's virtio-net
 #                              refuses it with EOPNOTSUPP; it needs iommu_platform=on)
 #                    zc        the zero-copy list (kernel 7.x; scripts/vm_lab_zc.sh), each in
-#                              zero-copy and in copy mode, or one of its tests: l2fwd (eth0 to
-#                              eth1), macswap, txgen, tunnel (against a kernel VXLAN), jumbo,
+#                              zero-copy and in copy mode: l2fwd (eth0 to eth1), txgen and
+#                              tunnel (against a kernel VXLAN); with --all also macswap, jumbo,
 #                              wakeup (need_wakeup on and off), busypoll (-B), napi (--napi),
-#                              hints, txmeta (--tx-csum), steer (with host traffic kept)
+#                              hints, txmeta (--tx-csum) and steer (host traffic kept); each
+#                              can be named alone
 #
 # The cache (XSKF_LAB_CACHE, default /var/cache/xskf-lab) keeps the apt lists, the kernels (by
 # package version) and the root filesystem (rebuilt when the host's xskf runtime libraries
@@ -38,6 +39,7 @@ BUILD=$SRC/build
 KERNELS=()
 TESTS=()
 KEEP=0
+LAB_ALL=0 # --all: also the long part of the zero-copy list (vm_lab_zc.sh)
 ALL_TESTS="load rxdrop zerocopy zc"
 
 usage() { sed -n '/^#   scripts\/vm-lab.sh/,/^#$/p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -54,7 +56,7 @@ while [ $# -gt 0 ]; do
 		esac
 		shift
 		;;
-	--all) KERNELS=(6.1 6.12 7) ;;
+	--all) KERNELS=(6.1 6.12 7) LAB_ALL=1 ;;
 	--build)
 		BUILD=$(cd "${2:-}" 2>/dev/null && pwd) || { echo "vm-lab: no build folder '${2:-}'" >&2; exit 2; }
 		shift
