@@ -51,10 +51,8 @@ zc_lines() { # zc_lines TEST (zc: ZC_DEFAULT, with --all ZC_TESTS)
 		txgen) echo "zc txgen-$m txgen xsk-txgen -i eth0 $f --count $ZC_N --rate 1000 --flows 16 --size 128 --dst-mac $TAP0_MAC --src-ip 192.0.2.2 --dst-ip 192.0.2.1 --quiet" ;;
 		tunnel) echo "zc tunnel-$m tunnel xsk-tunnel -i eth0 -i eth1 $f --config /tmp/tun.conf --quiet" ;;
 		jumbo) echo "zc jumbo-$m jumbo xsk-rxdrop -i eth0 $f --quiet" ;;
-		wakeup)
-			echo "zc wakeup-on-$m rx xsk-rxdrop -i eth0 $f --quiet"
-			echo "zc wakeup-off-$m rx xsk-rxdrop -i eth0 $f -m --quiet"
-			;;
+		# need_wakeup off (on: macswap above), on RX and TX: MAC swap
+		wakeup) echo "zc wakeup-off-$m macswap xsk-l2fwd -i eth0 $f -m --quiet" ;;
 		busypoll)
 			# -B is for zero-copy sockets (a NAPI ID); in copy mode it is refused in one line
 			if [ $m = zc ]; then
@@ -239,7 +237,10 @@ zc_check() {
 		{ echo "zerocopy is not $zc on every queue"; return 1; }
 	case $kind in
 	fwd) res=$(ZC_PY check fwd "$d/$t.tap1.cap" $ZC_N $TAP1_MAC $GUEST_MAC1 $HOST_IP $GUEST_IP 60) || { echo "$res"; return 1; } ;;
-	macswap) res=$(ZC_PY check fwd "$d/$t.tap0.cap" $ZC_N $TAP0_MAC $GUEST_MAC $HOST_IP $GUEST_IP 60) || { echo "$res"; return 1; } ;;
+	macswap)
+		res=$(ZC_PY check fwd "$d/$t.tap0.cap" $ZC_N $TAP0_MAC $GUEST_MAC $HOST_IP $GUEST_IP 60) || { echo "$res"; return 1; }
+		res="$res; TX kicks $(json "$d/$t.json" "sum(q['kicks'] for q in d['queues'])")"
+		;;
 	txgen) res=$(ZC_PY check txgen "$d/$t.tap0.cap" $ZC_N 128 $TAP0_MAC $GUEST_MAC 192.0.2.2 192.0.2.1) || { echo "$res"; return 1; } ;;
 	txmeta)
 		res=$(ZC_PY check txgen "$d/$t.tap0.cap" $ZC_N 128 $TAP0_MAC $GUEST_MAC 192.0.2.2 192.0.2.1 udpcsum) || { echo "$res"; return 1; }
