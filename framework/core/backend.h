@@ -5,7 +5,7 @@
  * its backend, through this table, only for what differs, in the manner of CNDP's device ops
  * and DPDK's null PMD:
  *
- *   xdp     (backend/xdp.c)          AF_XDP sockets on real interfaces, our XDP program
+ *   xdp     (backend/xdp/xdp.c)          AF_XDP sockets on real interfaces, our XDP program
  *   memory  (backend/mem_backend.c)  rings in plain memory, a kernel stand-in on the worker
  *
  * The table is the core's: the core defines what it asks, backend/ answers (the core never

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Numbers from sysfs: hugepage pools (hugepages.c), an interface's NUMA node (backend/xdp.c). */
+/* Numbers from sysfs: hugepage pools (hugepages.c), an interface's NUMA node (backend/xdp/xdp.c). */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>

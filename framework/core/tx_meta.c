@@ -21,7 +21,7 @@
 #include <arpa/inet.h>
 
 #include "core/engine.h"
-#include "core/hints_probe.h"
+#include "backend/xdp/hints_probe.h"
 #include "core/tx_meta.h"
 
 /*

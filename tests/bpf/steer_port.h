@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A port of the framework around a loaded skeleton, for the steering tests and benchmark: the
- * real table code (framework/core/steer.c) writes the maps the real program reads.
+ * real table code (framework/backend/xdp/steer.c) writes the maps the real program reads.
  */
 #ifndef STEER_PORT_H
 #define STEER_PORT_H

@@ -28,7 +28,7 @@ for cxx in c++ clang++; do
 done
 # every private header, by its folder (core/, backend/, runner/) or its bare name: the list is
 # the tree's, so that a new header is covered the day it is added
-private=$(cd "$S/framework" && ls -- */*.h | sed 's|^\(.*\)/\(.*\)\.h$|\1/\2\|\2|' | paste -sd'|')
+private=$(cd "$S/framework" && ls -- */*.h */*/*.h 2>/dev/null | sed 's|^\(.*\)/\(.*\)\.h$|\1/\2\|\2|' | paste -sd'|')
 if grep -l -E "#include \"(${private//./\\.})\\.h\"" "$S"/apps/*.c "$S"/apps/*.h 2>/dev/null; then
 	echo "FAIL: an app includes a private framework header"
 	exit 1

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "core/engine.h"
-#include "core/jumbo.h"
+#include "backend/xdp/jumbo.h"
 #include "core/ring_ops.h"
 #include "core/tx_meta.h"
 

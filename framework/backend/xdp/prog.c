@@ -19,7 +19,7 @@
 #include <bpf/libbpf.h>
 
 #include "core/hints.h"
-#include "core/hints_probe.h"
+#include "backend/xdp/hints_probe.h"
 #include "core/engine.h"
 #include "core/proc.h"
 #include "xskf_prog.h"

@@ -120,7 +120,7 @@ void xskf_csum__probe(struct xskf_engine *eng)
 	struct peer pe;
 	int fd;
 
-	/* the xdp backend's alone (backend/xdp.c calls it) */
+	/* the xdp backend's alone (backend/xdp/xdp.c calls it) */
 	if (!(eng->app.flags & XSKF_APP_F_FORWARDS))
 		return;
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);

@@ -28,7 +28,7 @@
 #include "core/idle.h"
 #include "core/log.h"
 #include "core/napi.h"
-#include "core/napi_nl.h"
+#include "backend/xdp/napi_nl.h"
 #include "core/port.h"
 #include "core/proc.h"
 #include "core/sock.h"

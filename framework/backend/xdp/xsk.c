@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "core/engine.h"
-#include "core/jumbo.h"
+#include "backend/xdp/jumbo.h"
 #include "core/tx_meta.h"
 
 #ifndef SO_PREFER_BUSY_POLL

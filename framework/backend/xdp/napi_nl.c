@@ -12,7 +12,7 @@
 #include <linux/netlink.h>
 #include <sys/socket.h>
 
-#include "core/napi_nl.h"
+#include "backend/xdp/napi_nl.h"
 
 /* netdev.yaml's numbers (include/uapi/linux/netdev.h), stable uapi; Debian 12 has none */
 #define NL_NETDEV_CMD_DEV_GET	1

@@ -8,8 +8,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "core/hints_probe.h"
-#include "core/napi_nl.h"
+#include "backend/xdp/hints_probe.h"
+#include "backend/xdp/napi_nl.h"
 
 /* include/uapi/linux/netdev.h (Linux 6.3+; the RX metadata attribute 6.8+), not in 6.1 UAPI */
 #define XSKF_NETDEV_A_DEV_XDP_ZC_MAX_SEGS      4

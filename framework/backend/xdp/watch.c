@@ -17,7 +17,7 @@
 
 #include "core/csum.h"
 #include "core/engine.h"
-#include "core/jumbo.h"
+#include "backend/xdp/jumbo.h"
 
 /* Ethernet header and one VLAN tag on top of the MTU: what a veth forwards to its peer (the
  * kernel's is_skb_forwardable()), and so the longest frame that can arrive */
@@ -162,7 +162,7 @@ void xskf_watch__mtu(struct xskf_engine *eng, int sock)
 	unsigned int i;
 
 	/* a TX-only app receives nothing: its program passes every frame to the stack (the xdp
-	 * backend's alone: backend/xdp.c calls it) */
+	 * backend's alone: backend/xdp/xdp.c calls it) */
 	if (eng->app.flags & XSKF_APP_F_TX_ONLY)
 		return;
 	if (sock < 0) {

@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "core/engine.h"
-#include "core/hints_probe.h"
-#include "core/jumbo.h"
+#include "backend/xdp/hints_probe.h"
+#include "backend/xdp/jumbo.h"
 #include "core/sysfs.h"
 
 /* copy-mode TX sends a frame as an skb: its buffers are the head and max_skb_frags frags */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The xdp backend (the default): AF_XDP sockets (core/xsk.c) on real interfaces, fed by our XDP
- * program (core/prog.c), watched by the control thread (core/watch.c). This file is its entry
+ * The xdp backend (the default): AF_XDP sockets (backend/xdp/xsk.c) on real interfaces, fed by our XDP
+ * program (backend/xdp/prog.c), watched by the control thread (backend/xdp/watch.c). This file is its entry
  * in the backend table: what the engine's one start and stop sequence asks of a kernel.
  */
 #include <errno.h>
@@ -20,7 +20,7 @@
 #include "core/idle.h"
 #include "core/csum.h"
 #include "core/hugepages.h"
-#include "core/jumbo.h"
+#include "backend/xdp/jumbo.h"
 #include "core/napi.h"
 #include "core/sysfs.h"
 #include "core/tx_meta.h"
