@@ -214,7 +214,7 @@ lab_kernel() {
 	ip netns exec "$NS" timeout -s KILL "$LAB_TIMEOUT" qemu-system-x86_64 -machine q35 -cpu max \
 		-smp $smp -m 1024 -nographic -no-reboot -nodefaults -serial "file:$d/console.log" \
 		-kernel "$kd/vmlinuz" -initrd "$kd/initramfs.cpio.gz" \
-		-append "console=ttyS0 panic=-1 quiet net.ifnames=0" \
+		-append "console=ttyS0 panic=-1 quiet net.ifnames=0 no_timer_check" \
 		-virtfs "local,path=$CACHE/rootfs,mount_tag=root,security_model=none,multidevs=remap,readonly=on" \
 		-virtfs "local,path=$BUILD,mount_tag=tree,security_model=none,multidevs=remap,readonly=on" \
 		-virtfs "local,path=$d,mount_tag=out,security_model=none,multidevs=remap" \

@@ -48,7 +48,7 @@ struct xskf_port {
 	unsigned int hints_hw;     /* XSKF_HINTS_KF_* the attached program reads from the driver */
 	struct xskf_steer steer;   /* the rule table (steer.c) */
 	struct xskf_rss *rss;      /* the port's RSS key, for software hashes */
-	int promisc_fd;            /* xskf_engine__promisc()'s socket (promisc.c); below 3: none */
+	int promisc_fd;            /* xskf_engine__promisc()'s AF_PACKET socket; below 3: none */
 	/* the program shared with other runs on this interface (prog_share.c) */
 	struct {
 		int lock_fd;		 /* the interface's lock file; below 3: not open yet */
@@ -129,7 +129,7 @@ int xskf_watch__ports(struct xskf_engine *eng);
 /* RX queues of @ifname (sysfs, else ETHTOOL_GCHANNELS), at least 1 (port_info.c). */
 int xskf_count_rx_queues(const char *ifname);
 
-/* Close the port's promiscuous membership, if any (promisc.c). Thread: control thread. */
+/* Drop the port's promiscuous membership, if any (backend/xdp/promisc.c). Thread: control. */
 void xskf_promisc__release(struct xskf_port *p);
 
 #endif /* XSKF_PORT_H */

@@ -24,7 +24,7 @@
 #include "core/napi.h"
 #include "core/sysfs.h"
 #include "core/tx_meta.h"
-#include "core/hints_probe.h"
+#include "backend/xdp/hints_probe.h"
 
 /* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
 static int check_caps(void)
