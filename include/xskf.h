@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <xskf_counters.h>
 #include <xskf_meta.h>
 
 #ifdef __cplusplus
@@ -470,8 +471,51 @@ struct xskf_engine_opts {
 	 * -EOPNOTSUPP. NULL (default): no device setting is changed (docs/idle.md).
 	 */
 	const char *napi;
+	/*
+	 * --pin-dir: pin each port's XSKMAP (as "xsks_map", the name of DPDK's af_xdp driver and
+	 * the AF_XDP device plugin) and its rule maps in bpffs, in PIN_DIR/IFNAME/, for other
+	 * AF_XDP apps (libxdp's xsk_socket__update_xskmap(), DPDK's use_pinned_map). The folders
+	 * follow the control folder's rules (ours alone, no symlink). Unpinned at stop, also
+	 * after a crash; after SIGKILL by the next run with the same folder. NULL (default):
+	 * nothing pinned, unless @serve is set (then /sys/fs/bpf/xskf). Copied.
+	 */
+	const char *pin_dir;
+	/*
+	 * --pin-group: a group (name or id) that may open the pinned maps (folder 0750, maps
+	 * 0660); NULL (default): their owner only (0700, 0600). Copied.
+	 */
+	const char *pin_group;
+	/*
+	 * --serve: queues of every port kept for other AF_XDP apps ("1", "2-3"): this run owns
+	 * them (other xskf runs are refused them), its rules apply to them, it binds no socket
+	 * there; the app that enters its socket in the pinned XSKMAP receives what the rules
+	 * send there. Without explicit queues the run binds every other queue. NULL: none.
+	 * Copied.
+	 */
+	const char *serve;
+	/*
+	 * --serve-uds: a SOCK_SEQPACKET socket at this path that speaks the AF_XDP device
+	 * plugin's protocol (0.1: /connect, /xsk_map_fd,IFACE, /config_busy_poll, /fin): a client
+	 * (DPDK's af_xdp with use_cni and dp_path, an xskf run with xsk_map_uds) gets the XSKMAP
+	 * of a port by SCM_RIGHTS. Its folder follows the control folder's rule; the socket is
+	 * 0600, 0660 with @pin_group. Removed at stop. NULL (default): none. Copied.
+	 */
+	const char *serve_uds;
+	/*
+	 * --xsk-map: be served: enter this run's sockets in the XSKMAP pinned at this path
+	 * (another process's program: an xskf run with --serve, a loader), loading and attaching
+	 * nothing. Needs CAP_NET_RAW and locked memory only; rules, --napi, --force and RX hints
+	 * are the serving side's (refused or off, said at start). One port. NULL: not served.
+	 * Copied.
+	 */
+	const char *xsk_map;
+	/*
+	 * --xsk-map-uds: the same, the XSKMAP of each port asked for on the AF_XDP device
+	 * plugin's socket at this path (/connect, /xsk_map_fd,IFACE; /fin at stop). Copied.
+	 */
+	const char *xsk_map_uds;
 };
-#define xskf_engine_opts__last_field napi
+#define xskf_engine_opts__last_field xsk_map_uds
 
 /*
  * xskf_engine__new() - validate @opts and create an engine with no ports yet.
@@ -673,48 +717,17 @@ XSKF_API int xskf_mac__parse(const char *s, uint8_t mac[6]);
 /* ------------------------------------------------------------------------------------------ */
 /* Statistics                                                                                  */
 
+/*
+ * A queue's counters: one member per row of XSKF_QUEUE_COUNTERS (xskf_counters.h), in its
+ * order, each a uint64_t (hint_hash: uint64_t[3]), named and explained there.
+ */
+#define XSKF_QUEUE_STATS_MEMBER_(field, obj, key, src, type, help) uint64_t field;
+#define XSKF_QUEUE_STATS_ARRAY_(field, n) uint64_t field[n];
 struct xskf_queue_stats {
-	uint64_t rx_packets, rx_bytes;
-	uint64_t tx_packets, tx_bytes;     /* completed by the kernel */
-	uint64_t drop_app;                 /* verdict XSKF_DROP */
-	uint64_t drop_no_port;             /* XSKF_FWD to a port this worker has no queue on */
-	uint64_t drop_too_long;            /* frame longer than the frame allows */
-	uint64_t drop_tx_full;             /* TX ring and the worker's TX batch both full */
-	uint64_t tx_ring_full;             /* times a TX batch found the ring full (back-pressure) */
-	uint64_t fill_ring_empty;          /* times the fill ring could not be topped up */
-	uint64_t kicks;                    /* wakeup syscalls made */
-	/* the kernel's XDP_STATISTICS for this socket */
-	uint64_t k_rx_dropped, k_rx_invalid_descs, k_tx_invalid_descs, k_rx_ring_full,
-		k_rx_fill_ring_empty_descs, k_tx_ring_empty_descs;
-	/* the XDP program's per-CPU counters for this queue id, summed */
-	uint64_t prog_redirected, prog_passed, prog_errors;
-	/* RX hints by source, for the hash and the packet type */
-	uint64_t hint_hash[3];  /* index: XSKF_SRC_NONE, XSKF_SRC_HW, XSKF_SRC_SW */
-	/*
-	 * TCP/UDP checksums of received frames (docs/forwarding.md): frames whose checksum was
-	 * looked at (every frame with csum_repair; else every frame of a burst shorter than the
-	 * batch and the first of every 64th full burst), those of them whose checksum the sender
-	 * left unfinished, and those finished in software (csum_repair).
-	 */
-	uint64_t csum_checked, csum_unfinished, csum_repaired;
-	/*
-	 * Multi-buffer frames (docs/jumbo.md): received as chains of buffers; dropped because a
-	 * chain was longer than XSKF_MAX_SEGS, because it had no end (a buffer marked to go on
-	 * followed by none, found at exit), or because it was to be sent with more buffers than
-	 * the output socket takes (its tx_max_segs).
-	 */
-	uint64_t rx_chains, drop_chain_long, drop_chain_open, drop_chain_tx;
-	/*
-	 * TX metadata (xskf_tx.h, docs/tx-offloads.md): frames sent with metadata for the kernel
-	 * or the device, checksums xskf computed in software instead, frames dropped for a
-	 * request that could not be carried out (a checksum start or offset beyond the frame, no
-	 * room in front of it), requests for an offload the port has not (the frame went without
-	 * it), launch times in the past or more than XSKF_TX_LAUNCH_MAX_NS ahead (sent at once),
-	 * timestamps handed back, and timestamps lost (the app's array was full).
-	 */
-	uint64_t txmd_frames, txmd_csum_sw, txmd_invalid, txmd_unsupported, txmd_launch_bad;
-	uint64_t txmd_stamps, txmd_stamps_lost;
+	XSKF_QUEUE_COUNTERS(XSKF_QUEUE_STATS_MEMBER_, XSKF_QUEUE_STATS_ARRAY_)
 };
+#undef XSKF_QUEUE_STATS_MEMBER_
+#undef XSKF_QUEUE_STATS_ARRAY_
 
 /*
  * xskf_engine__queue_stats() - the statistics of the @idx-th socket (0 .. nr_sockets - 1),

@@ -175,6 +175,13 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		errno = -err;
 		return NULL;
 	}
+	if (o.backend == XSKF_BACKEND_MEMORY &&
+	    (o.pin_dir || o.serve || o.serve_uds || o.xsk_map || o.xsk_map_uds)) {
+		pr_warn("--pin-dir, --serve, --serve-uds, --xsk-map and --xsk-map-uds share an interface's maps: the memory backend has "
+			"none (drop them)\n");
+		errno = EINVAL;
+		return NULL;
+	}
 	if (o.backend == XSKF_BACKEND_MEMORY && o.busy_poll) {
 		pr_warn("busy polling needs a NIC: the memory backend has none (drop -B)\n");
 		errno = EINVAL;
@@ -209,6 +216,22 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		}
 	}
 	eng->o.huge_dir = eng->huge_dir;
+	/* --pin-dir, --pin-group, --serve: kept (read at start by the xdp backend's pin.c) */
+	{
+		const char **src[6] = { &eng->o.pin_dir,   &eng->o.pin_group,
+					&eng->o.serve,	   &eng->o.serve_uds,
+					&eng->o.xsk_map,   &eng->o.xsk_map_uds };
+
+		for (i = 0; i < 6; i++)
+			if (*src[i] && !(*src[i] = eng->pin_strs[i] = strdup(*src[i]))) {
+				while (i--)
+					free(eng->pin_strs[i]);
+				free(eng->huge_dir);
+				free(eng);
+				errno = ENOMEM;
+				return NULL;
+			}
+	}
 	/*
 	 * Copy and zero-copy RX put data at chunk + XDP_PACKET_HEADROOM (256) + our headroom. With
 	 * hints on, 32 bytes of headroom put data at 288 = 32 mod 64: the 32-byte meta in front
@@ -220,6 +243,8 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 	if (o.cpus) {
 		err = xskf_parse_cpus(o.cpus, eng->cpus, XSKF_MAX_WORKERS, &eng->nr_cpus);
 		if (err) {
+			for (i = 0; i < 6; i++)
+				free(eng->pin_strs[i]);
 			free(eng->huge_dir);
 			free(eng);
 			errno = -err;
@@ -697,6 +722,8 @@ void xskf_engine__destroy(struct xskf_engine *eng)
 	xskf_capture__free(eng); /* the workers are joined */
 	free(eng->workers);
 	free(eng->huge_dir);
+	for (unsigned int i = 0; i < 6; i++)
+		free(eng->pin_strs[i]);
 	free(eng);
 }
 

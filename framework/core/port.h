@@ -49,6 +49,12 @@ struct xskf_port {
 	struct xskf_steer steer;   /* the rule table (steer.c) */
 	struct xskf_rss *rss;      /* the port's RSS key, for software hashes */
 	int promisc_fd;            /* xskf_engine__promisc()'s AF_PACKET socket; below 3: none */
+	/* --serve (backend/xdp/pin.c): queues kept for other AF_XDP apps' sockets, no socket
+	 * of ours; owned in xskf_queues (marked served), our rules apply there */
+	uint32_t served[XSKF_MAX_QUEUES];
+	unsigned int nr_served;
+	/* --pin-dir: the folder where this run pinned the port's maps ("": none of ours) */
+	char pin_path[256];
 	/* the program shared with other runs on this interface (prog_share.c) */
 	struct {
 		int lock_fd;		 /* the interface's lock file; below 3: not open yet */

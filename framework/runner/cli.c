@@ -23,7 +23,7 @@ enum {
 	O_JSON = 256, O_CPUS, O_WORKERS, O_HUGE, O_RXR, O_TXR, O_FILLR, O_COMPR, O_FRAMES,
 	O_NOHINTS, O_INTERVAL, O_QUIET, O_BACKEND, O_MEM_FRAMES, O_MEM_FRAME, O_MEM_SEGS, O_HUGE_DIR,
 	O_HUGE_SIZE, O_CSUM_REPAIR, O_STEER, O_STEER_FILE, O_KEEP_HOST, O_NO_TX_OFFLOAD, O_IDLE,
-	O_IDLE_SPIN, O_NAPI,
+	O_IDLE_SPIN, O_NAPI, O_PIN_DIR, O_PIN_GROUP, O_SERVE, O_SERVE_UDS, O_XSK_MAP, O_XSK_MAP_UDS,
 	O_APP_BASE = 1000,
 };
 
@@ -73,6 +73,17 @@ static const struct std_opt std_opts[] = {
 	  "the host keeps its ARP, ICMPv6 (ND) and frames to its own addresses" },
 	{ "no-tx-offload", O_NO_TX_OFFLOAD, 0, NULL,
 	  "no TX metadata: checksums by xskf in software, no TX timestamps or launch times" },
+	{ "serve", O_SERVE, 1, "QUEUES",
+	  "keep these queues for other AF_XDP apps' sockets (pinned XSKMAP); our rules apply there" },
+	{ "pin-dir", O_PIN_DIR, 1, "DIR",
+	  "pin the XSKMAP and rule maps in DIR/IFACE/ on bpffs (default with --serve: /sys/fs/bpf/xskf)" },
+	{ "pin-group", O_PIN_GROUP, 1, "GROUP", "the group that may open the pinned maps (default: none)" },
+	{ "serve-uds", O_SERVE_UDS, 1, "PATH",
+	  "hand out the XSKMAP on this socket, the AF_XDP device plugin's protocol (DPDK use_cni)" },
+	{ "xsk-map", O_XSK_MAP, 1, "PATH",
+	  "be served: our sockets into this pinned XSKMAP, no program of ours (CAP_NET_RAW only)" },
+	{ "xsk-map-uds", O_XSK_MAP_UDS, 1, "PATH",
+	  "be served: the XSKMAP from this device-plugin socket (/xsk_map_fd), no program of ours" },
 	{ "interval", O_INTERVAL, 1, "SECONDS", "stats interval (default 1)" },
 	{ "quiet", O_QUIET, 0, NULL, "no per-interval stats lines" },
 	{ "backend", O_BACKEND, 1, "xdp|memory",
@@ -372,6 +383,24 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			break;
 		case O_KEEP_HOST:
 			c->keep_host = true;
+			break;
+		case O_SERVE:
+			c->eo.serve = optarg;
+			break;
+		case O_PIN_DIR:
+			c->eo.pin_dir = optarg;
+			break;
+		case O_PIN_GROUP:
+			c->eo.pin_group = optarg;
+			break;
+		case O_SERVE_UDS:
+			c->eo.serve_uds = optarg;
+			break;
+		case O_XSK_MAP:
+			c->eo.xsk_map = optarg;
+			break;
+		case O_XSK_MAP_UDS:
+			c->eo.xsk_map_uds = optarg;
 			break;
 		case O_INTERVAL:
 			err = parse_u32("interval", optarg, 1, 3600, &c->interval);

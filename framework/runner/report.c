@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* What apps print: a line per socket per interval, a closing summary, and the JSON document. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,9 +121,15 @@ void xskf_report__interval(struct xskf_engine *eng, FILE *f, double elapsed, dou
 	fflush(f);
 }
 
-/* redirected by the program = received by the socket + dropped by the kernel (per queue) */
-static bool reconciles(const struct xskf_queue_stats *s)
+/*
+ * redirected by the program = received by the socket + dropped by the kernel (per queue). A
+ * served run (--xsk-map, --xsk-map-uds) has no program of its own to count: nothing to hold
+ * the socket's counts against (its program counters stay 0, and say so).
+ */
+static bool reconciles(const struct xskf_engine *eng, const struct xskf_queue_stats *s)
 {
+	if (eng->o.xsk_map || eng->o.xsk_map_uds)
+		return true;
 	/* frames whose chain the worker dropped as bad were received, not counted in rx_packets */
 	return s->prog_redirected == s->rx_packets + s->drop_chain_long + s->drop_chain_open +
 					     s->k_rx_dropped + s->k_rx_ring_full;
@@ -150,7 +157,7 @@ int xskf_report__summary(struct xskf_engine *eng, FILE *f, double elapsed)
 			(unsigned long long)st.k_rx_fill_ring_empty_descs,
 			(unsigned long long)st.prog_redirected, (unsigned long long)st.prog_passed,
 			(unsigned long long)st.prog_errors,
-			reconciles(&st) ? "" : "  << DOES NOT RECONCILE");
+			reconciles(eng, &st) ? "" : "  << DOES NOT RECONCILE");
 		if (st.txmd_frames || st.txmd_csum_sw || st.txmd_invalid || st.txmd_unsupported ||
 		    st.txmd_launch_bad)
 			/* TX metadata (xskf_tx.h): only when some frame asked */
@@ -165,10 +172,86 @@ int xskf_report__summary(struct xskf_engine *eng, FILE *f, double elapsed)
 				(unsigned long long)st.txmd_launch_bad,
 				(unsigned long long)st.txmd_stamps,
 				(unsigned long long)st.txmd_stamps_lost);
-		if (!reconciles(&st))
+		if (!reconciles(eng, &st))
 			err = -EIO;
 	}
 	return err;
+}
+
+/* @s as a JSON string (an operator's path may hold any byte), or null. */
+static void json_str(FILE *f, const char *s)
+{
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* The queue counters as the stats document names them: the rows of xskf_counters.h. */
+static const struct {
+	const char *obj, *key;
+	size_t off;
+} qrows[] = {
+#define QROW(field, obj, key, src, type, help)                                                     \
+	{ #obj, #key, offsetof(struct xskf_queue_stats, field) },
+	XSKF_QUEUE_COUNTERS(QROW, XSKF_COUNTER_SKIP)
+#undef QROW
+};
+#define NR_QROWS (sizeof(qrows) / sizeof(qrows[0]))
+
+/*
+ * The objects of a queue in the order the document has always had them ("": the queue's own
+ * members); an object only a newer row names follows them, in the order of the rows.
+ */
+static const char *const qobjs[] = { "", "kernel", "program", "csum", "tx_meta", "chains" };
+#define NR_QOBJS (sizeof(qobjs) / sizeof(qobjs[0]))
+
+/*
+ * Every counter of @s: the queue's own four a line, then one line per object, each line
+ * ending in ",\n     " (the member that closes the queue follows).
+ */
+static void json_counters(FILE *f, const struct xskf_queue_stats *s)
+{
+	const char *objs[NR_QOBJS + NR_QROWS];
+	unsigned int no = 0, o, i, k;
+
+	for (i = 0; i < NR_QOBJS; i++)
+		objs[no++] = qobjs[i];
+	for (i = 0; i < NR_QROWS; i++) {
+		for (o = 0; o < no && strcmp(objs[o], qrows[i].obj); o++)
+			;
+		if (o == no)
+			objs[no++] = qrows[i].obj;
+	}
+	for (o = 0; o < no; o++) {
+		bool top = !*objs[o];
+
+		for (i = 0, k = 0; i < NR_QROWS; i++) {
+			uint64_t v;
+
+			if (strcmp(qrows[i].obj, objs[o]))
+				continue;
+			memcpy(&v, (const char *)s + qrows[i].off, sizeof(v));
+			if (k)
+				fputs(top && k % 4 == 0 ? ",\n     " : ", ", f);
+			else if (!top)
+				fprintf(f, "\"%s\": {", objs[o]);
+			fprintf(f, "\"%s\": %llu", qrows[i].key, (unsigned long long)v);
+			k++;
+		}
+		if (k)
+			fputs(top ? ",\n     " : "},\n     ", f);
+	}
 }
 
 static void json_queue(FILE *f, struct xskf_engine *eng, unsigned int i)
@@ -178,44 +261,11 @@ static void json_queue(FILE *f, struct xskf_engine *eng, unsigned int i)
 	uint32_t q;
 
 	xskf_engine__queue_stats(eng, i, &port, &q, &s);
-	fprintf(f,
-		"    {\"port\": \"%s\", \"queue\": %u, \"worker\": %u, \"zerocopy\": %s,\n"
-		"     \"rx_packets\": %llu, \"rx_bytes\": %llu, \"tx_packets\": %llu, "
-		"\"tx_bytes\": %llu,\n"
-		"     \"drop_app\": %llu, \"drop_no_port\": %llu, \"drop_too_long\": %llu, "
-		"\"drop_tx_full\": %llu,\n"
-		"     \"tx_ring_full\": %llu, \"fill_ring_empty\": %llu, \"kicks\": %llu,\n"
-		"     \"kernel\": {\"rx_dropped\": %llu, \"rx_invalid_descs\": %llu, "
-		"\"tx_invalid_descs\": %llu, \"rx_ring_full\": %llu, \"rx_fill_ring_empty_descs\": "
-		"%llu, \"tx_ring_empty_descs\": %llu},\n"
-		"     \"program\": {\"redirected\": %llu, \"passed\": %llu, \"errors\": %llu},\n"
-		"     \"csum\": {\"checked\": %llu, \"unfinished\": %llu, \"repaired\": %llu},\n"
-		"     \"tx_meta\": {\"frames\": %llu, \"csum_sw\": %llu, \"invalid\": %llu, "
-		"\"unsupported\": %llu, \"launch_bad\": %llu, \"stamps\": %llu, "
-		"\"stamps_lost\": %llu},\n"
-		"     \"chains\": {\"rx\": %llu, \"drop_long\": %llu, \"drop_open\": %llu, "
-		"\"drop_tx\": %llu},\n"
-		"     \"reconciled\": %s}",
+	fprintf(f, "    {\"port\": \"%s\", \"queue\": %u, \"worker\": %u, \"zerocopy\": %s,\n     ",
 		eng->ports[port].name, q, eng->socks[i].worker->id,
-		eng->socks[i].zerocopy ? "true" : "false", (unsigned long long)s.rx_packets,
-		(unsigned long long)s.rx_bytes, (unsigned long long)s.tx_packets,
-		(unsigned long long)s.tx_bytes, (unsigned long long)s.drop_app,
-		(unsigned long long)s.drop_no_port, (unsigned long long)s.drop_too_long,
-		(unsigned long long)s.drop_tx_full, (unsigned long long)s.tx_ring_full,
-		(unsigned long long)s.fill_ring_empty, (unsigned long long)s.kicks,
-		(unsigned long long)s.k_rx_dropped, (unsigned long long)s.k_rx_invalid_descs,
-		(unsigned long long)s.k_tx_invalid_descs, (unsigned long long)s.k_rx_ring_full,
-		(unsigned long long)s.k_rx_fill_ring_empty_descs,
-		(unsigned long long)s.k_tx_ring_empty_descs, (unsigned long long)s.prog_redirected,
-		(unsigned long long)s.prog_passed, (unsigned long long)s.prog_errors,
-		(unsigned long long)s.csum_checked, (unsigned long long)s.csum_unfinished,
-		(unsigned long long)s.csum_repaired, (unsigned long long)s.txmd_frames,
-		(unsigned long long)s.txmd_csum_sw, (unsigned long long)s.txmd_invalid,
-		(unsigned long long)s.txmd_unsupported, (unsigned long long)s.txmd_launch_bad,
-		(unsigned long long)s.txmd_stamps, (unsigned long long)s.txmd_stamps_lost,
-		(unsigned long long)s.rx_chains,
-		(unsigned long long)s.drop_chain_long, (unsigned long long)s.drop_chain_open,
-		(unsigned long long)s.drop_chain_tx, reconciles(&s) ? "true" : "false");
+		eng->socks[i].zerocopy ? "true" : "false");
+	json_counters(f, &s);
+	fprintf(f, "\"reconciled\": %s}", reconciles(eng, &s) ? "true" : "false");
 }
 
 void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int census_err)
@@ -235,12 +285,20 @@ void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int cen
 		struct xskf_port *p = &eng->ports[i];
 		const char *attach, *redirect;
 
+		unsigned int k;
+
 		eng->be->port_mode(p, &attach, &redirect);
 		fprintf(f,
 			"    {\"name\": \"%s\", \"ifindex\": %d, \"attach_mode\": \"%s\", "
-			"\"redirect\": \"%s\", \"rx_queues\": %u, \"numa_node\": %d}%s\n",
-			p->name, p->ifindex, attach, redirect, p->nr_hw_queues, p->numa_node,
-			i + 1 < eng->nr_ports ? "," : "");
+			"\"redirect\": \"%s\", \"rx_queues\": %u, \"numa_node\": %d, ",
+			p->name, p->ifindex, attach, redirect, p->nr_hw_queues, p->numa_node);
+		/* --serve's queues (other apps' sockets) and where the maps are pinned (pin.c) */
+		fprintf(f, "\"served\": [");
+		for (k = 0; k < p->nr_served; k++)
+			fprintf(f, "%s%u", k ? ", " : "", p->served[k]);
+		fprintf(f, "], \"pinned\": ");
+		json_str(f, p->pin_path[0] ? p->pin_path : NULL);
+		fprintf(f, "}%s\n", i + 1 < eng->nr_ports ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"queues\": [\n");
 	for (i = 0; i < eng->nr_socks; i++) {

@@ -22,6 +22,7 @@
 #include "backend/xdp/hints_probe.h"
 #include "core/engine.h"
 #include "core/proc.h"
+#include "backend/xdp/verifier_log.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
 
@@ -540,53 +541,11 @@ static void drop_frags(struct xskf_redirect *skel)
 		bpf_program__set_flags(prog, bpf_program__flags(prog) & ~BPF_F_XDP_HAS_FRAGS);
 }
 
-/*
- * The verifier's log of a refused load: libbpf loads without a log, and on a failure loads
- * again at log level 1 into this buffer (its own it would print only at debug level). Level 1
- * keeps the path that failed only, far below this size; a kernel before 6.4 whose log
- * overflows fails the load with ENOSPC, and a too long log then shows its start.
- */
-#define VERIFIER_LOG_SIZE (4u << 20)
-#define VERIFIER_LOG_LINES 8
-
-/*
- * Print the last lines of the verifier's log @log (the refusal and what led to it); the lines
- * before them at debug level (-vv): the path the verifier took to the refusal.
- */
-static void print_verifier_log(struct xskf_port *port, const char *log, int err)
-{
-	const char *p, *end = log + strlen(log), *nl, *tail;
-	int n = 0;
-
-	while (end > log && end[-1] == '\n')
-		end--;
-	if (end == log) {
-		pr_warn("%s: the kernel refused the XDP program (%s) with no verifier log\n",
-			port->name, strerror(-err));
-		return;
-	}
-	for (tail = end; tail > log; tail--)
-		if (tail[-1] == '\n' && ++n == VERIFIER_LOG_LINES)
-			break;
-	pr_warn("%s: the kernel refused the XDP program (%s); the verifier's log ends (-vv: all "
-		"of it):\n",
-		port->name, strerror(-err));
-	for (p = log; p < end; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			nl = end;
-		if (p < tail)
-			pr_debug("  %.*s\n", (int)(nl - p), p);
-		else
-			pr_warn("  %.*s\n", (int)(nl - p), p);
-	}
-}
-
 static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port *port)
 {
-	char *log = malloc(VERIFIER_LOG_SIZE);
+	char *log = malloc(XSKF_VERIFIER_LOG_SIZE);
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .kernel_log_buf = log,
-		    .kernel_log_size = log ? VERIFIER_LOG_SIZE : 0);
+		    .kernel_log_size = log ? XSKF_VERIFIER_LOG_SIZE : 0);
 	struct xskf_redirect *skel;
 	struct bpf_program *hw;
 	int err;
@@ -623,7 +582,7 @@ static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port
 	}
 	err = xskf_redirect__load(skel);
 	if (err && log)
-		print_verifier_log(port, log, err);
+		xskf_verifier_log__print(port->name, log, err);
 	free(log);
 	if (err) {
 		xskf_redirect__destroy(skel);

@@ -92,6 +92,9 @@ static bool queue_bound(const struct xskf_port *port, uint32_t q)
 	for (i = 0; i < port->nr_queues; i++)
 		if (port->queues[i] == q)
 			return true;
+	for (i = 0; i < port->nr_served; i++) /* kept for another app's socket: ours too */
+		if (port->served[i] == q)
+			return true;
 	return false;
 }
 

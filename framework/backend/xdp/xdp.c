@@ -16,6 +16,9 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 
+#include "backend/xdp/dp_uds.h"
+#include "backend/xdp/pin.h"
+#include "backend/xdp/served.h"
 #include "core/backend.h"
 #include "core/idle.h"
 #include "core/csum.h"
@@ -49,10 +52,15 @@ static int check_caps(void)
 static int xdp_preflight(struct xskf_engine *eng)
 {
 	unsigned int i;
-	int err = check_caps();
+	int err;
 
-	for (i = 0; i < eng->nr_ports && !err; i++)
-		err = xskf_prog__preflight(eng, &eng->ports[i]);
+	if (xskf_served__on(eng)) { /* another's program: its XSKMAP is all we use */
+		err = xskf_served__preflight(eng);
+	} else {
+		err = check_caps();
+		for (i = 0; i < eng->nr_ports && !err; i++)
+			err = xskf_prog__preflight(eng, &eng->ports[i]);
+	}
 	/* before set-up, so that it comes with the refusals above rather than after the attach;
 	 * multi-buffer first: it decides which frames are too long */
 	if (!err)
@@ -65,6 +73,7 @@ static int xdp_preflight(struct xskf_engine *eng)
 static int xdp_add_port(struct xskf_engine *eng, struct xskf_port *p, const char *ifname,
 			const uint32_t *queues, unsigned int nr_queues)
 {
+	bool given = nr_queues != 0; /* -q: a queue also served is an error, not left out */
 	unsigned int i, j;
 
 	if (strlen(ifname) >= IF_NAMESIZE || !if_nametoindex(ifname)) {
@@ -106,7 +115,7 @@ static int xdp_add_port(struct xskf_engine *eng, struct xskf_port *p, const char
 			return -EINVAL;
 		}
 	p->nr_queues = nr_queues;
-	return 0;
+	return xskf_pin__serve_queues(eng, p, given);
 }
 
 /*
@@ -212,6 +221,10 @@ static int xdp_attach(struct xskf_engine *eng)
 	unsigned int i;
 	int err = 0;
 
+	if (xskf_served__on(eng)) {
+		err = xskf_served__attach(eng);
+		goto attached;
+	}
 	for (i = 0; i < eng->nr_ports && !err; i++)
 		err = xskf_prog__setup(eng, &eng->ports[i]);
 	/*
@@ -232,6 +245,15 @@ static int xdp_attach(struct xskf_engine *eng)
 	}
 	for (i = 0; i < eng->nr_ports && !err; i++)
 		err = xskf_prog__attach(eng, &eng->ports[i]);
+	/* the maps for other AF_XDP apps, once the program runs (--pin-dir, --serve: pin.c) */
+	for (i = 0; i < eng->nr_ports && !err; i++) {
+		err = xskf_pin__port(eng, &eng->ports[i]);
+		if (!err)
+			xskf_pin__served_line(eng, &eng->ports[i]);
+	}
+	if (!err)
+		err = xskf_dp_uds__open(eng);
+attached:
 	/* unfinished checksums the interfaces will hand us (csum_watch.c) */
 	if (!err)
 		xskf_csum__probe(eng);
@@ -250,8 +272,12 @@ static void xdp_detach(struct xskf_engine *eng)
 
 	/* while the NAPIs are there: veth deletes its NAPIs with the program */
 	xskf_napi__restore(eng);
-	for (i = 0; i < eng->nr_ports; i++)
+	xskf_dp_uds__close(); /* no new app finds maps that are going */
+	xskf_served__detach(eng);
+	for (i = 0; i < eng->nr_ports; i++) {
+		xskf_pin__unpin(&eng->ports[i]);
 		xskf_prog__detach(&eng->ports[i]);
+	}
 }
 
 static void xdp_teardown(struct xskf_engine *eng)
@@ -259,8 +285,12 @@ static void xdp_teardown(struct xskf_engine *eng)
 	unsigned int i;
 
 	xskf_napi__restore(eng); /* a failed start: nothing of ours stays changed */
-	for (i = 0; i < eng->nr_ports; i++)
+	xskf_dp_uds__close();
+	xskf_served__detach(eng);
+	for (i = 0; i < eng->nr_ports; i++) {
+		xskf_pin__unpin(&eng->ports[i]);
 		xskf_prog__teardown(&eng->ports[i]);
+	}
 }
 
 static void xdp_kstats(const struct xskf_sock *s, struct xskf_queue_stats *st)
@@ -493,8 +523,16 @@ static void xdp_port_mode(const struct xskf_port *p, const char **attach, const 
 {
 	static const char *const tiers[] = { "redirect_xsk", "xskmap", "xskmap_lookup" };
 
-	*attach = p->attach_flags == XDP_FLAGS_SKB_MODE ? "skb" : "native";
+	*attach = !p->attached && !p->skel ? "served" /* another's program (served.c) */
+		  : p->attach_flags == XDP_FLAGS_SKB_MODE ? "skb" : "native";
 	*redirect = tiers[p->tier];
+}
+
+/* The watch: the device-plugin socket's clients (--serve-uds), then ports and programs. */
+static int xdp_watch(struct xskf_engine *eng)
+{
+	xskf_dp_uds__serve(eng);
+	return xskf_watch__ports(eng);
 }
 
 /* No step: the kernel serves the rings by itself. */
@@ -506,7 +544,7 @@ const struct xskf_backend_ops xskf_backend_xdp = {
 	.attach = xdp_attach, .detach = xdp_detach, .teardown = xdp_teardown,
 	.close_sock = xskf_sock__close,
 	/* what the control thread asks */
-	.kstats = xdp_kstats, .port_info = xdp_port_info, .watch = xskf_watch__ports,
+	.kstats = xdp_kstats, .port_info = xdp_port_info, .watch = xdp_watch,
 	.sock_mode = xdp_sock_mode, .port_mode = xdp_port_mode,
 	/* idle workers: their sleep, and what the kernel adds */
 	.wait = xdp_wait, .idle_help = xdp_idle_help,
