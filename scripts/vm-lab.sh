@@ -13,9 +13,9 @@
 #   scripts/vm-lab.sh [--kernel 6.1|6.12|7]... [--all | --suite] [--nic virtio|igb]...
 #                     [--build DIR] [--keep] [TEST]...
 #     --kernel K   boot this kernel (repeatable; default 7)
-#     --all        every kernel (with no TEST: every test, the full list)
+#     --all        every kernel (with no TEST: every test, the full list; zc: its long part too)
 #     --suite      the test suite's run (meson's 'lab' suite, scripts/test.sh): every kernel,
-#                  `load` on every kernel, `rxdrop zerocopy` on 7.x with virtio-net,
+#                  `load` on every kernel, `rxdrop zerocopy zc` on 7.x with virtio-net,
 #                  `zerocopy linkreset faults` on 7.x with igb (`features`, `core`: --all)
 #     --nic N      boot with this NIC (repeatable; default: virtio on every kernel, and igb
 #                  too on 7.x): virtio (virtio-net, 2 queue pairs, QEMU 7.2) or igb (2 queues,
@@ -29,6 +29,12 @@
 #                              host side counted, exactly, reconciled, on every queue
 #                    zerocopy  the same in zero-copy (-z; kernel 7.x only: 6.12's virtio-net
 #                              refuses it with EOPNOTSUPP, igb has it since 6.14)
+#                    zc        the zero-copy list (kernel 7.x; scripts/vm_lab_zc.sh), each in
+#                              zero-copy and in copy mode: l2fwd (eth0 to eth1), txgen and
+#                              tunnel (against a kernel VXLAN); with --all also macswap, jumbo,
+#                              wakeup (need_wakeup on and off), busypoll (-B), napi (--napi),
+#                              hints, txmeta (--tx-csum) and steer (host traffic kept); each
+#                              can be named alone
 #                    linkreset (igb) igb resets its link at the attach: frames sent as soon as
 #                              xsk-rxdrop is up all arrive, and xskf says it waited (zero-copy
 #                              and copy mode)
@@ -58,13 +64,14 @@ KERNELS=()
 TESTS=()
 KEEP=0
 NICS=()
-ALL_TESTS="load rxdrop zerocopy linkreset faults core"
+LAB_ALL=0 # --all: also the long part of the zero-copy list (vm_lab_zc.sh)
+ALL_TESTS="load rxdrop zerocopy linkreset faults zc core"
 SUITE=0
 # suite_tests K NIC: the suite's tests on kernel K with NIC (under 15 minutes in all on a
 # 2-CPU machine)
 suite_tests() {
 	case $1/$2 in
-	7/virtio) echo load rxdrop zerocopy ;;
+	7/virtio) echo load rxdrop zerocopy zc ;;
 	7/igb) echo zerocopy linkreset faults ;;
 	*) echo load ;;
 	esac
@@ -84,7 +91,7 @@ while [ $# -gt 0 ]; do
 		esac
 		shift
 		;;
-	--all) KERNELS=(6.1 6.12 7) ;;
+	--all) KERNELS=(6.1 6.12 7) LAB_ALL=1 ;;
 	--suite)
 		KERNELS=(6.1 6.12 7)
 		SUITE=1
@@ -102,7 +109,9 @@ while [ $# -gt 0 ]; do
 		;;
 	--keep) KEEP=1 ;;
 	-h | --help) usage; exit 0 ;;
-	load | rxdrop | zerocopy | linkreset | faults | core | features | citizen) TESTS+=("$1") ;;
+	load | rxdrop | zerocopy | linkreset | faults | core | features | citizen | zc | l2fwd | \
+		macswap | txgen | tunnel | jumbo | wakeup | busypoll | napi | hints | txmeta | steer)
+		TESTS+=("$1") ;;
 	*) echo "vm-lab: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift

@@ -13,6 +13,8 @@ HOST_IP=192.0.2.1
 GUEST_IP=192.0.2.2
 LAB_TIMEOUT=${XSKF_LAB_TIMEOUT:-600} # a boot and its tests, at most (TCG: 5-10x slower)
 WAIT_S=${XSKF_LAB_WAIT:-120}	     # one state in the guest, at most
+# the zero-copy list (its own file: zc_lines, zc_guest_script, zc_host, zc_check, lab_nic_dev)
+source "$SRC/scripts/vm_lab_zc.sh"
 
 # The guest's side: the init script the initramfs runs on the root filesystem.
 guest_script() {
@@ -90,6 +92,8 @@ run_load() {
 	echo $? >/lab/$t.rc
 }
 
+# the zero-copy list's side (scripts/vm_lab_zc.sh), when the list has it
+[ -e /lab/zc.sh ] && . /lab/zc.sh
 # the core test's side (scripts/vm_lab_core.sh), when the list has it
 [ -e /lab/core.sh ] && . /lab/core.sh
 # citizen T ORDER ARGS...: xdp-filter (xdp-tools, the host's binaries in /lab) drops source
@@ -200,6 +204,7 @@ guest_tests() {
 			echo "citizen citizen-ff filter-first -c --quiet --no-hints"
 			echo "citizen citizen-xf xskf-first -c --quiet --no-hints"
 			;;
+		*) [ "$k" = 7 ] && zc_lines "$t" ;; # the zero-copy list (vm_lab_zc.sh)
 		esac
 	done
 }
@@ -368,8 +373,10 @@ lab_kernel() {
 	guest_tests "$k" "$nic" "$@" >"$d/tests"
 	[ -s "$d/tests" ] || { log "kernel $k, $nic: no test to run"; return 0; }
 	# each core test gets its own bound more (the guest kills one at 10 min)
-	local timeout=$((LAB_TIMEOUT + 600 * $(grep -c '^core ' "$d/tests")))
+	# the zero-copy list up to a minute more per test (TCG: 20-60 s each)
+	local timeout=$((LAB_TIMEOUT + 600 * $(grep -c '^core ' "$d/tests") + 60 * $(grep -c '^zc ' "$d/tests")))
 	grep -q '^core ' "$d/tests" && guest_core_script >"$d/core.sh"
+	grep -q '^zc ' "$d/tests" && zc_guest_script >"$d/zc.sh"
 	cp "$(command -v busybox)" "$d/busybox"
 	# xdp-tools for the citizen test: the host's (the guest has libxdp1 and its BPF objects)
 	if grep -q '^citizen' "$d/tests"; then
@@ -383,15 +390,20 @@ lab_kernel() {
 	ip -n "$NS" addr add $HOST_IP/24 dev tap0
 	ip -n "$NS" link set tap0 up
 	ip -n "$NS" neigh add $GUEST_IP lladdr $GUEST_MAC dev tap0 nud permanent
+	zc_host_nics # tap1 (the guest's eth1) and the kernel VTEP vx0
 	# no_timer_check: on a loaded host TCG's guest misses the IO-APIC timer check at boot
 	# ("IO-APIC + timer doesn't work!", a panic: seen on 7.3 beside four other guests)
 	# the folders as QEMU sees them: igb's QEMU runs in the trixie root (vm_lab_igb.sh)
 	local smp=2 dev queues=2 qk=$kd qr=$CACHE/rootfs qb=$BUILD qd=$d
 	# the source tree, for the core tests (vm_lab_core.sh; not run on igb)
 	local srcfs=(-virtfs "local,path=$SRC,mount_tag=src,security_model=none,multidevs=remap,readonly=on")
+	# a second NIC (eth1 on tap1) for the zero-copy list (vm_lab_zc.sh; virtio only)
+	LAB_NIC=$nic
+	local nic1=(-netdev tap,id=n1,ifname=tap1,script=no,downscript=no,queues=2,vhost=off
+		-device "$(lab_nic_dev n1 $GUEST_MAC1)")
 	QEMU_PRE=()
 	case $nic in
-	virtio) dev="virtio-net-pci,netdev=n0,mac=$GUEST_MAC,mq=on,vectors=6,iommu_platform=on,disable-legacy=on" ;;
+	virtio) dev=$(lab_nic_dev n0 $GUEST_MAC) ;;
 	igb)
 		# 16 source addresses: igb hashes UDP by addresses only (host_frames)
 		local LAB_SRC_ADDRS=$IGB_SRC_ADDRS
@@ -400,7 +412,7 @@ lab_kernel() {
 		dev="igb,netdev=n0,mac=$GUEST_MAC,romfile="
 		queues=1
 		qk=/lab/kernel qr=/lab/root qb=/lab/build qd=/lab/run
-		srcfs=()
+		srcfs=() nic1=()
 		qemu10_prefix "$kd" "$d"
 		;;
 	esac
@@ -413,10 +425,14 @@ lab_kernel() {
 		-virtfs "local,path=$qd,mount_tag=out,security_model=none,multidevs=remap" \
 		"${srcfs[@]}" \
 		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no,queues=$queues,vhost=off -device "$dev" \
+		"${nic1[@]}" \
 		>"$d/qemu.log" 2>&1 &
 	QEMU_PID=$!
 	while read -r t line; do
-		! declare -F host_$t >/dev/null || host_$t "$d" "${line%% *}"
+		case $t in
+		zc) zc_host "$d" $line ;; # NAME KIND: the rest is the guest's
+		*) ! declare -F host_$t >/dev/null || host_$t "$d" "${line%% *}" ;;
+		esac
 	done <"$d/tests"
 	wait $QEMU_PID
 	local qrc=$?
@@ -427,8 +443,11 @@ lab_kernel() {
 	}
 	log "kernel $k: $(cat "$d/uname") booted with $nic$(qemu_version "$nic"), $(grep -c . "$d/tests") test(s)"
 	while read -r t line; do
+		local kind=${line#* }
+		kind=${kind%% *}
 		line=${line%% *}
 		case $t in
+		zc) res=$(zc_check "$d" "$line" "$kind") ;;
 		frames) res=$(check_frames "$d" "$line" "$([ "$line" = zerocopy ] && echo True || echo False)") ;;
 		*) res=$(check_$t "$d" "$line") ;;
 		esac

@@ -718,8 +718,10 @@ void xskf_engine__destroy(struct xskf_engine *eng)
 		xskf_engine__stop(eng);
 		teardown(eng);
 	}
-	for (unsigned int i = 0; i < eng->nr_ports; i++)
+	for (unsigned int i = 0; i < eng->nr_ports; i++) {
 		xskf_steer__free(&eng->ports[i]);
+		xskf_promisc__release(&eng->ports[i]);
+	}
 	free(eng->socks);
 	xskf_capture__free(eng); /* the workers are joined */
 	free(eng->workers);

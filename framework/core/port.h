@@ -49,6 +49,7 @@ struct xskf_port {
 	unsigned int hints_hw;     /* XSKF_HINTS_KF_* the attached program reads from the driver */
 	struct xskf_steer steer;   /* the rule table (steer.c) */
 	struct xskf_rss *rss;      /* the port's RSS key, for software hashes */
+	int promisc_fd;            /* xskf_engine__promisc()'s AF_PACKET socket; below 3: none */
 	/* --serve (backend/xdp/pin.c): queues kept for other AF_XDP apps' sockets, no socket
 	 * of ours; owned in xskf_queues (marked served), our rules apply there */
 	uint32_t served[XSKF_MAX_QUEUES];
@@ -169,5 +170,8 @@ void xskf_watch__mtu(struct xskf_engine *eng, int sock);
 int xskf_watch__ports(struct xskf_engine *eng);
 /* RX queues of @ifname (sysfs, else ETHTOOL_GCHANNELS), at least 1 (port_info.c). */
 int xskf_count_rx_queues(const char *ifname);
+
+/* Drop the port's promiscuous membership, if any (backend/xdp/promisc.c). Thread: control. */
+void xskf_promisc__release(struct xskf_port *p);
 
 #endif /* XSKF_PORT_H */

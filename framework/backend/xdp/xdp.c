@@ -28,6 +28,7 @@
 #include "core/sysfs.h"
 #include "core/tx_meta.h"
 #include "backend/xdp/link.h"
+#include "backend/xdp/hints_probe.h"
 
 /* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
 static int check_caps(void)
@@ -158,6 +159,14 @@ static int xdp_open_sock_mode(struct xskf_worker *w, struct xskf_sock *s, unsign
 	return 0;
 }
 
+/* The driver of @ifindex says it takes one buffer per zero-copy frame (netdev netlink). */
+static bool zc_one_seg(int ifindex)
+{
+	uint32_t segs = 0;
+
+	return !xskf_netdev__zc_max_segs(ifindex, &segs) && segs == 1;
+}
+
 static int xdp_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned int i)
 {
 	const struct xskf_engine_opts *o = &w->eng->o;
@@ -179,7 +188,13 @@ static int xdp_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 	}
 	if (!err)
 		return 0;
-	if (err == -EOPNOTSUPP && zc)
+	if (err == -EOPNOTSUPP && zc && w->eng->sg && zc_one_seg(s->port->ifindex))
+		/* the kernel refuses XDP_USE_SG when the driver's xdp-zc-max-segs is 1 */
+		pr_warn("%s queue %u: the driver takes no multi-buffer zero-copy (xdp-zc-max-segs 1), "
+			"and the MTU needs %u buffers per frame: use -c (copy mode) or an MTU whose "
+			"frames fit one buffer\n",
+			s->port->name, s->queue, w->eng->sg_segs);
+	else if (err == -EOPNOTSUPP && zc)
 		pr_warn("%s queue %u: zero-copy is not supported by this driver: use -c (copy mode) or "
 			"leave the mode on auto\n",
 			s->port->name, s->queue);
