@@ -75,7 +75,7 @@ PYEOF
 check_sg_line() {
 	grep -q "MTU 9000: frames of up to 9018 bytes come in up to .* multi-buffer AF_XDP (XDP_USE_SG)" "$1" ||
 		{ cat "$1"; fail "no start-up line for XDP_USE_SG"; }
-	grep -q "attached in native mode" "$1" || { cat "$1"; fail "not attached natively"; }
+	grep -q "XDP program attached alone in native mode\|XDP program attached in native mode through libxdp's dispatcher" "$1" || { cat "$1"; fail "not attached natively"; }
 }
 
 case $case_name in
