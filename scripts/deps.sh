@@ -23,7 +23,7 @@ PKGS=(llvm libbpf-dev libxdp-dev liburcu-dev libnuma-dev libpcap-dev
 # the kernel BTF's loads at start-up, test_adversarial.sh; promtool checks `xskfctl metrics`,
 # test_ops.sh); QEMU, debootstrap, busybox-static (the initramfs), cpio, xz, zstd (the guest
 # kernels' modules), strings, file and flock are the kernel lab's (scripts/vm-lab.sh, suite 'lab')
-CMDS=(cc:build-essential c++:build-essential readelf:binutils meson:meson ninja:ninja-build pkg-config:pkg-config clang:clang bpftool:bpftool
+CMDS=(cc:build-essential c++:build-essential readelf:binutils nm:binutils meson:meson ninja:ninja-build pkg-config:pkg-config clang:clang bpftool:bpftool
 	ip:iproute2 ss:iproute2 ethtool:ethtool tcpdump:tcpdump ping:iputils-ping
 	scdoc:scdoc numactl:numactl sysctl:procps taskset:util-linux setpriv:util-linux timeout:coreutils
 	hugeadm:libhugetlbfs-bin mount:mount mountpoint:util-linux /usr/bin/python3:python3
