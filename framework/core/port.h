@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * A port (one interface, its queues) and its XDP program (prog.c, watch.c).
+ * A port: one interface and its queues, as the core sees it. What the backend keeps of it (the
+ * xdp backend: its program, rules, lock, what the watch saw) hangs from be_priv.
  */
 #ifndef XSKF_PORT_H
 #define XSKF_PORT_H
@@ -14,16 +15,7 @@
 #include "xskf.h"
 #include "core/steer.h"
 
-struct xskf_engine;
 struct xskf_rss;
-
-enum xskf_redirect_tier {
-	XSKF_TIER_REDIRECT_XSK = 0, /* bpf_redirect_xsk(): never merged upstream */
-	XSKF_TIER_MAP_FALLBACK = 1, /* bpf_redirect_map(&xsks, q, XDP_PASS) */
-	XSKF_TIER_MAP_LOOKUP = 2,   /* lookup, then bpf_redirect_map(&xsks, q, 0) */
-};
-
-struct xskf_redirect; /* the skeleton */
 
 struct xskf_port {
 	char name[IF_NAMESIZE];
@@ -33,99 +25,9 @@ struct xskf_port {
 	unsigned int nr_queues;
 	unsigned int nr_hw_queues;  /* RX queues the interface has */
 	int numa_node;
-	/* XDP program state */
-	struct xskf_redirect *skel;
-	int prog_fd;               /* the attached program */
-	int native_fd, skb_fd;     /* the loaded candidates for native and SKB mode */
-	uint32_t attach_flags;     /* XDP_FLAGS_DRV_MODE or XDP_FLAGS_SKB_MODE when attached */
-	bool attached;
-	/* a foreign program replaced with --force, put back at exit: its fd, mode and name */
-	bool foreign_saved;
-	int foreign_fd;
-	uint32_t foreign_mode;
-	char foreign_name[64];
-	enum xskf_redirect_tier tier;
-	unsigned int hints_hw;     /* XSKF_HINTS_KF_* the attached program reads from the driver */
-	struct xskf_steer steer;   /* the rule table (steer.c) */
+	struct xskf_steer steer;   /* its steering rules (the xdp backend writes them: steer.c) */
 	struct xskf_rss *rss;      /* the port's RSS key, for software hashes */
-	/* the program shared with other runs on this interface (prog_share.c) */
-	struct {
-		int lock_fd;		 /* the interface's lock file; below 3: not open yet */
-		unsigned int lock_depth; /* nested takes by this run */
-		uint32_t join_id;	 /* a live run's program found attached: join it */
-		uint32_t join_mode;	 /* its mode (XDP_FLAGS_DRV_MODE, XDP_FLAGS_SKB_MODE) */
-		bool joined;		 /* we use that program: attached nothing */
-		bool claimed;		 /* our queues are in xskf_queues */
-		bool leaving;		 /* rebuild the table without our rules and queues */
-	} share;
-	/* what xskf_engine__watch() last saw (watch.c), so that each change is told once */
-	struct {
-		bool checked, gone, replaced, running, mtu_warned;
-		bool prog_missing; /* our program was not there at the last look */
-		bool csum_told;    /* unfinished checksums counted and said (csum_watch.c) */
-		unsigned int rx_queues;
-	} seen;
+	void *be_priv;		   /* its backend's own state (backend/xdp/xdp.h) */
 };
-
-int xskf_prog__preflight(struct xskf_engine *eng, struct xskf_port *port);
-/*
- * xskf_prog__probe_kernel() - read the kernel's BTF once per run: the hint kfuncs, the
- * redirect tier, multi-buffer AF_XDP (eng->kernel_sg). 0 or -errno (said in one line).
- */
-int xskf_prog__probe_kernel(struct xskf_engine *eng);
-int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port);
-int xskf_prog__attach(struct xskf_engine *eng, struct xskf_port *port);
-int xskf_prog__set_xsk(struct xskf_port *port, uint32_t queue, int xsk_fd);
-void xskf_prog__detach(struct xskf_port *port);
-void xskf_prog__teardown(struct xskf_port *port);
-int xskf_prog__counters(struct xskf_port *port, uint32_t queue, uint64_t out[3]);
-void xskf_prog__emergency_detach(void);
-
-/*
- * Several runs on one interface (prog_share.c, docs/steering.md). Thread: the control thread
- * (set-up, xskf_engine__watch(), the steering commands), unless said otherwise.
- *
- * xskf_share__lock()/unlock() - the interface's file lock in the control folder, around every
- * change of what the runs share (owners, rules, the table's write and flip). Nested takes by
- * one run count. lock: 0, or -errno said in one line (no lock file: the run goes on
- * unlocked; -ETIMEDOUT: another run held it for 10 s). Unlock after either.
- */
-int xskf_share__lock(struct xskf_port *port);
-void xskf_share__unlock(struct xskf_port *port);
-/* The last run out, lock held: remove the lock file (a run waiting on it opens a new one). */
-void xskf_share__forget(struct xskf_port *port);
-struct bpf_map_info;
-/* The fd of the map named @name of program @prog_id (its info in @mi), or -ENOENT. Any thread. */
-int xskf_share__prog_map(uint32_t prog_id, const char *name, struct bpf_map_info *mi);
-/* Does program @prog_id have live queue owners? 1 (one's pid in @pid), 0, or -ENOENT when the
- * program has no owner map (not a sharing xskf program). */
-int xskf_share__live(uint32_t prog_id, pid_t *pid);
-/* Check (@claim false) or take (@claim true) the port's queues: 0, or -EBUSY with one line
- * naming the owner of a queue a live run holds. Taking over a dead run's queue says so. */
-int xskf_share__queues(struct xskf_engine *eng, struct xskf_port *port, bool claim);
-/* Load the skeleton over the maps of the live program share.join_id, attach nothing: 0, or
- * -errno with one line naming what differs from what this run would load. */
-int xskf_share__join(struct xskf_engine *eng, struct xskf_port *port);
-/* Leave: our XSKMAP entries, queues and rules out of the shared maps. Returns true when no
- * other live run owns a queue (the caller detaches the program), false when others stay (said
- * in one line, with a --force'd foreign program that cannot be put back). */
-bool xskf_share__leave(struct xskf_port *port);
-/* The watch: a dead run's queues and rules out of the table (one line). Returns 0. */
-int xskf_share__reap(struct xskf_port *port);
-/* Async-signal-safe: does a process other than us own a queue in owner map @fd? */
-bool xskf_share__others_sigsafe(int fd);
-
-/*
- * xskf_watch__mtu() - say once, for every port whose MTU allows frames longer than a UMEM
- * frame holds, that the kernel drops them and what helps; one line for ports of the same MTU.
- * Nothing for TX-only apps. @sock: a datagram socket for the ioctls, or -1 (one is opened).
- * Thread: control thread (xskf_engine__start() before set-up, xskf_engine__watch()).
- */
-void xskf_watch__mtu(struct xskf_engine *eng, int sock);
-
-/* xskf_engine__watch() of the xdp backend (watch.c): every port's interface and program. */
-int xskf_watch__ports(struct xskf_engine *eng);
-/* RX queues of @ifname (sysfs, else ETHTOOL_GCHANNELS), at least 1 (port_info.c). */
-int xskf_count_rx_queues(const char *ifname);
 
 #endif /* XSKF_PORT_H */

@@ -28,11 +28,12 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "backend/xdp/xdp.h"
 #include "core/clock.h"
 #include "core/engine.h"
 #include "core/hints.h"
 #include "core/proc.h"
-#include "core/steer.h"
+#include "backend/xdp/steer.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
 
@@ -121,9 +122,9 @@ static void zero_queue(struct xskf_port *port, uint32_t q)
 	z = calloc((size_t)ncpu, sizeof(struct xskf_steer_qstats));
 	if (!z)
 		return;
-	bpf_map_update_elem(bpf_map__fd(port->skel->maps.counters), &q, z, 0);
-	bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_qstats), &q, z, 0);
-	bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_hits), &slot, z, 0);
+	bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.counters), &q, z, 0);
+	bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_qstats), &q, z, 0);
+	bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_hits), &slot, z, 0);
 	free(z);
 }
 
@@ -135,10 +136,10 @@ int xskf_share__queues(struct xskf_engine *eng, struct xskf_port *port, bool cla
 	int fd;
 
 	(void)eng;
-	if (port->skel)
-		fd = dup(bpf_map__fd(port->skel->maps.xskf_queues));
-	else if (port->share.join_id)
-		fd = xskf_share__prog_map(port->share.join_id, "xskf_queues", &mi);
+	if (xskf_xdp_port(port)->skel)
+		fd = dup(bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_queues));
+	else if (xskf_xdp_port(port)->share.join_id)
+		fd = xskf_share__prog_map(xskf_xdp_port(port)->share.join_id, "xskf_queues", &mi);
 	else
 		return 0; /* no program yet: nothing to share */
 	if (fd < 0)
@@ -175,7 +176,7 @@ int xskf_share__queues(struct xskf_engine *eng, struct xskf_port *port, bool cla
 		}
 	}
 	close(fd);
-	port->share.claimed = true;
+	xskf_xdp_port(port)->share.claimed = true;
 	return 0;
 }
 
@@ -189,7 +190,7 @@ static const char *mode_name(uint32_t mode)
 /* Does the program's own .rodata say what ours would? One line naming the difference if not. */
 static int same_settings(struct xskf_engine *eng, struct xskf_port *port, struct xskf_redirect *s)
 {
-	uint32_t id = port->share.join_id, key = 0;
+	uint32_t id = xskf_xdp_port(port)->share.join_id, key = 0;
 	struct bpf_map_info mi;
 	char theirs[64], ours[64];
 	void *v;
@@ -233,7 +234,7 @@ static int same_settings(struct xskf_engine *eng, struct xskf_port *port, struct
 			return -EINVAL;
 		}
 		/* the driver hints it reads are the attached program's (same device, same hints) */
-		port->hints_hw = r->xskf_hints_kfuncs;
+		xskf_xdp_port(port)->hints_hw = r->xskf_hints_kfuncs;
 	}
 	free(v);
 	return 0;
@@ -242,7 +243,8 @@ static int same_settings(struct xskf_engine *eng, struct xskf_port *port, struct
 int xskf_share__join(struct xskf_engine *eng, struct xskf_port *port)
 {
 	struct bpf_prog_info info = {};
-	uint32_t len = sizeof(info), mode = port->share.join_mode, id = port->share.join_id;
+	uint32_t len = sizeof(info), mode = xskf_xdp_port(port)->share.join_mode,
+		 id = xskf_xdp_port(port)->share.join_id;
 	enum xskf_attach_mode want = eng->o.attach_mode;
 	struct xskf_redirect *s;
 	struct bpf_program *prog;
@@ -312,15 +314,16 @@ int xskf_share__join(struct xskf_engine *eng, struct xskf_port *port)
 		close(pfd);
 		return err;
 	}
-	port->skel = s;
-	port->prog_fd = port->native_fd = port->skb_fd = pfd;
-	port->attach_flags = mode;
+	xskf_xdp_port(port)->skel = s;
+	xskf_xdp_port(port)->prog_fd = xskf_xdp_port(port)->native_fd =
+	    xskf_xdp_port(port)->skb_fd = pfd;
+	xskf_xdp_port(port)->attach_flags = mode;
 	/* info.name is cut to 15 characters: xskf_redirect_l(k), xskf_redirect_h(w) */
-	port->tier =
+	xskf_xdp_port(port)->tier =
 	    !strcmp(info.name, "xskf_redirect_l") ? XSKF_TIER_MAP_LOOKUP : XSKF_TIER_MAP_FALLBACK;
 	if (strcmp(info.name, "xskf_redirect_h"))
-		port->hints_hw = 0;
-	port->share.joined = true;
+		xskf_xdp_port(port)->hints_hw = 0;
+	xskf_xdp_port(port)->share.joined = true;
 	return 0;
 }
 
@@ -334,34 +337,35 @@ bool xskf_share__leave(struct xskf_port *port)
 	unsigned int i;
 	int fd;
 
-	if (!port->skel || !port->share.claimed)
+	if (!xskf_xdp_port(port)->skel || !xskf_xdp_port(port)->share.claimed)
 		return true;
 	xskf_share__lock(port);
-	fd = bpf_map__fd(port->skel->maps.xskf_queues);
+	fd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_queues);
 	for (q = 0; q < XSKF_PROG_MAX_QUEUES; q++)
 		if (!bpf_map_lookup_elem(fd, &q, &o) && o.pid != me && owner_live(&o))
 			others = true;
 	for (i = 0; i < port->nr_queues; i++)
-		bpf_map_delete_elem(bpf_map__fd(port->skel->maps.xsks), &port->queues[i]);
-	port->share.leaving = true;
+		bpf_map_delete_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.xsks),
+				    &port->queues[i]);
+	xskf_xdp_port(port)->share.leaving = true;
 	/* the table without our rules and queues, while the program still runs for the others */
 	if (others)
 		xskf_steer__rewrite(port);
 	for (i = 0; i < port->nr_queues; i++)
 		if (!bpf_map_lookup_elem(fd, &port->queues[i], &o) && o.pid == me)
 			bpf_map_update_elem(fd, &port->queues[i], &none, 0);
-	port->share.claimed = false;
-	if (others && port->attached) {
+	xskf_xdp_port(port)->share.claimed = false;
+	if (others && xskf_xdp_port(port)->attached) {
 		pr_info("%s: the XDP program stays for the other xskf runs on this interface; our "
 			"queues and rules left it\n",
 			port->name);
-		if (port->foreign_saved) {
+		if (xskf_xdp_port(port)->foreign_saved) {
 			pr_warn(
 			    "%s: the foreign XDP program %s that --force replaced cannot be put "
 			    "back while other xskf runs use the interface\n",
-			    port->name, port->foreign_name);
-			close(port->foreign_fd);
-			port->foreign_saved = false;
+			    port->name, xskf_xdp_port(port)->foreign_name);
+			close(xskf_xdp_port(port)->foreign_fd);
+			xskf_xdp_port(port)->foreign_saved = false;
 		}
 	}
 	xskf_share__unlock(port);
@@ -374,9 +378,9 @@ int xskf_share__reap(struct xskf_port *port)
 	uint32_t me = (uint32_t)getpid(), q, dead = 0;
 	int fd;
 
-	if (!port->skel || !port->share.claimed)
+	if (!xskf_xdp_port(port)->skel || !xskf_xdp_port(port)->share.claimed)
 		return 0;
-	fd = bpf_map__fd(port->skel->maps.xskf_queues);
+	fd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_queues);
 	for (q = 0; q < XSKF_PROG_MAX_QUEUES; q++)
 		if (!bpf_map_lookup_elem(fd, &q, &o) && o.pid && o.pid != me && !o.gone &&
 		    !owner_live(&o))

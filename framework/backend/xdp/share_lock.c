@@ -14,6 +14,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
+#include "backend/xdp/xdp.h"
 #include "core/clock.h"
 #include "core/engine.h"
 #include "core/proc.h"
@@ -65,7 +66,7 @@ static int lock_open(struct xskf_port *port)
 		told = true;
 		return err;
 	}
-	port->share.lock_fd = fd;
+	xskf_xdp_port(port)->share.lock_fd = fd;
 	return 0;
 }
 
@@ -80,7 +81,7 @@ static int lock_wait(struct xskf_port *port)
 {
 	uint64_t start = xskf_now_ns();
 
-	while (flock(port->share.lock_fd, LOCK_EX | LOCK_NB)) {
+	while (flock(xskf_xdp_port(port)->share.lock_fd, LOCK_EX | LOCK_NB)) {
 		if (errno != EWOULDBLOCK && errno != EINTR)
 			return -errno;
 		if (xskf_now_ns() - start > LOCK_WAIT_NS) {
@@ -101,20 +102,20 @@ int xskf_share__lock(struct xskf_port *port)
 	int err;
 
 	/* no interface (the BPF tests' program, never attached): nothing to share */
-	if (port->share.lock_depth++ || !port->ifindex)
+	if (xskf_xdp_port(port)->share.lock_depth++ || !port->ifindex)
 		return 0;
 	for (;;) {
-		if (port->share.lock_fd < 3 && (err = lock_open(port)))
+		if (xskf_xdp_port(port)->share.lock_fd < 3 && (err = lock_open(port)))
 			return err;
 		err = lock_wait(port);
 		if (err)
 			return err;
 		/* the last run out removes the file (xskf_share__forget()): one we opened before
 		 * that holds a lock nobody else sees; open the new one */
-		if (fstat(port->share.lock_fd, &st) || st.st_nlink)
+		if (fstat(xskf_xdp_port(port)->share.lock_fd, &st) || st.st_nlink)
 			return 0;
-		close(port->share.lock_fd);
-		port->share.lock_fd = -1;
+		close(xskf_xdp_port(port)->share.lock_fd);
+		xskf_xdp_port(port)->share.lock_fd = -1;
 	}
 }
 
@@ -122,7 +123,7 @@ void xskf_share__forget(struct xskf_port *port)
 {
 	char path[512], name[64];
 
-	if (port->share.lock_fd < 3 || !port->share.lock_depth)
+	if (xskf_xdp_port(port)->share.lock_fd < 3 || !xskf_xdp_port(port)->share.lock_depth)
 		return;
 	lock_name(port, name, sizeof(name));
 	snprintf(path, sizeof(path), "%s/%s", xskf_proc__ctl_dir(), name);
@@ -131,8 +132,8 @@ void xskf_share__forget(struct xskf_port *port)
 
 void xskf_share__unlock(struct xskf_port *port)
 {
-	if (!port->share.lock_depth || --port->share.lock_depth)
+	if (!xskf_xdp_port(port)->share.lock_depth || --xskf_xdp_port(port)->share.lock_depth)
 		return;
-	if (port->share.lock_fd >= 3)
-		flock(port->share.lock_fd, LOCK_UN);
+	if (xskf_xdp_port(port)->share.lock_fd >= 3)
+		flock(xskf_xdp_port(port)->share.lock_fd, LOCK_UN);
 }
