@@ -14,7 +14,8 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "tunnel_csum.h"
+#include <xskf_csum.h>
+
 #include "tunnel_pmtu.h"
 
 #define ETH_HLEN  14
@@ -221,7 +222,7 @@ static enum tun_ctr build_icmp4(struct xskf_pkt *pkt, uint32_t mtu)
 	ip[10] = ip[11] = 0;
 	memcpy(ip + 12, dst, 4); /* from the original destination */
 	memcpy(ip + 16, src, 4);
-	csum = csum_fold(csum_add(0, ip, IP4_HLEN));
+	csum = (uint16_t)~xskf_csum__fold(xskf_csum__add(0, ip, IP4_HLEN));
 	memcpy(ip + 10, &csum, 2);
 
 	ic[0] = ICMP_DEST_UNREACH;
@@ -229,7 +230,7 @@ static enum tun_ctr build_icmp4(struct xskf_pkt *pkt, uint32_t mtu)
 	ic[2] = ic[3] = 0;
 	put16(ic + 4, 0);
 	put16(ic + 6, (uint16_t)mtu); /* next-hop MTU (RFC 1191) */
-	csum = csum_fold(csum_add(0, ic, ICMP_HLEN + q));
+	csum = (uint16_t)~xskf_csum__fold(xskf_csum__add(0, ic, ICMP_HLEN + q));
 	memcpy(ic + 2, &csum, 2);
 	return TUN_PMTU_ICMP4;
 }
@@ -267,10 +268,10 @@ static enum tun_ctr build_icmp6(struct xskf_pkt *pkt, uint32_t mtu)
 	/* pseudo header (RFC 8200 8.1): addresses, upper-layer length, next header */
 	put32(tail, ICMP_HLEN + q);
 	tail[7] = IPPROTO_ICMPV6;
-	sum = csum_add(0, addrs, 32);
-	sum = csum_add(sum, tail, sizeof(tail));
-	sum = csum_add(sum, ic, ICMP_HLEN + q);
-	csum = csum_fold(sum);
+	sum = xskf_csum__add(0, addrs, 32);
+	sum = xskf_csum__add(sum, tail, sizeof(tail));
+	sum = xskf_csum__add(sum, ic, ICMP_HLEN + q);
+	csum = (uint16_t)~xskf_csum__fold(sum);
 	memcpy(ic + 2, &csum, 2);
 	return TUN_PMTU_ICMP6;
 }

@@ -8,11 +8,11 @@
 #include <sys/socket.h>
 
 #if __has_include(<xskf_hints.h>)
+#include <xskf_csum.h>
 #include <xskf_hints.h>
 #define TUN_HAVE_HINTS 1
 #endif
 
-#include "tunnel_csum.h"
 #include <xskf_tx.h>
 #include "tunnel_vxlan.h"
 
@@ -144,10 +144,9 @@ static uint64_t chain_sum(const struct xskf_pkt *pkt, uint64_t sum, bool odd)
 
 		if (!b)
 			break;
-		s = csum_add(0, b, len);
+		s = xskf_csum__add(0, b, len);
 		if (odd) {
-			while (s >> 16)
-				s = (s & 0xffff) + (s >> 16);
+			s = xskf_csum__fold(s);
 			s = (s & 0xff) << 8 | s >> 8;
 		}
 		sum += s;
@@ -209,7 +208,7 @@ enum tun_ctr tun_vxlan__encap(const struct tun_table *t, const struct tun_underl
 		p[24] = p[25] = 0;
 		memcpy(p + 26, t->local4.a, 4);
 		memcpy(p + 30, e->remote.a, 4);
-		csum = csum_fold(csum_add(0, p + 14, 20));
+		csum = (uint16_t)~xskf_csum__fold(xskf_csum__add(0, p + 14, 20));
 		memcpy(p + 24, &csum, 2);
 		l4 = 34;
 	}
@@ -234,12 +233,12 @@ enum tun_ctr tun_vxlan__encap(const struct tun_table *t, const struct tun_underl
 		if (__builtin_expect(u->tx_csum, 0) && !pkt->frags &&
 		    !xskf_pkt__tx_l4_csum(pkt, 14, (uint16_t)l4))
 			return TUN_ENCAP;
-		sum = csum_add(0, p + 22, 32); /* source and destination */
-		sum = csum_add(sum, tail, sizeof(tail));
-		sum = csum_add(sum, p + l4, pkt->len - l4);
+		sum = xskf_csum__add(0, p + 22, 32); /* source and destination */
+		sum = xskf_csum__add(sum, tail, sizeof(tail));
+		sum = xskf_csum__add(sum, p + l4, pkt->len - l4);
 		if (pkt->frags)
 			sum = chain_sum(pkt, sum, (pkt->len - l4) & 1);
-		csum = csum_fold(sum);
+		csum = (uint16_t)~xskf_csum__fold(sum);
 		if (!csum)
 			csum = 0xffff; /* 0 means "no checksum" */
 		memcpy(p + l4 + 6, &csum, 2);

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
+#include <xskf_csum.h>
 #include <xskf_plugin.h>
 #include <xskf_tx.h>
 
@@ -208,18 +209,6 @@ static void take_stamps(struct txgen_worker *w)
 	st->n = 0;
 }
 
-static uint16_t ip_csum(const uint8_t *p, unsigned int len)
-{
-	uint32_t sum = 0;
-	unsigned int i;
-
-	for (i = 0; i < len; i += 2)
-		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
 /*
  * Headers of a frame of @len bytes: the template holds the largest frame's headers, and IP
  * total length, the IPv4 ID, the IP checksum and the UDP length are per frame. UDP checksum
@@ -235,9 +224,8 @@ static void put_headers(const struct txgen *t, uint8_t *f, uint32_t len, uint16_
 	f[17] = (uint8_t)ip_len;
 	f[18] = (uint8_t)(id >> 8);
 	f[19] = (uint8_t)id;
-	c = ip_csum(f + 14, 20);
-	f[24] = (uint8_t)(c >> 8);
-	f[25] = (uint8_t)c;
+	c = (uint16_t)~xskf_csum__fold(xskf_csum__add(0, f + 14, 20));
+	memcpy(f + 24, &c, 2);
 	f[34] = (uint8_t)(sport >> 8);
 	f[35] = (uint8_t)sport;
 	f[38] = (uint8_t)(udp_len >> 8);

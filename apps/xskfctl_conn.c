@@ -353,8 +353,8 @@ int ctl_stats(const char *path, struct xj_doc *doc, char *err, size_t errlen)
 	r = xj_doc__new(doc, ans, len, &off, &why);
 	free(ans);
 	if (r) {
-		snprintf(err, errlen, "%s: the stats answer is not JSON (byte %zu: %s)", path, off,
-			 why ? why : strerror(-r));
+		snprintf(err, errlen, "%s: the stats answer is not JSON (byte %zu: %s%s)", path, off,
+			 why && r != -ENOMEM ? "expected " : "", why && r != -ENOMEM ? why : strerror(-r));
 		xj_doc__free(doc);
 		return -1;
 	}

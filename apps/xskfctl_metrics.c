@@ -174,9 +174,23 @@ struct known {
 
 static const struct known *lookup(const struct known *k, const char *key)
 {
-	for (; k->key; k++)
+	for (; k && k->key; k++)
 		if (!strcmp(k->key, key))
 			return k;
+	return NULL;
+}
+
+const struct qrow qrows[NR_QROWS] = {
+#define QROW(field, obj, key, src, type, help) [XQ_##field] = {#obj, #key, #type, help},
+    XSKF_QUEUE_COUNTERS(QROW, XSKF_COUNTER_SKIP)
+#undef QROW
+};
+
+static const struct qrow *qrow_lookup(const char *obj, const char *key)
+{
+	for (unsigned int i = 0; i < NR_QROWS; i++)
+		if (!strcmp(qrows[i].key, key) && !strcmp(qrows[i].obj, obj))
+			return &qrows[i];
 	return NULL;
 }
 
@@ -185,14 +199,16 @@ static const struct known *lookup(const struct known *k, const char *key)
  * an unknown one as untyped PREFIX_KEY. @labels: the sample's labels (without braces).
  * @skip: members that are labels, not values.
  */
-static void members(struct out *o, const struct xj_node *n, int obj, const char *prefix,
-		    const struct known *tab, const char *labels, const char *const *skip)
+static void members_of(struct out *o, const struct xj_node *n, int obj, const char *prefix,
+		       const struct known *tab, const char *labels, const char *const *skip,
+		       const char *qobj)
 {
 	char name[160], help[200], vb[160];
 	int c;
 
 	for (c = xj_first(n, obj); c >= 0; c = xj_next(n, obj, c)) {
 		const struct known *k = lookup(tab, n[c].key);
+		const struct qrow *qr = k || !qobj ? NULL : qrow_lookup(qobj, n[c].key);
 		const char *v = val(n, c, vb, sizeof(vb));
 		bool skipped = false;
 
@@ -209,6 +225,12 @@ static void members(struct out *o, const struct xj_node *n, int obj, const char 
 			sample(o, fam_get(o, k->name, k->type, k->help), labels, v);
 			continue;
 		}
+		if (qr) { /* a queue counter: PREFIX_KEY, "_total" for a counter */
+			snprintf(name, sizeof(name), "%s_%s%s", prefix, n[c].key,
+				 strcmp(qr->type, "counter") ? "" : "_total");
+			sample(o, fam_get(o, name, qr->type, qr->help), labels, v);
+			continue;
+		}
 		/* KEY_ns is a time: in seconds, the format's base unit (promtool refuses "_ns") */
 		if (ns)
 			snprintf(name, sizeof(name), "%s_%.*s_seconds", prefix, (int)(kl - 3),
@@ -221,64 +243,18 @@ static void members(struct out *o, const struct xj_node *n, int obj, const char 
 	}
 }
 
+static void members(struct out *o, const struct xj_node *n, int obj, const char *prefix,
+		    const struct known *tab, const char *labels, const char *const *skip)
+{
+	members_of(o, n, obj, prefix, tab, labels, skip, NULL);
+}
+
 #define Q "xskf_queue_"
-#define QC(k, h)                                                                                   \
-	{                                                                                          \
-#k, Q #k "_total", "counter", h                                                    \
-	}
+/* A queue's members besides its counters (qrows) */
 static const struct known queue_tab[] = {
-    QC(rx_packets, "Frames received on the queue's socket."),
-    QC(rx_bytes, "Bytes received on the queue's socket."),
-    QC(tx_packets, "Frames sent on the queue's socket."),
-    QC(tx_bytes, "Bytes sent on the queue's socket."),
-    QC(drop_app, "Frames the app dropped (its verdict)."),
-    QC(drop_no_port, "Frames sent to a port that does not exist."),
-    QC(drop_too_long, "Frames too long for the port they were sent to."),
-    QC(drop_tx_full, "Frames dropped because the TX ring was full."),
-    QC(tx_ring_full, "Times the TX ring was found full."),
-    QC(fill_ring_empty, "Times the worker found no frame to put in the fill ring."),
-    QC(kicks, "Wake-up calls (sendto) made for TX."),
     {"zerocopy", Q "zerocopy", "gauge", "1 when the queue's socket is bound in zero-copy mode."},
     {"reconciled", Q "reconciled", "gauge",
      "1 when the queue's counters add up (frames in = frames out + drops)."},
-    {NULL, NULL, NULL, NULL},
-};
-static const struct known kernel_tab[] = {
-    QC(kernel_rx_dropped, "Kernel XDP statistics: frames dropped at RX (rx_dropped)."),
-    QC(kernel_rx_invalid_descs, "Kernel XDP statistics: invalid RX descriptors."),
-    QC(kernel_tx_invalid_descs, "Kernel XDP statistics: invalid TX descriptors."),
-    QC(kernel_rx_ring_full, "Kernel XDP statistics: frames dropped, the RX ring full."),
-    QC(kernel_rx_fill_ring_empty_descs, "Kernel XDP statistics: times the fill ring was empty."),
-    QC(kernel_tx_ring_empty_descs, "Kernel XDP statistics: times the TX ring was empty."),
-    {NULL, NULL, NULL, NULL},
-};
-static const struct known program_tab[] = {
-    QC(program_redirected, "Frames xskf's XDP program redirected to the queue's socket."),
-    QC(program_passed, "Frames xskf's XDP program passed to the kernel's stack."),
-    QC(program_errors, "Frames xskf's XDP program could not redirect."),
-    {NULL, NULL, NULL, NULL},
-};
-static const struct known chains_tab[] = {
-    QC(chains_rx, "Multi-buffer frames (chains) received."),
-    QC(chains_drop_long, "Chains dropped whole: longer than XSKF_MAX_SEGS buffers."),
-    QC(chains_drop_open, "Chains dropped at the drain: a buffer marked to go on that nothing followed."),
-    QC(chains_drop_tx, "Chains not sent: more buffers than the kernel takes for one frame."),
-    {NULL, NULL, NULL, NULL},
-};
-static const struct known tx_meta_tab[] = {
-    QC(tx_meta_frames, "Frames sent with TX metadata (an offload request carried out)."),
-    QC(tx_meta_csum_sw, "TX checksums xskf computed in software (the port has no offload)."),
-    QC(tx_meta_invalid, "TX metadata requests refused as invalid (never sent)."),
-    QC(tx_meta_unsupported, "TX metadata requests the port or socket cannot carry out."),
-    QC(tx_meta_launch_bad, "Launch times refused: in the past or too far ahead."),
-    QC(tx_meta_stamps, "TX timestamps handed back to the app."),
-    QC(tx_meta_stamps_lost, "TX timestamps asked for and not handed back."),
-    {NULL, NULL, NULL, NULL},
-};
-static const struct known csum_tab[] = {
-    QC(csum_checked, "Frames whose L4 checksum state was sampled."),
-    QC(csum_unfinished, "Sampled frames with an unfinished L4 checksum (a sender's offload)."),
-    QC(csum_repaired, "Checksums finished by --csum-repair."),
     {NULL, NULL, NULL, NULL},
 };
 #define U "xskf_umem_"
@@ -353,15 +329,23 @@ static const struct known steering_rule_tab[] = {
 static void queue(struct out *o, const struct xj_node *n, int q)
 {
 	static const char *const skip[] = {"port", "queue", "worker", NULL};
-	static const struct {
-		const char *obj;
-		const struct known *tab;
-	} sub[] = {{"kernel", kernel_tab}, {"program", program_tab}, {"csum", csum_tab},
-		 {"chains", chains_tab}, {"tx_meta", tx_meta_tab}};
+	/*
+	 * The objects of a queue, in the order their families have always come; one only a
+	 * newer counter row names follows them
+	 */
+	const char *objs[NR_QROWS + 5] = {"kernel", "program", "csum", "chains", "tx_meta"};
 	char l[1024], e[512], vb[64], prefix[64];
 	const char *qv = val(n, xj_get(n, q, "queue"), vb, sizeof(vb));
-	unsigned int s;
+	unsigned int s, no = 5, i;
 
+	for (i = 0; i < NR_QROWS; i++) {
+		if (!*qrows[i].obj)
+			continue;
+		for (s = 0; s < no && strcmp(objs[s], qrows[i].obj); s++)
+			;
+		if (s == no)
+			objs[no++] = qrows[i].obj;
+	}
 	snprintf(l, sizeof(l), "instance=\"%s\",port=\"%s\",queue=\"%s\"", o->inst,
 		 esc(e, sizeof(e), xj_str(n, q, "port", "")), qv ? qv : "");
 	if (xj_get(n, q, "worker") >= 0) {
@@ -372,22 +356,14 @@ static void queue(struct out *o, const struct xj_node *n, int q)
 		sample(o, fam_get(o, Q "info", "gauge", "1 per queue: the worker that serves it."),
 		       il, "1");
 	}
-	members(o, n, q, "xskf_queue", queue_tab, l, skip);
-	for (s = 0; s < sizeof(sub) / sizeof(sub[0]); s++) {
-		int c = xj_get(n, q, sub[s].obj);
-		struct known tab[8];
-		int k;
+	members_of(o, n, q, "xskf_queue", queue_tab, l, skip, "");
+	for (s = 0; s < no; s++) {
+		int c = xj_get(n, q, objs[s]);
 
 		if (c < 0 || n[c].type != XJ_OBJECT)
 			continue;
-		/* the tables are by "OBJ_KEY"; the members are by KEY */
-		for (k = 0; sub[s].tab[k].key && k < 7; k++) {
-			tab[k] = sub[s].tab[k];
-			tab[k].key += strlen(sub[s].obj) + 1;
-		}
-		tab[k] = (struct known){NULL, NULL, NULL, NULL};
-		snprintf(prefix, sizeof(prefix), "xskf_queue_%s", sub[s].obj);
-		members(o, n, c, prefix, tab, l, NULL);
+		snprintf(prefix, sizeof(prefix), "xskf_queue_%s", objs[s]);
+		members_of(o, n, c, prefix, NULL, l, NULL, objs[s]);
 	}
 }
 

@@ -141,6 +141,17 @@ static double sub_rate(const struct xj_node *na, int a, const struct xj_node *nb
 	return rate(na, xj_get(na, a, obj), nb, b >= 0 ? xj_get(nb, b, obj) : -1, key, dt);
 }
 
+/* The rate of queue counter @row (qrows[]) of queue @a (now) against @b (before). */
+static double qrate(const struct xj_node *na, int a, const struct xj_node *nb, int b,
+		    unsigned int row, double dt)
+{
+	const struct qrow *r = &qrows[row];
+
+	if (!*r->obj)
+		return rate(na, a, nb, b, r->key, dt);
+	return sub_rate(na, a, nb, b, r->obj, r->key, dt);
+}
+
 static void table(const char *name, const struct xj_node *n, const struct xj_node *p, double dt)
 {
 	int a = xj_get(n, 0, "queues"), q, pa, pp;
@@ -155,8 +166,8 @@ static void table(const char *name, const struct xj_node *n, const struct xj_nod
 
 		printf("%-16s %6llu %12.0f %14.0f %12.0f %14.0f\n", pq,
 		       (unsigned long long)xj_u64(n, q, "worker", NULL),
-		       rate(n, q, p, b, "rx_packets", dt), rate(n, q, p, b, "rx_bytes", dt),
-		       rate(n, q, p, b, "tx_packets", dt), rate(n, q, p, b, "tx_bytes", dt));
+		       qrate(n, q, p, b, XQ_rx_packets, dt), qrate(n, q, p, b, XQ_rx_bytes, dt),
+		       qrate(n, q, p, b, XQ_tx_packets, dt), qrate(n, q, p, b, XQ_tx_bytes, dt));
 	}
 	printf("%-16s %9s %9s %9s %9s %10s %10s %11s\n", "DROPS/S", "APP", "NO_PORT", "TOO_LONG",
 	       "TX_FULL", "K_RX_DROP", "K_RING_FUL", "K_FILL_EMPT");
@@ -165,11 +176,11 @@ static void table(const char *name, const struct xj_node *n, const struct xj_nod
 		int b = queue_label(n, q, p, pq, sizeof(pq));
 
 		printf("%-16s %9.0f %9.0f %9.0f %9.0f %10.0f %10.0f %11.0f\n", pq,
-		       rate(n, q, p, b, "drop_app", dt), rate(n, q, p, b, "drop_no_port", dt),
-		       rate(n, q, p, b, "drop_too_long", dt), rate(n, q, p, b, "drop_tx_full", dt),
-		       sub_rate(n, q, p, b, "kernel", "rx_dropped", dt),
-		       sub_rate(n, q, p, b, "kernel", "rx_ring_full", dt),
-		       sub_rate(n, q, p, b, "kernel", "rx_fill_ring_empty_descs", dt));
+		       qrate(n, q, p, b, XQ_drop_app, dt), qrate(n, q, p, b, XQ_drop_no_port, dt),
+		       qrate(n, q, p, b, XQ_drop_too_long, dt), qrate(n, q, p, b, XQ_drop_tx_full, dt),
+		       qrate(n, q, p, b, XQ_k_rx_dropped, dt),
+		       qrate(n, q, p, b, XQ_k_rx_ring_full, dt),
+		       qrate(n, q, p, b, XQ_k_rx_fill_ring_empty_descs, dt));
 	}
 	/* plugin counters, per second */
 	a = xj_get(n, 0, "plugins");

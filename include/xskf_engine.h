@@ -7,6 +7,7 @@
 #define XSKF_PUB_ENGINE_H
 
 #include <xskf_app.h>
+#include <xskf_counters.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -377,48 +378,17 @@ XSKF_API int xskf_mac__parse(const char *s, uint8_t mac[6]);
 /* ------------------------------------------------------------------------------------------ */
 /* Statistics                                                                                  */
 
+/*
+ * A queue's counters: one member per row of XSKF_QUEUE_COUNTERS (xskf_counters.h), in its
+ * order, each a uint64_t (hint_hash: uint64_t[3]), named and explained there.
+ */
+#define XSKF_QUEUE_STATS_MEMBER_(field, obj, key, src, type, help) uint64_t field;
+#define XSKF_QUEUE_STATS_ARRAY_(field, n) uint64_t field[n];
 struct xskf_queue_stats {
-	uint64_t rx_packets, rx_bytes;
-	uint64_t tx_packets, tx_bytes;     /* completed by the kernel */
-	uint64_t drop_app;                 /* verdict XSKF_DROP */
-	uint64_t drop_no_port;             /* XSKF_FWD to a port this worker has no queue on */
-	uint64_t drop_too_long;            /* frame longer than the frame allows */
-	uint64_t drop_tx_full;             /* TX ring and the worker's TX batch both full */
-	uint64_t tx_ring_full;             /* times a TX batch found the ring full (back-pressure) */
-	uint64_t fill_ring_empty;          /* times the fill ring could not be topped up */
-	uint64_t kicks;                    /* wakeup syscalls made */
-	/* the kernel's XDP_STATISTICS for this socket */
-	uint64_t k_rx_dropped, k_rx_invalid_descs, k_tx_invalid_descs, k_rx_ring_full,
-		k_rx_fill_ring_empty_descs, k_tx_ring_empty_descs;
-	/* the XDP program's per-CPU counters for this queue id, summed */
-	uint64_t prog_redirected, prog_passed, prog_errors;
-	/* RX hints by source, for the hash and the packet type */
-	uint64_t hint_hash[3];  /* index: XSKF_SRC_NONE, XSKF_SRC_HW, XSKF_SRC_SW */
-	/*
-	 * TCP/UDP checksums of received frames (docs/forwarding.md): frames whose checksum was
-	 * looked at (every frame with csum_repair; else every frame of a burst shorter than the
-	 * batch and the first of every 64th full burst), those of them whose checksum the sender
-	 * left unfinished, and those finished in software (csum_repair).
-	 */
-	uint64_t csum_checked, csum_unfinished, csum_repaired;
-	/*
-	 * Multi-buffer frames (docs/jumbo.md): received as chains of buffers; dropped because a
-	 * chain was longer than XSKF_MAX_SEGS, because it had no end (a buffer marked to go on
-	 * followed by none, found at exit), or because it was to be sent with more buffers than
-	 * the output socket takes (its tx_max_segs).
-	 */
-	uint64_t rx_chains, drop_chain_long, drop_chain_open, drop_chain_tx;
-	/*
-	 * TX metadata (xskf_tx.h, docs/tx-offloads.md): frames sent with metadata for the kernel
-	 * or the device, checksums xskf computed in software instead, frames dropped for a
-	 * request that could not be carried out (a checksum start or offset beyond the frame, no
-	 * room in front of it), requests for an offload the port has not (the frame went without
-	 * it), launch times in the past or more than XSKF_TX_LAUNCH_MAX_NS ahead (sent at once),
-	 * timestamps handed back, and timestamps lost (the app's array was full).
-	 */
-	uint64_t txmd_frames, txmd_csum_sw, txmd_invalid, txmd_unsupported, txmd_launch_bad;
-	uint64_t txmd_stamps, txmd_stamps_lost;
+	XSKF_QUEUE_COUNTERS(XSKF_QUEUE_STATS_MEMBER_, XSKF_QUEUE_STATS_ARRAY_)
 };
+#undef XSKF_QUEUE_STATS_MEMBER_
+#undef XSKF_QUEUE_STATS_ARRAY_
 
 /*
  * xskf_engine__queue_stats() - the statistics of the @idx-th socket (0 .. nr_sockets - 1),

@@ -53,11 +53,6 @@ uint16_t tg_pkt_hdr_len(bool ipv6, bool tcp);
 int tg_pkt_build(const struct tg_pkt_cfg *cfg, uint8_t *buf, size_t buflen,
 		 struct tg_layout *lay);
 
-/* Internet checksum of @len bytes, added to the 32-bit partial sum @sum (not folded). */
-uint32_t tg_csum_add(uint32_t sum, const void *data, size_t len);
-/* Fold a partial sum to 16 bits and complement it: the value to store in a header. */
-uint16_t tg_csum_finish(uint32_t sum);
-
 /* Interface facts. All return 0 or a negative errno. */
 int tg_if_mac(const char *ifname, uint8_t mac[6]);
 /* First address of @family on @ifname; for IPv6 the first one that is not link-local. */

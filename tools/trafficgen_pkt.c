@@ -13,27 +13,9 @@
 #include <linux/tcp.h>
 #include <linux/udp.h>
 
+#include <xskf_csum.h>
+
 #include "trafficgen.h"
-
-uint32_t tg_csum_add(uint32_t sum, const void *data, size_t len)
-{
-	const uint8_t *p = data;
-	size_t i;
-
-	/* big-endian 16-bit words; the sum is stored with htons() at the end */
-	for (i = 0; i + 1 < len; i += 2)
-		sum += (uint32_t)p[i] << 8 | p[i + 1];
-	if (len & 1)
-		sum += (uint32_t)p[len - 1] << 8;
-	return sum;
-}
-
-uint16_t tg_csum_finish(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return htons((uint16_t)~sum);
-}
 
 uint16_t tg_pkt_hdr_len(bool ipv6, bool tcp)
 {
@@ -42,18 +24,19 @@ uint16_t tg_pkt_hdr_len(bool ipv6, bool tcp)
 }
 
 /* Sum of the pseudo-header that the L4 checksum covers (RFC 768, RFC 8200 section 8.1). */
-static uint32_t pseudo_sum(const struct tg_pkt_cfg *cfg, uint32_t l4_len, uint8_t proto)
+static uint64_t pseudo_sum(const struct tg_pkt_cfg *cfg, uint32_t l4_len, uint8_t proto)
 {
-	uint32_t sum = 0;
+	uint64_t sum;
 
 	if (cfg->ipv6) {
-		sum = tg_csum_add(sum, &cfg->src_ip.v6, 16);
-		sum = tg_csum_add(sum, &cfg->dst_ip.v6, 16);
+		sum = xskf_csum__add(0, &cfg->src_ip.v6, 16);
+		sum = xskf_csum__add(sum, &cfg->dst_ip.v6, 16);
 	} else {
-		sum = tg_csum_add(sum, &cfg->src_ip.v4, 4);
-		sum = tg_csum_add(sum, &cfg->dst_ip.v4, 4);
+		sum = xskf_csum__add(0, &cfg->src_ip.v4, 4);
+		sum = xskf_csum__add(sum, &cfg->dst_ip.v4, 4);
 	}
-	return sum + (l4_len >> 16) + (l4_len & 0xffff) + proto;
+	/* in network order, as the words of the frame (xskf_csum.h) */
+	return sum + htons((uint16_t)(l4_len >> 16)) + htons((uint16_t)l4_len) + htons(proto);
 }
 
 int tg_pkt_build(const struct tg_pkt_cfg *cfg, uint8_t *out, size_t buflen,
@@ -111,7 +94,7 @@ int tg_pkt_build(const struct tg_pkt_cfg *cfg, uint8_t *out, size_t buflen,
 		ip->protocol = proto;
 		ip->saddr = cfg->src_ip.v4.s_addr;
 		ip->daddr = cfg->dst_ip.v4.s_addr;
-		ip->check = tg_csum_finish(tg_csum_add(0, ip, sizeof(*ip)));
+		ip->check = (uint16_t)~xskf_csum__fold(xskf_csum__add(0, ip, sizeof(*ip)));
 	}
 
 	if (cfg->tcp) {
@@ -146,7 +129,8 @@ int tg_pkt_build(const struct tg_pkt_cfg *cfg, uint8_t *out, size_t buflen,
 	for (i = hdr_len + (lay->seq_off ? 4 : 0); i < cfg->size; i++)
 		buf[i] = (uint8_t)i;
 
-	*csum = tg_csum_finish(tg_csum_add(pseudo_sum(cfg, l4_len, proto), buf + l4_off, l4_len));
+	*csum = (uint16_t)~xskf_csum__fold(
+	    xskf_csum__add(pseudo_sum(cfg, l4_len, proto), buf + l4_off, l4_len));
 	/* RFC 768: a computed 0 is sent as all ones, 0 means "no checksum" */
 	if (!cfg->tcp && *csum == 0)
 		*csum = 0xffff;

@@ -29,6 +29,7 @@
 
 #include "core/csum.h"
 #include "core/engine.h"
+#include "xskf_csum.h"
 #include "xskf_hints.h"
 #include "xskf_hints_parse.h"
 
@@ -47,51 +48,6 @@ static inline uint16_t ld16(const uint8_t *p)
 
 	memcpy(&v, p, 2);
 	return v;
-}
-
-static inline uint16_t fold(uint64_t s)
-{
-	s = (s & 0xffffffff) + (s >> 32);
-	s = (s & 0xffffffff) + (s >> 32);
-	s = (s & 0xffff) + (s >> 16);
-	s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)s;
-}
-
-/*
- * The ones' complement sum of @n bytes at @p, 4 bytes a load (native order, not folded).
- * Inlined in both its callers, as it was in test_seg() alone: a call there cost 5% more
- * instructions per repaired 60-byte frame (18 of 368, callgrind).
- */
-static inline __attribute__((always_inline)) uint64_t sum_bytes(const uint8_t *p, uint32_t n)
-{
-	uint64_t s = 0;
-	uint32_t w;
-
-	for (; n >= 16; n -= 16, p += 16) {
-		uint32_t a, b, c, d;
-
-		memcpy(&a, p, 4);
-		memcpy(&b, p + 4, 4);
-		memcpy(&c, p + 8, 4);
-		memcpy(&d, p + 12, 4);
-		s += (uint64_t)a + b + c + d;
-	}
-	for (; n >= 4; n -= 4, p += 4) {
-		memcpy(&w, p, 4);
-		s += w;
-	}
-	if (n >= 2) {
-		s += ld16(p);
-		p += 2;
-		n -= 2;
-	}
-	if (n) { /* a last odd byte is the first of a 16-bit word padded with zero */
-		uint8_t b[2] = { p[0], 0 };
-
-		s += ld16(b);
-	}
-	return s;
 }
 
 /*
@@ -114,7 +70,7 @@ static uint64_t sum_bufs(const struct xskf_csum_buf *b, unsigned int nb, uint32_
 			continue;
 		}
 		k = b[i].len - off < len ? b[i].len - off : len;
-		x = fold(sum_bytes(b[i].p + off, k));
+		x = xskf_csum__fold(xskf_csum__add(0, b[i].p + off, k));
 		if (odd)
 			x = (uint16_t)(x << 8 | x >> 8);
 		s += x;
@@ -156,7 +112,7 @@ static int locate(uint8_t *f, uint32_t flen, uint32_t ptype, uint32_t l3, uint32
 		if (l3 + 40 > flen)
 			return -EBADMSG;
 		end = l3 + 40 + ((uint32_t)f[l3 + 4] << 8 | f[l3 + 5]); /* payload length */
-		g->pseudo = sum_bytes(f + l3 + 8, 32);
+		g->pseudo = xskf_csum__add(0, f + l3 + 8, 32);
 	} else {
 		return 0;
 	}
@@ -179,7 +135,7 @@ static int locate(uint8_t *f, uint32_t flen, uint32_t ptype, uint32_t l3, uint32
 /* The cheap test: does the field of @g hold the pseudo-header sum (then maybe unfinished)? */
 static inline __attribute__((always_inline)) bool maybe_unfinished(const struct l4seg *g)
 {
-	return ld16(g->l4 + g->check) == fold(g->pseudo);
+	return ld16(g->l4 + g->check) == xskf_csum__fold(g->pseudo);
 }
 
 /*
@@ -191,10 +147,10 @@ static inline __attribute__((always_inline)) int verdict(const struct l4seg *g, 
 {
 	uint16_t c;
 
-	if (fold(s + g->pseudo) == 0xffff)
+	if (xskf_csum__fold(s + g->pseudo) == 0xffff)
 		return XSKF_CSUM_COMPLETE; /* a complete checksum equal to the pseudo sum */
 	if (finish) {
-		c = (uint16_t)~fold(s);
+		c = (uint16_t)~xskf_csum__fold(s);
 		/* UDP: 0 says "no checksum" (IPv4) or is not allowed (IPv6): send -0 */
 		if (!c && g->udp)
 			c = 0xffff;
@@ -213,7 +169,7 @@ static __attribute__((noinline)) int test_seg(const struct l4seg *g, bool finish
 {
 	if (likely(!maybe_unfinished(g)))
 		return XSKF_CSUM_COMPLETE;
-	return verdict(g, sum_bytes(g->l4, g->len), finish);
+	return verdict(g, xskf_csum__add(0, g->l4, g->len), finish);
 }
 
 /*

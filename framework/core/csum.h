@@ -3,8 +3,8 @@
  * Unfinished TCP/UDP checksums, framework side (csum.c, csum_watch.c). The public side is
  * xskf_csum__finish() and xskf_pkt__csum_finish() in include/xskf_hints.h.
  */
-#ifndef XSKF_CSUM_H
-#define XSKF_CSUM_H
+#ifndef XSKF_CORE_CSUM_H
+#define XSKF_CORE_CSUM_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -72,4 +72,4 @@ void xskf_csum__probe(struct xskf_engine *eng);
  */
 void xskf_csum__watch(struct xskf_engine *eng);
 
-#endif /* XSKF_CSUM_H */
+#endif /* XSKF_CORE_CSUM_H */

@@ -39,16 +39,17 @@ struct xskf_worker;
 struct xskf_umem;
 struct xskf_mem_rings;
 
-/* Per-socket counters, written by the owning worker only, read by the control thread. */
+/*
+ * Per-socket counters, written by the owning worker only, read by the control thread: the
+ * rows of XSKF_QUEUE_COUNTERS (xskf_counters.h) the worker counts (src WORKER), named as in
+ * struct xskf_queue_stats. A row there is the whole declaration of a counter.
+ */
+#define XSKF_QC_WORKER(field) uint64_t field;
+#define XSKF_QC_KERNEL(field)
+#define XSKF_QC_PROG(field)
+#define XSKF_QC_MEMBER(field, obj, key, src, type, help) XSKF_QC_##src(field)
 struct xskf_qcounters {
-	uint64_t rx_packets, rx_bytes, tx_packets, tx_bytes;
-	uint64_t drop_app, drop_no_port, drop_too_long, drop_tx_full;
-	uint64_t tx_ring_full, fill_ring_empty, kicks;
-	uint64_t csum_checked, csum_unfinished, csum_repaired; /* csum.c */
-	uint64_t txmd_frames, txmd_csum_sw, txmd_invalid, txmd_unsupported, txmd_launch_bad;
-	uint64_t txmd_stamps, txmd_stamps_lost;                /* tx_meta.c */
-	/* multi-buffer chains (ring_ops.h, chain_ops.h): received, and dropped as bad */
-	uint64_t rx_chains, drop_chain_long, drop_chain_open, drop_chain_tx;
+	XSKF_QUEUE_COUNTERS(XSKF_QC_MEMBER, XSKF_COUNTER_SKIP)
 };
 
 struct xskf_raw;

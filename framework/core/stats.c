@@ -22,31 +22,13 @@ int xskf_engine__queue_stats(struct xskf_engine *eng, unsigned int idx, unsigned
 	if (queue)
 		*queue = s->queue;
 	/* Each counter has one writer (the worker); aligned 64-bit loads are not torn on our targets. */
-	st->rx_packets = s->c.rx_packets;
-	st->rx_bytes = s->c.rx_bytes;
-	st->tx_packets = s->c.tx_packets;
-	st->tx_bytes = s->c.tx_bytes;
-	st->drop_app = s->c.drop_app;
-	st->drop_no_port = s->c.drop_no_port;
-	st->drop_too_long = s->c.drop_too_long;
-	st->drop_tx_full = s->c.drop_tx_full;
-	st->tx_ring_full = s->c.tx_ring_full;
-	st->fill_ring_empty = s->c.fill_ring_empty;
-	st->kicks = s->c.kicks;
-	st->csum_checked = s->c.csum_checked;
-	st->csum_unfinished = s->c.csum_unfinished;
-	st->csum_repaired = s->c.csum_repaired;
-	st->txmd_frames = s->c.txmd_frames;
-	st->txmd_csum_sw = s->c.txmd_csum_sw;
-	st->txmd_invalid = s->c.txmd_invalid;
-	st->txmd_unsupported = s->c.txmd_unsupported;
-	st->txmd_launch_bad = s->c.txmd_launch_bad;
-	st->txmd_stamps = s->c.txmd_stamps;
-	st->txmd_stamps_lost = s->c.txmd_stamps_lost;
-	st->rx_chains = s->c.rx_chains;
-	st->drop_chain_long = s->c.drop_chain_long;
-	st->drop_chain_open = s->c.drop_chain_open;
-	st->drop_chain_tx = s->c.drop_chain_tx;
+#define COPY_WORKER(field) st->field = s->c.field;
+#define COPY_KERNEL(field)
+#define COPY_PROG(field)
+#define COPY(field, obj, key, src, type, help) COPY_##src(field)
+	XSKF_QUEUE_COUNTERS(COPY, XSKF_COUNTER_SKIP)
+#undef COPY
+	/* the kernel's and the program's rows */
 	if (s->open && eng->be->kstats)
 		eng->be->kstats(s, st);
 	return 0;

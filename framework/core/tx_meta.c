@@ -22,43 +22,7 @@
 
 #include "core/engine.h"
 #include "core/tx_meta.h"
-
-/*
- * The ones'-complement sum of @n bytes at @p, in the machine's byte order, 8 bytes a step with
- * the carries kept (RFC 1071: the sum does not depend on the order of its 16-bit words, and
- * summed in the host's order it is the byte-swapped network sum, stored back as it is).
- */
-static uint64_t sum_ne(const uint8_t *p, uint32_t n, uint64_t acc)
-{
-	uint64_t v;
-	uint16_t h;
-
-	for (; n >= 8; p += 8, n -= 8) {
-		memcpy(&v, p, 8);
-		acc += v;
-		acc += acc < v; /* the carry out of bit 63 */
-	}
-	for (; n >= 2; p += 2, n -= 2) {
-		memcpy(&h, p, 2);
-		acc += h;
-	}
-	if (n) {
-		h = 0;
-		memcpy(&h, p, 1); /* a last odd byte: padded with a zero after it */
-		acc += h;
-	}
-	return acc;
-}
-
-static uint16_t fold(uint64_t acc)
-{
-	acc = (acc & 0xffffffff) + (acc >> 32);
-	acc = (acc & 0xffffffff) + (acc >> 32);
-	acc = (acc & 0xffff) + (acc >> 16);
-	acc = (acc & 0xffff) + (acc >> 16);
-	acc = (acc & 0xffff) + (acc >> 16);
-	return (uint16_t)acc;
-}
+#include "xskf_csum.h"
 
 /*
  * xskf_pkt__tx_l4_csum(): from the IP header at @l3, the checksum field's offset in the
@@ -81,7 +45,7 @@ static int seed_l4(uint8_t *d, uint32_t len, uint32_t l3, uint32_t start)
 			return -1;
 		proto = d[l3 + 9];
 		l4len = l3 + tot - start;
-		acc = sum_ne(d + l3 + 12, 8, 0);
+		acc = xskf_csum__add(0, d + l3 + 12, 8);
 	} else if ((d[l3] >> 4) == 6) {
 		if (l3 + 40 > len || start != l3 + 40)
 			return -1;
@@ -89,7 +53,7 @@ static int seed_l4(uint8_t *d, uint32_t len, uint32_t l3, uint32_t start)
 		l4len = (uint32_t)d[l3 + 4] << 8 | d[l3 + 5];
 		if (start + l4len > len)
 			return -1;
-		acc = sum_ne(d + l3 + 8, 32, 0);
+		acc = xskf_csum__add(0, d + l3 + 8, 32);
 	} else {
 		return -1;
 	}
@@ -97,7 +61,7 @@ static int seed_l4(uint8_t *d, uint32_t len, uint32_t l3, uint32_t start)
 	if (!off || start + off + 2 > start + l4len)
 		return -1;
 	acc += htons(proto) + htons((uint16_t)l4len);
-	seed = fold(acc);
+	seed = xskf_csum__fold(acc);
 	memcpy(d + start + off, &seed, 2);
 	return (int)off;
 }
@@ -196,7 +160,7 @@ int xskf_txmd__frame(struct xskf_worker *w, struct xskf_sock *s, const struct xs
 		}
 		if (out->txmd_how[0] == XSKF_TXH_XSKF) {
 			/* as the kernel's skb_checksum_help(): a sum of 0 goes out as 0xffff */
-			uint16_t c = (uint16_t)~fold(sum_ne(d + start, len - start, 0));
+			uint16_t c = (uint16_t)~xskf_csum__fold(xskf_csum__add(0, d + start, len - start));
 
 			if (!c)
 				c = 0xffff;

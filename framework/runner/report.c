@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* What apps print: a line per socket per interval, a closing summary, and the JSON document. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,63 @@ int xskf_report__summary(struct xskf_engine *eng, FILE *f, double elapsed)
 	return err;
 }
 
+/* The queue counters as the stats document names them: the rows of xskf_counters.h. */
+static const struct {
+	const char *obj, *key;
+	size_t off;
+} qrows[] = {
+#define QROW(field, obj, key, src, type, help)                                                     \
+	{ #obj, #key, offsetof(struct xskf_queue_stats, field) },
+	XSKF_QUEUE_COUNTERS(QROW, XSKF_COUNTER_SKIP)
+#undef QROW
+};
+#define NR_QROWS (sizeof(qrows) / sizeof(qrows[0]))
+
+/*
+ * The objects of a queue in the order the document has always had them ("": the queue's own
+ * members); an object only a newer row names follows them, in the order of the rows.
+ */
+static const char *const qobjs[] = { "", "kernel", "program", "csum", "tx_meta", "chains" };
+#define NR_QOBJS (sizeof(qobjs) / sizeof(qobjs[0]))
+
+/*
+ * Every counter of @s: the queue's own four a line, then one line per object, each line
+ * ending in ",\n     " (the member that closes the queue follows).
+ */
+static void json_counters(FILE *f, const struct xskf_queue_stats *s)
+{
+	const char *objs[NR_QOBJS + NR_QROWS];
+	unsigned int no = 0, o, i, k;
+
+	for (i = 0; i < NR_QOBJS; i++)
+		objs[no++] = qobjs[i];
+	for (i = 0; i < NR_QROWS; i++) {
+		for (o = 0; o < no && strcmp(objs[o], qrows[i].obj); o++)
+			;
+		if (o == no)
+			objs[no++] = qrows[i].obj;
+	}
+	for (o = 0; o < no; o++) {
+		bool top = !*objs[o];
+
+		for (i = 0, k = 0; i < NR_QROWS; i++) {
+			uint64_t v;
+
+			if (strcmp(qrows[i].obj, objs[o]))
+				continue;
+			memcpy(&v, (const char *)s + qrows[i].off, sizeof(v));
+			if (k)
+				fputs(top && k % 4 == 0 ? ",\n     " : ", ", f);
+			else if (!top)
+				fprintf(f, "\"%s\": {", objs[o]);
+			fprintf(f, "\"%s\": %llu", qrows[i].key, (unsigned long long)v);
+			k++;
+		}
+		if (k)
+			fputs(top ? ",\n     " : "},\n     ", f);
+	}
+}
+
 static void json_queue(FILE *f, struct xskf_engine *eng, unsigned int i)
 {
 	struct xskf_queue_stats s;
@@ -178,44 +236,11 @@ static void json_queue(FILE *f, struct xskf_engine *eng, unsigned int i)
 	uint32_t q;
 
 	xskf_engine__queue_stats(eng, i, &port, &q, &s);
-	fprintf(f,
-		"    {\"port\": \"%s\", \"queue\": %u, \"worker\": %u, \"zerocopy\": %s,\n"
-		"     \"rx_packets\": %llu, \"rx_bytes\": %llu, \"tx_packets\": %llu, "
-		"\"tx_bytes\": %llu,\n"
-		"     \"drop_app\": %llu, \"drop_no_port\": %llu, \"drop_too_long\": %llu, "
-		"\"drop_tx_full\": %llu,\n"
-		"     \"tx_ring_full\": %llu, \"fill_ring_empty\": %llu, \"kicks\": %llu,\n"
-		"     \"kernel\": {\"rx_dropped\": %llu, \"rx_invalid_descs\": %llu, "
-		"\"tx_invalid_descs\": %llu, \"rx_ring_full\": %llu, \"rx_fill_ring_empty_descs\": "
-		"%llu, \"tx_ring_empty_descs\": %llu},\n"
-		"     \"program\": {\"redirected\": %llu, \"passed\": %llu, \"errors\": %llu},\n"
-		"     \"csum\": {\"checked\": %llu, \"unfinished\": %llu, \"repaired\": %llu},\n"
-		"     \"tx_meta\": {\"frames\": %llu, \"csum_sw\": %llu, \"invalid\": %llu, "
-		"\"unsupported\": %llu, \"launch_bad\": %llu, \"stamps\": %llu, "
-		"\"stamps_lost\": %llu},\n"
-		"     \"chains\": {\"rx\": %llu, \"drop_long\": %llu, \"drop_open\": %llu, "
-		"\"drop_tx\": %llu},\n"
-		"     \"reconciled\": %s}",
+	fprintf(f, "    {\"port\": \"%s\", \"queue\": %u, \"worker\": %u, \"zerocopy\": %s,\n     ",
 		eng->ports[port].name, q, eng->socks[i].worker->id,
-		eng->socks[i].zerocopy ? "true" : "false", (unsigned long long)s.rx_packets,
-		(unsigned long long)s.rx_bytes, (unsigned long long)s.tx_packets,
-		(unsigned long long)s.tx_bytes, (unsigned long long)s.drop_app,
-		(unsigned long long)s.drop_no_port, (unsigned long long)s.drop_too_long,
-		(unsigned long long)s.drop_tx_full, (unsigned long long)s.tx_ring_full,
-		(unsigned long long)s.fill_ring_empty, (unsigned long long)s.kicks,
-		(unsigned long long)s.k_rx_dropped, (unsigned long long)s.k_rx_invalid_descs,
-		(unsigned long long)s.k_tx_invalid_descs, (unsigned long long)s.k_rx_ring_full,
-		(unsigned long long)s.k_rx_fill_ring_empty_descs,
-		(unsigned long long)s.k_tx_ring_empty_descs, (unsigned long long)s.prog_redirected,
-		(unsigned long long)s.prog_passed, (unsigned long long)s.prog_errors,
-		(unsigned long long)s.csum_checked, (unsigned long long)s.csum_unfinished,
-		(unsigned long long)s.csum_repaired, (unsigned long long)s.txmd_frames,
-		(unsigned long long)s.txmd_csum_sw, (unsigned long long)s.txmd_invalid,
-		(unsigned long long)s.txmd_unsupported, (unsigned long long)s.txmd_launch_bad,
-		(unsigned long long)s.txmd_stamps, (unsigned long long)s.txmd_stamps_lost,
-		(unsigned long long)s.rx_chains,
-		(unsigned long long)s.drop_chain_long, (unsigned long long)s.drop_chain_open,
-		(unsigned long long)s.drop_chain_tx, reconciles(&s) ? "true" : "false");
+		eng->socks[i].zerocopy ? "true" : "false");
+	json_counters(f, &s);
+	fprintf(f, "\"reconciled\": %s}", reconciles(&s) ? "true" : "false");
 }
 
 void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int census_err)

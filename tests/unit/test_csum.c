@@ -23,23 +23,7 @@
 #include "xskf_hints.h"
 #include "xskf_hints_parse.h"
 
-static uint32_t ref_sum(const uint8_t *p, uint32_t n, uint32_t s)
-{
-	uint32_t i;
-
-	for (i = 0; i + 1 < n; i += 2)
-		s += (uint32_t)p[i] << 8 | p[i + 1];
-	if (n & 1)
-		s += (uint32_t)p[n - 1] << 8;
-	return s;
-}
-
-static uint16_t ref_fold(uint32_t s)
-{
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)s;
-}
+#include "../csum_ref.h"
 
 struct frame {
 	uint8_t b[9100]; /* up to a 9000-MTU frame */
@@ -99,7 +83,7 @@ static void build(struct frame *f, int tags, bool v6, bool ext, uint8_t proto, u
 		h[8] = 64;
 		h[9] = proto;
 		memcpy(h + 12, "\xc0\x00\x02\x01\xc0\x00\x02\x02", 8);
-		i = ref_fold(ref_sum(h, 20, 0)) ^ 0xffff;
+		i = csum_ref_fold((uint32_t)csum_ref_sum(h, 20, 0)) ^ 0xffff;
 		h[10] = (uint8_t)(i >> 8);
 		h[11] = (uint8_t)i;
 	}
@@ -127,7 +111,7 @@ static uint32_t pseudo(const struct frame *f)
 {
 	const uint8_t *h = f->b + f->l3;
 
-	return f->v6 ? ref_sum(h + 8, 32, f->seg + f->proto) : ref_sum(h + 12, 8, f->seg + f->proto);
+	return f->v6 ? (uint32_t)csum_ref_sum(h + 8, 32, f->seg + f->proto) : (uint32_t)csum_ref_sum(h + 12, 8, f->seg + f->proto);
 }
 
 /* The checksum a complete sender writes. */
@@ -136,7 +120,7 @@ static void complete(struct frame *f)
 	uint16_t c;
 
 	f->b[f->check] = f->b[f->check + 1] = 0;
-	c = (uint16_t)~ref_fold(ref_sum(f->b + f->l4, f->seg, pseudo(f)));
+	c = (uint16_t)~csum_ref_fold((uint32_t)csum_ref_sum(f->b + f->l4, f->seg, pseudo(f)));
 	if (!c && f->proto == 17)
 		c = 0xffff;
 	f->b[f->check] = (uint8_t)(c >> 8);
@@ -146,7 +130,7 @@ static void complete(struct frame *f)
 /* What a sender with TX checksum offload leaves: the folded pseudo-header sum. */
 static void unfinished(struct frame *f)
 {
-	uint16_t c = ref_fold(pseudo(f));
+	uint16_t c = csum_ref_fold(pseudo(f));
 
 	f->b[f->check] = (uint8_t)(c >> 8);
 	f->b[f->check + 1] = (uint8_t)c;

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "json.h"
 #include "runner/json_check.h"
 #include "tap.h"
 
@@ -66,5 +67,15 @@ int main(void)
 	CHECK(check(deep, &off) < 0 && off == XSKF_JSON_MAX_DEPTH, "%d levels are refused",
 	   XSKF_JSON_MAX_DEPTH + 1);
 	CHECK(xskf_json__check(NULL, 0, &off, NULL) < 0, "NULL is refused");
+	/*
+	 * What xskfctl cannot read is refused too (one parser, util/json.c): the checker once let
+	 * these in, and `xskfctl stats` then refused the whole document, every plugin's.
+	 */
+	CHECK(check("\"\xc0\xaf\"", &off) < 0 && off == 1, "invalid UTF-8 is refused");
+	CHECK(check("[\"\\u0000\"]", &off) < 0, "\\u0000 is refused");
+	CHECK(check("\"\\udc00\"", &off) < 0, "a lone low surrogate is refused");
+	CHECK(XSKF_JSON_MAX_DEPTH + 2 <= XJ_MAX_DEPTH,
+	      "a value %d deep is still read 2 levels down in the document (%d)",
+	      XSKF_JSON_MAX_DEPTH, XJ_MAX_DEPTH);
 	return tap_done();
 }

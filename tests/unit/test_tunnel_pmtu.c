@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "../csum_ref.h"
 #include "../tap.h"
 #include "tunnel_pmtu.h"
 
@@ -61,15 +62,7 @@ static struct xskf_pkt frame(bool v6, uint32_t ip_len, uint16_t frag_off, uint8_
 /* The one's-complement sum of @len bytes plus @sum, folded: 0xffff when a checksum verifies. */
 static uint16_t fold(uint64_t sum, const uint8_t *b, size_t len)
 {
-	size_t i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		sum += (uint32_t)(b[i] << 8 | b[i + 1]);
-	if (len & 1)
-		sum += (uint32_t)(b[len - 1] << 8);
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)sum;
+	return csum_ref_fold(csum_ref_sum(b, len, sum));
 }
 
 static void test_bucket(void)

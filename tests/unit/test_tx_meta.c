@@ -16,6 +16,7 @@
 
 #include "core/ring_ops.h"
 
+#include "../csum_ref.h"
 #include "tap.h"
 
 #define FRAMES	 256
@@ -65,15 +66,7 @@ static void setup(void)
 
 static uint32_t sum16(const uint8_t *p, uint32_t n, uint32_t acc)
 {
-	uint32_t i;
-
-	for (i = 0; i + 1 < n; i += 2)
-		acc += (uint32_t)p[i] << 8 | p[i + 1];
-	if (n & 1)
-		acc += (uint32_t)p[n - 1] << 8;
-	while (acc >> 16)
-		acc = (acc & 0xffff) + (acc >> 16);
-	return acc;
+	return csum_ref_fold(csum_ref_sum(p, n, acc));
 }
 
 /* A UDP/IPv4 frame of @len bytes (60..) at @d, its UDP checksum field garbage. */

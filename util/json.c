@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * xskfctl's JSON reader (xskfctl_json.h): recursive descent, at most XJ_MAX_DEPTH deep, into
- * the caller's node array; strings decoded in place.
+ * The JSON parser (json.h) of xskfctl and the runner: recursive descent, at most max_depth
+ * deep, into the caller's node array (or none: xj_check()); strings decoded in place.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "xskfctl_json.h"
+#include "json.h"
 
 #define XJ_MAX_NUMBER 127 /* characters of one number: beyond, refused */
 
@@ -16,6 +16,7 @@ struct xj {
 	size_t len, pos;
 	struct xj_node *n;
 	size_t cap, used;
+	unsigned int max_depth;
 	const char *why;
 	int err;
 	struct xj_node scratch; /* where values beyond cap go: they are still checked */
@@ -62,7 +63,7 @@ static int hex4(struct xj *p, unsigned int *v)
 
 	*v = 0;
 	if (p->len - p->pos < 4)
-		return fail(p, "\\u needs four hex digits");
+		return fail(p, "four hex digits after \\u");
 	for (i = 0; i < 4; i++) {
 		c = (unsigned char)p->s[p->pos + i];
 		if (c >= '0' && c <= '9')
@@ -71,7 +72,7 @@ static int hex4(struct xj *p, unsigned int *v)
 			c = (c | 0x20) - 'a' + 10;
 		else {
 			p->pos += i;
-			return fail(p, "\\u needs four hex digits");
+			return fail(p, "four hex digits after \\u");
 		}
 		*v = *v << 4 | c;
 	}
@@ -148,15 +149,15 @@ static int string(struct xj *p, const char **out, uint32_t *olen)
 		unsigned char c;
 
 		if (p->pos >= p->len)
-			return fail(p, "string not closed");
+			return fail(p, "the end of a string");
 		c = (unsigned char)p->s[p->pos];
 		if (c == '"')
 			break;
 		if (c < 0x20)
-			return fail(p, c ? "control byte in a string" : "NUL byte");
+			return fail(p, "a printable byte in a string (control bytes must be escaped)");
 		if (c == '\\') {
 			if (++p->pos >= p->len)
-				return fail(p, "string not closed");
+				return fail(p, "the end of a string");
 			c = (unsigned char)p->s[p->pos++];
 			switch (c) {
 			case '"':
@@ -183,31 +184,29 @@ static int string(struct xj *p, const char **out, uint32_t *olen)
 				if (hex4(p, &cp))
 					return p->err;
 				if (cp >= 0xdc00 && cp <= 0xdfff)
-					return fail(p, "lone low surrogate");
+					return fail(p, XJ_WHY_LONE_LOW);
 				if (cp >= 0xd800 && cp <= 0xdbff) {
 					if (!lit(p, "\\u"))
-						return fail(p,
-							    "high surrogate without its low one");
+						return fail(p, XJ_WHY_NO_LOW);
 					if (hex4(p, &lo))
 						return p->err;
 					if (lo < 0xdc00 || lo > 0xdfff)
-						return fail(p,
-							    "high surrogate without its low one");
+						return fail(p, XJ_WHY_NO_LOW);
 					cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 				}
 				if (!cp)
-					return fail(p, "\\u0000 (a NUL) in a string");
+					return fail(p, XJ_WHY_NUL);
 				o += put_utf8(o, cp);
 				break;
 			default:
 				p->pos--;
-				return fail(p, "bad escape");
+				return fail(p, "an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)");
 			}
 			continue;
 		}
 		l = utf8_len((const unsigned char *)p->s + p->pos, p->len - p->pos);
 		if (!l)
-			return fail(p, "invalid UTF-8");
+			return fail(p, XJ_WHY_UTF8);
 		memmove(o, p->s + p->pos, l);
 		o += l;
 		p->pos += l;
@@ -233,11 +232,11 @@ static int number(struct xj *p, struct xj_node *nd)
 	if (p->pos < p->len && p->s[p->pos] == '-')
 		p->pos++, whole = false;
 	if (!digit(p))
-		return fail(p, "bad number");
+		return fail(p, "a digit");
 	if (p->s[p->pos] == '0') {
 		p->pos++;
 		if (digit(p))
-			return fail(p, "leading zero");
+			return fail(p, XJ_WHY_LEADING_ZERO);
 	} else {
 		while (digit(p))
 			p->pos++;
@@ -245,7 +244,7 @@ static int number(struct xj *p, struct xj_node *nd)
 	if (p->pos < p->len && p->s[p->pos] == '.') {
 		p->pos++, whole = false;
 		if (!digit(p))
-			return fail(p, "bad number");
+			return fail(p, "a digit");
 		while (digit(p))
 			p->pos++;
 	}
@@ -254,14 +253,14 @@ static int number(struct xj *p, struct xj_node *nd)
 		if (p->pos < p->len && (p->s[p->pos] == '+' || p->s[p->pos] == '-'))
 			p->pos++;
 		if (!digit(p))
-			return fail(p, "bad number");
+			return fail(p, "a digit");
 		while (digit(p))
 			p->pos++;
 	}
 	l = p->pos - start;
 	if (l > XJ_MAX_NUMBER) {
 		p->pos = start;
-		return fail(p, "number longer than 127 characters");
+		return fail(p, XJ_WHY_LONG_NUMBER);
 	}
 	memcpy(buf, p->s + start, l);
 	buf[l] = 0;
@@ -292,7 +291,7 @@ static int value(struct xj *p, unsigned int depth, const char *key)
 
 	skip_ws(p);
 	if (p->pos >= p->len)
-		return fail(p, "a value is missing");
+		return fail(p, "a value");
 	nd = node(p, p->used++);
 	memset(nd, 0, sizeof(*nd));
 	nd->key = key;
@@ -300,8 +299,8 @@ static int value(struct xj *p, unsigned int depth, const char *key)
 	switch (open) {
 	case '{':
 	case '[':
-		if (depth >= XJ_MAX_DEPTH)
-			return fail(p, "nested too deep");
+		if (depth >= p->max_depth)
+			return fail(p, XJ_WHY_DEEP);
 		nd->type = open == '{' ? XJ_OBJECT : XJ_ARRAY;
 		p->pos++;
 		skip_ws(p);
@@ -316,12 +315,12 @@ static int value(struct xj *p, unsigned int depth, const char *key)
 			skip_ws(p);
 			if (open == '{') {
 				if (p->pos >= p->len || p->s[p->pos] != '"')
-					return fail(p, "a member's name (a string) is missing");
+					return fail(p, "a member name in quotes");
 				if (string(p, &k, &kl))
 					return p->err;
 				skip_ws(p);
 				if (p->pos >= p->len || p->s[p->pos] != ':')
-					return fail(p, "':' is missing");
+					return fail(p, "':' after a member name");
 				p->pos++;
 			}
 			if (value(p, depth + 1, k))
@@ -336,8 +335,7 @@ static int value(struct xj *p, unsigned int depth, const char *key)
 				p->pos++;
 				break;
 			}
-			return fail(p, open == '{' ? "',' or '}' is missing"
-						   : "',' or ']' is missing");
+			return fail(p, open == '{' ? "',' or '}'" : "',' or ']'");
 		}
 		break;
 	case '"':
@@ -355,11 +353,11 @@ static int value(struct xj *p, unsigned int depth, const char *key)
 		else if (lit(p, "null"))
 			nd->type = XJ_NULL;
 		else
-			return fail(p, "not a value");
+			return fail(p, "a value");
 		break;
 	default:
 		if (open != '-' && (open < '0' || open > '9'))
-			return fail(p, open ? "not a value" : "NUL byte");
+			return fail(p, "a value");
 		if (number(p, nd))
 			return p->err;
 	}
@@ -367,31 +365,61 @@ static int value(struct xj *p, unsigned int depth, const char *key)
 	return 0;
 }
 
+/* The text @p holds, parsed: the node count, or the error (p->pos where it was found). */
+static int parse(struct xj *p)
+{
+	if (p->len > XJ_MAX_TEXT) {
+		p->err = -E2BIG;
+		p->why = "a document of at most 64 MiB";
+	} else if (!value(p, 0, NULL)) {
+		skip_ws(p);
+		if (p->pos < p->len)
+			fail(p, "nothing after the value");
+	}
+	if (!p->err && p->used > p->cap && p->n) {
+		p->err = -ENOSPC;
+		p->why = "fewer values (too many for the nodes given)";
+	}
+	return p->err ? p->err : (int)p->used;
+}
+
 int xj_parse(char *text, size_t len, struct xj_node *nodes, size_t cap, size_t *err_off,
 	     const char **why)
 {
-	struct xj p = {.s = text, .len = len, .n = nodes, .cap = cap};
+	struct xj p = {.s = text, .len = len, .n = nodes, .cap = cap, .max_depth = XJ_MAX_DEPTH};
+	int r = parse(&p);
 
-	if (len > XJ_MAX_TEXT) {
-		p.err = -E2BIG;
-		p.why = "document longer than 64 MiB";
-	} else if (!value(&p, 0, NULL)) {
-		skip_ws(&p);
-		if (p.pos < p.len)
-			fail(&p, p.s[p.pos] ? "more than one value" : "NUL byte");
-	}
-	if (!p.err && p.used > p.cap) {
-		p.err = -ENOSPC;
-		p.why = "too many values for the nodes given";
-	}
-	if (p.err) {
+	if (r < 0) {
 		if (err_off)
 			*err_off = p.pos;
 		if (why)
 			*why = p.why;
-		return p.err;
 	}
-	return (int)p.used;
+	return r;
+}
+
+int xj_check(const char *text, size_t len, unsigned int max_depth, size_t *err_off,
+	     const char **why)
+{
+	/* a copy: the strings are decoded in place; every node goes to the scratch one */
+	char *copy = text && len <= XJ_MAX_TEXT ? malloc(len ? len : 1) : NULL;
+	struct xj p = {.s = copy, .len = len, .max_depth = max_depth};
+	int r;
+
+	if (copy) {
+		memcpy(copy, text, len);
+		r = parse(&p);
+	} else {
+		r = p.err = text ? (len > XJ_MAX_TEXT ? -E2BIG : -ENOMEM) : -EINVAL;
+		p.why = text ? (len > XJ_MAX_TEXT ? "a document of at most 64 MiB" : "memory")
+			     : "a value";
+	}
+	free(copy);
+	if (err_off)
+		*err_off = r < 0 ? p.pos : 0;
+	if (why)
+		*why = r < 0 ? p.why : NULL;
+	return r < 0 ? r : 0;
 }
 
 int xj_doc__new(struct xj_doc *doc, const char *text, size_t len, size_t *err_off, const char **why)
@@ -403,14 +431,14 @@ int xj_doc__new(struct xj_doc *doc, const char *text, size_t len, size_t *err_of
 	memset(doc, 0, sizeof(*doc));
 	if (len > XJ_MAX_TEXT) {
 		if (why)
-			*why = "document longer than 64 MiB";
+			*why = "a document of at most 64 MiB";
 		return -E2BIG;
 	}
 	doc->text = malloc(len + 1);
 	doc->n = calloc(cap, sizeof(*doc->n));
 	if (!doc->text || !doc->n) {
 		if (why)
-			*why = "out of memory";
+			*why = "memory";
 		return -ENOMEM;
 	}
 	memcpy(doc->text, text, len);

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * xskfctl's JSON reader: the control socket's `stats` document read into a tree of nodes.
+ * The JSON parser of xskfctl and the runner (util/: linked into both, exported by neither):
+ * xskfctl reads the control socket's `stats` document into a tree of nodes (xj_parse(),
+ * xj_doc__new()); the runner checks that what a plugin's json() printed is one value xskfctl
+ * will read (xj_check(), runner/json_check.c), so both hold every text to the same rules.
  *
  * Strict RFC 8259 (one value, no trailing commas, no leading zeros, valid UTF-8, surrogate
  * pairs only paired), nesting at most XJ_MAX_DEPTH, and no NUL anywhere (a string with
@@ -13,8 +16,8 @@
  * each node's `end` is the index just after its subtree, so the next sibling of n is n->end.
  * Single-threaded: a tree belongs to the thread that parsed it.
  */
-#ifndef XSKFCTL_JSON_H
-#define XSKFCTL_JSON_H
+#ifndef XSKF_UTIL_JSON_H
+#define XSKF_UTIL_JSON_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,6 +25,18 @@
 
 #define XJ_MAX_DEPTH 32
 #define XJ_MAX_TEXT  (64u << 20) /* 64 MiB: far beyond any run's document */
+
+/*
+ * What an error's *why says: the words after "expected" (a message reads "byte N: expected
+ * WHY"). These are the rules beyond the grammar's, named so that a caller can tell them apart.
+ */
+#define XJ_WHY_UTF8	     "valid UTF-8"
+#define XJ_WHY_NUL	     "no \\u0000 (a NUL) in a string"
+#define XJ_WHY_LONE_LOW	     "a high surrogate before a low one"
+#define XJ_WHY_NO_LOW	     "a low surrogate after a high one"
+#define XJ_WHY_DEEP	     "less nesting"
+#define XJ_WHY_LONG_NUMBER   "a number of at most 127 characters"
+#define XJ_WHY_LEADING_ZERO  "no digit after a leading 0"
 
 enum xj_type { XJ_NULL, XJ_FALSE, XJ_TRUE, XJ_NUMBER, XJ_STRING, XJ_ARRAY, XJ_OBJECT };
 
@@ -39,12 +54,22 @@ struct xj_node {
 
 /*
  * Parse @text (@len bytes, modified in place: strings decoded, NULs written) into @nodes
- * (@cap of them). Returns the number of nodes (>= 1), or -EINVAL for text that is not one
- * JSON value (*@err_off the byte, *@why the reason; found whatever @cap is), -ENOSPC when
- * the text is JSON but @cap nodes are too few (len / 2 + 1 are always enough),
- * -E2BIG for text longer than XJ_MAX_TEXT. @err_off and @why may be NULL.
+ * (@cap of them), nested at most XJ_MAX_DEPTH deep. Returns the number of nodes (>= 1), or
+ * -EINVAL for text that is not one JSON value (*@err_off the byte, *@why what was expected
+ * there; found whatever @cap is), -ENOSPC when the text is JSON but @cap nodes are too few
+ * (len / 2 + 1 are always enough), -E2BIG for text longer than XJ_MAX_TEXT. @err_off and
+ * @why may be NULL. Thread: any; the tree belongs to the caller.
  */
 int xj_parse(char *text, size_t len, struct xj_node *nodes, size_t cap, size_t *err_off,
+	     const char **why);
+
+/*
+ * xj_check() - is @text[0 .. @len) one JSON value xj_parse() takes, nested at most
+ * @max_depth deep (white space around it allowed)? @text is not modified and nothing is kept.
+ * Returns 0 when it is; else -EINVAL (NULL @text too), -E2BIG or -ENOMEM, with *@err_off and
+ * *@why as xj_parse() gives them. Thread: any.
+ */
+int xj_check(const char *text, size_t len, unsigned int max_depth, size_t *err_off,
 	     const char **why);
 
 /* A parsed copy of a text: the tree and the bytes it points into. */
@@ -73,4 +98,4 @@ uint64_t xj_u64(const struct xj_node *n, int obj, const char *key, bool *ok);
 double xj_num(const struct xj_node *n, int obj, const char *key);
 const char *xj_str(const struct xj_node *n, int obj, const char *key, const char *dflt);
 
-#endif /* XSKFCTL_JSON_H */
+#endif /* XSKF_UTIL_JSON_H */
