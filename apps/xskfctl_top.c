@@ -52,6 +52,17 @@ static void port_queues(const struct xj_node *n, char *b, size_t bl)
 		l += r > 0 ? (size_t)r : 0;
 		last = port;
 	}
+	/* queues kept for other AF_XDP apps' sockets (--serve): "veth0:1(served)" */
+	a = xj_get(n, 0, "ports");
+	for (q = xj_first(n, a); q >= 0 && l < bl; q = xj_next(n, a, q)) {
+		int sv = xj_get(n, q, "served"), e;
+
+		for (e = xj_first(n, sv); e >= 0 && l < bl; e = xj_next(n, sv, e)) {
+			r = snprintf(b + l, bl - l, "%s%s:%.*s(served)", l ? " " : "",
+				     xj_str(n, q, "name", "?"), (int)n[e].len, n[e].str);
+			l += r > 0 ? (size_t)r : 0;
+		}
+	}
 	if (!b[0])
 		snprintf(b, bl, "-");
 }

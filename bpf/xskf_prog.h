@@ -38,7 +38,9 @@ struct xskf_prog_qowner {
 	__u8 def_kind; /* enum xskf_steer_act_kind of the owner's default */
 	__u8 gone;     /* the owner died and its rules left the table (the entry stays, so that
 			* the run that takes the queue over can say whose it was) */
-	__u8 pad[2];
+	__u8 served;   /* kept by the owner for another AF_XDP app's socket (--serve): the
+			* owner binds none there, the app enters its own in the pinned XSKMAP */
+	__u8 pad;
 	__u64 start_time;
 	__u64 def_cpus; /* the default's cpumap set */
 	char comm[16];	/* the owner's name (/proc/PID/comm) */

@@ -9,6 +9,10 @@
  *                       take a fallback action in its flags.
  *  - xskf_redirect_hw: the first, but the hints come from the driver too (metadata kfuncs):
  *                       loaded device-bound, so native mode only.
+ *  - xskf_redirect_nm:  the first without the hints' code at all (no bpf_xdp_adjust_meta()
+ *                       call, not even dead): for --no-hints through libxdp's dispatcher, whose
+ *                       slots Linux 6.13+ refuses to a program that changes packet data
+ *                       unless libxdp's stub does too (libxdp 1.5.5+).
  * With hints on (rodata hints_on), each variant first writes struct xskf_meta in front of the
  * frame (bpf/xskf_hints.bpf.h); a frame whose meta cannot be written is still delivered.
  * Before that, the steering table (bpf/xskf_steer.bpf.h) decides: to the socket, to the stack
@@ -122,12 +126,12 @@ static __noinline int hints_hw(struct xdp_md *ctx)
  * the path of a table that is off has no trace of them).
  */
 static __always_inline int deliver(struct xdp_md *ctx, __u32 queue, const bool hw,
-				   const bool lookup, const bool steered)
+				   const bool lookup, const bool steered, const bool meta)
 {
 	int ret = XDP_PASS;
 
 	/* frames with no socket fall back to the stack with the meta: harmless */
-	if (hints_on && (hw ? hints_hw(ctx) : hints_sw(ctx)) < 0)
+	if (meta && hints_on && (hw ? hints_hw(ctx) : hints_sw(ctx)) < 0)
 		count_error(queue);
 	if (!lookup)
 		ret = bpf_redirect_map(&xsks, queue, XDP_PASS);
@@ -140,7 +144,8 @@ static __always_inline int deliver(struct xdp_md *ctx, __u32 queue, const bool h
 	return ret;
 }
 
-static __always_inline int redirect(struct xdp_md *ctx, const bool hw, const bool lookup)
+static __always_inline int redirect_m(struct xdp_md *ctx, const bool hw, const bool lookup,
+				      const bool meta)
 {
 	__u32 queue = ctx->rx_queue_index, zero = 0, *g;
 	int ret, v;
@@ -151,7 +156,7 @@ static __always_inline int redirect(struct xdp_md *ctx, const bool hw, const boo
 	 */
 	g = bpf_map_lookup_elem(&steer_gen, &zero);
 	if (!g || !(*g & XSKF_STEER_GEN_LIVE))
-		return deliver(ctx, queue, hw, lookup, false);
+		return deliver(ctx, queue, hw, lookup, false, meta);
 	/* steering (xskf_steer.bpf.h): the rule table decides; a zeroed table says XSK */
 	v = xskf_steer_classify(ctx, *g & 1);
 	switch (v & 0xff) {
@@ -171,7 +176,12 @@ static __always_inline int redirect(struct xdp_md *ctx, const bool hw, const boo
 		count(queue, XDP_PASS);
 		return XDP_PASS;
 	}
-	return deliver(ctx, queue, hw, lookup, true);
+	return deliver(ctx, queue, hw, lookup, true, meta);
+}
+
+static __always_inline int redirect(struct xdp_md *ctx, const bool hw, const bool lookup)
+{
+	return redirect_m(ctx, hw, lookup, true);
 }
 
 SEC("xdp.frags")
@@ -190,6 +200,12 @@ SEC("xdp.frags")
 int xskf_redirect_lk(struct xdp_md *ctx)
 {
 	return redirect(ctx, false, true);
+}
+
+SEC("xdp.frags")
+int xskf_redirect_nm(struct xdp_md *ctx)
+{
+	return redirect_m(ctx, false, false, false);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -182,8 +182,60 @@ struct xskf_engine_opts {
 	 * -EOPNOTSUPP. NULL (default): no device setting is changed (docs/idle.md).
 	 */
 	const char *napi;
+	/*
+	 * --pin-dir: pin each port's XSKMAP (as "xsks_map", the name of DPDK's af_xdp driver and
+	 * the AF_XDP device plugin) and its rule maps in bpffs, in PIN_DIR/IFNAME/, for other
+	 * AF_XDP apps (libxdp's xsk_socket__update_xskmap(), DPDK's use_pinned_map). The folders
+	 * follow the control folder's rules (ours alone, no symlink). Unpinned at stop, also
+	 * after a crash; after SIGKILL by the next run with the same folder. NULL (default):
+	 * nothing pinned, unless @serve is set (then /sys/fs/bpf/xskf). Copied.
+	 */
+	const char *pin_dir;
+	/*
+	 * --pin-group: a group (name or id) that may open the pinned maps (folder 0750, maps
+	 * 0660); NULL (default): their owner only (0700, 0600). Copied.
+	 */
+	const char *pin_group;
+	/*
+	 * --serve: queues of every port kept for other AF_XDP apps ("1", "2-3"): this run owns
+	 * them (other xskf runs are refused them), its rules apply to them, it binds no socket
+	 * there; the app that enters its socket in the pinned XSKMAP receives what the rules
+	 * send there. Without explicit queues the run binds every other queue. NULL: none.
+	 * Copied.
+	 */
+	const char *serve;
+	/*
+	 * --serve-uds: a SOCK_SEQPACKET socket at this path that speaks the AF_XDP device
+	 * plugin's protocol (0.1: /connect, /xsk_map_fd,IFACE, /config_busy_poll, /fin): a client
+	 * (DPDK's af_xdp with use_cni and dp_path, an xskf run with xsk_map_uds) gets the XSKMAP
+	 * of a port by SCM_RIGHTS. Its folder follows the control folder's rule; the socket is
+	 * 0600, 0660 with @pin_group. Removed at stop. NULL (default): none. Copied.
+	 */
+	const char *serve_uds;
+	/*
+	 * --xsk-map: be served: enter this run's sockets in the XSKMAP pinned at this path
+	 * (another process's program: an xskf run with --serve, a loader), loading and attaching
+	 * nothing. Needs CAP_NET_RAW and locked memory only; rules, --napi, --force and RX hints
+	 * are the serving side's (refused or off, said at start). One port. NULL: not served.
+	 * Copied.
+	 */
+	const char *xsk_map;
+	/*
+	 * --xsk-map-uds: the same, the XSKMAP of each port asked for on the AF_XDP device
+	 * plugin's socket at this path (/connect, /xsk_map_fd,IFACE; /fin at stop). Copied.
+	 */
+	const char *xsk_map_uds;
+	/*
+	 * --attach alone: attach the XDP program to the interface by itself, as one program that
+	 * takes the interface (no other XDP program can join it). false (default): attach it as a
+	 * component of libxdp's multi-program dispatcher (priority 50, XDP_PASS goes on to the
+	 * next program), beside xdp-filter, xdp-loader's and other libxdp users' programs; where
+	 * the dispatcher cannot work (no bpffs, a kernel that refuses freplace programs) libxdp
+	 * attaches it alone, said in one line (docs/operations.md).
+	 */
+	bool xdp_alone;
 };
-#define xskf_engine_opts__last_field napi
+#define xskf_engine_opts__last_field xdp_alone
 
 /*
  * xskf_engine__new() - validate @opts and create an engine with no ports yet.

@@ -12,8 +12,9 @@
  *     xskf_pkt__tx_launch(pkt, tai_ns);       // not before this CLOCK_TAI time
  *
  * A request is written at the start of the frame's chunk (headroom the frame does not use)
- * and carried out by the worker after rx_burst()/tx_fill() returned, only in bursts where a
- * frame asked: apps that ask nothing pay one test per burst. A push after the request that
+ * and carried out by the worker after rx_burst()/tx_fill() returned, for apps that set
+ * XSKF_APP_F_TX_META (or xskf_engine_opts.tx_meta): apps that ask nothing pay nothing, and
+ * the requests of an app that did not say it asks are not looked at. A push after the request that
  * leaves less than XSKF_TX_REQ_ROOM bytes of headroom drops the frame (txmd_invalid): its
  * request may be cut short. A checksum the
  * port cannot offload is computed by xskf in software before TX (counted in txmd_csum_sw), so
@@ -79,10 +80,12 @@ struct xskf_tx_req {
 #define XSKF_TX_REQ_ROOM (sizeof(struct xskf_tx_req) + 24)
 
 /*
- * Framework-owned: set by the accessors, so that the worker looks for requests in the burst in
- * hand only (apps that ask nothing pay one test per burst). Thread: each worker its own.
+ * Framework-private: the bit of xskf_pkt.frag_idx the accessors set in a frame of one buffer,
+ * so that the worker looks for a request only in frames that asked, and only on the sockets
+ * of apps that ask (XSKF_APP_F_TX_META or xskf_engine_opts.tx_meta): the others' burst
+ * functions never look. (A chain's request is found by its magic, and only counted.)
  */
-XSKF_API extern __thread unsigned int xskf_tx_asked;
+#define XSKF_PKT_TX_REQ 0x8000
 
 /* One timestamp handed back. */
 struct xskf_tx_stamp {
@@ -114,7 +117,8 @@ static inline struct xskf_tx_req *xskf_pkt__tx_req(struct xskf_pkt *pkt)
 		memset(r, 0, sizeof(*r));
 		r->magic = XSKF_TX_REQ_MAGIC;
 	}
-	xskf_tx_asked = 1;
+	if (!pkt->frags)
+		pkt->frag_idx |= XSKF_PKT_TX_REQ;
 	return r;
 }
 

@@ -8,7 +8,9 @@
 #   xdp-drop-1call  the same frames as xdp-drop's (2^26 at most) in one BPF_PROG_RUN call (--chunk): the
 #                   generator's own reference; xdp-drop / this shows that the generator's call
 #                   sizing does not hold the rows down (it should be >= 0.9)
-#   hints-off       xsk-rxdrop --no-hints, frames not touched
+#   hints-off       xsk-rxdrop --no-hints, frames not touched (the default attach: through
+#                   libxdp's dispatcher where it works; the line below the table says which)
+#   hints-off-alone the same with --attach alone: the program takes the interface by itself
 #   refloop         tools/xsk-refloop: the minimal libxdp loop (same batch), the reference
 #   testpmd-rxonly  dpdk-testpmd --forward-mode=rxonly on the net_af_xdp vdev (same burst)
 #   hints-unread    hints written by the XDP program, not read
@@ -126,7 +128,8 @@ one() {
 }
 
 PYTHON=/usr/bin/python3
-cases=("xdp-drop" "xdp-drop-1call" "hints-off --no-hints" "refloop" "testpmd-rxonly"
+cases=("xdp-drop" "xdp-drop-1call" "hints-off --no-hints" "hints-off-alone --no-hints --attach alone"
+	"refloop" "testpmd-rxonly"
 	"hints-unread --no-hint-stats" "hints-read" "header-only --no-hints --touch"
 	"hints+header --touch")
 # XSKF_BENCH_CASES='NAME OPTIONS;NAME OPTIONS;...' runs those cases instead (xsk-rxdrop with the
@@ -137,6 +140,13 @@ if [ -n "${XSKF_BENCH_CASES:-}" ]; then
 fi
 names=()
 for c in "${cases[@]}"; do names+=("${c%% *}"); done
+# libxdp (the refloop's program, and xskf's default attach) goes through its dispatcher only
+# with a bpffs at /sys/fs/bpf: 'ip netns exec' gives each command a /sys without one
+if [ "$(ip netns exec "$TB_NS_DUT" stat -f -c %T /sys/fs/bpf 2>/dev/null)" = bpf_fs ]; then
+	attach_note="a bpffs at /sys/fs/bpf: libxdp attaches through its dispatcher where the kernel takes freplace programs (xsk-rxdrop's start-up line says which)"
+else
+	attach_note="no bpffs at /sys/fs/bpf in the bed's commands: libxdp attached the refloop's program alone, and xskf's default attach was alone too (as hints-off-alone)"
+fi
 for p in $(seq 1 "$passes"); do
 	echo "pass $p"
 	# the order turns around every pass (xdp-drop stays first: xdp-drop-1call takes its frame
@@ -152,6 +162,7 @@ for p in $(seq 1 "$passes"); do
 	done
 done
 echo
+echo "attach: $attach_note"
 echo "case           median Mpps   ns/packet   receiver CPU %"
 for c in "${names[@]}"; do
 	grep -q "^$c " "$res" || continue

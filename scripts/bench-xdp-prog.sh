@@ -8,7 +8,10 @@
 # (tests/bpf/bench_prog.c, built by meson as bench-xdp-prog). PASSES runs of the whole table
 # (default 3), each the median of 7 calls per cell; the table printed is the median per cell
 # over the passes, and the spread. The device-bound variant (driver hints through kfuncs)
-# cannot be test-run: the kfunc calls are in no row. Root.
+# cannot be test-run: the kfunc calls are in no row. The last two rows are the "no hints"
+# program behind libxdp's dispatcher (xskf's default attach, docs/operations.md): alone in it,
+# and second behind a program that passes every frame; "failed" on a kernel that refuses
+# freplace programs (this project's test machine). Root.
 set -euo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B=${XSKF_BUILD:-$SRC/build}

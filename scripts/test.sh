@@ -67,6 +67,8 @@ run build || failed+=(build)
 # the kernel lab once (scripts/vm-lab.sh: Debian's kernels under QEMU; exit 77, skipped, where
 # the machine cannot run it)
 meson test -C build --print-errorlogs --suite lab || failed+=(lab)
+# a skipped lab says why in one line (meson shows only SKIP)
+grep -h -m1 '^vm-lab: skipped: ' build/meson-logs/testlog.txt 2>/dev/null | sed 's/^/test: /' || true
 if [ $asan = 1 ]; then
 	# detect_leaks stays on; UBSan findings abort so they fail the test
 	export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

@@ -8,9 +8,11 @@
 # libraries, busybox for the initramfs. The build folder is shared read-only with the guest
 # over 9p; results (exit codes, --json, logs) come back over a second 9p folder.
 #
-#   scripts/vm-lab.sh [--kernel 6.1|6.12|7]... [--all] [--build DIR] [--keep] [TEST]...
+#   scripts/vm-lab.sh [--kernel 6.1|6.12|7]... [--all | --suite] [--build DIR] [--keep] [TEST]...
 #     --kernel K   boot this kernel (repeatable; default 7)
-#     --all        every kernel
+#     --all        every kernel (with no TEST: every test, the full list)
+#     --suite      the test suite's run (meson's 'lab' suite, scripts/test.sh): every kernel,
+#                  `load` on every kernel, `rxdrop zerocopy` on 7.x (`features`, `core`: --all)
 #     --build DIR  xskf's build folder (default: build)
 #     --keep       keep the run folder (default: kept only when a test failed)
 #     TEST         tests to run (default: every test the kernel can run):
@@ -18,8 +20,17 @@
 #                              hints, with a steering rule) and in SKB mode
 #                    rxdrop    copy-mode xsk-rxdrop on 2 virtio-net queues: every frame sent
 #                              from the host side counted, exactly, reconciled
+#                    citizen   xsk-rxdrop beside xdp-filter (Debian's xdp-tools, the host's
+#                              binaries) through libxdp's dispatcher, each started first;
+#                              every frame either dropped by the filter or counted by xskf,
+#                              each detached alone (kernel 7.x: 6.12 refuses the program)
 #                    zerocopy  the same in zero-copy (-z; kernel 7.x only: 6.12's virtio-net
 #                              refuses it with EOPNOTSUPP; it needs iommu_platform=on)
+#                    core      the copy-mode core integration tests (tests/integration: the
+#                              demo, rxdrop, l2fwd, steering, software hints) run in the
+#                              guest on their own veth beds (scripts/vm_lab_core.sh)
+#                    features  two of core's: the kernel-feature lines and the verifier log
+#                  (XSKF_LAB_CORE="NAME..." runs only those of core's list, e.g. "demo")
 #
 # The cache (XSKF_LAB_CACHE, default /var/cache/xskf-lab) keeps the apt lists, the kernels (by
 # package version) and the root filesystem (rebuilt when the host's xskf runtime libraries
@@ -33,7 +44,15 @@ BUILD=$SRC/build
 KERNELS=()
 TESTS=()
 KEEP=0
-ALL_TESTS="load rxdrop zerocopy"
+ALL_TESTS="load rxdrop zerocopy core"
+SUITE=0
+# suite_tests K: the suite's tests on kernel K (under 15 minutes in all on a 2-CPU machine)
+suite_tests() {
+	case $1 in
+	7) echo load rxdrop zerocopy ;;
+	*) echo load ;;
+	esac
+}
 
 usage() { sed -n '/^#   scripts\/vm-lab.sh/,/^#$/p' "$0" | sed 's/^# \{0,1\}//'; }
 skip() { echo "vm-lab: skipped: $*"; exit 77; }
@@ -50,13 +69,17 @@ while [ $# -gt 0 ]; do
 		shift
 		;;
 	--all) KERNELS=(6.1 6.12 7) ;;
+	--suite)
+		KERNELS=(6.1 6.12 7)
+		SUITE=1
+		;;
 	--build)
 		BUILD=$(cd "${2:-}" 2>/dev/null && pwd) || { echo "vm-lab: no build folder '${2:-}'" >&2; exit 2; }
 		shift
 		;;
 	--keep) KEEP=1 ;;
 	-h | --help) usage; exit 0 ;;
-	load | rxdrop | zerocopy) TESTS+=("$1") ;;
+	load | rxdrop | zerocopy | core | features | citizen) TESTS+=("$1") ;;
 	*) echo "vm-lab: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -87,8 +110,13 @@ apt_opts() {
 		-o Dir::Etc::Preferences="$APT_DIR/etc/preferences" \
 		-o Dir::Etc::PreferencesParts="$APT_DIR/etc/preferences.d" \
 		-o Dir::State="$APT_DIR/state" -o Dir::State::status="$APT_DIR/state/status" \
-		-o Dir::Cache="$APT_DIR/cache" -o Debug::NoLocking=1 -o APT::Sandbox::User=root
+		-o Dir::Cache="$APT_DIR/cache" -o Debug::NoLocking=1 -o APT::Sandbox::User=root \
+		-o Dir::Cache::pkgcache="$APT_DIR/cache/pkgcache.bin" \
+		-o Dir::Cache::srcpkgcache="$APT_DIR/cache/srcpkgcache.bin"
 }
+# (the package caches named: without them, as on a host whose apt.conf.d turns them off,
+# each apt-cache call parses every list again, 40-60 s on a loaded 2-CPU machine, about ten
+# calls a run; with them 1 s)
 lab_apt() { apt-get $(apt_opts) "$@"; }
 lab_apt_cache() { apt-cache $(apt_opts) "$@"; }
 
@@ -202,7 +230,7 @@ rootfs_make() {
 # The initramfs of kernel K: static busybox, the modules to mount 9p and run the NICs, an init
 # that mounts the root filesystem and the two shared folders and runs the run folder's
 # guest.sh on the root filesystem.
-GUEST_MODS="virtio_pci virtio_net igb 9pnet_virtio 9p"
+GUEST_MODS="virtio_pci virtio_net igb 9pnet_virtio 9p veth"
 initramfs_make() {
 	local k=$1 dir=$CACHE/kernel-$1 kver ir m f order=
 	kver=$(cat "$dir/KVER")
@@ -269,8 +297,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+source "$SRC/scripts/vm_lab_core.sh"
 apt_update
 rootfs_make
+wanted=" ${TESTS[*]:-$ALL_TESTS} "
+[ $SUITE = 0 ] || wanted=" $(for k in "${KERNELS[@]}"; do suite_tests "$k"; done) "
+case $wanted in *" core "* | *" features "*) core_rootfs ;; esac
 for k in "${KERNELS[@]}"; do
 	kernel_fetch "$k"
 	initramfs_make "$k"
@@ -283,6 +315,7 @@ source "$SRC/scripts/vm_lab_tests.sh"
 for k in "${KERNELS[@]}"; do
 	tests=("${TESTS[@]}")
 	[ ${#tests[@]} -gt 0 ] || tests=($ALL_TESTS)
+	[ $SUITE = 0 ] || tests=($(suite_tests "$k"))
 	lab_kernel "$k" "${tests[@]}" || FAILED=1
 done
 [ $FAILED = 0 ] && log "all passed" || log "FAILED (logs in $RUN)"

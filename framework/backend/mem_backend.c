@@ -377,6 +377,11 @@ static int mem_check(const struct xskf_engine_opts *o)
 			"--napi)\n");
 		return -EINVAL;
 	}
+	if (o->pin_dir || o->serve || o->serve_uds || o->xsk_map || o->xsk_map_uds) {
+		pr_warn("--pin-dir, --serve, --serve-uds, --xsk-map and --xsk-map-uds share an "
+			"interface's maps: the memory backend has none (drop them)\n");
+		return -EINVAL;
+	}
 	if (o->busy_poll) {
 		pr_warn("busy polling needs a NIC: the memory backend has none (drop -B)\n");
 		return -EINVAL;

@@ -90,6 +90,10 @@ struct xskf_backend_ops {
 	/* for messages and the JSON: how socket @s runs, how port @p is attached and redirects */
 	const char *(*sock_mode)(const struct xskf_sock *s);
 	void (*port_mode)(const struct xskf_port *p, const char **attach, const char **redirect);
+	/* the stats document: port @p's queues kept for other apps' sockets (--serve) and the
+	 * folder its maps are pinned in (NULL: none). NULL op: none of either */
+	void (*port_served)(const struct xskf_port *p, const uint32_t **served, unsigned int *nr,
+			    const char **pinned);
 	/* the backend's own members of the JSON document (",\n  \"name\": ..."), or NULL */
 	void (*json)(struct xskf_engine *eng, FILE *f);
 };

@@ -5,9 +5,10 @@
  * capture asks for. A full ring counts a drop and never makes the worker wait. The runner's
  * half (runner/capture.c) turns the records into pcapng for xskfctl.
  *
- * Off, a capture costs the worker one load and one predictable branch per burst (worker.c);
- * on, xskf_capture__burst() wraps the app's rx_burst: a copy of the RX frames before it, of
- * the frames it sends (XSKF_TX, XSKF_FWD) after it.
+ * Off, a capture costs the worker nothing: the control thread switches it on by publishing
+ * the capture twin of each socket's burst function (burst.c), whose xskf_capture__burst()
+ * wraps the app's rx_burst: a copy of the RX frames before it, of the frames it sends
+ * (XSKF_TX, XSKF_FWD) after it.
  */
 #ifndef XSKF_CAPTURE_H
 #define XSKF_CAPTURE_H
@@ -63,7 +64,7 @@ struct xskf_cap_ring {
 
 /*
  * The worker's side: copy the frames of @pkts[0..n) that the published capture asks for
- * around the app's @rx_cb. Thread: worker (worker.c, when w->cap is set).
+ * around the app's @rx_cb. Thread: worker (the capture twins of the burst functions, burst.c).
  */
 void xskf_capture__burst(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts,
 			 unsigned int n, void (*rx_cb)(void *, struct xskf_pkt *, unsigned int),

@@ -2,9 +2,9 @@
 /*
  * Ring operations for frames that span several buffers (multi-buffer AF_XDP, XDP_USE_SG,
  * docs/jumbo.md): the worker's RX and TX of chains, apart from ring_ops.h's path of single
- * buffers, which stays as it was. Only sockets bound with XDP_USE_SG (s->sg) come here, and
- * only for bursts that hold a chain does dispatch_sg() replace dispatch(): runs whose MTU needs
- * no chains pay one test per burst. Thread: the worker that owns the socket(s) and the UMEM.
+ * buffers, which stays as it was. Only sockets bound with XDP_USE_SG (s->sg) come here (their
+ * burst functions, burst.c), and only for bursts that hold a chain does dispatch_sg() replace
+ * dispatch(). Thread: the worker that owns the socket(s) and the UMEM.
  *
  * What the kernel does (net/xdp/xsk.c, seen on 6.18): a frame of N buffers is N descriptors,
  * each but the last with XDP_PKT_CONTD in its options, published together; but a peek of n
@@ -24,8 +24,14 @@
 
 #include "core/ring_ops.h"
 
-/* frag_idx of a frame of one buffer taken by rx_take_sg(): it has no buffers in segs */
-#define XSKF_NO_FRAGS 0xffff
+/*
+ * frag_idx of a frame of one buffer taken by rx_take_sg(): it has no buffers in segs. With
+ * XSKF_PKT_TX_REQ (xskf_tx.h: a TX-metadata request, which only frames of one buffer mark)
+ * it is above: frag_idx >= XSKF_NO_FRAGS says "no buffers in segs" in one compare.
+ */
+#define XSKF_NO_FRAGS 0x7fff
+_Static_assert((XSKF_NO_FRAGS | XSKF_PKT_TX_REQ) == 0xffff && XSKF_SEGS_CAP < XSKF_NO_FRAGS,
+	       "frag_idx: an index into segs, XSKF_NO_FRAGS, or either with the request's bit");
 
 /*
  * Buffers after the first that @p came with: the segs table's own marks, not p->frags, which
@@ -35,7 +41,7 @@ static inline uint32_t chain_frags(const struct xskf_worker *w, const struct xsk
 {
 	uint32_t k = 0;
 
-	if (p->frag_idx == XSKF_NO_FRAGS)
+	if (p->frag_idx >= XSKF_NO_FRAGS)
 		return 0;
 	while (w->segs[p->frag_idx + k++].options & XDP_PKT_CONTD)
 		;
@@ -58,9 +64,9 @@ static inline void chain_put_rest(struct xskf_worker *w, const struct xskf_pkt *
  * the program is detached, nothing more comes, so a chain cut at the end is dropped rather
  * than held. Returns how many frames.
  */
-static inline unsigned int rx_take_sg(struct xskf_worker *w, struct xskf_sock *s,
-				      struct xskf_pkt *pkts, uint32_t batch, bool hints,
-				      bool draining, bool *chained)
+static inline __attribute__((always_inline)) unsigned int
+rx_take_sg(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, uint32_t batch,
+	   bool hints, bool draining, bool *chained)
 {
 	struct xskf_umem *um = &w->umem;
 	uint8_t *area = um->area;
@@ -175,8 +181,6 @@ static inline bool stage_chain(struct xskf_worker *w, struct xskf_sock *out,
 		*d = w->segs[p->frag_idx + i];
 		d->options = i + 1 < frags ? XDP_PKT_CONTD : 0;
 	}
-	if (frags)
-		out->tx_chains = true;
 	return true;
 }
 
@@ -223,31 +227,6 @@ back:
 		xskf_cache_put(um, addr);
 		chain_put_rest(w, p, 0, frags);
 	}
-}
-
-/*
- * reap_completions() for a socket that has sent chains: the frames are the descriptors that
- * end one (no XDP_PKT_CONTD); every buffer goes back to the cache.
- */
-static inline void reap_completions_sg(struct xskf_sock *s, struct xskf_umem *um)
-{
-	uint32_t idx, n, j;
-	uint64_t bytes = 0, pkts = 0;
-
-	n = xsk_ring_cons__peek(&s->comp, s->comp.size, &idx);
-	if (!n)
-		return;
-	cache_put_comp(um, &s->comp, idx, n);
-	xsk_ring_cons__release(&s->comp, n);
-	for (j = 0; j < n; j++) {
-		const struct xdp_desc *d = &s->txq[(s->txq_head + j) & s->txq_mask];
-
-		bytes += d->len;
-		pkts += !(d->options & XDP_PKT_CONTD);
-	}
-	s->txq_head += n;
-	s->c.tx_bytes += bytes;
-	s->c.tx_packets += pkts;
 }
 
 #endif /* XSKF_CHAIN_OPS_H */

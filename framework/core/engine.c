@@ -23,6 +23,7 @@
 #include <numa.h>
 
 #include "core/backend.h"
+#include "core/burst.h"
 #include "core/capture.h"
 #include "core/cpus.h"
 #include "core/csum.h"
@@ -199,6 +200,22 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		}
 	}
 	eng->o.huge_dir = eng->huge_dir;
+	/* --pin-dir, --pin-group, --serve: kept (read at start by the xdp backend's pin.c) */
+	{
+		const char **src[6] = { &eng->o.pin_dir,   &eng->o.pin_group,
+					&eng->o.serve,	   &eng->o.serve_uds,
+					&eng->o.xsk_map,   &eng->o.xsk_map_uds };
+
+		for (i = 0; i < 6; i++)
+			if (*src[i] && !(*src[i] = eng->pin_strs[i] = strdup(*src[i]))) {
+				while (i--)
+					free(eng->pin_strs[i]);
+				free(eng->huge_dir);
+				free(eng);
+				errno = ENOMEM;
+				return NULL;
+			}
+	}
 	/*
 	 * Copy and zero-copy RX put data at chunk + XDP_PACKET_HEADROOM (256) + our headroom. With
 	 * hints on, 32 bytes of headroom put data at 288 = 32 mod 64: the 32-byte meta in front
@@ -210,6 +227,8 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 	if (o.cpus) {
 		err = xskf_parse_cpus(o.cpus, eng->cpus, XSKF_MAX_WORKERS, &eng->nr_cpus);
 		if (err) {
+			for (i = 0; i < 6; i++)
+				free(eng->pin_strs[i]);
 			free(eng->huge_dir);
 			free(eng);
 			errno = -err;
@@ -571,6 +590,9 @@ static int start_workers(struct xskf_engine *eng)
 
 	fatal_emergency = eng->be->emergency;
 	install_fatal_handlers();
+	/* each socket's burst functions, from its bind and what the app asks (burst.c) */
+	for (i = 0; i < eng->nr_socks; i++)
+		xskf_burst__choose(eng, &eng->socks[i]);
 	for (i = 0; i < eng->nr_workers; i++) {
 		struct xskf_worker *w = &eng->workers[i];
 
@@ -696,6 +718,8 @@ void xskf_engine__destroy(struct xskf_engine *eng)
 	xskf_capture__free(eng); /* the workers are joined */
 	free(eng->workers);
 	free(eng->huge_dir);
+	for (unsigned int i = 0; i < 6; i++)
+		free(eng->pin_strs[i]);
 	free(eng);
 }
 

@@ -34,6 +34,8 @@ struct xskf_engine {
 	enum xskf_hugepages hugepages;
 	uint64_t huge_page_size;   /* resolved (xskf_huge__resolve()); 0: the kernel has none */
 	char *huge_dir;            /* our copy of o.huge_dir, or NULL */
+	char *pin_strs[6]; /* our copies of o.pin_dir, .pin_group, .serve, .serve_uds, .xsk_map,
+			    * .xsk_map_uds */
 	uint32_t headroom;         /* UMEM frame headroom we ask for */
 	uint32_t rx_data_off;      /* where RX data starts in a chunk: XDP_PACKET_HEADROOM + headroom */
 	uint32_t hints;            /* XSKF_HINT_* the app reads; 0 (and o.no_hints): no meta */

@@ -4,19 +4,70 @@
  * walks it: xskf_pkt__seg(), xskf_pkt__chain_len(), xskf_pkt__read_chain(). Out of line and
  * apart from the per-packet path: only apps with XSKF_APP_F_CHAINS call them, for chains. The
  * buffers after the first are in the worker's table of the burst (worker.h: segs), found
- * through the thread's own worker, so struct xskf_pkt keeps its size.
+ * through the worker whose UMEM holds the frame (pkt->data - pkt->addr is the UMEM's start),
+ * so struct xskf_pkt keeps its size and no thread carries hidden state.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "core/chain_ops.h"
 #include "core/engine.h"
 
-__thread struct xskf_worker *xskf__worker_self __attribute__((tls_model("initial-exec")));
+/*
+ * The running workers, by their UMEM: written by the workers as they start and end (a slot
+ * each), read by the public calls below to find a frame's worker. A few slots are read per
+ * call; a frame of one buffer never needs it.
+ */
+#define OWNERS (4 * XSKF_MAX_WORKERS)
+static struct xskf_worker *_Atomic owners[OWNERS];
 
-uint8_t *xskf_pkt__seg(const struct xskf_pkt *pkt, unsigned int i, uint32_t *len)
+int xskf_chain__register(struct xskf_worker *w)
 {
-	const struct xskf_worker *w = xskf__worker_self;
+	unsigned int i;
+
+	for (i = 0; i < OWNERS; i++)
+		if (atomic_load(&owners[i]) == w)
+			return 0;
+	for (i = 0; i < OWNERS; i++) {
+		struct xskf_worker *none = NULL;
+
+		if (atomic_compare_exchange_strong(&owners[i], &none, w))
+			return 0;
+	}
+	return -ENOSPC;
+}
+
+void xskf_chain__unregister(struct xskf_worker *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < OWNERS; i++) {
+		struct xskf_worker *me = w;
+
+		if (atomic_compare_exchange_strong(&owners[i], &me, NULL))
+			return;
+	}
+}
+
+/* The worker whose UMEM holds @pkt's frame, or NULL. */
+static struct xskf_worker *owner(const struct xskf_pkt *pkt)
+{
+	const uint8_t *area = pkt->data - pkt->addr;
+	unsigned int i;
+
+	for (i = 0; i < OWNERS; i++) {
+		struct xskf_worker *w = atomic_load_explicit(&owners[i], memory_order_acquire);
+
+		if (w && (const uint8_t *)w->umem.area == area)
+			return w;
+	}
+	return NULL;
+}
+
+uint8_t *xskf_chain__seg(const struct xskf_worker *w, const struct xskf_pkt *pkt, unsigned int i,
+			 uint32_t *len)
+{
 	const struct xdp_desc *d;
 
 	if (i == 0) {
@@ -30,13 +81,19 @@ uint8_t *xskf_pkt__seg(const struct xskf_pkt *pkt, unsigned int i, uint32_t *len
 	return (uint8_t *)w->umem.area + d->addr;
 }
 
+uint8_t *xskf_pkt__seg(const struct xskf_pkt *pkt, unsigned int i, uint32_t *len)
+{
+	return xskf_chain__seg(i ? owner(pkt) : NULL, pkt, i, len);
+}
+
 uint32_t xskf_pkt__chain_len(const struct xskf_pkt *pkt)
 {
+	const struct xskf_worker *w = pkt->frags ? owner(pkt) : NULL;
 	uint32_t total = 0, len;
 	unsigned int i;
 
 	for (i = 0; i <= pkt->frags; i++)
-		if (xskf_pkt__seg(pkt, i, &len))
+		if (xskf_chain__seg(w, pkt, i, &len))
 			total += len;
 	return total;
 }
@@ -44,12 +101,13 @@ uint32_t xskf_pkt__chain_len(const struct xskf_pkt *pkt)
 const void *xskf_pkt__read_chain(const struct xskf_pkt *pkt, uint32_t off, uint32_t len,
 				 void *buf)
 {
+	const struct xskf_worker *w = pkt->frags ? owner(pkt) : NULL;
 	uint8_t *out = buf, *p;
 	uint32_t seg_len, k;
 	unsigned int i;
 
 	for (i = 0; i <= pkt->frags && len; i++) {
-		p = xskf_pkt__seg(pkt, i, &seg_len);
+		p = xskf_chain__seg(w, pkt, i, &seg_len);
 		if (!p)
 			return NULL;
 		if (off >= seg_len) {
@@ -70,7 +128,7 @@ const void *xskf_pkt__read_chain(const struct xskf_pkt *pkt, uint32_t off, uint3
 
 uint8_t *xskf_pkt__append(struct xskf_pkt *pkt, uint32_t len)
 {
-	struct xskf_worker *w = xskf__worker_self;
+	struct xskf_worker *w = owner(pkt);
 	struct xskf_umem *um;
 	struct xdp_desc *d;
 	uint32_t off;
@@ -87,7 +145,7 @@ uint8_t *xskf_pkt__append(struct xskf_pkt *pkt, uint32_t len)
 		return NULL;
 	if (pkt->frags)
 		w->segs[w->tx_nseg - 1].options = XDP_PKT_CONTD;
-	else
+	else /* a chain now: a request asked before is found by its magic (tx_meta.c) */
 		pkt->frag_idx = (uint16_t)w->tx_nseg;
 	d = &w->segs[w->tx_nseg++];
 	d->addr = um->cache[--um->cache_len] + off;

@@ -85,15 +85,14 @@ const char *xskf_proc__ctl_dir(void)
 	return d && *d ? d : "/run/xskf";
 }
 
-int xskf_proc__ctl_dir_open(char *why, size_t len)
+int xskf_proc__trusted_dir_open(const char *dir, mode_t mode, char *why, size_t len)
 {
-	const char *dir = xskf_proc__ctl_dir();
 	struct stat st;
 	int fd, err;
 
 	if (len)
 		why[0] = 0;
-	if (mkdir(dir, 0700) && errno != EEXIST)
+	if (mkdir(dir, mode) && errno != EEXIST)
 		return -errno;
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
@@ -118,4 +117,9 @@ int xskf_proc__ctl_dir_open(char *why, size_t len)
 		return -EPERM;
 	}
 	return fd;
+}
+
+int xskf_proc__ctl_dir_open(char *why, size_t len)
+{
+	return xskf_proc__trusted_dir_open(xskf_proc__ctl_dir(), 0700, why, len);
 }

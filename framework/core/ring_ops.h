@@ -198,23 +198,49 @@ static inline uint64_t txq_bytes(const struct xskf_sock *s, uint32_t from, uint3
 	return bytes;
 }
 
-static inline void reap_completions(struct xskf_sock *s, struct xskf_umem *um)
-{
-	uint32_t idx, n;
+/*
+ * What a socket's burst functions handle besides frames of one buffer, chosen once per socket
+ * at start (burst.c): multi-buffer frames (chain_ops.h), TX metadata (tx_meta.c), a live
+ * capture (capture.c). Constants at every inlined use, so each combination is its own code
+ * without a test.
+ */
+enum { XSKF_BURST_SG = 1u << 0, XSKF_BURST_TXMD = 1u << 1, XSKF_BURST_CAP = 1u << 2 };
 
-	if (!xskf_sock__tx_out(s))
-		return;
+/*
+ * Take completed frames back from @s's completion ring into the cache, counting them from the
+ * TX shadow. @kind (a constant): XSKF_BURST_SG counts a frame per descriptor that ends one (no
+ * XDP_PKT_CONTD: a chain is one frame, every buffer goes back); XSKF_BURST_TXMD hands back
+ * the timestamps of frames that asked one (tx_meta.c) before their chunks are reused.
+ */
+static inline __attribute__((always_inline)) void reap_completions(struct xskf_sock *s,
+								   struct xskf_umem *um,
+								   unsigned int kind)
+{
+	uint32_t idx, n, j;
+
 	n = xsk_ring_cons__peek(&s->comp, s->comp.size, &idx);
 	if (!n)
 		return;
-	/* frames that asked a timestamp (tx_meta.c): read before their chunks are reused */
-	if (unlikely(s->txmd_ts_out))
+	if ((kind & XSKF_BURST_TXMD) && unlikely(s->txmd_ts_out))
 		xskf_txmd__reap(s, um, s->txq_head, n);
 	cache_put_comp(um, &s->comp, idx, n);
 	xsk_ring_cons__release(&s->comp, n);
-	s->c.tx_bytes += txq_bytes(s, s->txq_head, n);
+	if (kind & XSKF_BURST_SG) {
+		uint64_t bytes = 0, pkts = 0;
+
+		for (j = 0; j < n; j++) {
+			const struct xdp_desc *d = &s->txq[(s->txq_head + j) & s->txq_mask];
+
+			bytes += d->len;
+			pkts += !(d->options & XDP_PKT_CONTD);
+		}
+		s->c.tx_bytes += bytes;
+		s->c.tx_packets += pkts;
+	} else {
+		s->c.tx_bytes += txq_bytes(s, s->txq_head, n);
+		s->c.tx_packets += n;
+	}
 	s->txq_head += n;
-	s->c.tx_packets += n;
 }
 
 /* A TX descriptor: the address, and len with options (0) in one 64-bit store. */
@@ -269,9 +295,14 @@ static inline void stage_view__store(const struct stage_view *v, struct xskf_soc
  * common verdicts and stay in locals (the cache top, the staging pointer); the drop counter is
  * derived once per burst from how many frames went back to the cache. Anything else (XSKF_FWD,
  * a frame out of its chunk, full staging) stores the locals, takes the slow path and reloads.
+ * @kind (a constant) with XSKF_BURST_TXMD: the sockets of an app that asks for TX metadata,
+ * where the frames from the first that asked (XSKF_PKT_TX_REQ) on are carried out with their
+ * requests (tx_meta.c: a request is taken back even from a drop).
  */
-static inline void dispatch(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts,
-			    unsigned int n)
+static inline __attribute__((always_inline)) void dispatch(struct xskf_worker *w,
+							   struct xskf_sock *s,
+							   struct xskf_pkt *pkts, unsigned int n,
+							   unsigned int kind)
 {
 	struct xskf_umem *um = &w->umem;
 	uint64_t fmask = ~((uint64_t)um->frame_size - 1);
@@ -287,6 +318,9 @@ static inline void dispatch(struct xskf_worker *w, struct xskf_sock *s, struct x
 		uint32_t len;
 		struct xskf_sock *out;
 
+		/* a frame that asked, whatever its verdict: it and the rest go the slow way */
+		if ((kind & XSKF_BURST_TXMD) && unlikely(p->frag_idx & XSKF_PKT_TX_REQ))
+			break;
 		if (likely(action == XSKF_DROP)) {
 			*c++ = addr & fmask;
 			continue;
@@ -339,6 +373,9 @@ back_not_app:
 		stage_view__store(&v, s);
 	um->cache_len += (uint32_t)(c - c0);
 	s->c.drop_app += (uint32_t)(c - c0) - not_app;
+	/* every verdict from the first frame that asked on, each with its request (tx_meta.c) */
+	if ((kind & XSKF_BURST_TXMD) && unlikely(p < end))
+		xskf_txmd__burst(w, s, p, (unsigned int)(end - p));
 }
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "rx_pkts() packs fields");
@@ -415,8 +452,9 @@ rx_pkts(struct xskf_pkt *restrict p, const struct xdp_desc *restrict d, uint32_t
  * Take up to @batch frames off @s's RX ring into @pkts, for the app's rx_burst() callback
  * (named apart from it: this is the ring's side). Returns how many.
  */
-static inline unsigned int rx_take(struct xskf_worker *w, struct xskf_sock *s,
-				   struct xskf_pkt *pkts, uint32_t batch, bool hints, bool prefetch)
+static inline __attribute__((always_inline)) unsigned int
+rx_take(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, uint32_t batch,
+	bool hints, bool prefetch)
 {
 	struct xskf_umem *um = &w->umem;
 	uint8_t *area = um->area;

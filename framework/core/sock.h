@@ -53,6 +53,14 @@ struct xskf_qcounters {
 };
 
 struct xskf_raw;
+struct xskf_sock;
+
+/* A socket's burst functions (burst.h), chosen at start. */
+typedef unsigned int xskf_burst_fn(struct xskf_worker *w, struct xskf_sock *s,
+				   struct xskf_pkt *pkts, bool draining);
+typedef void xskf_verdicts_fn(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts,
+			      unsigned int n, bool chained);
+typedef void xskf_reap_fn(struct xskf_sock *s, struct xskf_umem *um);
 
 struct xskf_sock {
 	struct xskf_port *port;
@@ -65,10 +73,9 @@ struct xskf_sock {
 	bool open;                 /* its backend opened it: its rings are set up */
 	/*
 	 * Bound with XDP_USE_SG: RX descriptors may form chains (XDP_PKT_CONTD), taken by
-	 * rx_take_sg() (chain_ops.h). tx_chains: a chain was staged on it once, so completions
-	 * are counted by packet ends from then on.
+	 * rx_take_sg() (chain_ops.h); its completions are counted by packet ends.
 	 */
-	bool sg, tx_chains;
+	bool sg;
 	/* an over-long RX chain is being dropped: its descriptors up to its end go back */
 	bool rx_skip;
 	/*
@@ -78,6 +85,15 @@ struct xskf_sock {
 	 */
 	bool rx_full;
 	uint8_t tx_max_segs;       /* descriptors per packet the kernel takes on TX */
+	uint8_t burst_kind;        /* XSKF_BURST_* (ring_ops.h) of its burst functions */
+	/*
+	 * Its burst functions (burst.c): the RX burst the worker calls (the chosen one, or its
+	 * capture twin while the control thread publishes it), the verdicts of the frames
+	 * tx_fill() built, the completions.
+	 */
+	xskf_burst_fn *_Atomic burst;
+	xskf_verdicts_fn *verdicts;
+	xskf_reap_fn *reap;
 	struct xsk_ring_cons rx;
 	struct xsk_ring_prod tx;
 	struct xsk_ring_prod fill;

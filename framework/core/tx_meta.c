@@ -2,10 +2,10 @@
 /*
  * TX metadata, the worker's side and the set-up (docs/tx-offloads.md).
  *
- * The per-packet path never looks at it: the accessors mark the burst (xskf_tx_asked), the
- * worker tests that once per burst, and only a burst in which a frame asked takes the way
- * here (xskf_txmd__burst() instead of dispatch()). The kernel refuses a
- * request it cannot carry out (sendto() EINVAL) and leaves the descriptor at the head of the
+ * Only the sockets of apps that ask come here: their burst functions (burst.c) are chosen at
+ * start. The accessors mark each frame that asked (XSKF_PKT_TX_REQ in xskf_pkt.frag_idx), and
+ * dispatch() (ring_ops.h) hands the frames of a burst from the first that asked on here
+ * (xskf_txmd__burst()). The kernel refuses a request it cannot carry out (sendto() EINVAL) and leaves the descriptor at the head of the
  * TX ring, so that nothing behind it is ever sent again: every request is checked here first,
  * and a frame whose request cannot be right is dropped and counted, never sent.
  *
@@ -89,8 +89,6 @@ static uint64_t tai_now(void)
 	clock_gettime(CLOCK_TAI, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
-
-XSKF_API __thread unsigned int xskf_tx_asked;
 
 /* The request waiting at @chunk, taken (cleared there) into @r; false when there is none. */
 static bool take_req(uint8_t *chunk, uint32_t off, struct xskf_tx_req *r)

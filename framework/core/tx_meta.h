@@ -2,8 +2,9 @@
 /*
  * TX metadata, framework side (tx_meta.c, xsk_raw.c; docs/tx-offloads.md): the kernel's UAPI
  * of Linux 6.8+ (Debian 12's linux/if_xdp.h is 6.1's), the set-up of each socket's offloads and
- * the two per-burst slow paths: a burst in which a frame asked (instead of dispatch()),
- * completions of frames that asked a timestamp (reap_completions()). The public side is include/xskf_tx.h.
+ * the per-burst slow paths of the sockets of apps that ask (burst.c): the frames of a burst
+ * from the first that asked on (dispatch()), completions of frames that asked a timestamp
+ * (reap_completions()). The public side is include/xskf_tx.h.
  */
 #ifndef XSKF_TX_META_H
 #define XSKF_TX_META_H
@@ -12,13 +13,6 @@
 #include <linux/if_xdp.h>
 
 #include "xskf_tx.h"
-
-/*
- * The library's own accesses to xskf_tx_asked (twice a burst): initial-exec, a plain
- * %fs-relative access, as in an executable, and not a __tls_get_addr() call through the shared
- * libxskf the runner links (libxskf has static TLS already: core/hints.c).
- */
-extern __thread unsigned int xskf_tx_asked __attribute__((tls_model("initial-exec")));
 
 #ifndef XDP_UMEM_TX_SW_CSUM
 #define XDP_UMEM_TX_SW_CSUM (1 << 1)
@@ -92,16 +86,19 @@ enum { XSKF_TXMD_STAGED, XSKF_TXMD_DROP_APP, XSKF_TXMD_DROP };
 int xskf_txmd__frame(struct xskf_worker *w, struct xskf_sock *s, const struct xskf_pkt *p);
 
 /*
- * dispatch() for a burst of @n on @s in which a frame asked for TX metadata (xskf_tx_asked):
- * every frame's verdict carried out, its request with it; frames staged, or given back to the
- * cache and counted. Thread: the worker.
+ * The rest of dispatch() for @n frames on @s from the first that asked for TX metadata
+ * (XSKF_PKT_TX_REQ): every frame's verdict carried out, its request with it; frames staged,
+ * or given back to the cache and counted. Thread: the worker.
  */
 void xskf_txmd__burst(struct xskf_worker *w, struct xskf_sock *s, const struct xskf_pkt *pkts,
 		      unsigned int n);
 
 /*
- * A burst of chains (multi-buffer) in which a frame asked: requests are not carried out for
- * chains (docs/tx-offloads.md), only taken back and counted (txmd_unsupported). Thread: the
+ * Frames of @pkts[0..n) that may have asked and go without it, found by the request's magic
+ * (a chain is not marked: XSKF_PKT_TX_REQ is for frames of one buffer): a burst of chains
+ * (multi-buffer: requests are not carried out for chains, docs/tx-offloads.md), or frames
+ * tx_fill() built and the app did not hand over. Their requests are taken back and counted
+ * (txmd_unsupported), so that the chunk's next frame starts a request of its own. Thread: the
  * worker.
  */
 void xskf_txmd__forget(struct xskf_worker *w, struct xskf_sock *s, const struct xskf_pkt *pkts,

@@ -14,12 +14,11 @@
 #include <time.h>
 #include <urcu-qsbr.h>
 
+#include "core/app_cb.h"
 #include "core/backend.h"
-#include "core/capture.h"
+#include "core/chain_ops.h"
 #include "core/clock.h"
 #include "core/csum.h"
-#include "core/app_cb.h"
-#include "core/chain_ops.h"
 #include "core/ring_ops.h"
 
 __thread unsigned char xskf__app_cb __attribute__((tls_model("initial-exec")));
@@ -63,23 +62,6 @@ static inline uint32_t tx_room(const struct xskf_worker *w)
 }
 
 /*
- * A burst in which the app asked for TX metadata (xskf_tx.h): carried out with every frame's
- * verdict (tx_meta.c); chains take their requests back, counted, and go as ever.
- */
-static __attribute__((noinline, cold)) void txmd_dispatch(struct xskf_worker *w, struct xskf_sock *s,
-							 struct xskf_pkt *pkts, unsigned int n,
-							 bool chained)
-{
-	xskf_tx_asked = 0;
-	if (unlikely(chained)) {
-		xskf_txmd__forget(w, s, pkts, n);
-		dispatch_sg(w, s, pkts, n);
-		return;
-	}
-	xskf_txmd__burst(w, s, pkts, n);
-}
-
-/*
  * TX-only apps build frames in empty chunks handed out from the cache. A round that built none
  * counts towards a sleep (idle.c; @rcu: the thread is a QSBR reader).
  */
@@ -117,24 +99,20 @@ static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_
 	w->tx_building = false;
 	if (m > n)
 		m = n;
-	/* frames built but not handed over take their requests back with them (tx_meta.c) */
-	if (unlikely(xskf_tx_asked) && m < n && w->socks[0])
-		xskf_txmd__forget(w, w->socks[0], pkts + m, n - m);
-	for (i = m; i < n; i++) {
-		xskf_cache_put(um, pkts[i].addr);
-		if (unlikely(pkts[i].frag_idx != XSKF_NO_FRAGS))
-			chain_put_rest(w, &pkts[i], 0, chain_frags(w, &pkts[i]));
+	if (unlikely(m < n)) {
+		/* frames built but not handed over take their requests back (tx_meta.c) */
+		if (w->socks[0] && (w->socks[0]->burst_kind & XSKF_BURST_TXMD))
+			xskf_txmd__forget(w, w->socks[0], pkts + m, n - m);
+		for (i = m; i < n; i++) {
+			xskf_cache_put(um, pkts[i].addr);
+			if (unlikely(pkts[i].frag_idx < XSKF_NO_FRAGS))
+				chain_put_rest(w, &pkts[i], 0, chain_frags(w, &pkts[i]));
+		}
 	}
-	/* frames of several buffers (xskf_pkt__append()) go the chain way */
-	if (m && w->socks[0]) {
-		if (unlikely(xskf_tx_asked))
-			txmd_dispatch(w, w->socks[0], pkts, m, w->tx_nseg != 0);
-		else if (unlikely(w->tx_nseg))
-			dispatch_sg(w, w->socks[0], pkts, m);
-		else
-			dispatch(w, w->socks[0], pkts, m);
-	}
-	xskf_tx_asked = 0;
+	/* the socket's verdicts (burst.c); frames of several buffers (xskf_pkt__append()) the
+	 * chain way */
+	if (m && w->socks[0])
+		w->socks[0]->verdicts(w, w->socks[0], pkts, m, w->tx_nseg != 0);
 	if (!m)
 		xskf_idle__empty(w, false, rcu, true);
 }
@@ -186,35 +164,51 @@ bool xskf_worker__drained(const struct xskf_worker *w)
 	return true;
 }
 
+/* What the sockets' burst functions read (burst.c), fixed for the run but the sample count. */
+static void burst_cfg(struct xskf_worker *w)
+{
+	const struct xskf_engine *eng = w->eng;
+	struct xskf_burst_cfg *c = &w->bc;
+
+	c->rx_cb = eng->app.rx_burst;
+	c->wctx = w->wctx;
+	c->batch = eng->o.batch;
+	c->hints = !eng->o.no_hints;
+	/* hints read imply frames read: rx_take() prefetches then (ring_ops.h, rx_prefetch()) */
+	c->prefetch = eng->prefetch;
+	/*
+	 * Checksums (csum.h): bursts shorter than csum_whole are looked at whole, the first
+	 * frame of every XSKF_CSUM_SAMPLE-th other one; --csum-repair makes every burst shorter.
+	 */
+	c->csum_repair = eng->o.csum_repair;
+	c->csum_whole = c->csum_repair ? c->batch + 1 : c->batch;
+	c->csum_every = XSKF_CSUM_SAMPLE;
+}
+
+/*
+ * The loop: each socket's RX burst (its burst function, burst.c: take, the app, the verdicts),
+ * then each socket's TX side (flush, kick, completions). Everything a feature changes is in
+ * the functions chosen per socket at start; what stays here is the same for every socket.
+ */
 void *xskf_worker__run(void *arg)
 {
 	struct xskf_worker *w = arg;
 	struct xskf_engine *eng = w->eng;
 	const struct xskf_app *app = &eng->app;
 	struct xskf_pkt pkts[XSKF_MAX_BATCH];
-	uint32_t batch = eng->o.batch;
+	const uint32_t batch = eng->o.batch;
 	uint64_t drain_ns = (uint64_t)eng->o.tx_drain_us * 1000, now, drain_deadline = 0;
-	bool hints = !eng->o.no_hints, rcu = app->flags & XSKF_APP_F_RCU_QSBR;
-	/* hints read imply frames read: rx_take() prefetches then (ring_ops.h, rx_prefetch()) */
-	bool prefetch = eng->prefetch;
-	bool tx_only = app->flags & XSKF_APP_F_TX_ONLY;
-	bool busy_poll = eng->busy_poll, kick_always = eng->o.no_need_wakeup && eng->be->wakeups;
-	bool csum_repair = eng->o.csum_repair, step = w->step;
-	/*
-	 * Checksums (csum.h): bursts shorter than csum_whole are looked at whole, the first frame
-	 * of every XSKF_CSUM_SAMPLE-th other one; --csum-repair makes every burst shorter.
-	 */
-	const uint32_t csum_whole = csum_repair ? batch + 1 : batch;
-	unsigned int csum_every = XSKF_CSUM_SAMPLE;
+	const bool rcu = app->flags & XSKF_APP_F_RCU_QSBR, tx_only = app->flags & XSKF_APP_F_TX_ONLY;
+	const bool busy_poll = eng->busy_poll, step = w->step;
+	const bool kick_always = eng->o.no_need_wakeup && eng->be->wakeups;
 	/* fixed once the worker runs: in locals, so that no store of the loop makes them reload */
 	struct xskf_sock *const *socks = w->socks;
 	const unsigned int nr_socks = w->nr_socks;
-	void (*rx_cb)(void *, struct xskf_pkt *, unsigned int) = app->rx_burst;
-	void *wctx;
 	unsigned int i, got;
 
 	pin(w);
-	xskf__worker_self = w; /* for xskf_pkt__seg() */
+	if (xskf_chain__register(w)) /* for xskf_pkt__seg() */
+		pr_warn("warning: worker %u: chains cannot be walked (too many workers)\n", w->id);
 	if (rcu)
 		rcu_register_thread();
 	if (app->worker_init) {
@@ -227,8 +221,7 @@ void *xskf_worker__run(void *arg)
 			goto out;
 		}
 	}
-
-	wctx = w->wctx;
+	burst_cfg(w);
 	__atomic_store_n(&w->idle.t0, xskf_now_ns(), __ATOMIC_RELEASE);
 	for (;;) {
 		bool draining = atomic_load_explicit(&w->draining, memory_order_relaxed);
@@ -240,85 +233,25 @@ void *xskf_worker__run(void *arg)
 			if (xskf_worker__drained(w) || now > drain_deadline)
 				break;
 		}
-		/*
-		 * The kernel's side, when the backend plays it (the memory backend): a flag in
-		 * a local for the test, the pointer read only when it is taken. Testing the
-		 * pointer itself (w->step) cost one more instruction per iteration, keeping it
-		 * in a local another (callgrind).
-		 */
+		/* the kernel's side, when the backend plays it (the memory backend) */
 		if (unlikely(step))
 			w->step(w, batch, !draining);
-		/*
-		 * The idle decision (idle.c) is taken only on paths where nothing came: in
-		 * tx_fill() when a TX-only app built nothing, in rx_nothing() when the last
-		 * socket of a round that received nothing is empty too. A round with frames pays
-		 * nothing for it: a test of got after the loop cost 0.1-0.3 instructions per
-		 * packet (locals spilled), a call per empty socket 0.4 in the tunnel's silent
-		 * port; this way rxdrop and l2fwd stay at 32.3 and 72.5 (bench-engine.sh).
-		 */
+		/* the idle decision (idle.c): only where nothing came, in tx_fill(), rx_nothing() */
 		if (tx_only && !draining && app->tx_fill)
 			tx_fill(w, pkts, batch, rcu);
 		now = 0;
 		got = 0;
-		/*
-		 * TX-only apps never prime their fill rings, so their sockets receive nothing:
-		 * skip RX altogether (no rx_burst callback to call, no wakeup syscalls).
-		 */
+		/* TX-only apps never prime their fill rings: no RX, no wakeup syscalls */
 		for (i = 0; i < nr_socks && !tx_only; i++) {
 			struct xskf_sock *s = socks[i];
-			bool chained = false;
 			unsigned int n;
 
 			refill(s, &w->umem, batch);
-			/* multi-buffer sockets apart (chain_ops.h): one test per burst */
-			if (unlikely(s->sg))
-				n = rx_take_sg(w, s, pkts, batch, hints, draining, &chained);
-			else
-				n = rx_take(w, s, pkts, batch, hints, prefetch);
+			n = atomic_load_explicit(&s->burst, memory_order_relaxed)(w, s, pkts, draining);
 			got += n;
-			if (n) {
-				/*
-				 * Unfinished TCP/UDP checksums (csum.c): every frame is finished
-				 * with --csum-repair; else a few are looked at, so that the
-				 * control thread can say why forwarded TCP fails. Bursts shorter
-				 * than the batch are whole (a slow flow, the handshake of a TCP
-				 * connection), of full ones only the first frame of every 64th.
-				 */
-				if (unlikely(n < csum_whole) || unlikely(!--csum_every)) {
-					unsigned int look = n < csum_whole ? n : 1;
-
-					/*
-					 * A burst of chains holds fewer frames than the batch
-					 * even under load (a peek takes batch + XSKF_MAX_SEGS
-					 * buffers): one that found a batch of buffers on the ring
-					 * is sampled as a full one (--csum-repair: every frame).
-					 */
-					if (unlikely(chained) && s->rx_full && n < csum_whole &&
-					    !csum_repair)
-						look = !--csum_every;
-					if (look) {
-						xskf_csum__burst(s, pkts, look, csum_repair,
-								 chained);
-						csum_every = XSKF_CSUM_SAMPLE;
-					}
-				}
-				/* a live capture (capture.h): one load and branch a burst when off */
-				xskf__app_cb = XSKF_CB_RX_BURST; /* for a crash's line */
-				if (unlikely(atomic_load_explicit(&w->cap, memory_order_relaxed)))
-					xskf_capture__burst(w, s, pkts, n, rx_cb, wctx);
-				else
-					rx_cb(wctx, pkts, n);
-				xskf__app_cb = XSKF_CB_NONE;
-				if (unlikely(xskf_tx_asked))
-					txmd_dispatch(w, s, pkts, n, chained);
-				else if (unlikely(chained))
-					dispatch_sg(w, s, pkts, n);
-				else
-					dispatch(w, s, pkts, n);
-			} else if (busy_poll || xsk_ring_prod__needs_wakeup(&s->fill) ||
-				   (!got && i + 1 == nr_socks)) {
+			if (!n && (busy_poll || xsk_ring_prod__needs_wakeup(&s->fill) ||
+				   (!got && i + 1 == nr_socks)))
 				rx_nothing(w, s, busy_poll, !got && i + 1 == nr_socks);
-			}
 		}
 		for (i = 0; i < nr_socks; i++) {
 			struct xskf_sock *s = socks[i];
@@ -335,8 +268,7 @@ void *xskf_worker__run(void *arg)
 				} else {
 					if (!now)
 						now = xskf_now_ns();
-					/* the clock starts at the first look, not at each
-					 * stage(): one read per round, none per burst */
+					/* the clock starts at the first look: one read a round */
 					if (!s->txq_since_ns)
 						s->txq_since_ns = now;
 					else if (now - s->txq_since_ns >= drain_ns)
@@ -345,10 +277,7 @@ void *xskf_worker__run(void *arg)
 			}
 			if (xskf_sock__tx_out(s)) {
 				maybe_kick(s, kick_always);
-				if (unlikely(s->tx_chains))
-					reap_completions_sg(s, &w->umem);
-				else
-					reap_completions(s, &w->umem);
+				s->reap(s, &w->umem);
 			}
 		}
 		if (rcu)
@@ -360,6 +289,7 @@ void *xskf_worker__run(void *arg)
 out:
 	if (rcu)
 		rcu_unregister_thread();
+	xskf_chain__unregister(w);
 	atomic_store(&w->done, true);
 	return NULL;
 }

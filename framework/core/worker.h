@@ -35,8 +35,19 @@ struct xskf_mem_worker {
 };
 
 
+/* What every socket's burst function reads of its worker (burst.c): set before its loop. */
+struct xskf_burst_cfg {
+	void (*rx_cb)(void *wctx, struct xskf_pkt *pkts, unsigned int n); /* the app's */
+	void *wctx;
+	uint32_t batch;
+	uint32_t csum_whole;     /* bursts shorter than this are looked at whole (csum.h) */
+	unsigned int csum_every; /* full bursts left until the next sample */
+	bool hints, prefetch, csum_repair;
+};
+
 struct xskf_worker {
 	struct xskf_engine *eng;
+	struct xskf_burst_cfg bc;
 	unsigned int id;
 	int cpu;
 	pthread_t thread;
@@ -69,9 +80,16 @@ struct xskf_worker {
 	atomic_bool done;
 } __attribute__((aligned(XSKF_CACHE_LINE))); /* nor do two workers */
 
-/* The worker of this thread, for xskf_pkt__seg() (pkt_chain.c); NULL off the workers. */
-extern __thread struct xskf_worker *xskf__worker_self
-	__attribute__((tls_model("initial-exec"))); /* no __tls_get_addr() in the shared libxskf */
+/*
+ * Frames of worker @w's UMEM may be walked by the public xskf_pkt__seg() & co. (pkt_chain.c),
+ * which find a frame's worker by its UMEM: from xskf_chain__register() until
+ * xskf_chain__unregister(). Returns 0 or -ENOSPC. Thread: any (the worker at its start).
+ */
+int xskf_chain__register(struct xskf_worker *w);
+void xskf_chain__unregister(struct xskf_worker *w);
+/* Buffer @i of @pkt, a frame of @w's burst (xskf_pkt__seg() with its worker given). */
+uint8_t *xskf_chain__seg(const struct xskf_worker *w, const struct xskf_pkt *pkt, unsigned int i,
+			 uint32_t *len);
 
 void *xskf_worker__run(void *arg);
 bool xskf_worker__drained(const struct xskf_worker *w);

@@ -23,7 +23,7 @@ enum {
 	O_JSON = 256, O_CPUS, O_WORKERS, O_HUGE, O_RXR, O_TXR, O_FILLR, O_COMPR, O_FRAMES,
 	O_NOHINTS, O_INTERVAL, O_QUIET, O_BACKEND, O_MEM_FRAMES, O_MEM_FRAME, O_MEM_SEGS, O_HUGE_DIR,
 	O_HUGE_SIZE, O_CSUM_REPAIR, O_STEER, O_STEER_FILE, O_KEEP_HOST, O_NO_TX_OFFLOAD, O_IDLE,
-	O_IDLE_SPIN, O_NAPI,
+	O_IDLE_SPIN, O_NAPI, O_PIN_DIR, O_PIN_GROUP, O_SERVE, O_SERVE_UDS, O_XSK_MAP, O_XSK_MAP_UDS, O_ATTACH,
 	O_APP_BASE = 1000,
 };
 
@@ -40,6 +40,8 @@ static const struct std_opt std_opts[] = {
 	{ "copy", O_COPY, 0, NULL, "bind in copy mode (default: zero-copy, else copy)" },
 	{ "native", O_NATIVE, 0, NULL, "attach XDP in native mode (default: native, else SKB)" },
 	{ "skb", O_SKB, 0, NULL, "attach XDP in SKB (generic) mode" },
+	{ "attach", O_ATTACH, 1, "dispatcher|alone",
+	  "through libxdp's dispatcher beside other XDP programs (default), or alone" },
 	{ "busy-poll", O_BUSY, 0, NULL, "preferred busy polling (SO_PREFER_BUSY_POLL)" },
 	{ "idle", O_IDLE, 1, "busy|adaptive|sleep",
 	  "without frames: poll, poll then sleep in poll() (default), or sleep at once" },
@@ -73,6 +75,17 @@ static const struct std_opt std_opts[] = {
 	  "the host keeps its ARP, ICMPv6 (ND) and frames to its own addresses" },
 	{ "no-tx-offload", O_NO_TX_OFFLOAD, 0, NULL,
 	  "no TX metadata: checksums by xskf in software, no TX timestamps or launch times" },
+	{ "serve", O_SERVE, 1, "QUEUES",
+	  "keep these queues for other AF_XDP apps' sockets (pinned XSKMAP); our rules apply there" },
+	{ "pin-dir", O_PIN_DIR, 1, "DIR",
+	  "pin the XSKMAP and rule maps in DIR/IFACE/ on bpffs (default with --serve: /sys/fs/bpf/xskf)" },
+	{ "pin-group", O_PIN_GROUP, 1, "GROUP", "the group that may open the pinned maps (default: none)" },
+	{ "serve-uds", O_SERVE_UDS, 1, "PATH",
+	  "hand out the XSKMAP on this socket, the AF_XDP device plugin's protocol (DPDK use_cni)" },
+	{ "xsk-map", O_XSK_MAP, 1, "PATH",
+	  "be served: our sockets into this pinned XSKMAP, no program of ours (CAP_NET_RAW only)" },
+	{ "xsk-map-uds", O_XSK_MAP_UDS, 1, "PATH",
+	  "be served: the XSKMAP from this device-plugin socket (/xsk_map_fd), no program of ours" },
 	{ "interval", O_INTERVAL, 1, "SECONDS", "stats interval (default 1)" },
 	{ "quiet", O_QUIET, 0, NULL, "no per-interval stats lines" },
 	{ "backend", O_BACKEND, 1, "xdp|memory",
@@ -260,6 +273,16 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 		case O_SKB:
 			c->eo.attach_mode = XSKF_ATTACH_SKB;
 			break;
+		case O_ATTACH:
+			if (!strcmp(optarg, "dispatcher")) {
+				c->eo.xdp_alone = false;
+			} else if (!strcmp(optarg, "alone")) {
+				c->eo.xdp_alone = true;
+			} else {
+				pr_warn("--attach takes dispatcher or alone, not '%s'\n", optarg);
+				return -EINVAL;
+			}
+			break;
 		case O_BUSY:
 			c->eo.busy_poll = true;
 			break;
@@ -372,6 +395,24 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			break;
 		case O_KEEP_HOST:
 			c->keep_host = true;
+			break;
+		case O_SERVE:
+			c->eo.serve = optarg;
+			break;
+		case O_PIN_DIR:
+			c->eo.pin_dir = optarg;
+			break;
+		case O_PIN_GROUP:
+			c->eo.pin_group = optarg;
+			break;
+		case O_SERVE_UDS:
+			c->eo.serve_uds = optarg;
+			break;
+		case O_XSK_MAP:
+			c->eo.xsk_map = optarg;
+			break;
+		case O_XSK_MAP_UDS:
+			c->eo.xsk_map_uds = optarg;
 			break;
 		case O_INTERVAL:
 			err = parse_u32("interval", optarg, 1, 3600, &c->interval);

@@ -121,9 +121,15 @@ void xskf_report__interval(struct xskf_engine *eng, FILE *f, double elapsed, dou
 	fflush(f);
 }
 
-/* redirected by the program = received by the socket + dropped by the kernel (per queue) */
-static bool reconciles(const struct xskf_queue_stats *s)
+/*
+ * redirected by the program = received by the socket + dropped by the kernel (per queue). A
+ * served run (--xsk-map, --xsk-map-uds) has no program of its own to count: nothing to hold
+ * the socket's counts against (its program counters stay 0, and say so).
+ */
+static bool reconciles(const struct xskf_engine *eng, const struct xskf_queue_stats *s)
 {
+	if (eng->o.xsk_map || eng->o.xsk_map_uds)
+		return true;
 	/* frames whose chain the worker dropped as bad were received, not counted in rx_packets */
 	return s->prog_redirected == s->rx_packets + s->drop_chain_long + s->drop_chain_open +
 					     s->k_rx_dropped + s->k_rx_ring_full;
@@ -151,7 +157,7 @@ int xskf_report__summary(struct xskf_engine *eng, FILE *f, double elapsed)
 			(unsigned long long)st.k_rx_fill_ring_empty_descs,
 			(unsigned long long)st.prog_redirected, (unsigned long long)st.prog_passed,
 			(unsigned long long)st.prog_errors,
-			reconciles(&st) ? "" : "  << DOES NOT RECONCILE");
+			reconciles(eng, &st) ? "" : "  << DOES NOT RECONCILE");
 		if (st.txmd_frames || st.txmd_csum_sw || st.txmd_invalid || st.txmd_unsupported ||
 		    st.txmd_launch_bad)
 			/* TX metadata (xskf_tx.h): only when some frame asked */
@@ -166,10 +172,29 @@ int xskf_report__summary(struct xskf_engine *eng, FILE *f, double elapsed)
 				(unsigned long long)st.txmd_launch_bad,
 				(unsigned long long)st.txmd_stamps,
 				(unsigned long long)st.txmd_stamps_lost);
-		if (!reconciles(&st))
+		if (!reconciles(eng, &st))
 			err = -EIO;
 	}
 	return err;
+}
+
+/* @s as a JSON string (an operator's path may hold any byte), or null. */
+static void json_str(FILE *f, const char *s)
+{
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
 }
 
 /* The queue counters as the stats document names them: the rows of xskf_counters.h. */
@@ -240,7 +265,7 @@ static void json_queue(FILE *f, struct xskf_engine *eng, unsigned int i)
 		eng->ports[port].name, q, eng->socks[i].worker->id,
 		eng->socks[i].zerocopy ? "true" : "false");
 	json_counters(f, &s);
-	fprintf(f, "\"reconciled\": %s}", reconciles(&s) ? "true" : "false");
+	fprintf(f, "\"reconciled\": %s}", reconciles(eng, &s) ? "true" : "false");
 }
 
 void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int census_err)
@@ -258,14 +283,24 @@ void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int cen
 		v.libxdp, elapsed);
 	for (i = 0; i < eng->nr_ports; i++) {
 		struct xskf_port *p = &eng->ports[i];
-		const char *attach, *redirect;
+		const char *attach, *redirect, *pinned = NULL;
+		const uint32_t *served = NULL;
+		unsigned int k, nr_served = 0;
 
 		eng->be->port_mode(p, &attach, &redirect);
 		fprintf(f,
 			"    {\"name\": \"%s\", \"ifindex\": %d, \"attach_mode\": \"%s\", "
-			"\"redirect\": \"%s\", \"rx_queues\": %u, \"numa_node\": %d}%s\n",
-			p->name, p->ifindex, attach, redirect, p->nr_hw_queues, p->numa_node,
-			i + 1 < eng->nr_ports ? "," : "");
+			"\"redirect\": \"%s\", \"rx_queues\": %u, \"numa_node\": %d, ",
+			p->name, p->ifindex, attach, redirect, p->nr_hw_queues, p->numa_node);
+		/* --serve's queues (other apps' sockets) and where the maps are pinned (pin.c) */
+		if (eng->be->port_served)
+			eng->be->port_served(p, &served, &nr_served, &pinned);
+		fprintf(f, "\"served\": [");
+		for (k = 0; k < nr_served; k++)
+			fprintf(f, "%s%u", k ? ", " : "", served[k]);
+		fprintf(f, "], \"pinned\": ");
+		json_str(f, pinned);
+		fprintf(f, "}%s\n", i + 1 < eng->nr_ports ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"queues\": [\n");
 	for (i = 0; i < eng->nr_socks; i++) {

@@ -8,6 +8,13 @@
  * the repeats), the median of RUNS calls. The XSKMAP is empty: bpf_redirect_map() answers
  * XDP_PASS, as for a queue without a socket.
  *
+ *
+ * Two more rows put the "no hints" program behind libxdp's dispatcher (its xdp-dispatcher.o,
+ * from libxdp1; $XSKF_XDP_DISPATCHER_OBJ), as xskf's default attach does: alone in it (libxdp
+ * then freplaces the dispatcher's own function), and second of two behind a program that
+ * passes every frame (the dispatcher's loop, as beside xdp-filter). They need a kernel that
+ * takes freplace programs: "failed" where it refuses them (this project's test machine: EPERM).
+ *
  *   bench-xdp-prog [REPEAT [RUNS]]      (defaults 1000000, 7)
  */
 #include <arpa/inet.h>
@@ -17,6 +24,8 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+
+#include <xdp/prog_dispatcher.h>
 
 #include "xskf_meta.h"
 #include "xskf_steer.h"
@@ -147,6 +156,7 @@ static struct bench_prog *load(const struct variant *v)
 	bpf_program__set_autoload(skel->progs.xskf_redirect, false);
 	bpf_program__set_autoload(skel->progs.xskf_redirect_hw, false);
 	bpf_program__set_autoload(skel->progs.xskf_redirect_lk, false);
+	bpf_program__set_autoload(skel->progs.xskf_redirect_nm, false);
 	if (bench_prog__load(skel) || (v->steer_dport && steer_udp(skel, v->steer_dport))) {
 		bench_prog__destroy(skel);
 		return NULL;
@@ -154,10 +164,106 @@ static struct bench_prog *load(const struct variant *v)
 	return skel;
 }
 
+/*
+ * libxdp's dispatcher with @n programs (1 or 2): the bench program, behind pass_only for 2,
+ * linked by freplace as libxdp links them. Returns the dispatcher's fd (test-run it), or -1;
+ * @links and the objects are kept in @keep for the caller to free.
+ */
+struct disp_keep {
+	struct bpf_object *disp;
+	struct bench_prog *skel;
+	struct bpf_link *links[2];
+};
+
+static int dispatcher(unsigned int n, struct disp_keep *keep)
+{
+	const char *path = getenv("XSKF_XDP_DISPATCHER_OBJ");
+	struct xdp_dispatcher_config cfg = {
+		.magic = XDP_DISPATCHER_MAGIC,
+		.dispatcher_version = XDP_DISPATCHER_VERSION,
+		.num_progs_enabled = (__u8)n,
+	};
+	struct bpf_program *mine, *first;
+	unsigned int i;
+
+	memset(keep, 0, sizeof(*keep));
+	for (i = 0; i < n; i++) {
+		/* what libxdp writes: XDP_PASS goes on, and its own "no program here" value */
+		cfg.chain_call_actions[i] = 1U << XDP_PASS | 1U << XDP_DISPATCHER_RETVAL;
+		cfg.run_prios[i] = i ? 50 : 10;
+	}
+	keep->disp = bpf_object__open_file(path ? path : "/usr/lib/x86_64-linux-gnu/bpf/xdp-dispatcher.o",
+					   NULL);
+	if (libbpf_get_error(keep->disp) ||
+	    bpf_map__set_initial_value(bpf_object__next_map(keep->disp, NULL), &cfg, sizeof(cfg)))
+		goto fail;
+	bpf_program__set_autoload(bpf_object__find_program_by_name(keep->disp, "xdp_pass"), false);
+	if (bpf_object__load(keep->disp))
+		goto fail;
+	keep->skel = bench_prog__open();
+	if (!keep->skel)
+		goto fail;
+	keep->skel->rodata->hints_on = 0;
+	mine = keep->skel->progs.bench_redirect;
+	first = keep->skel->progs.pass_only;
+	{
+		struct bpf_program *p;
+		int dfd = bpf_program__fd(
+			bpf_object__find_program_by_name(keep->disp, "xdp_dispatcher"));
+
+		bpf_object__for_each_program(p, keep->skel->obj) {
+			bool used = p == mine || (n == 2 && p == first);
+
+			bpf_program__set_autoload(p, used);
+			if (!used)
+				continue;
+			/* as libxdp does: an EXT program into the dispatcher's slot; alone, into
+			 * the dispatcher's own function */
+			bpf_program__set_type(p, BPF_PROG_TYPE_EXT);
+			bpf_program__set_expected_attach_type(p, 0);
+			bpf_program__set_flags(p, bpf_program__flags(p) & ~BPF_F_XDP_HAS_FRAGS);
+			bpf_program__set_attach_target(p, dfd, n == 1 ? "xdp_dispatcher"
+							   : p == first	? "prog0"
+									: "prog1");
+		}
+		if (bench_prog__load(keep->skel))
+			goto fail;
+		keep->links[0] = bpf_program__attach_freplace(mine, dfd, n == 1 ? "xdp_dispatcher"
+										: "prog1");
+		if (libbpf_get_error(keep->links[0]))
+			goto fail;
+		if (n == 2) {
+			keep->links[1] = bpf_program__attach_freplace(first, dfd, "prog0");
+			if (libbpf_get_error(keep->links[1]))
+				goto fail;
+		}
+		return dfd;
+	}
+fail:
+	fprintf(stderr, "bench-xdp-prog: libxdp's dispatcher with %u program%s: %s\n", n,
+		n == 1 ? "" : "s", strerror(errno));
+	return -1;
+}
+
+static void dispatcher_free(struct disp_keep *keep)
+{
+	unsigned int i;
+
+	for (i = 0; i < 2; i++)
+		if (!libbpf_get_error(keep->links[i]))
+			bpf_link__destroy(keep->links[i]);
+	if (keep->skel)
+		bench_prog__destroy(keep->skel);
+	if (!libbpf_get_error(keep->disp))
+		bpf_object__close(keep->disp);
+}
+
 int main(int argc, char **argv)
 {
 	struct hv_frame f[NR_FRAMES];
-	double ns[NR_VARIANTS + 2][NR_FRAMES];
+	double ns[NR_VARIANTS + 4][NR_FRAMES];
+	struct disp_keep keep;
+	int dfd;
 	struct bench_prog *skel;
 	unsigned int i, k;
 
@@ -196,6 +302,12 @@ int main(int argc, char **argv)
 			}
 		bench_prog__destroy(skel);
 	}
+	for (i = 0; i < 2; i++) {
+		dfd = dispatcher(i + 1, &keep);
+		for (k = 0; k < NR_FRAMES; k++)
+			ns[NR_VARIANTS + 2 + i][k] = dfd < 0 ? -1 : median_ns(dfd, &f[k]);
+		dispatcher_free(&keep);
+	}
 	printf("ns per frame (BPF_PROG_TEST_RUN, repeat %u, median of %u); frames:", repeat, runs);
 	for (k = 0; k < NR_FRAMES; k++)
 		printf(" %s (%u B)", frames[k], f[k].len);
@@ -206,10 +318,13 @@ int main(int argc, char **argv)
 	for (k = 0; k < NR_FRAMES; k++)
 		printf(" ---: |");
 	printf("\n");
-	for (i = 0; i < NR_VARIANTS + 2; i++) {
-		printf("| %s |", i < NR_VARIANTS ? variants[i].name
-			       : i == NR_VARIANTS ? "(reference) XDP_PASS only"
-						  : "(reference) meta grown and given back");
+	for (i = 0; i < NR_VARIANTS + 4; i++) {
+		printf("| %s |", i < NR_VARIANTS	  ? variants[i].name
+			       : i == NR_VARIANTS	  ? "(reference) XDP_PASS only"
+			       : i == NR_VARIANTS + 1 ? "(reference) meta grown and given back"
+			       : i == NR_VARIANTS + 2 ? "no hints, alone in libxdp's dispatcher"
+						  : "no hints, second in libxdp's dispatcher "
+						    "(after XDP_PASS only)");
 		for (k = 0; k < NR_FRAMES; k++)
 			printf(ns[i][k] < 0 ? " failed |" : " %.0f |", ns[i][k]);
 		printf("\n");

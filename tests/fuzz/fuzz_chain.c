@@ -88,7 +88,7 @@ static void setup(void)
 	worker.socks[0] = &sock;
 	worker.nr_socks = 1;
 	worker.tx_sock[0] = &sock;
-	xskf__worker_self = &worker;
+	xskf_chain__register(&worker);
 	posted_head = posted_tail = 0;
 }
 
@@ -225,7 +225,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (o & 8) {
 			kern_tx();
-			reap_completions_sg(&sock, &worker.umem);
+			reap_completions(&sock, &worker.umem, XSKF_BURST_SG);
 		}
 		refill(&sock, &worker.umem, 1);
 		FUZZ_ASSERT(census(0) == FRAMES, "census after TX");
@@ -239,7 +239,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		dispatch_sg(&worker, &sock, pkts, n);
 		flush_tx(&sock);
 		kern_tx();
-		reap_completions_sg(&sock, &worker.umem);
+		reap_completions(&sock, &worker.umem, XSKF_BURST_SG);
 	}
 	FUZZ_ASSERT(krx.producer == krx.consumer, "RX not drained");
 	/* the fill ring's frames come back as the kernel gives them at teardown */

@@ -62,7 +62,9 @@ for m in xdpdrv xdpgeneric; do
 	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --duration 1 >"$out/o" 2>"$out/e"
 	rc=$?
 	[ $rc != 0 ] && [ $rc -lt 128 ] || fail "foreign program ($m): status $rc"
-	grep -qF "another XDP program 'foreign_pass' (id $id) is attached in $mode mode; remove it with 'ip link set dev $TB_IF_DUT $m off' or pass --force" "$out/e" ||
+	# the default attach, through libxdp's dispatcher: nothing can run beside it (operations.md)
+	grep -qF "another XDP program 'foreign_pass' (id $id) holds the interface alone ($mode mode), not through libxdp's dispatcher: xskf cannot run beside it. Load it through the dispatcher" "$out/e" &&
+		grep -qF "remove it with 'ip link set dev $TB_IF_DUT $m off', or pass --force" "$out/e" ||
 		{ cat "$out/e"; fail "foreign program ($m): message"; }
 	[ "$(xdp_attached)" = "$id" ] || fail "the foreign program was touched without --force"
 	ok "foreign program refused: $(grep another "$out/e")"

@@ -214,6 +214,8 @@ sigkill50)
 	cat >"$out/refusals" <<'EOF_REFUSALS'
 : xskf \(pid [0-9]+\) is already running on this interface; stop it first$
 : another XDP program .* is attached in [a-z]+ mode; remove it with 'ip link set dev
+: another XDP program .* holds the interface alone \(.*\), not through libxdp's dispatcher
+: libxdp's dispatcher \(id [0-9]+\) is attached, but its state is pinned in a bpffs
 : cannot detach XDP program .*: 
 : an XDP program was attached meanwhile; remove it or use --force$
 : another xskf run has held the interface's lock for 10 s

@@ -432,7 +432,7 @@ static void pkt_chain_case(void)
 	f = good;
 	unfinished(&f);
 	w.umem.area = area;
-	xskf__worker_self = &w;
+	xskf_chain__register(&w);
 	/* buffer i at area + 4096 * i, as the first buffer's frame and three more */
 	for (i = 0; i < 4; i++) {
 		uint32_t to = i < 3 ? cut[i] : f.len;
@@ -471,7 +471,7 @@ static void pkt_chain_case(void)
 	CHECK(xskf_pkt__csum_finish(&pkts[0]) == 1 && !memcmp(area, good.b, cut[0]),
 	      "xskf_pkt__csum_finish() finishes a chain");
 	CHECK(xskf_pkt__csum_finish(&pkts[0]) == 0, "and leaves it alone the second time");
-	xskf__worker_self = NULL;
+	xskf_chain__unregister(&w);
 }
 
 int main(void)

@@ -221,12 +221,12 @@ static void stress(unsigned int rounds)
 			kern_rx(got[i], 60 + rnd(1400));
 		n = rx_take(&worker, &sock, pkts, 1 + rnd(32), rnd(2), rnd(2));
 		verdicts(pkts, n);
-		dispatch(&worker, &sock, pkts, n);
+		dispatch(&worker, &sock, pkts, n, 0);
 		if (rnd(3))
 			flush_tx(&sock);
 		kern_tx_some(rnd(12));
 		if (rnd(3))
-			reap_completions(&sock, &worker.umem);
+			reap_completions(&sock, &worker.umem, 0);
 		if (census_sum() != FRAMES)
 			m.census_errors++;
 	}
@@ -234,11 +234,11 @@ static void stress(unsigned int rounds)
 	for (i = 0; i < 10000 && (xskf_sock__staged(&sock) || xskf_sock__tx_out(&sock)); i++) {
 		flush_tx(&sock);
 		kern_tx_some(TX_SZ);
-		reap_completions(&sock, &worker.umem);
+		reap_completions(&sock, &worker.umem, 0);
 	}
 	while ((n = rx_take(&worker, &sock, pkts, 32, false, false))) {
 		m.drop_app += n;
-		dispatch(&worker, &sock, pkts, n);
+		dispatch(&worker, &sock, pkts, n, 0);
 	}
 	CHECK(m.census_errors == 0 && census_sum() == FRAMES,
 	      "stress, %u rounds: the census added up after every round", rounds);
@@ -332,7 +332,7 @@ static void chain_cases(void)
 	setup();
 	sock.sg = true;
 	sock.tx_max_segs = 18;
-	xskf__worker_self = &worker;
+	xskf_chain__register(&worker);
 	refill(&sock, &worker.umem, 16);
 	n = kern_take_fill(got, 64);
 	/* three chains of 3 (100, 200, 300 bytes), then the first two buffers of a fourth */
@@ -376,10 +376,10 @@ static void chain_cases(void)
 	      "flush cut at a frame's end: 6 on a ring of 8, one chain still staged");
 	CHECK(census_sum() == FRAMES, "census adds up with chains staged and in flight");
 	kern_tx();
-	reap_completions_sg(&sock, &worker.umem);
+	reap_completions(&sock, &worker.umem, XSKF_BURST_SG);
 	flush_tx(&sock);
 	kern_tx();
-	reap_completions_sg(&sock, &worker.umem);
+	reap_completions(&sock, &worker.umem, XSKF_BURST_SG);
 	CHECK(sock.c.tx_packets == 3 && sock.c.tx_bytes == 1800 && !xskf_sock__tx_out(&sock),
 	      "completions counted by frame: 3 packets, 1800 bytes");
 
@@ -436,7 +436,7 @@ static void chain_cases(void)
 	      "the next burst takes the held chain whole: 3 buffers, 300 bytes, nothing dropped");
 	dispatch_sg(&worker, &sock, pkts, n);
 	CHECK(census_sum() == FRAMES, "census exact after the held chain");
-	xskf__worker_self = NULL;
+	xskf_chain__unregister(&worker);
 	xskf_umem__free(&worker.umem);
 }
 
@@ -484,7 +484,7 @@ int main(void)
 	pkts[11].action = XSKF_TX;
 	pkts[11].len = FSIZE; /* from offset 288 this crosses into the next chunk */
 	before = worker.umem.cache_len;
-	dispatch(&worker, &sock, pkts, 12);
+	dispatch(&worker, &sock, pkts, 12, 0);
 	CHECK(sock.c.drop_app == 2 && sock.c.drop_no_port == 1 && sock.c.drop_too_long == 1,
 	      "drops by reason: app 2, no port 1, too long 1");
 	CHECK(worker.umem.cache_len == before + 4 && xskf_sock__staged(&sock) == 8, "4 back to cache, 8 staged");
@@ -501,7 +501,7 @@ int main(void)
 	n = rx_take(&worker, &sock, pkts, 16, true, true);
 	for (i = 0; i < n; i++)
 		pkts[i].action = XSKF_TX;
-	dispatch(&worker, &sock, pkts, n);
+	dispatch(&worker, &sock, pkts, n, 0);
 	CHECK(n == 4 && xskf_sock__staged(&sock) == 12, "4 more received and staged: 12 wait");
 	flush_tx(&sock);
 	CHECK(ktx.producer == TX_SZ && xskf_sock__tx_out(&sock) == TX_SZ && xskf_sock__staged(&sock) == 4,
@@ -513,13 +513,13 @@ int main(void)
 
 	/* completions: the kernel sends the 8; the staged 4 follow */
 	CHECK(kern_tx() == TX_SZ, "kernel sent %d", TX_SZ);
-	reap_completions(&sock, &worker.umem);
+	reap_completions(&sock, &worker.umem, 0);
 	CHECK(sock.c.tx_packets == 8 && xskf_sock__tx_out(&sock) == 0, "8 completions reaped");
 	CHECK(sock.c.tx_bytes == 62 + 63 + 64 + 65 + 66 + 67 + 68 + 69,
 	      "TX bytes from the per-slot lengths (%llu)", (unsigned long long)sock.c.tx_bytes);
 	flush_tx(&sock);
 	kern_tx();
-	reap_completions(&sock, &worker.umem);
+	reap_completions(&sock, &worker.umem, 0);
 	CHECK(sock.c.tx_packets == 12 && sock.c.tx_bytes == 524 + 400 && xskf_sock__staged(&sock) == 0,
 	      "the 4 staged frames went out after the ring drained");
 	CHECK(census_sum() == FRAMES, "census adds up at the end");

@@ -2,7 +2,8 @@
 /*
  * TX metadata on the worker's side (framework/core/tx_meta.c, include/xskf_tx.h), no root: one
  * socket's rings in plain memory, frames received and given verdicts with requests, as the
- * worker's dispatch (xskf_txmd__burst() in bursts that asked) and reap_completions() see them. Checked: what is staged (descriptor options,
+ * worker sees them (dispatch() of an app that asks: xskf_txmd__burst() from the first frame that
+ * asked on; reap_completions()). Checked: what is staged (descriptor options,
  * struct xsk_tx_metadata in front of the frame), the checksum xskf computes where the port
  * has no offload, the pseudo-header seed it writes for xskf_pkt__tx_l4_csum(), every bad
  * request counted and its frame back in the cache (never staged: the kernel would refuse it
@@ -132,15 +133,10 @@ static uint64_t tai(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* What the worker does after rx_burst(): the TX metadata way only in bursts that asked. */
+/* What the burst functions of an app that asks do after rx_burst() (burst.c). */
 static void disp(struct xskf_pkt *pkts, unsigned int n)
 {
-	if (xskf_tx_asked) {
-		xskf_tx_asked = 0;
-		xskf_txmd__burst(&worker, &sock, pkts, n);
-	} else {
-		dispatch(&worker, &sock, pkts, n);
-	}
+	dispatch(&worker, &sock, pkts, n, XSKF_BURST_TXMD);
 }
 
 static void how(uint8_t c, uint8_t t, uint8_t l)
@@ -168,10 +164,10 @@ int main(void)
 
 	/* xskf_pkt__tx_l4_csum() offloaded: the option, the flags, start/offset, the seed */
 	one_pkt(&p[0], 100);
-	CHECK(xskf_pkt__tx_l4_csum(&p[0], 14, 34) == 0 && xskf_tx_asked &&
+	CHECK(xskf_pkt__tx_l4_csum(&p[0], 14, 34) == 0 && (p[0].frag_idx & XSKF_PKT_TX_REQ) &&
 		      ((struct xskf_tx_req *)(void *)(p[0].data - p[0].headroom))->flags ==
 			      XSKF_TXR_CSUM,
-	      "tx_l4_csum accepted: the request at the chunk's start, the burst marked");
+	      "tx_l4_csum accepted: the request at the chunk's start, the frame marked");
 	p[0].action = XSKF_TX;
 	disp(p, 1);
 	{
@@ -250,7 +246,7 @@ int main(void)
 	one_pkt(&p[0], 100);
 	xskf_pkt__push(&p[0], RXOFF - 40);
 	CHECK(xskf_pkt__tx_csum(&p[0], 34, 6) == -ENOSPC && xskf_pkt__tx_tstamp(&p[0], 1) ==
-		      -ENOSPC && !xskf_tx_asked,
+		      -ENOSPC && !(p[0].frag_idx & XSKF_PKT_TX_REQ),
 	      "headroom below XSKF_TX_REQ_ROOM: -ENOSPC, nothing asked");
 	xskf_cache_put(&worker.umem, p[0].addr);
 	/* a request on a frame dropped: an app drop, nothing else */
@@ -296,12 +292,46 @@ int main(void)
 		      "launch time in the past, 5 s ahead: txmd_launch_bad 2, sent without");
 	}
 
+	/*
+	 * A burst whose first frame asks nothing: it goes dispatch()'s own way, the frames from
+	 * the first that asked on the TX metadata way (xskf_txmd__burst()), all in order; a
+	 * frame that asked and is dropped takes its request back (its chunk's next frame starts
+	 * a request of its own).
+	 */
+	how(XSKF_TXH_KERNEL, XSKF_TXH_KERNEL, XSKF_TXH_NONE);
+	{
+		uint32_t tail = sock.txq_tail, m = sock.txq_mask;
+		uint64_t drops = sock.c.drop_app;
+		const struct xskf_tx_req *r;
+
+		one_pkt(&p[0], 100);
+		one_pkt(&p[1], 100);
+		xskf_pkt__tx_l4_csum(&p[1], 14, 34);
+		one_pkt(&p[2], 100);
+		xskf_pkt__tx_tstamp(&p[2], 7);
+		r = (const void *)(p[2].data - p[2].headroom);
+		one_pkt(&p[3], 100);
+		p[0].action = p[1].action = p[3].action = XSKF_TX;
+		p[2].action = XSKF_DROP;
+		disp(p, 4);
+		CHECK(sock.txq_tail == tail + 3 && sock.txq[tail & m].addr == p[0].addr &&
+			      sock.txq[tail & m].options == 0 &&
+			      sock.txq[(tail + 1) & m].addr == p[1].addr &&
+			      sock.txq[(tail + 1) & m].options == XDP_TX_METADATA &&
+			      sock.txq[(tail + 2) & m].addr == p[3].addr &&
+			      sock.txq[(tail + 2) & m].options == 0,
+		      "a burst asked from its second frame on: 3 staged in order, only the one "
+		      "that asked with metadata");
+		CHECK(r->magic == 0 && sock.c.drop_app == drops + 1 && !sock.txmd_ts_out,
+		      "the drop that asked: its request taken back, counted a drop, no timestamp");
+	}
+
 	/* timestamps: asked, filled in by "the kernel", handed back in order at reap */
 	how(XSKF_TXH_KERNEL, XSKF_TXH_KERNEL, XSKF_TXH_NONE);
 	flush_tx(&sock);
 	while (ktx.consumer != ktx.producer)
 		comp_slots[kcomp.producer++ & (RING - 1)] = tx_slots[ktx.consumer++ & (RING - 1)].addr;
-	reap_completions(&sock, &worker.umem);
+	reap_completions(&sock, &worker.umem, XSKF_BURST_TXMD);
 	CHECK(!xskf_sock__tx_out(&sock) && !stamps.n, "earlier frames completed, no stamps");
 	one_pkt(&p[0], 100);
 	xskf_pkt__tx_tstamp(&p[0], 1001);
@@ -326,7 +356,7 @@ int main(void)
 			comp_slots[kcomp.producer++ & (RING - 1)] = d->addr;
 		}
 	}
-	reap_completions(&sock, &worker.umem);
+	reap_completions(&sock, &worker.umem, XSKF_BURST_TXMD);
 	CHECK(stamps.n == 2 && stamps.s[0].cookie == 1001 && stamps.s[0].tai_ns == 5000 &&
 		      stamps.s[1].cookie == 1002 && stamps.s[1].tai_ns == 5001 &&
 		      !sock.txmd_ts_out && sock.c.txmd_stamps == 2,

@@ -23,6 +23,7 @@
 #include "backend/xdp/hints_probe.h"
 #include "core/engine.h"
 #include "core/proc.h"
+#include "backend/xdp/verifier_log.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
 
@@ -133,11 +134,78 @@ static void restore_foreign(struct xskf_port *port)
 }
 
 /*
- * Deal with programs already on the interface: left by a killed run of ours (replace), used by
- * a live xskf process (refuse), or foreign (refuse unless forced). With @detach false it only
- * checks, so that start-up can fail before it touches anything.
+ * libxdp's dispatcher @main_id (mode @mode) is on the interface: join the xskf component of a
+ * live run in it, take out one a killed run left (@detach), and run beside the others; with
+ * @alone (--attach alone) another program in it refuses the start, as a foreign one does.
  */
-static int clear_existing(struct xskf_port *port, bool force, bool detach)
+static int dispatcher_existing(struct xskf_port *port, uint32_t main_id, uint32_t mode,
+			       bool alone, bool detach)
+{
+	uint32_t ids[10];
+	int n = xskf_disp__components(port, ids, 10), i, err;
+
+	if (n < 0) {
+		pr_warn("%s: libxdp's dispatcher (id %u) is attached, but its state is pinned in a "
+			"bpffs this process does not see at /sys/fs/bpf: mount that bpffs there "
+			"(each 'ip netns exec' has a mount namespace of its own), or detach it with "
+			"'xdp-loader unload %s --all'\n",
+			port->name, main_id, port->name);
+		return n;
+	}
+	xskf_xdp_port(port)->disp.main_id = main_id;
+	xskf_xdp_port(port)->disp.main_mode = mode;
+	for (i = 0; i < n; i++) {
+		char name[64];
+		bool shares;
+		pid_t pid;
+
+		switch (classify(ids[i], name, sizeof(name), &pid, &shares)) {
+		case OWNER_OURS_ALIVE:
+			if (!shares) {
+				pr_warn("%s: xskf (pid %d) is already running on this interface; stop "
+					"it first\n",
+					port->name, (int)pid);
+				return -EBUSY;
+			}
+			/* a live run's component: join it on other queues (prog_share.c) */
+			xskf_xdp_port(port)->share.join_id = ids[i];
+			xskf_xdp_port(port)->share.join_mode = mode;
+			xskf_xdp_port(port)->disp.on = true;
+			xskf_xdp_port(port)->disp.id = ids[i];
+			break;
+		case OWNER_OURS_DEAD:
+			if (!detach)
+				break;
+			pr_info("%s: taking XDP program %s left by a killed xskf run (pid %d) out of "
+				"libxdp's dispatcher\n",
+				port->name, name, (int)pid);
+			err = xskf_disp__detach_id(port, ids[i]);
+			if (err) {
+				pr_warn("%s: cannot take %s out of libxdp's dispatcher: %s\n",
+					port->name, name, strerror(-err));
+				return err;
+			}
+			break;
+		case OWNER_FOREIGN:
+			if (!alone)
+				break; /* the point of the dispatcher: we run beside it */
+			pr_warn("%s: libxdp's dispatcher (id %u) runs other XDP programs (%s first): "
+				"xskf runs beside them with --attach dispatcher (the default), not alone; "
+				"or remove them with 'xdp-loader unload %s --all'\n",
+				port->name, main_id, name, port->name);
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Deal with programs already on the interface: left by a killed run of ours (replace), used by
+ * a live xskf process (refuse), or foreign (refuse unless forced); libxdp's dispatcher: run
+ * beside its programs (dispatcher_existing()). With @detach false it only checks, so that
+ * start-up can fail before it touches anything.
+ */
+static int clear_existing(struct xskf_port *port, bool force, bool alone, bool detach)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	struct {
@@ -166,6 +234,12 @@ static int clear_existing(struct xskf_port *port, bool force, bool detach)
 		bool shares;
 		pid_t pid;
 
+		if (xskf_disp__is_dispatcher(progs[i].id)) {
+			err = dispatcher_existing(port, progs[i].id, progs[i].mode, alone, detach);
+			if (err)
+				return err;
+			continue;
+		}
 		switch (classify(progs[i].id, name, sizeof(name), &pid, &shares)) {
 		case OWNER_OURS_ALIVE:
 			if (shares) {
@@ -183,6 +257,17 @@ static int clear_existing(struct xskf_port *port, bool force, bool detach)
 					port->name, name, (int)pid);
 			break;
 		case OWNER_FOREIGN:
+			if (!force && !alone) {
+				/* not libxdp's dispatcher: nothing can run beside it */
+				pr_warn("%s: another XDP program %s holds the interface alone (%s mode), "
+					"not through libxdp's dispatcher: xskf cannot run beside it. Load "
+					"it through the dispatcher (libxdp's tools do where a bpffs is "
+					"mounted and the kernel takes freplace programs), remove it with 'ip link set dev %s %s off', or pass --force to "
+					"replace it until xskf exits\n",
+					port->name, name, mode_word(progs[i].mode, false), port->name,
+					mode_word(progs[i].mode, true));
+				return -EEXIST;
+			}
 			if (!force) {
 				/* 'xdp off' removes only a native program: name the mode's own word */
 				pr_warn("%s: another XDP program %s is attached in %s mode; remove it "
@@ -220,7 +305,9 @@ int xskf_prog__preflight(struct xskf_engine *eng, struct xskf_port *port)
 	int err;
 
 	xskf_xdp_port(port)->share.join_id = 0;
-	err = clear_existing(port, eng->o.force, false);
+	xskf_xdp_port(port)->disp.on = false;
+	xskf_xdp_port(port)->disp.main_id = 0;
+	err = clear_existing(port, eng->o.force, eng->o.xdp_alone, false);
 	/* a live run's program there: our queues must be free (checked again when taken) */
 	if (!err && xskf_xdp_port(port)->share.join_id)
 		err = xskf_share__queues(eng, port, false);
@@ -380,6 +467,10 @@ static void remember_attached(struct xskf_port *port)
 {
 	int i;
 
+	/* a component of libxdp's dispatcher: libxdp cannot run in a signal handler. It stays,
+	 * passing every frame once our sockets are gone; the next run takes it out */
+	if (xskf_xdp_port(port)->disp.on)
+		return;
 	for (i = 0; i < nr_attached; i++)
 		if (attached_list[i].ifindex == 0)
 			break;
@@ -448,10 +539,16 @@ static int write_owner(struct xskf_port *port)
 	return 0;
 }
 
-static int attach(struct xskf_port *port, int prog_fd, uint32_t mode)
+static int attach(struct xskf_engine *eng, struct xskf_port *port, int prog_fd, uint32_t mode)
 {
 	int err;
 
+	if (!eng->o.xdp_alone) {
+		err = xskf_disp__attach(eng, port, mode);
+		if (err != -EOPNOTSUPP)
+			return err;
+		/* no bpffs: alone, with the program loaded (said by prog_dispatch.c) */
+	}
 	err = bpf_xdp_attach(port->ifindex, prog_fd, XDP_FLAGS_UPDATE_IF_NOEXIST | mode, NULL);
 	if (!err) {
 		xskf_xdp_port(port)->attach_flags = mode;
@@ -466,8 +563,14 @@ static int attach_mode(struct xskf_engine *eng, struct xskf_port *port, int nati
 	enum xskf_attach_mode m = eng->o.attach_mode;
 	int err;
 
+	/* a dispatcher there already: in its mode (libxdp replaces it by one in the same) */
+	if (xskf_xdp_port(port)->disp.main_id && m == XSKF_ATTACH_AUTO)
+		m = xskf_xdp_port(port)->disp.main_mode == XDP_FLAGS_SKB_MODE ? XSKF_ATTACH_SKB
+							       : XSKF_ATTACH_NATIVE;
 	if (m != XSKF_ATTACH_SKB) {
-		err = attach(port, native_fd, XDP_FLAGS_DRV_MODE);
+		err = attach(eng, port, native_fd, XDP_FLAGS_DRV_MODE);
+		if (err == -ECANCELED) /* libxdp's dispatcher refused it: said */
+			return err;
 		if (!err || m == XSKF_ATTACH_NATIVE) {
 			if (err)
 				pr_warn("%s: native XDP attach failed: %s; the driver may not support "
@@ -481,8 +584,8 @@ static int attach_mode(struct xskf_engine *eng, struct xskf_port *port, int nati
 			strerror(-err));
 		xskf_xdp_port(port)->hints_hw = 0; /* the SKB-mode program has no kfuncs */
 	}
-	err = attach(port, skb_fd, XDP_FLAGS_SKB_MODE);
-	if (err)
+	err = attach(eng, port, skb_fd, XDP_FLAGS_SKB_MODE);
+	if (err && err != -ECANCELED)
 		pr_warn("%s: SKB-mode XDP attach failed: %s\n", port->name, strerror(-err));
 	return err;
 }
@@ -503,6 +606,15 @@ static unsigned int hw_hints_mask(struct xskf_engine *eng, struct xskf_port *por
 		return 0;
 	if (xskf_hints__probe_dev(port->ifindex, &d))
 		return 0;
+	/*
+	 * A kfunc caller must be loaded device-bound, and so must the dispatcher it is a
+	 * component of: libxdp binds its dispatcher only from its v3 (libxdp 1.6), which this
+	 * xskf does not use yet
+	 */
+	if ((k & d) && !eng->o.xdp_alone && xskf_disp__bpffs(port)) {
+		xskf_xdp_port(port)->disp.hw_lost = true;
+		return 0;
+	}
 	return k & d;
 }
 
@@ -525,14 +637,19 @@ static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
 		return;
 	}
 	if (!xskf_xdp_port(port)->hints_hw) {
-		pr_info("%s: RX hints: %s, %s (%s); read: %s\n", port->name, parse,
-			eng->hints & XSKF_HINT_HASH ? "rx hash in software" : "no driver hints",
-			xskf_xdp_port(port)->attach_flags == XDP_FLAGS_SKB_MODE
-			    ? "SKB mode cannot read driver hints"
-			: !xskf_xdp_eng(eng)->kernel_kfuncs
-			    ? "driver hints need the RX metadata kfuncs of Linux 6.3+"
-			    : "the driver offers no hint kfunc",
-			set);
+		pr_info(
+		    "%s: RX hints: %s, %s (%s); read: %s\n", port->name, parse,
+		    eng->hints & XSKF_HINT_HASH ? "rx hash in software" : "no driver hints",
+		    xskf_xdp_port(port)->attach_flags == XDP_FLAGS_SKB_MODE
+			? "SKB mode cannot read driver hints"
+		    : xskf_xdp_port(port)->disp.hw_lost
+			? "libxdp's dispatcher before v3 (libxdp 1.6) cannot be device-bound, "
+			  "so its programs cannot call the driver's hint kfuncs: --attach alone "
+			  "reads them"
+		    : !xskf_xdp_eng(eng)->kernel_kfuncs
+			? "driver hints need the RX metadata kfuncs of Linux 6.3+"
+			: "the driver offers no hint kfunc",
+		    set);
 		return;
 	}
 	pr_info("%s: RX hints from the driver:%s%s%s; %s; read: %s\n", port->name,
@@ -551,53 +668,11 @@ static void drop_frags(struct xskf_redirect *skel)
 		bpf_program__set_flags(prog, bpf_program__flags(prog) & ~BPF_F_XDP_HAS_FRAGS);
 }
 
-/*
- * The verifier's log of a refused load: libbpf loads without a log, and on a failure loads
- * again at log level 1 into this buffer (its own it would print only at debug level). Level 1
- * keeps the path that failed only, far below this size; a kernel before 6.4 whose log
- * overflows fails the load with ENOSPC, and a too long log then shows its start.
- */
-#define VERIFIER_LOG_SIZE (4u << 20)
-#define VERIFIER_LOG_LINES 8
-
-/*
- * Print the last lines of the verifier's log @log (the refusal and what led to it); the lines
- * before them at debug level (-vv): the path the verifier took to the refusal.
- */
-static void print_verifier_log(struct xskf_port *port, const char *log, int err)
-{
-	const char *p, *end = log + strlen(log), *nl, *tail;
-	int n = 0;
-
-	while (end > log && end[-1] == '\n')
-		end--;
-	if (end == log) {
-		pr_warn("%s: the kernel refused the XDP program (%s) with no verifier log\n",
-			port->name, strerror(-err));
-		return;
-	}
-	for (tail = end; tail > log; tail--)
-		if (tail[-1] == '\n' && ++n == VERIFIER_LOG_LINES)
-			break;
-	pr_warn("%s: the kernel refused the XDP program (%s); the verifier's log ends (-vv: all "
-		"of it):\n",
-		port->name, strerror(-err));
-	for (p = log; p < end; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			nl = end;
-		if (p < tail)
-			pr_debug("  %.*s\n", (int)(nl - p), p);
-		else
-			pr_warn("  %.*s\n", (int)(nl - p), p);
-	}
-}
-
 static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port *port)
 {
-	char *log = malloc(VERIFIER_LOG_SIZE);
+	char *log = malloc(XSKF_VERIFIER_LOG_SIZE);
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .kernel_log_buf = log,
-		    .kernel_log_size = log ? VERIFIER_LOG_SIZE : 0);
+		    .kernel_log_size = log ? XSKF_VERIFIER_LOG_SIZE : 0);
 	struct xskf_redirect *skel;
 	struct bpf_program *hw;
 	int err;
@@ -634,7 +709,7 @@ static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port
 	}
 	err = xskf_redirect__load(skel);
 	if (err && log)
-		print_verifier_log(port, log, err);
+		xskf_verifier_log__print(port->name, log, err);
 	free(log);
 	if (err) {
 		xskf_redirect__destroy(skel);
@@ -669,7 +744,9 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	if (err == -ETIMEDOUT)
 		goto unlock;
 	xskf_xdp_port(port)->share.join_id = 0;
-	err = clear_existing(port, eng->o.force, true);
+	xskf_xdp_port(port)->disp.on = false;
+	xskf_xdp_port(port)->disp.main_id = 0;
+	err = clear_existing(port, eng->o.force, eng->o.xdp_alone, true);
 	if (!err)
 		err = xskf_prog__probe_kernel(eng);
 	if (err)
@@ -767,9 +844,10 @@ int xskf_prog__attach(struct xskf_engine *eng, struct xskf_port *port)
 		xskf_xdp_port(port)->attached = true;
 		remember_attached(port);
 		pr_info("%s: joined the XDP program (id %u) of the xskf runs already there, in %s "
-			"mode, redirect: %s; our queues and rules are in it\n",
+			"mode%s, redirect: %s; our queues and rules are in it\n",
 			port->name, xskf_xdp_port(port)->share.join_id,
 			xskf_xdp_port(port)->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB",
+			xskf_xdp_port(port)->disp.on ? " through libxdp's dispatcher" : ", alone",
 			tier_name(xskf_xdp_port(port)->tier));
 		xskf_share__unlock(port); /* taken by set-up */
 		print_hints(eng, port);
@@ -786,9 +864,19 @@ int xskf_prog__attach(struct xskf_engine *eng, struct xskf_port *port)
 	}
 	xskf_xdp_port(port)->attached = true;
 	remember_attached(port);
-	pr_info("%s: XDP program attached in %s mode, redirect: %s\n", port->name,
-		xskf_xdp_port(port)->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB",
-		tier_name(xskf_xdp_port(port)->tier));
+	if (xskf_xdp_port(port)->disp.on)
+		pr_info("%s: XDP program attached in %s mode through libxdp's dispatcher (id %u; "
+			"priority 50, XDP_PASS goes on to the next program; one more call a frame, "
+			"docs/performance.md), redirect: %s\n",
+			port->name,
+			xskf_xdp_port(port)->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB",
+			xskf_xdp_port(port)->disp.main_id, tier_name(xskf_xdp_port(port)->tier));
+	else
+		pr_info("%s: XDP program attached alone in %s mode (no other XDP program can join "
+			"it), redirect: %s\n",
+			port->name,
+			xskf_xdp_port(port)->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB",
+			tier_name(xskf_xdp_port(port)->tier));
 	print_hints(eng, port);
 	print_steering(port);
 	return 0;
@@ -837,11 +925,20 @@ void xskf_prog__detach(struct xskf_port *port)
 		return;
 	}
 	xskf_share__forget(port); /* no run left to share with: no lock file left behind */
-	/* REPLACE with our fd: never remove a program someone attached after us. */
-	err = bpf_xdp_detach(port->ifindex, xskf_xdp_port(port)->attach_flags | XDP_FLAGS_REPLACE,
-			     &o);
-	if (err && err != -EEXIST)
-		pr_warn("%s: detaching the XDP program failed: %s\n", port->name, strerror(-err));
+	if (xskf_xdp_port(port)->disp.on) {
+		/* ours out of libxdp's dispatcher; the others' stay */
+		err = xskf_disp__detach_id(port, xskf_xdp_port(port)->disp.id);
+		if (err)
+			pr_warn("%s: taking our XDP program out of libxdp's dispatcher failed: %s\n",
+				port->name, strerror(-err));
+	} else {
+		/* REPLACE with our fd: never remove a program someone attached after us. */
+		err = bpf_xdp_detach(port->ifindex,
+				     xskf_xdp_port(port)->attach_flags | XDP_FLAGS_REPLACE, &o);
+		if (err && err != -EEXIST)
+			pr_warn("%s: detaching the XDP program failed: %s\n", port->name,
+				strerror(-err));
+	}
 	xskf_xdp_port(port)->attached = false;
 	forget_attached(port);
 	if (!err)
@@ -860,6 +957,7 @@ void xskf_prog__teardown(struct xskf_port *port)
 		close(xskf_xdp_port(port)
 			  ->prog_fd); /* the attached program's, from its id (prog_share.c) */
 	xskf_xdp_port(port)->share.joined = false;
+	xskf_disp__close(port);
 	while (xskf_xdp_port(port)
 		   ->share.lock_depth) /* a set-up that failed between set-up and attach */
 		xskf_share__unlock(port);

@@ -110,6 +110,11 @@ static void self_comm(char comm[16])
 	comm[strcspn(comm, "\n")] = 0;
 }
 
+/* The @i-th queue of ours: bound ones first, then the served (--serve) */
+#define QUEUE_AT(port, i)                                                                    \
+	((i) < (port)->nr_queues ? (port)->queues[(i)]                                     \
+				 : xskf_xdp_port(port)->served[(i) - (port)->nr_queues])
+
 /* A queue's counters from zero, when it changes hands: the program's, steering's, default's. */
 static void zero_queue(struct xskf_port *port, uint32_t q)
 {
@@ -144,14 +149,20 @@ int xskf_share__queues(struct xskf_engine *eng, struct xskf_port *port, bool cla
 		return 0; /* no program yet: nothing to share */
 	if (fd < 0)
 		return 0;
-	for (i = 0; i < port->nr_queues; i++) {
-		uint32_t q = port->queues[i];
+	/* ours: the queues we bind, then those we keep for other apps' sockets (--serve) */
+	for (i = 0; i < port->nr_queues + xskf_xdp_port(port)->nr_served; i++) {
+		uint32_t q = QUEUE_AT(port, i);
 
 		if (bpf_map_lookup_elem(fd, &q, &o) || o.pid == me.pid || !owner_live(&o))
 			continue;
-		pr_warn("queue %u of %s is taken by %.16s pid %u: choose other queues (-q) or stop "
-			"it first\n",
-			q, port->name, o.comm, o.pid);
+		if (o.served)
+			pr_warn("queue %u of %s is kept for another AF_XDP app's socket by %.16s pid "
+				"%u (--serve): choose other queues (-q) or stop it first\n",
+				q, port->name, o.comm, o.pid);
+		else
+			pr_warn("queue %u of %s is taken by %.16s pid %u: choose other queues (-q) "
+				"or stop it first\n",
+				q, port->name, o.comm, o.pid);
 		close(fd);
 		return -EBUSY;
 	}
@@ -161,13 +172,14 @@ int xskf_share__queues(struct xskf_engine *eng, struct xskf_port *port, bool cla
 	}
 	me.start_time = xskf_proc__start_time(getpid());
 	self_comm(me.comm);
-	for (i = 0; i < port->nr_queues; i++) {
-		uint32_t q = port->queues[i];
+	for (i = 0; i < port->nr_queues + xskf_xdp_port(port)->nr_served; i++) {
+		uint32_t q = QUEUE_AT(port, i);
 
 		if (!bpf_map_lookup_elem(fd, &q, &o) && o.pid && o.pid != me.pid)
 			pr_info("queue %u of %s: taking it over from %.16s pid %u, which is gone\n",
 				q, port->name, o.comm, o.pid);
 		zero_queue(port, q);
+		me.served = i >= port->nr_queues;
 		if (bpf_map_update_elem(fd, &q, &me, 0)) {
 			int err = -errno;
 
@@ -351,9 +363,15 @@ bool xskf_share__leave(struct xskf_port *port)
 	/* the table without our rules and queues, while the program still runs for the others */
 	if (others)
 		xskf_steer__rewrite(port);
-	for (i = 0; i < port->nr_queues; i++)
-		if (!bpf_map_lookup_elem(fd, &port->queues[i], &o) && o.pid == me)
-			bpf_map_update_elem(fd, &port->queues[i], &none, 0);
+	for (i = 0; i < port->nr_queues + xskf_xdp_port(port)->nr_served; i++) {
+		q = QUEUE_AT(port, i);
+		if (!bpf_map_lookup_elem(fd, &q, &o) && o.pid == me)
+			bpf_map_update_elem(fd, &q, &none, 0);
+	}
+	/* another app's socket in a queue we served: out with our rules (its owner is gone) */
+	for (i = 0; i < xskf_xdp_port(port)->nr_served; i++)
+		bpf_map_delete_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.xsks),
+				    &xskf_xdp_port(port)->served[i]);
 	xskf_xdp_port(port)->share.claimed = false;
 	if (others && xskf_xdp_port(port)->attached) {
 		pr_info("%s: the XDP program stays for the other xskf runs on this interface; our "

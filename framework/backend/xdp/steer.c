@@ -93,6 +93,10 @@ static bool queue_bound(const struct xskf_port *port, uint32_t q)
 	for (i = 0; i < port->nr_queues; i++)
 		if (port->queues[i] == q)
 			return true;
+	for (i = 0; i < xskf_xdp_port(port)->nr_served;
+	     i++) /* kept for another app's socket: ours too */
+		if (xskf_xdp_port(port)->served[i] == q)
+			return true;
 	return false;
 }
 

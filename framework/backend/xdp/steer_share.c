@@ -146,8 +146,11 @@ void xskf_steer_share__sync(struct xskf_port *port, const struct xskf_steer_rule
 	}
 	free(mine);
 	/* our default, for the others' rebuilds */
-	for (i = 0; i < port->nr_queues && !xskf_xdp_port(port)->share.leaving; i++) {
-		k = port->queues[i];
+	for (i = 0; i < port->nr_queues + xskf_xdp_port(port)->nr_served &&
+		    !xskf_xdp_port(port)->share.leaving;
+	     i++) {
+		k = i < port->nr_queues ? port->queues[i]
+					: xskf_xdp_port(port)->served[i - port->nr_queues];
 		if (bpf_map_lookup_elem(qfd, &k, &q) || q.pid != me)
 			continue;
 		q.def_kind = def->action;

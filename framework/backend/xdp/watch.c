@@ -88,6 +88,10 @@ static int watch_port(struct xskf_port *p, int sock)
 		attached = xskf_xdp_port(p)->attach_flags == XDP_FLAGS_SKB_MODE ? q.skb_prog_id
 										: q.drv_prog_id;
 		ours = prog_id(xskf_xdp_port(p)->prog_fd);
+		/* through libxdp's dispatcher: ours is a component of the program attached, which
+		 * libxdp replaces whenever another program joins or leaves */
+		if (ours && xskf_xdp_port(p)->disp.on && xskf_disp__watch(p, attached))
+			attached = ours;
 		/*
 		 * A look during a move to another namespace has found the interface still here
 		 * without its program (fault-moved, under load), where the next look finds it
@@ -99,7 +103,12 @@ static int watch_port(struct xskf_port *p, int sock)
 		}
 		if (ours && attached != ours) {
 			xskf_xdp_port(p)->seen.replaced = true;
-			if (attached)
+			if (attached && xskf_xdp_port(p)->disp.on)
+				pr_warn("%s: our XDP program (id %u) was taken out of libxdp's dispatcher "
+					"(now id %u) by someone else: frames no longer reach the sockets; "
+					"stopping\n",
+					p->name, ours, attached);
+			else if (attached)
 				pr_warn("%s: another XDP program (id %u) replaced ours (id %u): frames no "
 					"longer reach the sockets; stopping\n",
 					p->name, attached, ours);

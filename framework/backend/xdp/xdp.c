@@ -16,7 +16,10 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 
+#include "backend/xdp/dp_uds.h"
+#include "backend/xdp/pin.h"
 #include "backend/xdp/rss_key.h"
+#include "backend/xdp/served.h"
 #include "backend/xdp/xdp.h"
 #include "core/backend.h"
 #include "core/idle.h"
@@ -50,10 +53,15 @@ static int check_caps(void)
 static int xdp_preflight(struct xskf_engine *eng)
 {
 	unsigned int i;
-	int err = check_caps();
+	int err;
 
-	for (i = 0; i < eng->nr_ports && !err; i++)
-		err = xskf_prog__preflight(eng, &eng->ports[i]);
+	if (xskf_served__on(eng)) { /* another's program: its XSKMAP is all we use */
+		err = xskf_served__preflight(eng);
+	} else {
+		err = check_caps();
+		for (i = 0; i < eng->nr_ports && !err; i++)
+			err = xskf_prog__preflight(eng, &eng->ports[i]);
+	}
 	/* before set-up, so that it comes with the refusals above rather than after the attach;
 	 * multi-buffer first: it decides which frames are too long */
 	if (!err)
@@ -66,6 +74,7 @@ static int xdp_preflight(struct xskf_engine *eng)
 static int add_port(struct xskf_engine *eng, struct xskf_port *p, const char *ifname,
 		    const uint32_t *queues, unsigned int nr_queues)
 {
+	bool given = nr_queues != 0; /* -q: a queue also served is an error, not left out */
 	unsigned int i, j;
 
 	if (strlen(ifname) >= IF_NAMESIZE || !if_nametoindex(ifname)) {
@@ -107,7 +116,7 @@ static int add_port(struct xskf_engine *eng, struct xskf_port *p, const char *if
 			return -EINVAL;
 		}
 	p->nr_queues = nr_queues;
-	return 0;
+	return xskf_pin__serve_queues(eng, p, given);
 }
 
 /* A port's own state (struct xskf_xdp_port) first: fini() frees it with the engine. */
@@ -274,6 +283,10 @@ static int xdp_attach(struct xskf_engine *eng)
 	unsigned int i;
 	int err = 0;
 
+	if (xskf_served__on(eng)) {
+		err = xskf_served__attach(eng);
+		goto attached;
+	}
 	for (i = 0; i < eng->nr_ports && !err; i++)
 		err = xskf_prog__setup(eng, &eng->ports[i]);
 	/*
@@ -294,6 +307,15 @@ static int xdp_attach(struct xskf_engine *eng)
 	}
 	for (i = 0; i < eng->nr_ports && !err; i++)
 		err = xskf_prog__attach(eng, &eng->ports[i]);
+	/* the maps for other AF_XDP apps, once the program runs (--pin-dir, --serve: pin.c) */
+	for (i = 0; i < eng->nr_ports && !err; i++) {
+		err = xskf_pin__port(eng, &eng->ports[i]);
+		if (!err)
+			xskf_pin__served_line(eng, &eng->ports[i]);
+	}
+	if (!err)
+		err = xskf_dp_uds__open(eng);
+attached:
 	/* unfinished checksums the interfaces will hand us (csum_watch.c) */
 	if (!err)
 		xskf_csum__probe(eng);
@@ -312,8 +334,12 @@ static void xdp_detach(struct xskf_engine *eng)
 
 	/* while the NAPIs are there: veth deletes its NAPIs with the program */
 	xskf_napi__restore(eng);
-	for (i = 0; i < eng->nr_ports; i++)
+	xskf_dp_uds__close(); /* no new app finds maps that are going */
+	xskf_served__detach(eng);
+	for (i = 0; i < eng->nr_ports; i++) {
+		xskf_pin__unpin(&eng->ports[i]);
 		xskf_prog__detach(&eng->ports[i]);
+	}
 }
 
 static void xdp_teardown(struct xskf_engine *eng)
@@ -321,8 +347,12 @@ static void xdp_teardown(struct xskf_engine *eng)
 	unsigned int i;
 
 	xskf_napi__restore(eng); /* a failed start: nothing of ours stays changed */
-	for (i = 0; i < eng->nr_ports; i++)
+	xskf_dp_uds__close();
+	xskf_served__detach(eng);
+	for (i = 0; i < eng->nr_ports; i++) {
+		xskf_pin__unpin(&eng->ports[i]);
 		xskf_prog__teardown(&eng->ports[i]);
+	}
 }
 
 static void xdp_kstats(const struct xskf_sock *s, struct xskf_queue_stats *st)
@@ -555,8 +585,39 @@ static void xdp_port_mode(const struct xskf_port *p, const char **attach, const 
 {
 	static const char *const tiers[] = { "redirect_xsk", "xskmap", "xskmap_lookup" };
 
-	*attach = xskf_xdp_port(p)->attach_flags == XDP_FLAGS_SKB_MODE ? "skb" : "native";
+	*attach = !xskf_xdp_port(p)->attached && !xskf_xdp_port(p)->skel
+		      ? "served" /* another's program (served.c) */
+		  : xskf_xdp_port(p)->attach_flags == XDP_FLAGS_SKB_MODE ? "skb"
+									 : "native";
 	*redirect = tiers[xskf_xdp_port(p)->tier];
+}
+
+static void xdp_port_served(const struct xskf_port *p, const uint32_t **served, unsigned int *nr,
+			    const char **pinned)
+{
+	const struct xskf_xdp_port *xp = xskf_xdp_port(p);
+
+	*served = xp->served;
+	*nr = xp->nr_served;
+	*pinned = xp->pin_path[0] ? xp->pin_path : NULL;
+}
+
+/*
+ * The fatal-signal handler's (async-signal-safe): our program off the interfaces, then the maps
+ * we pinned and the device-plugin socket's file, which must not outlive a crashed run.
+ */
+static void xdp_emergency(void)
+{
+	xskf_prog__emergency_detach();
+	xskf_pin__emergency();
+	xskf_dp_uds__emergency();
+}
+
+/* The watch: the device-plugin socket's clients (--serve-uds), then ports and programs. */
+static int xdp_watch(struct xskf_engine *eng)
+{
+	xskf_dp_uds__serve(eng);
+	return xskf_watch__ports(eng);
 }
 
 /* No step: the kernel serves the rings by itself. */
@@ -564,15 +625,15 @@ const struct xskf_backend_ops xskf_backend_xdp = {
 	.name = "xdp",
 	.wakeups = true, .caps = true,
 	.check = xdp_check, .init = xdp_init, .fini = xdp_fini,
-	.emergency = xskf_prog__emergency_detach,
+	.emergency = xdp_emergency,
 	/* start and stop */
 	.preflight = xdp_preflight, .add_port = xdp_add_port, .open_sock = xdp_open_sock,
 	.attach = xdp_attach, .detach = xdp_detach, .teardown = xdp_teardown,
 	.close_sock = xskf_sock__close,
 	/* what the control thread asks */
 	.drops = xdp_drops, .rss_key = xdp_rss_key,
-	.kstats = xdp_kstats, .port_info = xdp_port_info, .watch = xskf_watch__ports,
-	.sock_mode = xdp_sock_mode, .port_mode = xdp_port_mode,
+	.kstats = xdp_kstats, .port_info = xdp_port_info, .watch = xdp_watch,
+	.sock_mode = xdp_sock_mode, .port_mode = xdp_port_mode, .port_served = xdp_port_served,
 	/* idle workers: their sleep, and what the kernel adds */
 	.wait = xdp_wait, .idle_help = xdp_idle_help,
 };

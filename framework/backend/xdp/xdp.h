@@ -23,8 +23,7 @@ enum xskf_redirect_tier {
 };
 
 struct xskf_redirect; /* the skeleton */
-
-struct xskf_redirect; /* the skeleton */
+struct xdp_program;   /* libxdp's */
 
 /* A port's (port->be_priv, allocated by add_port(), freed by fini()) */
 struct xskf_xdp_port {
@@ -40,6 +39,12 @@ struct xskf_xdp_port {
 	char foreign_name[64];
 	enum xskf_redirect_tier tier;
 	unsigned int hints_hw; /* XSKF_HINTS_KF_* the attached program reads from the driver */
+	/* --serve (pin.c): queues kept for other AF_XDP apps' sockets, no socket of ours;
+	 * owned in xskf_queues (marked served), our rules apply there */
+	uint32_t served[XSKF_MAX_QUEUES];
+	unsigned int nr_served;
+	/* --pin-dir: the folder where this run pinned the port's maps ("": none of ours) */
+	char pin_path[256];
 	/* the program shared with other runs on this interface (prog_share.c) */
 	struct {
 		int lock_fd;		 /* the interface's lock file; below 3: not open yet */
@@ -50,6 +55,18 @@ struct xskf_xdp_port {
 		bool claimed;		 /* our queues are in xskf_queues */
 		bool leaving;		 /* rebuild the table without our rules and queues */
 	} share;
+	/* libxdp's dispatcher (prog_dispatch.c): our program as one of its components */
+	struct {
+		struct xdp_program *prog; /* ours as libxdp loaded it (holds its fd), or NULL */
+		struct xskf_redirect *skel; /* its object: the chosen program over our maps */
+		uint32_t id;		  /* our component's program id */
+		uint32_t main_id;	  /* the dispatcher it was last seen in (changes as others
+					   * join and leave) */
+		uint32_t main_mode;	  /* the mode of a dispatcher found there (XDP_FLAGS_*) */
+		bool on;		  /* attached through the dispatcher (else alone) */
+		bool hw_lost;		  /* driver hints the dispatcher cannot give (not bound) */
+		unsigned int told;	  /* the fallback was said */
+	} disp;
 	/* what xskf_engine__watch() last saw (watch.c), so that each change is told once */
 	struct {
 		bool checked, gone, replaced, running, mtu_warned;
@@ -132,6 +149,29 @@ bool xskf_share__leave(struct xskf_port *port);
 int xskf_share__reap(struct xskf_port *port);
 /* Async-signal-safe: does a process other than us own a queue in owner map @fd? */
 bool xskf_share__others_sigsafe(int fd);
+
+/*
+ * libxdp's dispatcher (prog_dispatch.c). Thread: the control thread.
+ *
+ * xskf_disp__is_dispatcher() - is program @id libxdp's dispatcher (xdp_dispatcher)?
+ * xskf_disp__components() - the ids of the programs in the dispatcher on @port (at most @max,
+ * in run order): their number, or -errno (-ENOENT: no dispatcher there, or its bpffs state is
+ * not in this mount namespace's bpffs).
+ * xskf_disp__attach() - attach our loaded program as a component, mode @mode (XDP_FLAGS_*):
+ * 0 (disp.on false when libxdp could only attach it alone: said in one line), or -errno.
+ * xskf_disp__detach_id() - take component @id out of the dispatcher on @port: 0 or -errno.
+ * xskf_disp__watch() - is our component still in the dispatcher @attached (id) on @port?
+ * xskf_disp__close() - libxdp's handle of our program, at teardown.
+ * xskf_disp__bpffs() - is there a bpffs where libxdp looks ($LIBXDP_BPFFS, else /sys/fs/bpf),
+ * or will it mount one (LIBXDP_BPFFS_AUTOMOUNT=1)? Without, it attaches alone.
+ */
+bool xskf_disp__bpffs(const struct xskf_port *port);
+bool xskf_disp__is_dispatcher(uint32_t id);
+int xskf_disp__components(struct xskf_port *port, uint32_t *ids, int max);
+int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t mode);
+int xskf_disp__detach_id(struct xskf_port *port, uint32_t id);
+bool xskf_disp__watch(struct xskf_port *port, uint32_t attached);
+void xskf_disp__close(struct xskf_port *port);
 
 /*
  * xskf_watch__mtu() - say once, for every port whose MTU allows frames longer than a UMEM

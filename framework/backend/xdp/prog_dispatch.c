@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Our XDP program as one component of libxdp's multi-program dispatcher, so that it runs beside
+ * xdp-filter, xdp-loader's programs and every other libxdp user of the interface, in either
+ * start order, and leaves alone (docs/operations.md, "Beside other XDP programs").
+ *
+ * The skeleton's programs stay as prog.c loads them (XDP programs: the redirect tier's test
+ * run, the maps every run shares); for the dispatcher a second object is opened over the same
+ * maps with only the chosen program, and libxdp loads that one as a freplace (BPF_PROG_TYPE_EXT)
+ * program into one of the dispatcher's slots. Its run config: priority 50 (libxdp's default;
+ * xdp-filter runs at 10, so it filters first), and XDP_PASS goes on to the next program: frames
+ * of queues without a socket, and those steering passes, reach the programs after ours.
+ *
+ * libxdp keeps the dispatcher's state (its links) pinned in bpffs (/sys/fs/bpf/xdp, or
+ * $LIBXDP_BPFFS): every libxdp user of the interface must see the same bpffs. Where it has none,
+ * or the kernel refuses freplace programs, libxdp attaches our program alone; that is said in
+ * one line with libxdp's reason.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
+
+#include "backend/xdp/xdp.h"
+#include "core/engine.h"
+#include "xskf_prog.h"
+#include "xskf_redirect.skel.h"
+
+#define DISP_PRIO      50 /* libxdp's default (XDP_DEFAULT_RUN_PRIO); xdp-filter's is 10 */
+#define DISP_MAX_PROGS 10 /* the dispatcher's slots (MAX_DISPATCHER_ACTIONS) */
+
+bool xskf_disp__is_dispatcher(uint32_t id)
+{
+	struct bpf_prog_info info = {};
+	uint32_t len = sizeof(info);
+	int fd = bpf_prog_get_fd_by_id(id);
+	bool r;
+
+	if (fd < 0)
+		return false;
+	r = !bpf_obj_get_info_by_fd(fd, &info, &len) && !strcmp(info.name, "xdp_dispatcher");
+	close(fd);
+	return r;
+}
+
+int xskf_disp__components(struct xskf_port *port, uint32_t *ids, int max)
+{
+	struct xdp_multiprog *mp = xdp_multiprog__get_from_ifindex(port->ifindex);
+	struct xdp_program *p = NULL;
+	long err = libxdp_get_error(mp);
+	int n = 0;
+
+	if (err)
+		return err == -ENOENT || !mp ? -ENOENT : (int)err;
+	/* a dispatcher whose links are pinned in a bpffs we do not see looks "legacy" */
+	if (xdp_multiprog__is_legacy(mp)) {
+		xdp_multiprog__close(mp);
+		return -ENOENT;
+	}
+	while ((p = xdp_multiprog__next_prog(p, mp)) && n < max)
+		ids[n++] = xdp_program__id(p);
+	xdp_multiprog__close(mp);
+	return n;
+}
+
+/* What libxdp said while it attached: its reason when it had to attach our program alone. */
+static libxdp_print_fn_t prev_print;
+static char why[200];
+
+static int capture(enum libxdp_print_level level, const char *fmt, va_list args)
+{
+	char line[200];
+	va_list copy;
+
+	if (level != LIBXDP_DEBUG && !why[0]) {
+		va_copy(copy, args);
+		vsnprintf(line, sizeof(line), fmt, copy);
+		va_end(copy);
+		line[strcspn(line, "\n")] = '\0';
+		/* the cause, not the "falling back" that follows it */
+		if (strstr(line, "failed") || strstr(line, "bpffs"))
+			snprintf(why, sizeof(why), "%s", line);
+	}
+	return prev_print ? prev_print(level, fmt, args) : 0;
+}
+
+static void say_alone(struct xskf_port *port)
+{
+	const char *c = strstr(why, "failed: ");
+
+	if (strstr(why, "bpffs"))
+		pr_warn("%s: libxdp's dispatcher needs a bpffs shared by its users (none at %s "
+			"here: mount -t bpf bpf /sys/fs/bpf); attached alone: no other XDP program "
+			"can join the interface while xskf runs\n",
+			port->name, secure_getenv("LIBXDP_BPFFS") ?: "/sys/fs/bpf");
+	else
+		pr_warn("%s: libxdp's dispatcher does not work on this kernel (%s%s%s); attached "
+			"alone: no other XDP program can join the interface while xskf runs "
+			"(docs/operations.md)\n",
+			port->name,
+			c ? "it refuses freplace programs, libxdp's check: " : "",
+			c ? c + strlen("failed: ") : why[0] ? why : "libxdp fell back",
+			c && strstr(c, "not permitted") ? ", with every capability: lockdown or a "
+							   "kernel patch" : "");
+}
+
+bool xskf_disp__bpffs(const struct xskf_port *port)
+{
+	const char *dir = secure_getenv("LIBXDP_BPFFS") ?: "/sys/fs/bpf";
+	const char *mount = secure_getenv("LIBXDP_BPFFS_AUTOMOUNT");
+	struct statfs st;
+
+	(void)port;
+	if (mount && !strcmp(mount, "1"))
+		return true;
+	return !statfs(dir, &st) && (unsigned long)st.f_type == BPF_FS_MAGIC;
+}
+
+/* The maps of @to are @from's: one set of maps for both objects, and for every run. */
+static int reuse_maps(struct xskf_redirect *to, struct xskf_redirect *from)
+{
+	struct bpf_map *m, *src;
+	int err;
+
+	bpf_object__for_each_map(m, to->obj) {
+		src = bpf_object__find_map_by_name(from->obj, bpf_map__name(m));
+		if (!src || bpf_map__fd(src) < 0)
+			return -ENOENT;
+		err = bpf_map__reuse_fd(m, bpf_map__fd(src));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The maps the program does not use, bound to it: a later run finds them in its info. */
+static int bind_shared(struct xskf_port *port, int prog_fd)
+{
+	const struct bpf_map *bound[] = {
+	    xskf_xdp_port(port)->skel->maps.xskf_owner, xskf_xdp_port(port)->skel->maps.xskf_queues,
+	    xskf_xdp_port(port)->skel->maps.xskf_rules, xskf_xdp_port(port)->skel->maps.xskf_share};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bound) / sizeof(bound[0]); i++)
+		if (bpf_prog_bind_map(prog_fd, bpf_map__fd(bound[i]), NULL))
+			return -errno;
+	return 0;
+}
+
+/* The name of the skeleton's program behind @fd (the one set-up chose), or NULL. */
+static const char *chosen_name(struct xskf_redirect *skel, int fd)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, skel->obj)
+		if (bpf_program__fd(p) == fd)
+			return bpf_program__name(p);
+	return NULL;
+}
+
+void xskf_disp__close(struct xskf_port *port)
+{
+	xdp_program__close(xskf_xdp_port(port)->disp.prog);
+	xskf_xdp_port(port)->disp.prog = NULL;
+	if (xskf_xdp_port(port)->disp.skel)
+		xskf_redirect__destroy(xskf_xdp_port(port)->disp.skel);
+	xskf_xdp_port(port)->disp.skel = NULL;
+}
+
+int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t mode)
+{
+	int fd = mode == XDP_FLAGS_SKB_MODE ? xskf_xdp_port(port)->skb_fd
+					    : xskf_xdp_port(port)->native_fd;
+	const char *name = chosen_name(xskf_xdp_port(port)->skel, fd);
+	DECLARE_LIBXDP_OPTS(xdp_program_opts, xo);
+	struct xdp_multiprog *mp;
+	struct xdp_program *xp;
+	struct xskf_redirect *s;
+	struct bpf_program *p;
+	bool alone;
+	int err;
+
+	if (!name)
+		return -ENOENT;
+	/* no meta written: the variant without the hints' code (its comment in bpf/) */
+	if (eng->o.no_hints && !strcmp(name, "xskf_redirect"))
+		name = "xskf_redirect_nm";
+	/*
+	 * libxdp without a bpffs loads our program once more to attach it alone (a second
+	 * verification, the longest part of a start): we attach the loaded one ourselves
+	 */
+	if (!xskf_disp__bpffs(port)) {
+		snprintf(why, sizeof(why), "no bpffs");
+		if (!xskf_xdp_port(port)
+			 ->disp.told++) /* once, not again for the SKB-mode attempt */
+			say_alone(port);
+		return -EOPNOTSUPP;
+	}
+	s = xskf_redirect__open();
+	if (!s)
+		return -errno;
+	*s->rodata = *xskf_xdp_port(port)->skel->rodata;
+	bpf_object__for_each_program(p, s->obj) {
+		bpf_program__set_autoload(p, !strcmp(bpf_program__name(p), name));
+		if (xskf_xdp_eng(eng)->kernel_no_frags)
+			bpf_program__set_flags(p, bpf_program__flags(p) & ~BPF_F_XDP_HAS_FRAGS);
+	}
+	err = reuse_maps(s, xskf_xdp_port(port)->skel);
+	if (err) {
+		xskf_redirect__destroy(s);
+		return err;
+	}
+	xo.obj = s->obj;
+	xo.prog_name = name;
+	xp = xdp_program__create(&xo);
+	err = (int)libxdp_get_error(xp);
+	if (err) {
+		xskf_redirect__destroy(s);
+		return err;
+	}
+	xdp_program__set_run_prio(xp, DISP_PRIO);
+	xdp_program__set_chain_call_enabled(xp, XDP_PASS, true);
+	xdp_program__set_xdp_frags_support(xp, !xskf_xdp_eng(eng)->kernel_no_frags);
+
+	why[0] = '\0';
+	prev_print = libxdp_set_print(capture);
+	err = xdp_program__attach(xp, port->ifindex,
+				  mode == XDP_FLAGS_SKB_MODE ? XDP_MODE_SKB : XDP_MODE_NATIVE, 0);
+	libxdp_set_print(prev_print);
+	if (!err)
+		err = bind_shared(port, xdp_program__fd(xp));
+	if (err) {
+		if (xdp_program__id(xp) && !xdp_program__detach(xp, port->ifindex, XDP_MODE_UNSPEC, 0))
+			pr_debug("%s: our component taken out again after: %s\n", port->name,
+				 strerror(-err));
+		xdp_program__close(xp);
+		xskf_redirect__destroy(s);
+		if (err == -EBUSY || err == -EEXIST)
+			return err; /* a program attached meanwhile: prog.c says so */
+		if (xskf_xdp_port(port)->disp.main_id) {
+			/* another program's dispatcher holds the interface: alone is no way out */
+			pr_warn("%s: libxdp's dispatcher (id %u) refused xskf's program (%s)%s\n",
+				port->name, xskf_xdp_port(port)->disp.main_id, strerror(-err),
+				err == -EINVAL && !eng->o.no_hints
+				    ? ": Linux 6.13+ takes a program that grows the meta (RX hints) "
+				      "only into the dispatcher of libxdp 1.5.5 or later; run with "
+				      "--no-hints, or with a newer libxdp"
+				    : "");
+			return -ECANCELED; /* said: no other attempt */
+		}
+		/*
+		 * The dispatcher refused ours: alone then, once said. Linux 6.13+ takes a program
+		 * that changes packet data (the hints' bpf_xdp_adjust_meta()) only into a slot that
+		 * does too, which libxdp's dispatcher stubs do from libxdp 1.5.5
+		 */
+		if (!xskf_xdp_port(port)->disp.told++)
+			pr_warn("%s: libxdp's dispatcher refused xskf's program (%s%s%s)%s; attached "
+				"alone: no other XDP program can join the interface while xskf runs\n",
+				port->name, strerror(-err), why[0] ? ", libxdp: " : "", why,
+				err == -EINVAL && !eng->o.no_hints
+				    ? ": Linux 6.13+ takes a program that grows the meta (RX hints) "
+				      "only into the dispatcher of libxdp 1.5.5 or later; --no-hints "
+				      "runs through this one"
+				    : "");
+		return -EOPNOTSUPP;
+	}
+	mp = xdp_multiprog__get_from_ifindex(port->ifindex);
+	alone = libxdp_get_error(mp) || xdp_multiprog__is_legacy(mp);
+	xskf_xdp_port(port)->disp.main_id =
+	    alone ? 0 : xdp_program__id(xdp_multiprog__main_prog(mp));
+	if (!libxdp_get_error(mp))
+		xdp_multiprog__close(mp);
+	xskf_xdp_port(port)->disp.prog = xp;
+	xskf_xdp_port(port)->disp.skel = s;
+	xskf_xdp_port(port)->disp.id = xdp_program__id(xp);
+	xskf_xdp_port(port)->disp.on = !alone;
+	xskf_xdp_port(port)->prog_fd = xdp_program__fd(xp);
+	xskf_xdp_port(port)->attach_flags = mode;
+	if (alone)
+		say_alone(port);
+	return 0;
+}
+
+int xskf_disp__detach_id(struct xskf_port *port, uint32_t id)
+{
+	struct xdp_program *p = xskf_xdp_port(port)->disp.prog && xskf_xdp_port(port)->disp.id == id
+				    ? xskf_xdp_port(port)->disp.prog
+				    : xdp_program__from_id(id);
+	int err = (int)libxdp_get_error(p);
+
+	if (err)
+		return err;
+	prev_print = libxdp_set_print(capture);
+	err = xdp_program__detach(p, port->ifindex, XDP_MODE_UNSPEC, 0);
+	libxdp_set_print(prev_print);
+	if (p != xskf_xdp_port(port)->disp.prog)
+		xdp_program__close(p);
+	return err;
+}
+
+bool xskf_disp__watch(struct xskf_port *port, uint32_t attached)
+{
+	uint32_t ids[DISP_MAX_PROGS];
+	int n, i;
+
+	if (attached && attached == xskf_xdp_port(port)->disp.main_id)
+		return true;
+	if (!attached || !xskf_disp__is_dispatcher(attached))
+		return false;
+	/* another program joined or left: libxdp made a new dispatcher, with ours in it? */
+	n = xskf_disp__components(port, ids, DISP_MAX_PROGS);
+	for (i = 0; i < n; i++)
+		if (ids[i] == xskf_xdp_port(port)->disp.id) {
+			xskf_xdp_port(port)->disp.main_id = attached;
+			return true;
+		}
+	return false;
+}
