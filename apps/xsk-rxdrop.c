@@ -5,7 +5,8 @@
  *
  * With hints on (the default) it also counts, per source, the RX hints each packet carried:
  * the rx hash (hardware, software-computable, none) and the packet type; -v prints a sample
- * packet's hints each second.
+ * packet's hints each second. With --hash-check each driver hash is compared with the software
+ * Toeplitz hash of the same frame with the port's RSS key (the driver's hint kfunc checked).
  *
  *   sudo xsk-rxdrop -i eth0 -q 0
  */
@@ -17,9 +18,10 @@
 #include <xskf_plugin.h>
 #include <xskf_hints.h>
 
-enum { H_HW, H_SW, H_NONE, H_PTYPE, H_NOMETA, H_MAX };
-static const char *const h_names[H_MAX + 1] = { "hash_hw", "hash_sw", "hash_none", "ptype",
-						"no_meta", NULL };
+enum { H_HW, H_SW, H_NONE, H_PTYPE, H_NOMETA, H_HW_SAME, H_HW_DIFF, H_MAX };
+static const char *const h_names[H_MAX + 1] = { "hash_hw",  "hash_sw",	   "hash_none",
+						"ptype",    "no_meta",	   "hash_hw_same",
+						"hash_hw_differ", NULL };
 
 struct sample {
 	uint32_t seq; /* odd while the worker writes it */
@@ -41,6 +43,7 @@ struct rxdrop_worker {
 struct rxdrop {
 	bool touch;       /* read each frame's Ethernet type, as a real app would */
 	bool no_hint_stats; /* leave the hints unread (measures their cost in the XDP program) */
+	bool hash_check;    /* compare each driver hash with the software one */
 	struct rxdrop_worker *workers[XSKF_MAX_WORKERS];
 };
 
@@ -72,8 +75,19 @@ static inline void count_hints(struct rxdrop_worker *w, const struct xskf_pkt *p
 	}
 	w->h[H_PTYPE]++;
 	l3 = m->ptype & XSKF_PTYPE_L3_MASK;
-	if (XSKF_META_SRC(m->src, XSKF_F_HASH) == XSKF_SRC_HW)
+	if (XSKF_META_SRC(m->src, XSKF_F_HASH) == XSKF_SRC_HW) {
 		w->h[H_HW]++;
+		if (rx.hash_check) {
+			uint32_t sw;
+			uint16_t type;
+
+			/* same key, same fields (the driver's type names them): same hash */
+			if (!xskf_hash__sw(p, &sw, &type) && sw == m->rx_hash)
+				w->h[H_HW_SAME]++;
+			else
+				w->h[H_HW_DIFF]++;
+		}
+	}
 	else if (l3 == XSKF_PTYPE_L3_IPV4 || l3 == XSKF_PTYPE_L3_IPV4_OPT ||
 		 l3 == XSKF_PTYPE_L3_IPV6 || l3 == XSKF_PTYPE_L3_IPV6_EXT)
 		w->h[H_SW]++;
@@ -195,6 +209,8 @@ static void rxdrop_worker_fini(void *app_ctx, void *wctx)
 static const struct xskf_cli_opt rxdrop_opts[] = {
 	{ "touch", 0, NULL, "read each frame's Ethernet type (a first cache miss)" },
 	{ "no-hint-stats", 0, NULL, "do not read the RX hints (then the XDP program writes none)" },
+	{ "hash-check", 0, NULL,
+	  "compare each driver RX hash with the software Toeplitz hash of the frame (port's RSS key)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -205,8 +221,9 @@ static int rxdrop_parse(void *ctx, int idx, const char *arg)
 	struct rxdrop *r = ctx;
 
 	(void)arg;
-	if (idx == 0) {
-		r->touch = true;
+	if (idx == 0 || idx == 2) {
+		r->touch |= idx == 0;
+		r->hash_check |= idx == 2;
 		rxdrop_app.flags &= ~XSKF_APP_F_NO_TOUCH;
 	} else {
 		/* nothing read: the XDP program writes no meta for us (the runner reads this

@@ -338,7 +338,15 @@ static int tunnel_configure(void *app_ctx, struct xskf_engine *eng)
 {
 	struct tunnel *tun = app_ctx;
 	char rule[32], err[320];
+	int ret;
 
+	/*
+	 * The access side's frames are addressed to the hosts behind the remote VTEPs, not to
+	 * this port: a NIC drops them unless promiscuous (--forward: both sides)
+	 */
+	ret = xskf_engine__promisc(eng, tun->forward_only ? -1 : PORT_ACCESS);
+	if (ret)
+		return ret;
 	if (!tun->policy_pass || tun->forward_only)
 		return 0;
 	/* the rule the tunnel needs: VXLAN on its underlay port to its sockets (the plugin API) */

@@ -345,6 +345,15 @@ XSKF_API int xskf_engine__steer_del(struct xskf_engine *eng, unsigned int id, ui
  * Thread: control thread, before xskf_engine__start().
  */
 XSKF_API int xskf_engine__steer_keep_host(struct xskf_engine *eng, int port);
+/*
+ * xskf_engine__promisc() - @port (-1: every port) receives frames to every MAC until the
+ * engine is destroyed or the process ends: a NIC drops unicast frames to other MACs before XDP
+ * sees them (veth does not). For ports whose frames are not addressed to them, such as a
+ * tunnel's access side. Held as an AF_PACKET PACKET_MR_PROMISC membership, which the kernel
+ * drops when the process ends, crash included. Returns 0, -ENOENT (no such port), or the errno
+ * of the socket or setsockopt (one line says so). Thread: control thread.
+ */
+XSKF_API int xskf_engine__promisc(struct xskf_engine *eng, int port);
 
 struct xskf_steer_info {
 	size_t sz;          /* set by the caller: sizeof(struct xskf_steer_info) */

@@ -6,26 +6,45 @@
 # comes from Debian's mirror through apt: the guest kernels (linux-image-amd64 of bookworm,
 # trixie and trixie-backports), a bookworm root filesystem (debootstrap) with xskf's runtime
 # libraries, busybox for the initramfs. The build folder is shared read-only with the guest
-# over 9p; results (exit codes, --json, logs) come back over a second 9p folder.
+# over 9p; results (exit codes, --json, logs) come back over a second 9p folder. The igb NIC
+# needs QEMU 8+ (bookworm has 7.2): trixie's QEMU 10 runs from a trixie root filesystem made
+# once in the cache (scripts/vm_lab_igb.sh).
 #
-#   scripts/vm-lab.sh [--kernel 6.1|6.12|7]... [--all | --suite] [--build DIR] [--keep] [TEST]...
+#   scripts/vm-lab.sh [--kernel 6.1|6.12|7]... [--all | --suite] [--nic virtio|igb]...
+#                     [--build DIR] [--keep] [TEST]...
 #     --kernel K   boot this kernel (repeatable; default 7)
-#     --all        every kernel (with no TEST: every test, the full list)
+#     --all        every kernel (with no TEST: every test, the full list; zc: its long part too)
 #     --suite      the test suite's run (meson's 'lab' suite, scripts/test.sh): every kernel,
-#                  `load` on every kernel, `rxdrop zerocopy` on 7.x (`features`, `core`: --all)
+#                  `load` on every kernel, `rxdrop zerocopy zc` on 7.x with virtio-net,
+#                  `zerocopy linkreset faults` on 7.x with igb (`features`, `core`: --all)
+#     --nic N      boot with this NIC (repeatable; default: virtio on every kernel, and igb
+#                  too on 7.x): virtio (virtio-net, 2 queue pairs, QEMU 7.2) or igb (2 queues,
+#                  QEMU 10); each NIC is a boot of its own
 #     --build DIR  xskf's build folder (default: build)
 #     --keep       keep the run folder (default: kept only when a test failed)
-#     TEST         tests to run (default: every test the kernel can run):
+#     TEST         tests to run (default: every test the kernel and NIC can run):
 #                    load      the XDP program loads and attaches natively (without and with
-#                              hints, with a steering rule) and in SKB mode
-#                    rxdrop    copy-mode xsk-rxdrop on 2 virtio-net queues: every frame sent
-#                              from the host side counted, exactly, reconciled
+#                              hints, with a steering rule) and in SKB mode (virtio)
+#                    rxdrop    copy-mode xsk-rxdrop on 2 queues: every frame sent from the
+#                              host side counted, exactly, reconciled, on every queue
+#                    zerocopy  the same in zero-copy (-z; kernel 7.x only: 6.12's virtio-net
+#                              refuses it with EOPNOTSUPP, igb has it since 6.14)
+#                    zc        the zero-copy list (kernel 7.x; scripts/vm_lab_zc.sh), each in
+#                              zero-copy and in copy mode: l2fwd (eth0 to eth1), txgen and
+#                              tunnel (against a kernel VXLAN); with --all also macswap, jumbo,
+#                              wakeup (need_wakeup on and off), busypoll (-B), napi (--napi),
+#                              hints, txmeta (--tx-csum) and steer (host traffic kept); each
+#                              can be named alone
+#                    linkreset (igb) igb resets its link at the attach: frames sent as soon as
+#                              xsk-rxdrop is up all arrive, and xskf says it waited (zero-copy
+#                              and copy mode)
+#                    faults    (igb) link down and up under a running xsk-rxdrop, then a queue
+#                              count change (ethtool -L): xskf says each in one line and counts
+#                              every frame sent after it
 #                    citizen   xsk-rxdrop beside xdp-filter (Debian's xdp-tools, the host's
 #                              binaries) through libxdp's dispatcher, each started first;
 #                              every frame either dropped by the filter or counted by xskf,
 #                              each detached alone (kernel 7.x: 6.12 refuses the program)
-#                    zerocopy  the same in zero-copy (-z; kernel 7.x only: 6.12's virtio-net
-#                              refuses it with EOPNOTSUPP; it needs iommu_platform=on)
 #                    core      the copy-mode core integration tests (tests/integration: the
 #                              demo, rxdrop, l2fwd, steering, software hints) run in the
 #                              guest on their own veth beds (scripts/vm_lab_core.sh)
@@ -44,12 +63,16 @@ BUILD=$SRC/build
 KERNELS=()
 TESTS=()
 KEEP=0
-ALL_TESTS="load rxdrop zerocopy core"
+NICS=()
+LAB_ALL=0 # --all: also the long part of the zero-copy list (vm_lab_zc.sh)
+ALL_TESTS="load rxdrop zerocopy linkreset faults zc core"
 SUITE=0
-# suite_tests K: the suite's tests on kernel K (under 15 minutes in all on a 2-CPU machine)
+# suite_tests K NIC: the suite's tests on kernel K with NIC (under 15 minutes in all on a
+# 2-CPU machine)
 suite_tests() {
-	case $1 in
-	7) echo load rxdrop zerocopy ;;
+	case $1/$2 in
+	7/virtio) echo load rxdrop zerocopy zc ;;
+	7/igb) echo zerocopy linkreset faults ;;
 	*) echo load ;;
 	esac
 }
@@ -68,10 +91,17 @@ while [ $# -gt 0 ]; do
 		esac
 		shift
 		;;
-	--all) KERNELS=(6.1 6.12 7) ;;
+	--all) KERNELS=(6.1 6.12 7) LAB_ALL=1 ;;
 	--suite)
 		KERNELS=(6.1 6.12 7)
 		SUITE=1
+		;;
+	--nic)
+		case ${2:-} in
+		virtio | igb) NICS+=("$2") ;;
+		*) echo "vm-lab: --nic takes virtio or igb, not '${2:-}'" >&2; exit 2 ;;
+		esac
+		shift
 		;;
 	--build)
 		BUILD=$(cd "${2:-}" 2>/dev/null && pwd) || { echo "vm-lab: no build folder '${2:-}'" >&2; exit 2; }
@@ -79,7 +109,9 @@ while [ $# -gt 0 ]; do
 		;;
 	--keep) KEEP=1 ;;
 	-h | --help) usage; exit 0 ;;
-	load | rxdrop | zerocopy | core | features | citizen) TESTS+=("$1") ;;
+	load | rxdrop | zerocopy | linkreset | faults | core | features | citizen | zc | l2fwd | \
+		macswap | txgen | tunnel | jumbo | wakeup | busypoll | napi | hints | txmeta | steer)
+		TESTS+=("$1") ;;
 	*) echo "vm-lab: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 	shift
@@ -146,6 +178,15 @@ apt_update() {
 	fi
 }
 
+# madison P: apt-cache madison's lines of package P, from one call for every package the lab
+# looks up (MADISON, read once a run by madison_load): each apt-cache call reads the lists of
+# all five suites, 30-60 s on a loaded machine
+MADISON=
+madison_load() {
+	MADISON=$(lab_apt_cache madison linux-image-amd64 qemu-system-x86 $ROOT_PKGS 2>/dev/null)
+}
+madison() { awk -F' [|] ' -v p="$1" '{ n = $1; gsub(/ /, "", n) } n == p' <<<"$MADISON"; }
+
 # suite_of K: the suite whose linux-image-amd64 is kernel K.
 suite_of() {
 	case $1 in
@@ -159,7 +200,7 @@ suite_of() {
 # linux-image-amd64, fetched again only when the mirror has another version.
 kernel_fetch() {
 	local k=$1 dir=$CACHE/kernel-$1 ver img deps p tmp
-	ver=$(lab_apt_cache madison linux-image-amd64 2>/dev/null |
+	ver=$(madison linux-image-amd64 |
 		awk -F' [|] ' -v s="^($(suite_of "$k"))/" '{ split($3, a, " "); if (a[2] ~ s) { gsub(/ /, "", $2); print $2; exit } }')
 	if [ -z "$ver" ]; then
 		[ -s "$dir/VERSION" ] || skip "no linux-image-amd64 for kernel $k on the mirror"
@@ -204,7 +245,7 @@ ROOT_PKGS="libbpf1 libxdp1 liburcu8 libnuma1 libpcap0.8 libcap2 iproute2 ethtool
 root_want() {
 	local p
 	for p in $ROOT_PKGS; do
-		lab_apt_cache madison "$p" | awk -F' [|] ' -v p="$p" '$3 ~ / bookworm\/main/ { gsub(/ /, "", $2); print p, $2; exit }'
+		madison "$p" | awk -F' [|] ' -v p="$p" '$3 ~ / bookworm\/main/ { gsub(/ /, "", $2); print p, $2; exit }'
 	done | sort
 }
 root_stamp() { dpkg-query --admindir="$1/var/lib/dpkg" -W -f '${Package} ${Version}\n' $ROOT_PKGS 2>/dev/null | sort; }
@@ -299,6 +340,7 @@ trap 'exit 130' INT TERM
 
 source "$SRC/scripts/vm_lab_core.sh"
 apt_update
+madison_load
 rootfs_make
 wanted=" ${TESTS[*]:-$ALL_TESTS} "
 [ $SUITE = 0 ] || wanted=" $(for k in "${KERNELS[@]}"; do suite_tests "$k"; done) "
@@ -309,14 +351,30 @@ for k in "${KERNELS[@]}"; do
 done
 
 FAILED=0
-# boot K TESTS...: boot kernel K with the run folder RUN/K, run TESTS in it.
+# lab_kernel K NIC TESTS...: boot kernel K with NIC, the run folder RUN/K-NIC, run TESTS in it.
 source "$SRC/scripts/vm_lab_tests.sh"
+source "$SRC/scripts/vm_lab_igb.sh"
 
+# the boots: "K NIC", igb's only where QEMU 10 could be made (else one line says why)
+PLAN=()
 for k in "${KERNELS[@]}"; do
+	nics=("${NICS[@]}")
+	[ ${#nics[@]} -gt 0 ] || { nics=(virtio); [ "$k" != 7 ] || nics+=(igb); }
+	for n in "${nics[@]}"; do PLAN+=("$k $n"); done
+done
+case " ${PLAN[*]} " in
+*" igb "*)
+	if ! qemu10_make; then
+		for i in "${!PLAN[@]}"; do [ "${PLAN[i]#* }" != igb ] || unset 'PLAN[i]'; done
+		[ ${#PLAN[@]} -gt 0 ] || exit 77
+	fi
+	;;
+esac
+for p in "${PLAN[@]}"; do
 	tests=("${TESTS[@]}")
 	[ ${#tests[@]} -gt 0 ] || tests=($ALL_TESTS)
-	[ $SUITE = 0 ] || tests=($(suite_tests "$k"))
-	lab_kernel "$k" "${tests[@]}" || FAILED=1
+	[ $SUITE = 0 ] || tests=($(suite_tests ${p% *} ${p#* }))
+	lab_kernel ${p% *} ${p#* } "${tests[@]}" || FAILED=1
 done
 [ $FAILED = 0 ] && log "all passed" || log "FAILED (logs in $RUN)"
 exit $FAILED

@@ -13,6 +13,8 @@ HOST_IP=192.0.2.1
 GUEST_IP=192.0.2.2
 LAB_TIMEOUT=${XSKF_LAB_TIMEOUT:-600} # a boot and its tests, at most (TCG: 5-10x slower)
 WAIT_S=${XSKF_LAB_WAIT:-120}	     # one state in the guest, at most
+# the zero-copy list (its own file: zc_lines, zc_guest_script, zc_host, zc_check, lab_nic_dev)
+source "$SRC/scripts/vm_lab_zc.sh"
 
 # The guest's side: the init script the initramfs runs on the root filesystem.
 guest_script() {
@@ -31,6 +33,21 @@ IF=eth0
 ip link set lo up
 ip link set $IF up
 ip addr add 192.0.2.2/24 dev $IF
+
+# wait_link: until the NIC's link is up (carrier, and the stack's operstate), at most 60 s: igb
+# negotiates it for a second or two after it is set up, and after each XDP detach
+wait_link() {
+	local end=$((SECONDS + 60)) c o
+	while :; do
+		c= # the file cannot be read while the NIC is down
+		read -r c </sys/class/net/$IF/carrier 2>/dev/null
+		read -r o </sys/class/net/$IF/operstate
+		[ "$c" = 1 ] && [ "$o" = up ] && return 0
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.05
+	done
+}
+wait_link
 sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 ethtool -l $IF >/lab/channels 2>&1
 
@@ -40,9 +57,12 @@ wait_file() { while [ ! -e "$1" ]; do sleep 0.1; done; }
 has_xdp() { ip -d link show dev $IF | grep -q 'prog/xdp'; }
 
 # run_frames T ARGS...: xsk-rxdrop ARGS on the NIC; frames from the host; stop when it says.
+# $BEFORE_READY T, when set, runs once xsk-rxdrop is up, before the host is told to send; the
+# NIC's carrier at that moment goes into T.carrier.
 run_frames() {
 	local t=$1 pid s
 	shift
+	wait_link # the previous run's detach may have reset it
 	$B/apps/xsk-rxdrop -i $IF "$@" --json >/lab/$t.json 2>/lab/$t.err &
 	pid=$!
 	until has_xdp && ls /run/xskf/*.$pid.sock >/dev/null 2>&1; do
@@ -50,6 +70,8 @@ run_frames() {
 		sleep 0.1
 	done
 	if kill -0 $pid 2>/dev/null; then
+		cat /sys/class/net/$IF/carrier >/lab/$t.carrier 2>/dev/null
+		[ -z "${BEFORE_READY:-}" ] || $BEFORE_READY $t
 		touch /lab/$t.ready
 		s=$(ls /run/xskf/*.$pid.sock)
 		until [ -e /lab/$t.done ]; do
@@ -70,6 +92,8 @@ run_load() {
 	echo $? >/lab/$t.rc
 }
 
+# the zero-copy list's side (scripts/vm_lab_zc.sh), when the list has it
+[ -e /lab/zc.sh ] && . /lab/zc.sh
 # the core test's side (scripts/vm_lab_core.sh), when the list has it
 [ -e /lab/core.sh ] && . /lab/core.sh
 # citizen T ORDER ARGS...: xdp-filter (xdp-tools, the host's binaries in /lab) drops source
@@ -145,13 +169,12 @@ run_citizen() {
 	fi
 }
 
+# the run_KIND of other test kinds (the host writes them into the run folder: guest_*.sh)
+for f in /lab/guest_*.sh; do [ -e "$f" ] && . "$f"; done
+run_reset() { run_frames "$@"; }
+
 while read -r t args; do
-	case $t in
-	frames) eval "run_frames $args" ;;
-	load) eval "run_load $args" ;;
-	core) eval "run_core $args" ;;
-	citizen) eval "run_citizen $args" ;;
-	esac
+	declare -F run_$t >/dev/null && eval "run_$t $args"
 done </lab/tests
 echo 0 >/lab/guest.done
 sync
@@ -159,11 +182,12 @@ sync
 EOF
 }
 
-# The tests' lines (guest.sh's input) for kernel K and tests T...
+# The tests' lines (guest.sh's input: KIND NAME ARGS) for kernel K, NIC N and tests T...
 guest_tests() {
-	local k=$1 t
-	shift
+	local k=$1 nic=$2 t
+	shift 2
 	for t in "$@"; do
+		[ "$nic" = igb ] && { igb_tests "$k" "$t"; continue; }
 		case $t in
 		load)
 			echo "load load-plain -c --no-hints"
@@ -180,8 +204,20 @@ guest_tests() {
 			echo "citizen citizen-ff filter-first -c --quiet --no-hints"
 			echo "citizen citizen-xf xskf-first -c --quiet --no-hints"
 			;;
+		*) [ "$k" = 7 ] && zc_lines "$t" ;; # the zero-copy list (vm_lab_zc.sh)
 		esac
 	done
+}
+
+# " (QEMU X.Y.Z)": the version of NIC's QEMU (igb's runs in the trixie root)
+qemu_version() {
+	local v
+	if [ "$1" = igb ]; then
+		v=$(chroot "$QEMU10" qemu-system-x86_64 --version)
+	else
+		v=$(qemu-system-x86_64 --version)
+	fi
+	echo " (QEMU $(echo "$v" | sed -n '1s/.*version \([^ ]*\).*/\1/p'))"
 }
 
 lab_wait() { # lab_wait SECONDS CMD...: until CMD succeeds, QEMU runs and time is left
@@ -196,13 +232,17 @@ lab_wait() { # lab_wait SECONDS CMD...: until CMD succeeds, QEMU runs and time i
 
 json() { $PY -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null; }
 
-# The host's sender: N UDP frames in 16 flows (source ports) from the tap, by AF_PACKET (the
+# The host's sender: N UDP frames in 16 flows (source ports; ADDRS source addresses from SIP on,
+# default 1) from the tap, by AF_PACKET (the
 # project's generator needs a driver's counters, which a tap has not), paced at 1000 a second
 # (a tap holds 500 frames for QEMU: TCG reads them slower than a burst fills it); the frames the
 # tap dropped are counted (its tx_dropped) and left out of "sent".
 SEND_PY='
 import json, socket, struct, sys, time
 ifn, dmac, sip, dip, n = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+# source addresses: sip, sip + 1, ... (igb hashes UDP by addresses only: one address, one queue)
+addrs = int(sys.argv[6]) if len(sys.argv) > 6 else 1
+src = [socket.inet_aton(socket.inet_ntoa(struct.pack("!I", struct.unpack("!I", socket.inet_aton(sip))[0] + a))) for a in range(addrs)]
 drops = lambda: int(open("/sys/class/net/%s/statistics/tx_dropped" % ifn).read())
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 s.bind((ifn, 0))
@@ -217,7 +257,7 @@ t0 = time.monotonic()
 for i in range(n):
     udp = struct.pack("!HHHH", 1024 + i % 16, 9, 8 + 18, 0) + bytes(18)
     ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), i & 0xffff, 0, 64, 17, 0,
-                     socket.inet_aton(sip), socket.inet_aton(dip))
+                     src[i % addrs], socket.inet_aton(dip))
     ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
     s.send(mac(dmac) + mac(smac) + b"\x08\x00" + ip + udp)
     if i % 50 == 49:
@@ -229,8 +269,10 @@ print(json.dumps({"sent": n - dropped, "tap_dropped": dropped}))
 # Host side of a frames test: send N frames once the guest is ready, wait for them, check.
 host_frames() {
 	local d=$1 t=$2 n=2000 seen sent
+	# the boot first (minutes on a loaded machine), then WAIT_S for the test to be ready
+	lab_wait "$LAB_TIMEOUT" test -e "$d/uname" || return 0
 	lab_wait $WAIT_S test -e "$d/$t.ready" || return 0 # the guest failed to start it: judged below
-	ip netns exec "$NS" $PY -c "$SEND_PY" tap0 $GUEST_MAC $HOST_IP $GUEST_IP $n \
+	ip netns exec "$NS" $PY -c "$SEND_PY" tap0 $GUEST_MAC $HOST_IP $GUEST_IP $n ${LAB_SRC_ADDRS:-1} \
 		>"$d/$t.gen.json" 2>"$d/$t.gen.err"
 	echo $n >"$d/$t.sent"
 	seen_all() {
@@ -242,6 +284,7 @@ host_frames() {
 }
 
 # Host side of a citizen test: a round of N frames each time the guest is ready for one.
+host_citizen() { host_rounds "$@"; }
 host_rounds() {
 	local d=$1 t=$2 r n=2000
 	for r in 1 2; do
@@ -302,7 +345,11 @@ check_frames() {
 		{ echo "counters do not reconcile"; return 1; }
 	[ "$(json "$d/$t.json" "all(q['zerocopy'] for q in d['queues'])")" = "$zc" ] ||
 		{ echo "zerocopy is not $zc"; return 1; }
-	echo "sent $sent, redirected $redir, received $rx, kernel drops $kd, queues $(json "$d/$t.json" "len(d['queues'])"), zerocopy $zc"
+	local per
+	per=$(json "$d/$t.json" "' + '.join(str(q['program']['redirected']) for q in d['queues'])")
+	[ "$(json "$d/$t.json" "all(q['program']['redirected'] > 0 for q in d['queues'])")" = True ] ||
+		{ echo "a queue got no frame: $per"; return 1; }
+	echo "sent $sent, redirected $redir ($per), received $rx, kernel drops $kd, zerocopy $zc"
 }
 
 check_load() {
@@ -315,16 +362,21 @@ check_load() {
 	echo "$(json "$d/$t.json" "d['ports'][0]['attach_mode']") attach, $(json "$d/$t.json" "d['ports'][0]['redirect']")"
 }
 
-# lab_kernel K TESTS...: boot kernel K, run TESTS, print one line per test; 1 if one failed.
+# lab_kernel K NIC TESTS...: boot kernel K with NIC (virtio or igb), run TESTS, print one line
+# per test; 1 if one failed.
 lab_kernel() {
-	local k=$1 d=$RUN/$1 kd=$CACHE/kernel-$1 t line fail=0 res
-	shift
+	local k=$1 nic=$2 d=$RUN/$1-$2 kd=$CACHE/kernel-$1 t line fail=0 res
+	shift 2
 	mkdir -p "$d"
 	guest_script >"$d/guest.sh"
-	guest_tests "$k" "$@" >"$d/tests"
+	[ "$nic" = igb ] && igb_guest_script >"$d/guest_igb.sh"
+	guest_tests "$k" "$nic" "$@" >"$d/tests"
+	[ -s "$d/tests" ] || { log "kernel $k, $nic: no test to run"; return 0; }
 	# each core test gets its own bound more (the guest kills one at 10 min)
-	local timeout=$((LAB_TIMEOUT + 600 * $(grep -c '^core ' "$d/tests")))
+	# the zero-copy list up to a minute more per test (TCG: 20-60 s each)
+	local timeout=$((LAB_TIMEOUT + 600 * $(grep -c '^core ' "$d/tests") + 60 * $(grep -c '^zc ' "$d/tests")))
 	grep -q '^core ' "$d/tests" && guest_core_script >"$d/core.sh"
+	grep -q '^zc ' "$d/tests" && zc_guest_script >"$d/zc.sh"
 	cp "$(command -v busybox)" "$d/busybox"
 	# xdp-tools for the citizen test: the host's (the guest has libxdp1 and its BPF objects)
 	if grep -q '^citizen' "$d/tests"; then
@@ -333,50 +385,76 @@ lab_kernel() {
 	fi
 	ip netns del "$NS" 2>/dev/null
 	ip netns add "$NS" || die "cannot make the network namespace $NS"
-	ip -n "$NS" tuntap add tap0 mode tap multi_queue || die "cannot make a tap"
+	ip -n "$NS" tuntap add tap0 mode tap $([ "$nic" = igb ] || echo multi_queue) || die "cannot make a tap"
 	ip netns exec "$NS" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 	ip -n "$NS" addr add $HOST_IP/24 dev tap0
 	ip -n "$NS" link set tap0 up
 	ip -n "$NS" neigh add $GUEST_IP lladdr $GUEST_MAC dev tap0 nud permanent
+	zc_host_nics # tap1 (the guest's eth1) and the kernel VTEP vx0
 	# no_timer_check: on a loaded host TCG's guest misses the IO-APIC timer check at boot
 	# ("IO-APIC + timer doesn't work!", a panic: seen on 7.3 beside four other guests)
-	local smp=2 nic
-	nic="virtio-net-pci,netdev=n0,mac=$GUEST_MAC,mq=on,vectors=6,iommu_platform=on,disable-legacy=on"
-	ip netns exec "$NS" timeout -s KILL "$timeout" qemu-system-x86_64 -machine q35 -cpu max \
-		-smp $smp -m 1024 -nographic -no-reboot -nodefaults -serial "file:$d/console.log" \
-		-kernel "$kd/vmlinuz" -initrd "$kd/initramfs.cpio.gz" \
+	# the folders as QEMU sees them: igb's QEMU runs in the trixie root (vm_lab_igb.sh)
+	local smp=2 dev queues=2 qk=$kd qr=$CACHE/rootfs qb=$BUILD qd=$d
+	# the source tree, for the core tests (vm_lab_core.sh; not run on igb)
+	local srcfs=(-virtfs "local,path=$SRC,mount_tag=src,security_model=none,multidevs=remap,readonly=on")
+	# a second NIC (eth1 on tap1) for the zero-copy list (vm_lab_zc.sh; virtio only)
+	LAB_NIC=$nic
+	local nic1=(-netdev tap,id=n1,ifname=tap1,script=no,downscript=no,queues=2,vhost=off
+		-device "$(lab_nic_dev n1 $GUEST_MAC1)")
+	QEMU_PRE=()
+	case $nic in
+	virtio) dev=$(lab_nic_dev n0 $GUEST_MAC) ;;
+	igb)
+		# 16 source addresses: igb hashes UDP by addresses only (host_frames)
+		local LAB_SRC_ADDRS=$IGB_SRC_ADDRS
+		# QEMU's igb reads one tap queue (a multi-queue tap refuses a single-queue open);
+		# romfile=: no boot ROM (-kernel boots the guest)
+		dev="igb,netdev=n0,mac=$GUEST_MAC,romfile="
+		queues=1
+		qk=/lab/kernel qr=/lab/root qb=/lab/build qd=/lab/run
+		srcfs=() nic1=()
+		qemu10_prefix "$kd" "$d"
+		;;
+	esac
+	ip netns exec "$NS" timeout -s KILL "$timeout" "${QEMU_PRE[@]}" qemu-system-x86_64 -machine q35 -cpu max \
+		-smp $smp -m 1024 -nographic -no-reboot -nodefaults -serial "file:$qd/console.log" \
+		-kernel "$qk/vmlinuz" -initrd "$qk/initramfs.cpio.gz" \
 		-append "console=ttyS0 panic=-1 quiet net.ifnames=0 no_timer_check" \
-		-virtfs "local,path=$CACHE/rootfs,mount_tag=root,security_model=none,multidevs=remap,readonly=on" \
-		-virtfs "local,path=$BUILD,mount_tag=tree,security_model=none,multidevs=remap,readonly=on" \
-		-virtfs "local,path=$d,mount_tag=out,security_model=none,multidevs=remap" \
-		-virtfs "local,path=$SRC,mount_tag=src,security_model=none,multidevs=remap,readonly=on" \
-		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no,queues=2,vhost=off -device "$nic" \
+		-virtfs "local,path=$qr,mount_tag=root,security_model=none,multidevs=remap,readonly=on" \
+		-virtfs "local,path=$qb,mount_tag=tree,security_model=none,multidevs=remap,readonly=on" \
+		-virtfs "local,path=$qd,mount_tag=out,security_model=none,multidevs=remap" \
+		"${srcfs[@]}" \
+		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no,queues=$queues,vhost=off -device "$dev" \
+		"${nic1[@]}" \
 		>"$d/qemu.log" 2>&1 &
 	QEMU_PID=$!
 	while read -r t line; do
-		[ "$t" = frames ] && host_frames "$d" "${line%% *}"
-		[ "$t" = citizen ] && host_rounds "$d" "${line%% *}"
+		case $t in
+		zc) zc_host "$d" $line ;; # NAME KIND: the rest is the guest's
+		*) ! declare -F host_$t >/dev/null || host_$t "$d" "${line%% *}" ;;
+		esac
 	done <"$d/tests"
 	wait $QEMU_PID
 	local qrc=$?
 	[ -e "$d/guest.done" ] || {
-		echo "kernel $k: the guest did not finish (QEMU exit $qrc; console: $d/console.log)"
-		tail -5 "$d/console.log"
+		echo "kernel $k, $nic: the guest did not finish (QEMU exit $qrc; console: $d/console.log)"
+		tail -5 "$d/console.log" 2>/dev/null || tail -3 "$d/qemu.log"
 		return 1
 	}
-	log "kernel $k: $(cat "$d/uname") booted, $(grep -c . "$d/tests") test(s)"
+	log "kernel $k: $(cat "$d/uname") booted with $nic$(qemu_version "$nic"), $(grep -c . "$d/tests") test(s)"
 	while read -r t line; do
+		local kind=${line#* }
+		kind=${kind%% *}
 		line=${line%% *}
 		case $t in
+		zc) res=$(zc_check "$d" "$line" "$kind") ;;
 		frames) res=$(check_frames "$d" "$line" "$([ "$line" = zerocopy ] && echo True || echo False)") ;;
-		load) res=$(check_load "$d" "$line") ;;
-		core) res=$(check_core "$d" "$line") ;;
-		citizen) res=$(check_citizen "$d" "$line") ;;
+		*) res=$(check_$t "$d" "$line") ;;
 		esac
 		if [ $? = 0 ]; then
-			echo "ok - kernel $k: $line: $res"
+			echo "ok - kernel $k, $nic: $line: $res"
 		else
-			echo "not ok - kernel $k: $line: $res"
+			echo "not ok - kernel $k, $nic: $line: $res"
 			fail=1
 		fi
 	done <"$d/tests"

@@ -90,6 +90,9 @@ struct xskf_backend_ops {
 	/* for messages and the JSON: how socket @s runs, how port @p is attached and redirects */
 	const char *(*sock_mode)(const struct xskf_sock *s);
 	void (*port_mode)(const struct xskf_port *p, const char **attach, const char **redirect);
+	/* xskf_engine__promisc(): port @p takes frames to every MAC until fini(); 0 or -errno,
+	 * said in one line. NULL op: nothing filters frames (0) */
+	int (*promisc)(struct xskf_port *p);
 	/* the stats document: port @p's queues kept for other apps' sockets (--serve) and the
 	 * folder its maps are pinned in (NULL: none). NULL op: none of either */
 	void (*port_served)(const struct xskf_port *p, const uint32_t **served, unsigned int *nr,

@@ -35,6 +35,25 @@ int xskf_engine__port_info(const struct xskf_engine *eng, unsigned int port,
 	return 0;
 }
 
+int xskf_engine__promisc(struct xskf_engine *eng, int port)
+{
+	unsigned int i;
+	int err;
+
+	if (!eng || port >= (int)eng->nr_ports)
+		return -ENOENT;
+	if (!eng->be->promisc)
+		return 0; /* no NIC (the memory backend): nothing filters */
+	for (i = 0; i < eng->nr_ports; i++) {
+		if (port >= 0 && i != (unsigned int)port)
+			continue;
+		err = eng->be->promisc(&eng->ports[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int xskf_mac__parse(const char *s, uint8_t mac[6])
 {
 	unsigned int b[6];

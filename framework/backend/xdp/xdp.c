@@ -29,6 +29,8 @@
 #include "backend/xdp/napi.h"
 #include "core/sysfs.h"
 #include "core/tx_meta.h"
+#include "backend/xdp/link.h"
+#include "backend/xdp/hints_probe.h"
 
 /* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
 static int check_caps(void)
@@ -170,6 +172,8 @@ static void xdp_fini(struct xskf_engine *eng)
 
 	for (i = 0; i < eng->nr_ports; i++) {
 		xskf_steer__free(&eng->ports[i]);
+		if (eng->ports[i].be_priv)
+			xskf_promisc__release(&eng->ports[i]);
 		free(eng->ports[i].be_priv);
 		eng->ports[i].be_priv = NULL;
 	}
@@ -234,6 +238,14 @@ static int xdp_open_sock_mode(struct xskf_worker *w, struct xskf_sock *s, unsign
 	return 0;
 }
 
+/* The driver of @ifindex says it takes one buffer per zero-copy frame (netdev netlink). */
+static bool zc_one_seg(int ifindex)
+{
+	uint32_t segs = 0;
+
+	return !xskf_netdev__zc_max_segs(ifindex, &segs) && segs == 1;
+}
+
 static int xdp_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned int i)
 {
 	const struct xskf_engine_opts *o = &w->eng->o;
@@ -255,7 +267,13 @@ static int xdp_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 	}
 	if (!err)
 		return 0;
-	if (err == -EOPNOTSUPP && zc)
+	if (err == -EOPNOTSUPP && zc && w->eng->sg && zc_one_seg(s->port->ifindex))
+		/* the kernel refuses XDP_USE_SG when the driver's xdp-zc-max-segs is 1 */
+		pr_warn("%s queue %u: the driver takes no multi-buffer zero-copy (xdp-zc-max-segs 1), "
+			"and the MTU needs %u buffers per frame: use -c (copy mode) or an MTU whose "
+			"frames fit one buffer\n",
+			s->port->name, s->queue, w->eng->sg_segs);
+	else if (err == -EOPNOTSUPP && zc)
 		pr_warn("%s queue %u: zero-copy is not supported by this driver: use -c (copy mode) or "
 			"leave the mode on auto\n",
 			s->port->name, s->queue);
@@ -280,6 +298,7 @@ static void xdp_idle_prepare(struct xskf_engine *eng);
 static int xdp_attach(struct xskf_engine *eng)
 {
 	bool tx_only = eng->app.flags & XSKF_APP_F_TX_ONLY;
+	struct xskf_link_seen link[XSKF_MAX_PORTS];
 	unsigned int i;
 	int err = 0;
 
@@ -305,8 +324,12 @@ static int xdp_attach(struct xskf_engine *eng)
 			pr_warn("%s queue %u: cannot enter the socket in the XSKMAP: %s\n", s->port->name,
 				s->queue, strerror(-err));
 	}
+	xskf_link__before_attach(eng, link);
 	for (i = 0; i < eng->nr_ports && !err; i++)
 		err = xskf_prog__attach(eng, &eng->ports[i]);
+	/* igb resets its link at the attach: the run is up once frames can arrive */
+	if (!err)
+		xskf_link__after_attach(eng, link);
 	/* the maps for other AF_XDP apps, once the program runs (--pin-dir, --serve: pin.c) */
 	for (i = 0; i < eng->nr_ports && !err; i++) {
 		err = xskf_pin__port(eng, &eng->ports[i]);
@@ -634,6 +657,7 @@ const struct xskf_backend_ops xskf_backend_xdp = {
 	.drops = xdp_drops, .rss_key = xdp_rss_key,
 	.kstats = xdp_kstats, .port_info = xdp_port_info, .watch = xdp_watch,
 	.sock_mode = xdp_sock_mode, .port_mode = xdp_port_mode, .port_served = xdp_port_served,
+	.promisc = xskf_promisc__take,
 	/* idle workers: their sleep, and what the kernel adds */
 	.wait = xdp_wait, .idle_help = xdp_idle_help,
 };

@@ -39,6 +39,7 @@ struct xskf_xdp_port {
 	char foreign_name[64];
 	enum xskf_redirect_tier tier;
 	unsigned int hints_hw; /* XSKF_HINTS_KF_* the attached program reads from the driver */
+	int promisc_fd; /* xskf_engine__promisc()'s AF_PACKET socket (promisc.c); below 3: none */
 	/* --serve (pin.c): queues kept for other AF_XDP apps' sockets, no socket of ours;
 	 * owned in xskf_queues (marked served), our rules apply there */
 	uint32_t served[XSKF_MAX_QUEUES];
@@ -172,6 +173,14 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 int xskf_disp__detach_id(struct xskf_port *port, uint32_t id);
 bool xskf_disp__watch(struct xskf_port *port, uint32_t attached);
 void xskf_disp__close(struct xskf_port *port);
+
+/*
+ * A port that takes frames to every MAC (promisc.c): xskf_promisc__take() is the backend's
+ * promisc() op (0 or -errno, said in one line), xskf_promisc__release() drops it (fini()).
+ * Thread: control thread.
+ */
+int xskf_promisc__take(struct xskf_port *p);
+void xskf_promisc__release(struct xskf_port *p);
 
 /*
  * xskf_watch__mtu() - say once, for every port whose MTU allows frames longer than a UMEM
