@@ -70,6 +70,14 @@ static void xskf_engine_hints(struct xskf_engine *eng)
 	eng->prefetch = !(app->flags & XSKF_APP_F_NO_TOUCH) || eng->hints;
 }
 
+/* xskf_engine__new() failed after the backend's init(): its state goes with the engine */
+static void fail_new(struct xskf_engine *eng)
+{
+	if (eng->be->fini)
+		eng->be->fini(eng);
+	free(eng);
+}
+
 struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 {
 	struct xskf_engine *eng;
@@ -194,7 +202,7 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		if (!err && o.huge_dir && !(eng->huge_dir = strdup(o.huge_dir)))
 			err = -ENOMEM;
 		if (err) {
-			free(eng);
+			fail_new(eng);
 			errno = -err;
 			return NULL;
 		}
@@ -211,7 +219,7 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 				while (i--)
 					free(eng->pin_strs[i]);
 				free(eng->huge_dir);
-				free(eng);
+				fail_new(eng);
 				errno = ENOMEM;
 				return NULL;
 			}
@@ -230,7 +238,7 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 			for (i = 0; i < 6; i++)
 				free(eng->pin_strs[i]);
 			free(eng->huge_dir);
-			free(eng);
+			fail_new(eng);
 			errno = -err;
 			return NULL;
 		}
