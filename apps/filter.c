@@ -119,7 +119,7 @@ static const struct xskf_app filter_app = {
 	.name = "filter",
 	/* it parses the frame itself (no hint read); the UDP header it reads is in the first
 	 * buffer of a chain */
-	.flags = XSKF_APP_F_HINTS | XSKF_APP_F_CHAINS,
+	.flags = XSKF_APP_F_HINTS | XSKF_APP_F_FRAGS,
 	.hints = 0,
 	.worker_init = filter_worker_init,
 	.rx_burst = filter_burst,

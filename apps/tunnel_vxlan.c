@@ -139,7 +139,7 @@ static uint64_t chain_sum(const struct xskf_pkt *pkt, uint64_t sum, bool odd)
 	unsigned int i;
 
 	for (i = 1; i <= pkt->frags; i++) {
-		const uint8_t *b = xskf_pkt__seg(pkt, i, &len);
+		const uint8_t *b = xskf_pkt__buf(pkt, i, &len);
 		uint64_t s;
 
 		if (!b)
@@ -291,7 +291,7 @@ enum tun_ctr tun_vxlan__decap(const struct tun_table *t, struct xskf_pkt *pkt)
 	 * pay one test for chains (the decap row of bench-engine.sh: 219 -> 200 instructions).
 	 */
 	if (__builtin_expect(pkt->frags != 0, 0)) {
-		if (end != xskf_pkt__chain_len(pkt) || l4 + 16 + 14 > len)
+		if (end != xskf_pkt__frags_len(pkt) || l4 + 16 + 14 > len)
 			return TUN_DEC_SHORT;
 	} else if (end > len) {
 		return TUN_DEC_SHORT;

@@ -237,7 +237,7 @@ static const struct xskf_app l2fwd_app = {
 	.name = "xsk-l2fwd",
 	/* it reads the Ethernet header of every frame (in the first buffer), and no hint: no
 	 * meta written for it */
-	.flags = XSKF_APP_F_FORWARDS | XSKF_APP_F_CHAINS | XSKF_APP_F_HINTS,
+	.flags = XSKF_APP_F_FORWARDS | XSKF_APP_F_FRAGS | XSKF_APP_F_HINTS,
 	.hints = 0,
 	.configure = l2fwd_configure,
 	.worker_init = l2fwd_worker_init,

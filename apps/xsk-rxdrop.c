@@ -241,7 +241,7 @@ static int rxdrop_parse(void *ctx, int idx, const char *arg)
 static struct xskf_app rxdrop_app = {
 	.name = "xsk-rxdrop",
 	/* frames of several buffers too: the framework counts their packets and bytes */
-	.flags = XSKF_APP_F_CHAINS | XSKF_APP_F_HINTS | XSKF_APP_F_NO_TOUCH,
+	.flags = XSKF_APP_F_FRAGS | XSKF_APP_F_HINTS | XSKF_APP_F_NO_TOUCH,
 	.hints = XSKF_HINT_PTYPE | XSKF_HINT_HASH,
 	.worker_init = rxdrop_worker_init,
 	.rx_burst = rxdrop_burst,

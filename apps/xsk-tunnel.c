@@ -383,7 +383,7 @@ static const struct xskf_app tunnel_app = {
 	.name = "xsk-tunnel",
 	/* chains: the headers it reads and writes are in the first buffer (tunnel_vxlan.c); of
 	 * the hints only the driver's hash, for the outer source port */
-	.flags = XSKF_APP_F_RCU_QSBR | XSKF_APP_F_FORWARDS | XSKF_APP_F_CHAINS |
+	.flags = XSKF_APP_F_RCU_QSBR | XSKF_APP_F_FORWARDS | XSKF_APP_F_FRAGS |
 		 XSKF_APP_F_HINTS,
 	.hints = XSKF_HINT_HASH,
 	.configure = tunnel_configure,

@@ -422,7 +422,7 @@ static int txgen_init(void *app_ctx, struct xskf_engine *eng)
 	}
 	if (!t->have_src_mac)
 		memcpy(t->src_mac, pi.mac, ETH_ALEN);
-	if (!t->pcap && t->imix && t->imix_max > t->room && !xskf_engine__chains(eng)) {
+	if (!t->pcap && t->imix && t->imix_max > t->room && !xskf_engine__frags(eng)) {
 		fprintf(stderr,
 			"txgen: --imix-jumbo's %u-byte frames need frames of several buffers (a "
 			"%u-byte UMEM frame holds %u): %s's MTU of %u needs none, or the kernel has "
@@ -431,7 +431,7 @@ static int txgen_init(void *app_ctx, struct xskf_engine *eng)
 			t->imix_max, t->frame_size, t->room, name, pi.mtu, name);
 		return -EINVAL;
 	}
-	if (!t->pcap && !t->imix && t->size > t->room && !xskf_engine__chains(eng)) {
+	if (!t->pcap && !t->imix && t->size > t->room && !xskf_engine__frags(eng)) {
 		uint32_t room4k = t->room + 4096 - t->frame_size;
 		char more[64] = "";
 
@@ -446,7 +446,7 @@ static int txgen_init(void *app_ctx, struct xskf_engine *eng)
 		return -EINVAL;
 	}
 	build_template(t);
-	if (t->pcap && !xskf_engine__chains(eng)) {
+	if (t->pcap && !xskf_engine__frags(eng)) {
 		uint32_t i, n = 0, longest = 0;
 
 		for (i = 0; i < t->fr.nr; i++)
@@ -1067,7 +1067,7 @@ static int txgen_check(void *ctx, struct xskf_engine_opts *eo)
 static const struct xskf_app txgen_app = {
 	.name = "xsk-txgen",
 	/* chains: --size beyond one buffer is sent as several (xskf_pkt__append()) */
-	.flags = XSKF_APP_F_TX_ONLY | XSKF_APP_F_CHAINS,
+	.flags = XSKF_APP_F_TX_ONLY | XSKF_APP_F_FRAGS,
 	.configure = txgen_configure,
 	.init = txgen_init,
 	.worker_init = txgen_worker_init,

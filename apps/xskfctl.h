@@ -23,6 +23,8 @@ struct ctl_inst {
 	char pid[24];
 };
 
+/* xskfctl_conn.c: the connection every command uses (it calls no command back). */
+
 /* The control folder: $XSKF_CTL_DIR, else /run/xskf. */
 const char *ctl_dir(void);
 
@@ -54,6 +56,9 @@ int ctl_stats(const char *path, struct xj_doc *doc, char *err, size_t errlen);
  * the reason in @err.
  */
 int ctl_connect(const char *path, char *err, size_t errlen);
+
+/* Is @s one or more decimal digits (a pid)? */
+bool ctl_all_digits(const char *s);
 
 /* The commands that xskfctl answers itself: 0, 1 (nothing or an error answered), 2 (usage). */
 int cmd_list(int argc, char **argv);

@@ -25,7 +25,7 @@ PKGS=(llvm libbpf-dev libxdp-dev liburcu-dev libnuma-dev libpcap-dev
 # kernels' modules), strings, file and flock are the kernel lab's (scripts/vm-lab.sh, suite 'lab');
 # xdp-filter and xdp-loader (xdp-tools) are the libxdp users xskf runs beside (test_citizen.sh,
 # the lab's citizen test)
-CMDS=(cc:build-essential c++:build-essential readelf:binutils meson:meson ninja:ninja-build pkg-config:pkg-config clang:clang bpftool:bpftool
+CMDS=(cc:build-essential c++:build-essential readelf:binutils nm:binutils meson:meson ninja:ninja-build pkg-config:pkg-config clang:clang bpftool:bpftool
 	ip:iproute2 ss:iproute2 ethtool:ethtool tcpdump:tcpdump ping:iputils-ping
 	scdoc:scdoc numactl:numactl sysctl:procps taskset:util-linux setpriv:util-linux timeout:coreutils
 	hugeadm:libhugetlbfs-bin mount:mount mountpoint:util-linux /usr/bin/python3:python3

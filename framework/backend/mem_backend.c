@@ -11,6 +11,7 @@
  * (callgrind) shows it apart from the framework's.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
@@ -41,6 +42,18 @@ struct xskf_mem_rings {
 	struct xskf_meta meta;
 };
 
+/* The memory backend's state of an engine (eng->be_priv) */
+struct xskf_mem_engine {
+	struct xskf_mem_opts o;
+	atomic_uint finished; /* its workers that received all their frames */
+	uint32_t len;         /* the frames' length */
+};
+
+static struct xskf_mem_engine *mem_of(const struct xskf_engine *eng)
+{
+	return eng->be_priv;
+}
+
 static void ring_init(void *ring, struct mem_ring_words *k, void *slots, uint32_t size,
 		      bool producer)
 {
@@ -52,7 +65,7 @@ static void mem_close_sock(struct xskf_sock *s);
 static int mem_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned int idx)
 {
 	const struct xskf_engine_opts *o = &w->eng->o;
-	const struct xskf_mem_opts *mo = &w->eng->mem.o;
+	const struct xskf_mem_opts *mo = &mem_of(w->eng)->o;
 	const uint32_t sizes[4] = { o->fill_size, o->rx_size, o->tx_size, o->comp_size };
 	const size_t slot[4] = { sizeof(uint64_t), sizeof(struct xdp_desc), sizeof(struct xdp_desc),
 				 sizeof(uint64_t) };
@@ -131,7 +144,7 @@ static int mem_prime(struct xskf_worker *w)
 {
 	struct xskf_engine *eng = w->eng;
 	const struct xskf_engine_opts *o = &eng->o;
-	const struct xskf_mem_opts *mo = &eng->mem.o;
+	const struct xskf_mem_opts *mo = &mem_of(eng)->o;
 	const uint8_t *frame = mo->frame ? mo->frame : default_frame;
 	uint32_t len = mo->frame ? mo->frame_len : sizeof(default_frame);
 	uint32_t off = eng->rx_data_off, i;
@@ -158,7 +171,7 @@ static int mem_prime(struct xskf_worker *w)
 		if (!o->no_hints)
 			memcpy(chunk + off - sizeof(meta), &meta, sizeof(meta));
 	}
-	eng->mem.len = len;
+	mem_of(eng)->len = len;
 	w->mem.left = mo->frames ? mo->frames : UINT64_MAX;
 	return 0;
 }
@@ -172,8 +185,8 @@ static int mem_prime(struct xskf_worker *w)
 static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 {
 	struct xskf_engine *eng = w->eng;
-	uint32_t off = eng->rx_data_off, len = eng->mem.len;
-	uint32_t segs = eng->mem.o.segs > 1 ? eng->mem.o.segs : 1;
+	uint32_t off = eng->rx_data_off, len = mem_of(eng)->len;
+	uint32_t segs = mem_of(eng)->o.segs > 1 ? mem_of(eng)->o.segs : 1;
 	unsigned int i;
 
 	if (!w->mem.t0)
@@ -190,7 +203,7 @@ static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 		/* the last worker through its frames stops the engine */
 		w->mem.finished = true;
 		w->mem.busy_ns = xskf_now_ns() - w->mem.t0;
-		if (atomic_fetch_add(&eng->mem.finished, 1) + 1 == eng->nr_workers)
+		if (atomic_fetch_add(&mem_of(eng)->finished, 1) + 1 == eng->nr_workers)
 			atomic_store(&eng->stop, true);
 		return;
 	}
@@ -263,7 +276,7 @@ int xskf_mem__set_opts(struct xskf_engine *eng, const struct xskf_mem_opts *mo)
 			mo->nr_port_frames, XSKF_MAX_PORTS);
 		return -EINVAL;
 	}
-	eng->mem.o = *mo;
+	mem_of(eng)->o = *mo;
 	return 0;
 }
 
@@ -332,7 +345,7 @@ static void mem_json(struct xskf_engine *eng, FILE *f)
 	fprintf(f, ",\n  \"memory_backend\": [");
 	for (i = 0; i < eng->nr_workers; i++)
 		fprintf(f, "%s{\"worker\": %u, \"frames\": %llu, \"busy_ns\": %llu}", i ? ", " : "",
-			i, (unsigned long long)eng->mem.o.frames,
+			i, (unsigned long long)mem_of(eng)->o.frames,
 			(unsigned long long)eng->workers[i].mem.busy_ns);
 	fprintf(f, "]");
 }
@@ -356,9 +369,42 @@ static int mem_wait(struct xskf_worker *w, int timeout_ms)
 	return poll(w->idle.pfd, 1, timeout_ms);
 }
 
+/* What only a NIC gives: said in one line (xskf_engine__new()). */
+static int mem_check(const struct xskf_engine_opts *o)
+{
+	if (o->napi) {
+		pr_warn("--napi sets a device's NAPIs: the memory backend has none (drop "
+			"--napi)\n");
+		return -EINVAL;
+	}
+	if (o->pin_dir || o->serve || o->serve_uds || o->xsk_map || o->xsk_map_uds) {
+		pr_warn("--pin-dir, --serve, --serve-uds, --xsk-map and --xsk-map-uds share an "
+			"interface's maps: the memory backend has none (drop them)\n");
+		return -EINVAL;
+	}
+	if (o->busy_poll) {
+		pr_warn("busy polling needs a NIC: the memory backend has none (drop -B)\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int mem_init(struct xskf_engine *eng)
+{
+	eng->be_priv = calloc(1, sizeof(struct xskf_mem_engine));
+	return eng->be_priv ? 0 : -ENOMEM;
+}
+
+static void mem_fini(struct xskf_engine *eng)
+{
+	free(eng->be_priv);
+	eng->be_priv = NULL;
+}
+
 /* No capabilities, no wakeups, no program: no preflight, attach, detach or watch. */
 const struct xskf_backend_ops xskf_backend_mem = {
 	.name = "memory",
+	.check = mem_check, .init = mem_init, .fini = mem_fini,
 	/* start and stop */
 	.add_port = mem_add_port, .open_sock = mem_open_sock, .prime = mem_prime,
 	.close_sock = mem_close_sock,

@@ -3,7 +3,37 @@
 #ifndef XSKF_MEM_BACKEND_H
 #define XSKF_MEM_BACKEND_H
 
-#include "core/engine.h" /* struct xskf_mem_opts */
+#include <stdint.h>
+
+struct xskf_engine;
+
+/*
+ * The memory backend's benchmark settings (--mem-frames, --mem-frame): the runner's, not the
+ * public engine options'.
+ */
+struct xskf_mem_opts {
+	/* frames each worker receives before the engine stops by itself (0: until stopped) */
+	uint64_t frames;
+	/* the frame they carry (NULL: a 60-byte IPv4/UDP frame) */
+	const void *frame;
+	uint32_t frame_len;
+	/*
+	 * When ports must receive different frames (a tunnel: inner frames on its access port,
+	 * VXLAN on its underlay): port k (in the order the ports were given) receives
+	 * port_frames[k], port_frame_lens[k] bytes, copied in at each receive (apps such as the
+	 * tunnel rewrite frames in place); NULL: port k receives nothing. Ports from
+	 * nr_port_frames on receive frame.
+	 */
+	const void *const *port_frames;
+	const uint32_t *port_frame_lens;
+	uint32_t nr_port_frames;
+	/*
+	 * --mem-segs: each frame comes as a chain of this many buffers (multi-buffer AF_XDP,
+	 * chain_ops.h), the frame's bytes in each; 0 or 1: one buffer. Needs an app with
+	 * XSKF_APP_F_CHAINS. The stand-in's TX takes 18 buffers per frame, as copy mode.
+	 */
+	uint32_t segs;
+};
 
 /*
  * xskf_mem__set_opts() - give a memory-backend engine its benchmark settings (copied; the

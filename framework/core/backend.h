@@ -26,6 +26,16 @@ struct xskf_backend_ops {
 	/* the rings need wakeup syscalls (a kernel serves them), and set-up needs capabilities
 	 * that every thread drops once it is done (privs.c) */
 	bool wakeups, caps;
+	/* xskf_engine__new(), before anything is allocated: the options this backend cannot
+	 * serve, said in one line. 0 or -errno */
+	int (*check)(const struct xskf_engine_opts *o);
+	/* xskf_engine__new(): the backend's own state of @eng into eng->be_priv. 0 or -errno */
+	int (*init)(struct xskf_engine *eng);
+	/* xskf_engine__destroy(), after teardown: free what init() and add_port() took */
+	void (*fini)(struct xskf_engine *eng);
+	/* the fatal-signal handler (async-signal-safe, no engine at hand): whatever must not
+	 * outlive a crashed process (xdp: our program off the interfaces) */
+	void (*emergency)(void);
 	/* before anything is set up: permissions, programs already on the interfaces */
 	int (*preflight)(struct xskf_engine *eng);
 	/* fill in port @p (zeroed; name, idx and prog_fd set) for @name and its queue ids
@@ -64,6 +74,12 @@ struct xskf_backend_ops {
 	 * poll. NULL: nothing to say.
 	 */
 	void (*idle_help)(struct xskf_engine *eng, char *buf, size_t len);
+	/* the kernel's drops of socket @s (a full RX ring, others) for idle.c's lost_asleep,
+	 * read at both ends of a sleep: 0 or -errno (NULL: the backend drops nothing) */
+	int (*drops)(const struct xskf_sock *s, uint64_t *ring_full, uint64_t *dropped);
+	/* port @p's NIC's RSS key into @key, *@len bytes at most (then its length): 0 or -errno;
+	 * NULL or an error: software hashes use the default key (core/hints.c) */
+	int (*rss_key)(const struct xskf_port *p, uint8_t *key, size_t *len);
 	/* the kernel's and the program's counters of socket @s, into @st */
 	void (*kstats)(const struct xskf_sock *s, struct xskf_queue_stats *st);
 	/* MAC, MTU and link state of port @p into @pi. 0 or -errno */
@@ -74,6 +90,13 @@ struct xskf_backend_ops {
 	/* for messages and the JSON: how socket @s runs, how port @p is attached and redirects */
 	const char *(*sock_mode)(const struct xskf_sock *s);
 	void (*port_mode)(const struct xskf_port *p, const char **attach, const char **redirect);
+	/* xskf_engine__promisc(): port @p takes frames to every MAC until fini(); 0 or -errno,
+	 * said in one line. NULL op: nothing filters frames (0) */
+	int (*promisc)(struct xskf_port *p);
+	/* the stats document: port @p's queues kept for other apps' sockets (--serve) and the
+	 * folder its maps are pinned in (NULL: none). NULL op: none of either */
+	void (*port_served)(const struct xskf_port *p, const uint32_t **served, unsigned int *nr,
+			    const char **pinned);
 	/* the backend's own members of the JSON document (",\n  \"name\": ..."), or NULL */
 	void (*json)(struct xskf_engine *eng, FILE *f);
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Live capture, the core's half (capture.h). Publication: the control thread fills a ring's
+ * Live capture, the core's half (capture.h): the workers' copies and the control thread's reads
+ * (switched on and off by capture_ctl.c). Publication: the control thread fills a ring's
  * filter and generation while no worker can see it, then stores the ring's pointer in
  * w->cap, then the capture twin of each socket's burst function (burst.c) in s->burst.
  * Retirement: it stores the chosen burst functions back and NULL in w->cap, then waits until
@@ -13,10 +14,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 
 #include "xskf_hints.h"
-#include "core/burst.h"
 #include "core/capture.h"
 #include "core/clock.h"
 #include "core/engine.h"
@@ -108,53 +107,6 @@ void xskf_capture__burst(struct xskf_worker *w, struct xskf_sock *s, struct xskf
 		}
 	}
 	atomic_store(&w->cap_busy, 0);
-}
-
-int xskf_capture__start(struct xskf_engine *eng, const struct xskf_cap_filter *f)
-{
-	static uint32_t gen;
-	unsigned int i;
-
-	if (!f->dirs || f->dirs & ~3u || !f->snaplen || f->snaplen > 65535 ||
-	    (f->port >= 0 && (unsigned int)f->port >= eng->nr_ports))
-		return -EINVAL;
-	gen++;
-	for (i = 0; i < eng->nr_workers; i++) {
-		struct xskf_worker *w = &eng->workers[i];
-		struct xskf_cap_ring *r = w->cap_ring;
-
-		if (!r) {
-			r = aligned_alloc(XSKF_CACHE_LINE, sizeof(*r));
-			if (!r)
-				return -ENOMEM;
-			memset(r, 0, offsetof(struct xskf_cap_ring, rec));
-			w->cap_ring = r;
-		}
-		r->f = *f;
-		if (r->f.snaplen > XSKF_CAP_DATA)
-			r->f.snaplen = XSKF_CAP_DATA;
-		r->gen = gen;
-		atomic_store(&r->drops, 0);
-		/* what an earlier capture left is skipped by its generation, not emptied here:
-		 * the head is the reader's alone */
-	}
-	for (i = 0; i < eng->nr_workers; i++)
-		atomic_store(&eng->workers[i].cap, eng->workers[i].cap_ring);
-	/* then the sockets' burst functions with the capture around the app (burst.c) */
-	xskf_burst__capture(eng, true);
-	return 0;
-}
-
-void xskf_capture__stop(struct xskf_engine *eng)
-{
-	unsigned int i;
-
-	xskf_burst__capture(eng, false);
-	for (i = 0; i < eng->nr_workers; i++)
-		atomic_store(&eng->workers[i].cap, NULL);
-	for (i = 0; i < eng->nr_workers; i++)
-		while (atomic_load(&eng->workers[i].cap_busy))
-			sched_yield(); /* one burst's copies at most */
 }
 
 const struct xskf_cap_rec *xskf_capture__peek(struct xskf_engine *eng, unsigned int w)

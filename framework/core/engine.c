@@ -30,6 +30,7 @@
 #include "core/hints.h"
 #include "core/hugepages.h"
 #include "core/privs.h"
+#include "core/toeplitz.h"
 #include "core/tx_meta.h"
 
 #define DEF_RING 2048
@@ -69,11 +70,19 @@ static void xskf_engine_hints(struct xskf_engine *eng)
 	eng->prefetch = !(app->flags & XSKF_APP_F_NO_TOUCH) || eng->hints;
 }
 
+/* xskf_engine__new() failed after the backend's init(): its state goes with the engine */
+static void fail_new(struct xskf_engine *eng)
+{
+	if (eng->be->fini)
+		eng->be->fini(eng);
+	free(eng);
+}
+
 struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 {
 	struct xskf_engine *eng;
 	struct xskf_engine_opts o = {};
-	struct xskf_napi_req napi_req = {};
+	const struct xskf_backend_ops *be;
 	unsigned int i;
 	int err;
 
@@ -160,32 +169,10 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		errno = EINVAL;
 		return NULL;
 	}
-	if (o.busy_poll && o.bind_mode == XSKF_BIND_COPY && o.backend == XSKF_BACKEND_XDP) {
-		/* the kernel ties an XSK to a NAPI only at a zero-copy bind (docs/idle.md) */
-		pr_warn("--busy-poll needs a socket with a NAPI ID, and copy mode (-c) has none: drop "
-			"-c (zero-copy where the driver has it) or -B\n");
-		errno = EINVAL;
-		return NULL;
-	}
-	if (o.napi && o.backend == XSKF_BACKEND_MEMORY) {
-		pr_warn("--napi sets a device's NAPIs: the memory backend has none (drop --napi)\n");
-		errno = EINVAL;
-		return NULL;
-	}
-	if (o.napi && (err = xskf_napi__parse(o.napi, &napi_req))) {
+	/* the engine names the two backends here, and nowhere else (core/backend.h) */
+	be = o.backend == XSKF_BACKEND_MEMORY ? &xskf_backend_mem : &xskf_backend_xdp;
+	if (be->check && (err = be->check(&o))) {
 		errno = -err;
-		return NULL;
-	}
-	if (o.backend == XSKF_BACKEND_MEMORY &&
-	    (o.pin_dir || o.serve || o.serve_uds || o.xsk_map || o.xsk_map_uds)) {
-		pr_warn("--pin-dir, --serve, --serve-uds, --xsk-map and --xsk-map-uds share an interface's maps: the memory backend has "
-			"none (drop them)\n");
-		errno = EINVAL;
-		return NULL;
-	}
-	if (o.backend == XSKF_BACKEND_MEMORY && o.busy_poll) {
-		pr_warn("busy polling needs a NIC: the memory backend has none (drop -B)\n");
-		errno = EINVAL;
 		return NULL;
 	}
 
@@ -195,10 +182,14 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 	eng->o = o;
 	eng->app = *o.app;
 	eng->app_ctx = o.app_ctx;
-	eng->be = o.backend == XSKF_BACKEND_MEMORY ? &xskf_backend_mem : &xskf_backend_xdp;
+	eng->be = be;
 	eng->busy_poll = o.busy_poll;
-	eng->napi_req = napi_req;
-	eng->o.napi = NULL; /* parsed: the caller's string is not kept */
+	if (be->init && (err = be->init(eng))) {
+		free(eng);
+		errno = -err;
+		return NULL;
+	}
+	eng->o.napi = NULL; /* parsed by the backend: the caller's string is not kept */
 	eng->hugepages = o.hugepages != XSKF_HUGEPAGES_DEFAULT ?
 				 (enum xskf_hugepages)(o.hugepages - 1) :
 				 XSKF_DEFAULT_HUGEPAGES;
@@ -211,7 +202,7 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		if (!err && o.huge_dir && !(eng->huge_dir = strdup(o.huge_dir)))
 			err = -ENOMEM;
 		if (err) {
-			free(eng);
+			fail_new(eng);
 			errno = -err;
 			return NULL;
 		}
@@ -228,7 +219,7 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 				while (i--)
 					free(eng->pin_strs[i]);
 				free(eng->huge_dir);
-				free(eng);
+				fail_new(eng);
 				errno = ENOMEM;
 				return NULL;
 			}
@@ -247,7 +238,7 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 			for (i = 0; i < 6; i++)
 				free(eng->pin_strs[i]);
 			free(eng->huge_dir);
-			free(eng);
+			fail_new(eng);
 			errno = -err;
 			return NULL;
 		}
@@ -271,7 +262,6 @@ int xskf_engine__add_port(struct xskf_engine *eng, const char *ifname, const uin
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", ifname);
 	p->idx = eng->nr_ports;
-	p->prog_fd = -1;
 	err = eng->be->add_port(eng, p, ifname, queues, nr_queues);
 	if (err)
 		return err;
@@ -504,7 +494,11 @@ static int load_rss_keys(struct xskf_engine *eng)
 	for (i = 0; i < eng->nr_ports; i++) {
 		struct xskf_port *p = &eng->ports[i];
 
-		p->rss = xskf_rss__for_ifname(p->name, &key_err);
+		uint8_t key[XSKF_TOEPLITZ_MAX_KEY];
+		size_t len = sizeof(key);
+
+		key_err = eng->be->rss_key ? eng->be->rss_key(p, key, &len) : -EOPNOTSUPP;
+		p->rss = key_err ? xskf_rss__new(NULL, 0) : xskf_rss__new(key, len);
 		if (!p->rss)
 			return -ENOMEM;
 		eng->rss[i] = p->rss;
@@ -531,11 +525,15 @@ int xskf_engine__on_fatal(void (*fn)(int sig))
 	return -ENOSPC;
 }
 
+/* the backend's emergency(), for the handler, which has no engine at hand */
+static void (*fatal_emergency)(void);
+
 static void fatal_signal(int sig)
 {
 	size_t i;
 
-	xskf_prog__emergency_detach();
+	if (fatal_emergency)
+		fatal_emergency();
 	for (i = 0; i < sizeof(fatal_hooks) / sizeof(fatal_hooks[0]) && fatal_hooks[i]; i++)
 		fatal_hooks[i](sig);
 	signal(sig, SIG_DFL);
@@ -598,6 +596,7 @@ static int start_workers(struct xskf_engine *eng)
 	unsigned int i;
 	int err;
 
+	fatal_emergency = eng->be->emergency;
 	install_fatal_handlers();
 	/* each socket's burst functions, from its bind and what the app asks (burst.c) */
 	for (i = 0; i < eng->nr_socks; i++)
@@ -718,10 +717,11 @@ void xskf_engine__destroy(struct xskf_engine *eng)
 		xskf_engine__stop(eng);
 		teardown(eng);
 	}
-	for (unsigned int i = 0; i < eng->nr_ports; i++) {
-		xskf_steer__free(&eng->ports[i]);
-		xskf_promisc__release(&eng->ports[i]);
-	}
+	if (eng->be->fini)
+		eng->be->fini(eng);
+	for (unsigned int i = 0; i < eng->nr_ports; i++)
+		free(
+		    eng->ports[i].steer.e); /* the rules (a backend without a program keeps them) */
 	free(eng->socks);
 	xskf_capture__free(eng); /* the workers are joined */
 	free(eng->workers);

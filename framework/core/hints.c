@@ -81,18 +81,6 @@ void xskf_rss__free(struct xskf_rss *rss)
 		free(rss);
 }
 
-struct xskf_rss *xskf_rss__for_ifname(const char *ifname, int *key_err)
-{
-	uint8_t key[XSKF_TOEPLITZ_MAX_KEY];
-	size_t len = sizeof(key);
-	int err;
-
-	err = xskf_rss__read_key(ifname, key, &len);
-	if (key_err)
-		*key_err = err;
-	return err ? xskf_rss__new(NULL, 0) : xskf_rss__new(key, len);
-}
-
 void xskf_hints__set_thread_rss(const struct xskf_rss *const *by_port, unsigned int nr_ports)
 {
 	tls_rss = by_port;

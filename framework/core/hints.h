@@ -3,8 +3,8 @@
  * RX hints, framework side (private to libxskf): the RSS key of each port for the software
  * hash. The public side is include/xskf_hints.h; the XDP side bpf/xskf_hints.bpf.h.
  *
- * Use: at xskf_engine__add_port(), rss[port] = xskf_rss__for_ifname(ifname, &err) (err says
- * whether the driver's key was read); at the start of each worker,
+ * Use: at start, rss[port] = xskf_rss__new() with the key the backend's rss_key() read (the xdp
+ * backend: the driver's, backend/xdp/rss_key.c), else the default; at the start of each worker,
  * xskf_hints__set_thread_rss(rss, nr_ports); at destroy, xskf_rss__free() each.
  */
 #ifndef XSKF_FW_HINTS_H
@@ -15,23 +15,6 @@
 #include <string.h>
 
 #include "xskf_hints.h"
-
-/*
- * xskf_rss__read_key() - read @ifname's RSS key (ETHTOOL_GRSSH) into @key, of *@len bytes
- * room; sets *@len to the key's length. Returns 0, -EOPNOTSUPP (the driver has no RSS key:
- * veth), -EPROTONOSUPPORT (its hash is not plain Toeplitz: XOR, CRC32, or the symmetric input
- * transform), -ENOSPC (key longer than *len), -ENODEV, -EPERM, or another -errno.
- * Thread: control thread (one ioctl pair).
- */
-int xskf_rss__read_key(const char *ifname, uint8_t *key, size_t *len);
-
-/*
- * xskf_rss__for_ifname() - an RSS object for @ifname: with its driver's key when it can be read,
- * else with the specification's default key. *@key_err (may be NULL) receives the result of
- * xskf_rss__read_key() (0: the driver's key), for a message. Returns a new object (free it with
- * xskf_rss__free()), or NULL with errno set (ENOMEM). Thread: control thread.
- */
-struct xskf_rss *xskf_rss__for_ifname(const char *ifname, int *key_err);
 
 /*
  * xskf_hints__set_thread_rss() - make xskf_hash__sw() on the calling thread use @by_port[port]

@@ -112,20 +112,20 @@ void xskf_idle__wake(struct xskf_worker *w)
 
 /*
  * The kernel's counts of frames it dropped on @w's sockets: into *@full those for a full RX
- * ring, returned those plus the ones without a fill buffer (XDP_STATISTICS). One getsockopt()
- * per socket; a socket without the statistics (the memory backend) counts none.
+ * ring, returned those plus the others (the backend's drops(): for xdp one getsockopt() of
+ * XDP_STATISTICS per socket); a backend without drops() (memory) counts none.
  */
 static uint64_t kernel_lost(const struct xskf_worker *w, uint64_t *full)
 {
-	struct xdp_statistics k;
-	uint64_t lost = 0;
+	int (*drops)(const struct xskf_sock *, uint64_t *, uint64_t *) = w->eng->be->drops;
+	uint64_t lost = 0, ring_full, dropped;
 	unsigned int i;
 
 	*full = 0;
-	for (i = 0; i < w->nr_socks; i++)
-		if (!xskf_sock__kstats(w->socks[i], &k)) {
-			*full += k.rx_ring_full;
-			lost += k.rx_ring_full + k.rx_dropped;
+	for (i = 0; drops && i < w->nr_socks; i++)
+		if (!drops(w->socks[i], &ring_full, &dropped)) {
+			*full += ring_full;
+			lost += ring_full + dropped;
 		}
 	return lost;
 }

@@ -9,13 +9,12 @@
  *   core/hugepages.h  page sizes, pools per node, hugetlbfs mounts
  *   core/umem.h       UMEM memory and the frame cache
  *   core/sock.h       one socket: rings, TX shadow, counters
- *   core/port.h       one port and its XDP program
+ *   core/port.h       one port (its backend state: be_priv)
  *   core/worker.h     a worker and the poll loop
  *   core/engine.h     the engine, its start and stop
  *   core/cpus.h       CPU lists
  *   core/proc.h       other processes (owners)
  *   core/csum.h       unfinished TCP/UDP checksums
- *   core/napi.h       NAPI settings (--napi): set, recorded, put back
  */
 #ifndef XSKF_INTERNAL_H
 #define XSKF_INTERNAL_H
@@ -27,7 +26,6 @@
 #include "core/engine.h"
 #include "core/hugepages.h"
 #include "core/log.h"
-#include "core/napi.h"
 #include "core/port.h"
 #include "core/proc.h"
 #include "core/sock.h"

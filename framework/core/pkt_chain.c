@@ -159,3 +159,17 @@ bool xskf_engine__chains(const struct xskf_engine *eng)
 {
 	return eng && eng->sg;
 }
+
+/*
+ * The API's names in the kernel's words (a frame's buffers, its frags: include/xskf_pkt.h):
+ * the same functions, one symbol each more; the names above stay exported for plugins built
+ * before (deprecated).
+ */
+XSKF_API uint8_t *xskf_pkt__buf(const struct xskf_pkt *pkt, unsigned int i, uint32_t *len)
+	__attribute__((alias("xskf_pkt__seg")));
+XSKF_API uint32_t xskf_pkt__frags_len(const struct xskf_pkt *pkt)
+	__attribute__((alias("xskf_pkt__chain_len")));
+XSKF_API const void *xskf_pkt__read_frags(const struct xskf_pkt *pkt, uint32_t off, uint32_t len,
+					  void *buf) __attribute__((alias("xskf_pkt__read_chain")));
+XSKF_API bool xskf_engine__frags(const struct xskf_engine *eng)
+	__attribute__((alias("xskf_engine__chains")));

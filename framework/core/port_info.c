@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* What apps ask of their ports' interfaces (MAC, MTU, link state, RX queues), and MAC parsing. */
+/* What apps ask of their ports' interfaces (MAC, MTU, link state), and MAC parsing. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -11,33 +11,6 @@
 #include <sys/socket.h>
 
 #include "core/backend.h"
-#include "core/ethtool.h"
-
-int xskf_count_rx_queues(const char *ifname)
-{
-	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
-	char path[128];
-	struct dirent *de;
-	int n = 0, fd;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", ifname);
-	d = opendir(path);
-	if (d) {
-		while ((de = readdir(d)))
-			n += !strncmp(de->d_name, "rx-", 3);
-		closedir(d);
-		if (n)
-			return n;
-	}
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (fd < 0)
-		return 1;
-	if (!xskf_ethtool(fd, ifname, &ch))
-		n = (int)(ch.rx_count + ch.combined_count);
-	close(fd);
-	return n > 0 ? n : 1;
-}
 
 int xskf_engine__port_info(const struct xskf_engine *eng, unsigned int port,
 			   struct xskf_port_info *info)
@@ -59,6 +32,25 @@ int xskf_engine__port_info(const struct xskf_engine *eng, unsigned int port,
 		return err;
 	memcpy(info, &pi, info->sz < sizeof(pi) ? info->sz : sizeof(pi));
 	info->sz = info->sz < sizeof(pi) ? info->sz : sizeof(pi);
+	return 0;
+}
+
+int xskf_engine__promisc(struct xskf_engine *eng, int port)
+{
+	unsigned int i;
+	int err;
+
+	if (!eng || port >= (int)eng->nr_ports)
+		return -ENOENT;
+	if (!eng->be->promisc)
+		return 0; /* no NIC (the memory backend): nothing filters */
+	for (i = 0; i < eng->nr_ports; i++) {
+		if (port >= 0 && i != (unsigned int)port)
+			continue;
+		err = eng->be->promisc(&eng->ports[i]);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 

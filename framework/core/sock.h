@@ -136,14 +136,4 @@ static inline uint32_t xskf_sock__staged(const struct xskf_sock *s)
 	return s->txq_tail - s->txq_sub;
 }
 
-int xskf_sock__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf_engine_opts *o,
-		    bool zerocopy);
-void xskf_sock__close(struct xskf_sock *s);
-int xskf_sock__kstats(const struct xskf_sock *s, struct xdp_statistics *st);
-/*
- * The NAPI the kernel tied socket @s to (SO_INCOMING_NAPI_ID), or 0: only a zero-copy bind
- * ties one (0 in copy mode, 6.18 included). Thread: any.
- */
-uint32_t xskf_sock__napi_id(const struct xskf_sock *s);
-
 #endif /* XSKF_SOCK_H */

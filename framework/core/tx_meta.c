@@ -21,7 +21,6 @@
 #include <arpa/inet.h>
 
 #include "core/engine.h"
-#include "backend/xdp/hints_probe.h"
 #include "core/tx_meta.h"
 #include "xskf_csum.h"
 
@@ -285,51 +284,6 @@ const char *xskf_tx_how__str(enum xskf_tx_how how)
 	default:
 		return "not offloaded";
 	}
-}
-
-void xskf_txmd__setup_sock(struct xskf_engine *eng, struct xskf_sock *s, bool say)
-{
-	const struct xskf_umem *um = &s->worker->umem;
-	uint64_t feat = 0;
-	int err = 0;
-	const char *why = "";
-
-	/* without room (no XSKF_APP_F_TX_META, or a kernel before 6.8): xskf's checksums only */
-	s->txmd_how[0] = XSKF_TXH_XSKF;
-	s->txmd_how[1] = s->txmd_how[2] = XSKF_TXH_NONE;
-	if (!um->tx_meta_want)
-		return;
-	if (!um->tx_meta_len) {
-		why = " (this kernel has no AF_XDP TX metadata: Linux 6.8+)";
-	} else if (!s->zerocopy) {
-		/*
-		 * Copy mode: generic kernel code, whatever the driver (net/xdp/xsk.c): the
-		 * checksum by skb_checksum_help() (XDP_UMEM_TX_SW_CSUM), a software CLOCK_TAI
-		 * timestamp when the skb is freed; the launch time is set on the skb but the
-		 * frame bypasses the qdisc, so nothing waits for it.
-		 */
-		s->txmd_how[0] = XSKF_TXH_KERNEL;
-		s->txmd_how[1] = XSKF_TXH_KERNEL;
-		why = " (copy mode bypasses the qdisc: software pacing)";
-	} else {
-		err = xskf_hints__probe_xsk_features(s->port->ifindex, &feat);
-		if (!err) {
-			if (feat & XSKF_XSK_FEAT_TX_CHECKSUM)
-				s->txmd_how[0] = XSKF_TXH_DEVICE;
-			if (feat & XSKF_XSK_FEAT_TX_TIMESTAMP)
-				s->txmd_how[1] = XSKF_TXH_DEVICE;
-			if (feat & XSKF_XSK_FEAT_TX_LAUNCH_TIME_FIFO)
-				s->txmd_how[2] = XSKF_TXH_DEVICE;
-		} else {
-			why = " (the driver's xsk-features unreadable: netdev netlink, Linux 6.8+)";
-		}
-	}
-	if (say)
-		pr_info("%s: TX metadata (%u bytes in front of each frame): checksum %s, "
-			"timestamp %s, launch time %s%s\n",
-			s->port->name, um->tx_meta_len, xskf_tx_how__str(s->txmd_how[0]),
-			xskf_tx_how__str(s->txmd_how[1]), xskf_tx_how__str(s->txmd_how[2]), why);
-	(void)eng;
 }
 
 int xskf_engine__tx_offload(const struct xskf_engine *eng, unsigned int port,

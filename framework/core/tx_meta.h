@@ -111,12 +111,6 @@ void xskf_txmd__forget(struct xskf_worker *w, struct xskf_sock *s, const struct 
 void xskf_txmd__reap(struct xskf_sock *s, const struct xskf_umem *um, uint32_t from, uint32_t n);
 
 /*
- * After @s is open (the xdp backend): decide who carries out each request, from its mode, the
- * UMEM's room and the driver's xsk-features; say it once per port. Thread: control thread.
- */
-void xskf_txmd__setup_sock(struct xskf_engine *eng, struct xskf_sock *s, bool say);
-
-/*
  * Open @s with our own UMEM registration (xsk_raw.c): libxdp 1.3.1 cannot register
  * tx_metadata_len. The first socket of @um registers it, the others share it. Returns 0 or a
  * negative errno (as xsk_socket__create_shared()). Thread: control thread.

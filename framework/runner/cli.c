@@ -14,7 +14,7 @@
 #include "core/cpus.h"
 #include "core/hugepages.h"
 #include "core/log.h"
-#include "core/napi.h"
+#include "backend/xdp/napi.h"
 
 enum {
 	O_IFACE = 'i', O_QUEUE = 'q', O_ZC = 'z', O_COPY = 'c', O_NATIVE = 'N', O_SKB = 'S',

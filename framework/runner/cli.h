@@ -4,7 +4,8 @@
 
 #include <stdio.h>
 
-#include "core/engine.h" /* struct xskf_mem_opts */
+#include "backend/mem_backend.h" /* struct xskf_mem_opts */
+#include "core/engine.h"
 
 #define XSKF_CLI_MAX_STEER 256
 

@@ -283,9 +283,9 @@ void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int cen
 		v.libxdp, elapsed);
 	for (i = 0; i < eng->nr_ports; i++) {
 		struct xskf_port *p = &eng->ports[i];
-		const char *attach, *redirect;
-
-		unsigned int k;
+		const char *attach, *redirect, *pinned = NULL;
+		const uint32_t *served = NULL;
+		unsigned int k, nr_served = 0;
 
 		eng->be->port_mode(p, &attach, &redirect);
 		fprintf(f,
@@ -293,11 +293,13 @@ void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int cen
 			"\"redirect\": \"%s\", \"rx_queues\": %u, \"numa_node\": %d, ",
 			p->name, p->ifindex, attach, redirect, p->nr_hw_queues, p->numa_node);
 		/* --serve's queues (other apps' sockets) and where the maps are pinned (pin.c) */
+		if (eng->be->port_served)
+			eng->be->port_served(p, &served, &nr_served, &pinned);
 		fprintf(f, "\"served\": [");
-		for (k = 0; k < p->nr_served; k++)
-			fprintf(f, "%s%u", k ? ", " : "", p->served[k]);
+		for (k = 0; k < nr_served; k++)
+			fprintf(f, "%s%u", k ? ", " : "", served[k]);
 		fprintf(f, "], \"pinned\": ");
-		json_str(f, p->pin_path[0] ? p->pin_path : NULL);
+		json_str(f, pinned);
 		fprintf(f, "}%s\n", i + 1 < eng->nr_ports ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"queues\": [\n");

@@ -38,7 +38,8 @@ static double ns_per_frame(struct xskf_port *p, const struct frame_spec *f, unsi
 			    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx), .repeat = repeat);
 
 		t0 = (double)xskf_now_ns();
-		if (bpf_prog_test_run_opts(bpf_program__fd(p->skel->progs.xskf_redirect), &t))
+		if (bpf_prog_test_run_opts(
+			bpf_program__fd(xskf_xdp_port(p)->skel->progs.xskf_redirect), &t))
 			return -1;
 		t0 = ((double)xskf_now_ns() - t0) / repeat;
 		if (t.duration < best)

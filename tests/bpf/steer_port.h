@@ -13,7 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "core/engine.h"
-#include "core/steer.h"
+#include "backend/xdp/xdp.h"
 #include "xskf_redirect.skel.h"
 
 /*
@@ -34,8 +34,13 @@ static inline int steer_port_open(struct xskf_engine **eng, struct xskf_port *p,
 		return -1;
 	}
 	memset(p, 0, sizeof(*p));
+	/* the xdp backend's own state of the engine and the port, as its init() and add_port() */
+	(*eng)->be_priv = calloc(1, sizeof(struct xskf_xdp_engine));
+	p->be_priv = calloc(1, sizeof(struct xskf_xdp_port));
+	if (!(*eng)->be_priv || !p->be_priv)
+		return -1;
 	snprintf(p->name, sizeof(p->name), "steer0");
-	p->skel = skel;
+	xskf_xdp_port(p)->skel = skel;
 	p->nr_queues = nq;
 	for (i = 0; i < nq; i++)
 		p->queues[i] = i;
@@ -45,9 +50,12 @@ static inline int steer_port_open(struct xskf_engine **eng, struct xskf_port *p,
 static inline void steer_port_close(struct xskf_engine *eng, struct xskf_port *p)
 {
 	xskf_steer__free(p);
-	if (p->skel)
-		xskf_redirect__destroy(p->skel);
-	p->skel = NULL;
+	if (xskf_xdp_port(p)->skel)
+		xskf_redirect__destroy(xskf_xdp_port(p)->skel);
+	xskf_xdp_port(p)->skel = NULL;
+	free(p->be_priv);
+	p->be_priv = NULL;
+	free(eng->be_priv);
 	free(eng);
 }
 

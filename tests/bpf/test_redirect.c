@@ -18,7 +18,7 @@
 #include <xdp/xsk.h>
 
 #include "core/engine.h"
-#include "core/steer.h"
+#include "backend/xdp/xdp.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
 
@@ -104,8 +104,13 @@ static void test_steering(int ifindex, int xsk_fd)
 	CHECK(skel && eng && xskf_redirect__load(skel) == 0, "steering program loads");
 	if (!skel || !eng)
 		return;
+	/* the xdp backend's own state of the engine and the port (its init() and add_port()) */
+	eng->be_priv = calloc(1, sizeof(struct xskf_xdp_engine));
+	port.be_priv = calloc(1, sizeof(struct xskf_xdp_port));
+	if (!eng->be_priv || !port.be_priv)
+		return;
 	/* what xskf_engine__steer_udp(eng, port, 4789) asks for, through the real table code */
-	port.skel = skel;
+	xskf_xdp_port(&port)->skel = skel;
 	port.nr_queues = 2;
 	port.queues[1] = 1;
 	/* a run's rules apply to the queues it owns (prog_share.c): these two */
@@ -130,6 +135,8 @@ static void test_steering(int ifindex, int xsk_fd)
 	CHECK(run_frame(fd, ifindex, 1, pkt, 64) == XDP_PASS, "steering: ARP to the stack");
 	xskf_steer__free(&port);
 	xskf_redirect__destroy(skel);
+	free(port.be_priv);
+	free(eng->be_priv);
 	free(eng);
 }
 

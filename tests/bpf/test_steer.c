@@ -29,7 +29,8 @@ static int run(unsigned int queue, const struct frame_spec *f)
 	struct xdp_md ctx = {.data_end = len, .rx_queue_index = queue};
 	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = pkt, .data_size_in = len, .ctx_in = &ctx,
 		    .ctx_size_in = sizeof(ctx), .repeat = 1);
-	int err = bpf_prog_test_run_opts(bpf_program__fd(port.skel->progs.xskf_redirect), &t);
+	int err = bpf_prog_test_run_opts(
+	    bpf_program__fd(xskf_xdp_port(&port)->skel->progs.xskf_redirect), &t);
 
 	return err ? err : (int)t.retval;
 }
@@ -73,7 +74,7 @@ static uint64_t prog_passed(unsigned int q)
 
 	if (ncpu < 1 || !(v = calloc((size_t)ncpu, sizeof(*v))))
 		return 0;
-	if (!bpf_map_lookup_elem(bpf_map__fd(port.skel->maps.counters), &q, v))
+	if (!bpf_map_lookup_elem(bpf_map__fd(xskf_xdp_port(&port)->skel->maps.counters), &q, v))
 		for (i = 0; i < ncpu; i++)
 			sum += v[i].passed;
 	free(v);
@@ -355,7 +356,7 @@ int main(void)
 		return 77;
 	}
 	CHECK(steer_port_open(&eng, &port, 2) == 0, "program loaded");
-	if (!port.skel)
+	if (!xskf_xdp_port(&port)->skel)
 		return tap_done();
 	CHECK(xskf_steer__load(eng, &port) == 0, "empty table loaded");
 	{

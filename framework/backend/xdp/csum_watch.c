@@ -16,9 +16,10 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
+#include "backend/xdp/xdp.h"
 #include "core/csum.h"
 #include "core/engine.h"
-#include "core/ethtool.h"
+#include "backend/xdp/ethtool.h"
 
 /*
  * The peer's ifindex of veth @ifname (its `ethtool -S` counter peer_ifindex), or -ENODEV when
@@ -165,14 +166,14 @@ void xskf_csum__watch(struct xskf_engine *eng)
 		struct xskf_port *p = &eng->ports[i];
 		uint64_t seen = 0;
 
-		if (p->seen.csum_told)
+		if (xskf_xdp_port(p)->seen.csum_told)
 			continue;
 		for (k = 0; k < eng->nr_socks; k++)
 			if (eng->socks[k].port == p)
 				seen += eng->socks[k].c.csum_unfinished;
 		if (!seen)
 			continue;
-		p->seen.csum_told = true;
+		xskf_xdp_port(p)->seen.csum_told = true;
 		if (eng->o.csum_repair) {
 			pr_info("%s: TCP/UDP frames arrive with unfinished checksums (the sender's TX "
 				"checksum offload): --csum-repair finishes them (csum_repaired)\n",

@@ -30,6 +30,7 @@
 
 #include "backend/xdp/dp_proto.h"
 #include "backend/xdp/dp_uds.h"
+#include "backend/xdp/xdp.h"
 #include "core/engine.h"
 #include "core/log.h"
 #include "core/proc.h"
@@ -61,9 +62,8 @@ static struct {
 /* For the fatal-signal hook's unlink(). */
 static char sig_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 
-static void sig_unlink(int sig)
+void xskf_dp_uds__emergency(void)
 {
-	(void)sig;
 	if (sig_path[0])
 		unlink(sig_path);
 }
@@ -165,7 +165,6 @@ int xskf_dp_uds__open(struct xskf_engine *eng)
 	}
 	umask(old);
 	snprintf(sig_path, sizeof(sig_path), "%s", path);
-	xskf_engine__on_fatal(sig_unlink);
 	if ((eng->o.pin_group && (fchownat(dfd, slash + 1, (uid_t)-1, gid, AT_SYMLINK_NOFOLLOW) ||
 				  fchmodat(dfd, slash + 1, 0660, 0))) ||
 	    listen(srv.fd, DP_MAX_CONN)) {
@@ -216,7 +215,7 @@ static const struct xskf_port *port_named(struct xskf_engine *eng, const char *n
 	unsigned int i;
 
 	for (i = 0; i < eng->nr_ports; i++)
-		if (!strcmp(eng->ports[i].name, name) && eng->ports[i].skel)
+		if (!strcmp(eng->ports[i].name, name) && xskf_xdp_port(&eng->ports[i])->skel)
 			return &eng->ports[i];
 	return NULL;
 }
@@ -269,7 +268,7 @@ static bool request(struct xskf_engine *eng, struct dp_conn *c, const char *buf,
 			return answer(c, "/fd_nak", -1);
 		pr_info("device-plugin socket: gave the XSKMAP of %s to %s (pid %d)\n", p->name,
 			c->host, (int)c->pid);
-		return answer(c, "/fd_ack", bpf_map__fd(p->skel->maps.xsks));
+		return answer(c, "/fd_ack", bpf_map__fd(xskf_xdp_port(p)->skel->maps.xsks));
 	case XSKF_DP_BUSY_POLL:
 		return answer(c, busy_poll(fd, &m) ? "/config_busy_poll_ack"
 						   : "/config_busy_poll_nak",

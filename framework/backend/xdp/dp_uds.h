@@ -18,5 +18,8 @@ int xskf_dp_uds__open(struct xskf_engine *eng);
 void xskf_dp_uds__serve(struct xskf_engine *eng);
 /* Close every connection and the socket, and remove its file. Nothing when not open. */
 void xskf_dp_uds__close(void);
+/* The fatal-signal handler's (async-signal-safe): the socket's file removed (the backend's
+ * emergency(), xdp.c). */
+void xskf_dp_uds__emergency(void);
 
 #endif /* XSKF_BACKEND_XDP_DP_UDS_H */

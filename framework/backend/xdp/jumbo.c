@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "backend/xdp/xdp.h"
 #include "core/engine.h"
 #include "backend/xdp/hints_probe.h"
 #include "backend/xdp/jumbo.h"
@@ -37,7 +38,7 @@ const char *xskf_jumbo__why_not(const struct xskf_engine *eng)
 	if (!(eng->app.flags & XSKF_APP_F_CHAINS))
 		return "; the app does not take multi-buffer frames (XSKF_APP_F_CHAINS; in a "
 		       "chain, every plugin must)";
-	if (eng->kernel_probed && !eng->kernel_sg)
+	if (xskf_xdp_eng(eng)->kernel_probed && !xskf_xdp_eng(eng)->kernel_sg)
 		return "; this kernel has no multi-buffer AF_XDP (XDP_USE_SG, Linux 6.6+)";
 	/* the MTU was raised after start-up: the sockets were bound for one buffer */
 	if (eng->started)
@@ -75,7 +76,7 @@ int xskf_jumbo__decide(struct xskf_engine *eng)
 	if (mtu + 18 <= one)
 		return 0;
 	need = (mtu + 18 + one - 1) / one;
-	if (xskf_prog__probe_kernel(eng) || !eng->kernel_sg ||
+	if (xskf_prog__probe_kernel(eng) || !xskf_xdp_eng(eng)->kernel_sg ||
 	    !(eng->app.flags & XSKF_APP_F_CHAINS))
 		return 0; /* watch.c says why, with the MTU that fits */
 	eng->sg = true;

@@ -24,10 +24,11 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "backend/xdp/xdp.h"
 #include "core/engine.h"
 #include "core/idle.h"
 #include "core/log.h"
-#include "core/napi.h"
+#include "backend/xdp/napi.h"
 #include "backend/xdp/napi_nl.h"
 #include "core/port.h"
 #include "core/proc.h"
@@ -472,7 +473,7 @@ static int read_old(struct xskf_napi_run *r, bool irq)
 
 static int apply(struct xskf_engine *eng, struct xskf_napi_run *r)
 {
-	const struct xskf_napi_req *q = &eng->napi_req;
+	const struct xskf_napi_req *q = &xskf_xdp_eng(eng)->napi_req;
 	unsigned int i;
 	int err = 0;
 
@@ -526,11 +527,11 @@ static int irq_suspend_check(struct xskf_engine *eng, const struct xskf_napi_run
 	const struct xskf_engine_opts *o = &eng->o;
 	unsigned int i;
 
-	if (!eng->napi_req.irq_set)
+	if (!xskf_xdp_eng(eng)->napi_req.irq_set)
 		return 0;
 	if (!r->nl_ok || !r->nl.has_napi_set || !r->irq_suspend) {
 		pr_warn("--napi irq-suspend=%" PRIu64 ": the kernel %s (6.13+): leave it out\n",
-			eng->napi_req.irq_ns,
+			xskf_xdp_eng(eng)->napi_req.irq_ns,
 			!r->nl_ok ? "has no netdev netlink family"
 			: !r->nl.has_napi_set ? "has no napi-set"
 					      : "reports no irq-suspend-timeout for these NAPIs");
@@ -542,7 +543,7 @@ static int irq_suspend_check(struct xskf_engine *eng, const struct xskf_napi_run
 		if (!xskf_sock__napi_id(s)) {
 			pr_warn("--napi irq-suspend=%" PRIu64 ": IRQ suspension is per NAPI and "
 				"needs -B on zero-copy sockets: %s queue %u is in %s\n",
-				eng->napi_req.irq_ns, s->port->name, s->queue,
+				xskf_xdp_eng(eng)->napi_req.irq_ns, s->port->name, s->queue,
 				s->zerocopy ? "zero-copy without a NAPI ID" : "copy mode");
 			return -EOPNOTSUPP;
 		}
@@ -550,7 +551,7 @@ static int irq_suspend_check(struct xskf_engine *eng, const struct xskf_napi_run
 	if (!o->busy_poll || o->idle == XSKF_IDLE_BUSY) {
 		pr_warn("--napi irq-suspend=%" PRIu64 ": IRQ suspension needs preferred busy polling "
 			"in the idle wait's epoll_wait(): %s\n",
-			eng->napi_req.irq_ns,
+			xskf_xdp_eng(eng)->napi_req.irq_ns,
 			!o->busy_poll ? "add -B" : "drop --idle busy (it never waits)");
 		return -EOPNOTSUPP;
 	}
@@ -558,7 +559,7 @@ static int irq_suspend_check(struct xskf_engine *eng, const struct xskf_napi_run
 		pr_warn("--napi irq-suspend=%" PRIu64 ": IRQ suspension needs epoll busy polling "
 			"(EPIOCSPARAMS, 6.9+), which this kernel refused (the line above): leave it "
 			"out\n",
-			eng->napi_req.irq_ns);
+			xskf_xdp_eng(eng)->napi_req.irq_ns);
 		return -EOPNOTSUPP;
 	}
 	return 0;
@@ -577,7 +578,7 @@ int xskf_napi__start(struct xskf_engine *eng)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	eng->napi = r;
+	xskf_xdp_eng(eng)->napi = r;
 	r->nl.fd = -1;
 	r->nl_ok = !xskf_napi_nl__open(&r->nl);
 	/* the probe: irq-suspend-timeout is in napi-get's answer where the kernel has it */
@@ -586,7 +587,8 @@ int xskf_napi__start(struct xskf_engine *eng)
 		r->irq_suspend = n > 0 && in[0].has_irq_suspend;
 	}
 	clean_stale(r);
-	if (!eng->napi_req.defer_set && !eng->napi_req.gro_set && !eng->napi_req.irq_set)
+	if (!xskf_xdp_eng(eng)->napi_req.defer_set && !xskf_xdp_eng(eng)->napi_req.gro_set &&
+	    !xskf_xdp_eng(eng)->napi_req.irq_set)
 		return 0;
 	err = irq_suspend_check(eng, r);
 	if (err)
@@ -596,7 +598,7 @@ int xskf_napi__start(struct xskf_engine *eng)
 	 * found: a second run's "old" values would be the first one's, put back after it left.
 	 */
 	for (i = 0; i < eng->nr_ports; i++) {
-		if (!eng->ports[i].share.joined)
+		if (!xskf_xdp_port(&eng->ports[i])->share.joined)
 			continue;
 		pr_warn("--napi: %s is shared with the xskf run that attached its XDP program: its "
 			"NAPI settings are the interface's; give --napi to that run (the first) only\n",
@@ -610,11 +612,11 @@ int xskf_napi__start(struct xskf_engine *eng)
 			r->n = 0; /* nothing changed: nothing to put back */
 			return err;
 		}
-		if (why && eng->napi_req.irq_set) {
+		if (why && xskf_xdp_eng(eng)->napi_req.irq_set) {
 			/* irq_suspend_check() saw NAPI IDs: only a NAPI gone since comes here */
 			pr_warn("--napi irq-suspend=%" PRIu64 ": IRQ suspension is per NAPI and %s "
 				"has to be set per device: %s\n",
-				eng->napi_req.irq_ns, eng->ports[i].name, why);
+				xskf_xdp_eng(eng)->napi_req.irq_ns, eng->ports[i].name, why);
 			r->n = 0;
 			return -EOPNOTSUPP;
 		}
@@ -624,7 +626,7 @@ int xskf_napi__start(struct xskf_engine *eng)
 		dev |= why != NULL;
 		per_napi |= why == NULL;
 	}
-	err = read_old(r, eng->napi_req.irq_set);
+	err = read_old(r, xskf_xdp_eng(eng)->napi_req.irq_set);
 	if (err) {
 		pr_warn("--napi: cannot read the NAPI settings to change: %s\n", strerror(-err));
 		r->n = 0;
@@ -649,14 +651,14 @@ int xskf_napi__start(struct xskf_engine *eng)
 		return err;
 	}
 	err = apply(eng, r);
-	if (eng->napi_req.defer_set || eng->napi_req.gro_set)
+	if (xskf_xdp_eng(eng)->napi_req.defer_set || xskf_xdp_eng(eng)->napi_req.gro_set)
 		snprintf(r->used, sizeof(r->used), "NAPI deferral set by --napi (%s)",
 			 dev && per_napi ? "per NAPI, netlink, and per device, sysfs"
 			 : dev		 ? "per device, sysfs"
 					 : "per NAPI, netlink");
 	else
 		snprintf(r->used, sizeof(r->used), "NAPI deferral not set by --napi");
-	r->irq_used = eng->napi_req.irq_set;
+	r->irq_used = xskf_xdp_eng(eng)->napi_req.irq_set;
 	if (err)
 		xskf_napi__restore(eng);
 	return err;
@@ -664,7 +666,7 @@ int xskf_napi__start(struct xskf_engine *eng)
 
 void xskf_napi__restore(struct xskf_engine *eng)
 {
-	struct xskf_napi_run *r = eng->napi;
+	struct xskf_napi_run *r = xskf_xdp_eng(eng)->napi;
 	char irq[48];
 
 	if (!r)
@@ -684,18 +686,18 @@ void xskf_napi__restore(struct xskf_engine *eng)
 	r->path[0] = 0;
 	xskf_napi_nl__close(&r->nl);
 	r->nl_ok = false;
-	eng->napi = NULL;
+	xskf_xdp_eng(eng)->napi = NULL;
 	free(r);
 }
 
 bool xskf_napi__used(const struct xskf_engine *eng)
 {
-	return eng->napi && eng->napi->used[0];
+	return xskf_xdp_eng(eng)->napi && xskf_xdp_eng(eng)->napi->used[0];
 }
 
 void xskf_napi__help(const struct xskf_engine *eng, char *buf, size_t len)
 {
-	const struct xskf_napi_run *r = eng->napi;
+	const struct xskf_napi_run *r = xskf_xdp_eng(eng)->napi;
 	const char *kernel = !r || !r->nl_ok  ? "has no netdev netlink for"
 			     : r->irq_suspend ? "has"
 					      : "lists no NAPI with";
@@ -705,7 +707,7 @@ void xskf_napi__help(const struct xskf_engine *eng, char *buf, size_t len)
 		snprintf(irq, sizeof(irq),
 			 "IRQ suspension: irq-suspend-timeout %" PRIu64
 			 " ns per NAPI (--napi), with epoll busy polling in the idle wait",
-			 eng->napi_req.irq_ns);
+			 xskf_xdp_eng(eng)->napi_req.irq_ns);
 	else if (eng->busy_poll && xskf_idle__epoll(eng))
 		snprintf(irq, sizeof(irq),
 			 "IRQ suspension not used: --napi irq-suspend=NS turns it on (the kernel %s "

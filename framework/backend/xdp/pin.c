@@ -26,6 +26,7 @@
 #include <bpf/libbpf.h>
 
 #include "backend/xdp/pin.h"
+#include "backend/xdp/xdp.h"
 #include "core/engine.h"
 #include "core/log.h"
 #include "core/proc.h"
@@ -94,14 +95,16 @@ int xskf_pin__serve_queues(struct xskf_engine *eng, struct xskf_port *p, bool ex
 
 	if (!eng->o.serve)
 		return 0;
-	err = parse_queues(eng->o.serve, p->name, p->nr_hw_queues, p->served, XSKF_MAX_QUEUES,
-			   &p->nr_served);
+	err = parse_queues(eng->o.serve, p->name, p->nr_hw_queues, xskf_xdp_port(p)->served,
+			   XSKF_MAX_QUEUES, &xskf_xdp_port(p)->nr_served);
 	if (err)
 		return err;
 	for (i = 0, k = 0; i < p->nr_queues; i++) {
-		for (j = 0; j < p->nr_served && p->served[j] != p->queues[i]; j++)
+		for (j = 0;
+		     j < xskf_xdp_port(p)->nr_served && xskf_xdp_port(p)->served[j] != p->queues[i];
+		     j++)
 			;
-		if (j == p->nr_served) {
+		if (j == xskf_xdp_port(p)->nr_served) {
 			p->queues[k++] = p->queues[i];
 			continue;
 		}
@@ -136,12 +139,11 @@ static char sig_dirs[XSKF_MAX_PORTS][256];
 static char sig_names[PIN_MAX_MAPS][32];
 static unsigned int sig_nr_names;
 
-static void sig_unpin(int sig)
+void xskf_pin__emergency(void)
 {
 	char path[320];
 	unsigned int d, n;
 
-	(void)sig;
 	for (d = 0; d < XSKF_MAX_PORTS; d++) {
 		size_t l = 0;
 
@@ -169,7 +171,8 @@ static void sig_unpin(int sig)
 
 static void sig_remember(const struct xskf_port *p)
 {
-	snprintf(sig_dirs[p->idx % XSKF_MAX_PORTS], sizeof(sig_dirs[0]), "%s", p->pin_path);
+	snprintf(sig_dirs[p->idx % XSKF_MAX_PORTS], sizeof(sig_dirs[0]), "%s",
+		 xskf_xdp_port(p)->pin_path);
 }
 
 static int resolve_group(const char *s, gid_t *gid)
@@ -248,7 +251,7 @@ static int existing(struct xskf_port *p, int bfd, const char *base)
 	theirs = map_id(m);
 	if (m >= 0)
 		close(m);
-	if (theirs && theirs == map_id(bpf_map__fd(p->skel->maps.xsks))) {
+	if (theirs && theirs == map_id(bpf_map__fd(xskf_xdp_port(p)->skel->maps.xsks))) {
 		close(fd);
 		pr_info("%s: its maps are pinned in %s/%s already (by the xskf run that shares the "
 			"interface): used as they are\n",
@@ -309,18 +312,18 @@ int xskf_pin__port(struct xskf_engine *eng, struct xskf_port *p)
 			return err > 0 ? 0 : err;
 		}
 	}
-	snprintf(p->pin_path, sizeof(p->pin_path), "%s/%s", base, p->name);
+	snprintf(xskf_xdp_port(p)->pin_path, sizeof(xskf_xdp_port(p)->pin_path), "%s/%s", base,
+		 p->name);
 	sig_remember(p);
-	xskf_engine__on_fatal(sig_unpin);
 	fd = openat(bfd, p->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 077)) {
 		err = fd < 0 ? -errno : -EPERM;
 		pr_warn("%s: %s changed while it was made: not pinning there\n", p->name,
-			p->pin_path);
+			xskf_xdp_port(p)->pin_path);
 		goto fail;
 	}
 	n = 0;
-	bpf_object__for_each_map(m, p->skel->obj) {
+	bpf_object__for_each_map(m, xskf_xdp_port(p)->skel->obj) {
 		const char *name = pin_name(m);
 
 		if (strchr(name, '.'))
@@ -328,8 +331,8 @@ int xskf_pin__port(struct xskf_engine *eng, struct xskf_port *p)
 		snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", fd, name);
 		if (bpf_obj_pin(bpf_map__fd(m), path)) {
 			err = -errno;
-			pr_warn("%s: cannot pin map %s in %s: %s\n", p->name, name, p->pin_path,
-				strerror(-err));
+			pr_warn("%s: cannot pin map %s in %s: %s\n", p->name, name,
+				xskf_xdp_port(p)->pin_path, strerror(-err));
 			goto fail;
 		}
 		if (sig_nr_names < PIN_MAX_MAPS && n == (int)sig_nr_names)
@@ -338,8 +341,8 @@ int xskf_pin__port(struct xskf_engine *eng, struct xskf_port *p)
 		if (group && (fchownat(fd, name, (uid_t)-1, gid, AT_SYMLINK_NOFOLLOW) ||
 			      fchmodat(fd, name, 0660, 0))) {
 			err = -errno;
-			pr_warn("%s: cannot give %s/%s to group %s: %s\n", p->name, p->pin_path, name,
-				eng->o.pin_group, strerror(-err));
+			pr_warn("%s: cannot give %s/%s to group %s: %s\n", p->name,
+				xskf_xdp_port(p)->pin_path, name, eng->o.pin_group, strerror(-err));
 			goto fail;
 		}
 		if (!strcmp(name, "xsks_map") || !strncmp(name, "xskf_", 5))
@@ -349,14 +352,14 @@ int xskf_pin__port(struct xskf_engine *eng, struct xskf_port *p)
 	/* the folder last: the group sees it whole or not at all */
 	if (group && (fchown(fd, (uid_t)-1, gid) || fchmod(fd, 0750))) {
 		err = -errno;
-		pr_warn("%s: cannot give %s to group %s: %s\n", p->name, p->pin_path,
+		pr_warn("%s: cannot give %s to group %s: %s\n", p->name, xskf_xdp_port(p)->pin_path,
 			eng->o.pin_group, strerror(-err));
 		goto fail;
 	}
 	close(fd);
 	close(bfd);
 	pr_info("%s: maps pinned in %s (%s, and the rule tables steer_*), for %s\n", p->name,
-		p->pin_path, names, group ? eng->o.pin_group : "the owner only");
+		xskf_xdp_port(p)->pin_path, names, group ? eng->o.pin_group : "the owner only");
 	return 0;
 fail:
 	if (fd >= 0) {
@@ -364,7 +367,7 @@ fail:
 		close(fd);
 	}
 	close(bfd);
-	p->pin_path[0] = 0;
+	xskf_xdp_port(p)->pin_path[0] = 0;
 	sig_dirs[p->idx % XSKF_MAX_PORTS][0] = 0;
 	return err;
 }
@@ -374,9 +377,9 @@ void xskf_pin__unpin(struct xskf_port *p)
 	char dir[256], *slash;
 	int bfd, fd;
 
-	if (!p->pin_path[0])
+	if (!xskf_xdp_port(p)->pin_path[0])
 		return;
-	snprintf(dir, sizeof(dir), "%s", p->pin_path);
+	snprintf(dir, sizeof(dir), "%s", xskf_xdp_port(p)->pin_path);
 	slash = strrchr(dir, '/');
 	if (slash) {
 		*slash = 0;
@@ -391,7 +394,7 @@ void xskf_pin__unpin(struct xskf_port *p)
 		if (bfd >= 0)
 			close(bfd);
 	}
-	p->pin_path[0] = 0;
+	xskf_xdp_port(p)->pin_path[0] = 0;
 	sig_dirs[p->idx % XSKF_MAX_PORTS][0] = 0;
 }
 
@@ -401,13 +404,14 @@ void xskf_pin__served_line(const struct xskf_engine *eng, const struct xskf_port
 	size_t l = 0;
 	unsigned int i;
 
-	if (!p->nr_served)
+	if (!xskf_xdp_port(p)->nr_served)
 		return;
-	for (i = 0; i < p->nr_served && l < sizeof(list); i++)
+	for (i = 0; i < xskf_xdp_port(p)->nr_served && l < sizeof(list); i++)
 		l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%u", i ? "," : "",
-				      p->served[i]);
-	if (p->pin_path[0])
-		snprintf(how, sizeof(how), "entering its socket in %s/xsks_map", p->pin_path);
+				      xskf_xdp_port(p)->served[i]);
+	if (xskf_xdp_port(p)->pin_path[0])
+		snprintf(how, sizeof(how), "entering its socket in %s/xsks_map",
+			 xskf_xdp_port(p)->pin_path);
 	else if (eng->o.serve_uds)
 		snprintf(how, sizeof(how), "taking the XSKMAP from the device-plugin socket %s",
 			 eng->o.serve_uds);
@@ -416,5 +420,5 @@ void xskf_pin__served_line(const struct xskf_engine *eng, const struct xskf_port
 					   "the interface pinned");
 	pr_info("%s: queue%s %s kept for other AF_XDP apps (--serve): our rules apply there; an "
 		"app takes one by %s\n",
-		p->name, p->nr_served == 1 ? "" : "s", list, how);
+		p->name, xskf_xdp_port(p)->nr_served == 1 ? "" : "s", list, how);
 }

@@ -13,7 +13,7 @@
 struct xskf_engine;
 
 /*
- * --serve's queues into @p->served, taken out of @p->queues when they were not given
+ * --serve's queues into the port's served queues, taken out of @p->queues when they were not given
  * (@explicit_queues false); 0, or -errno said in one line (out of range, also in -q, every
  * queue served). At add-port time.
  */
@@ -27,6 +27,9 @@ int xskf_pin__serve_queues(struct xskf_engine *eng, struct xskf_port *p, bool ex
 int xskf_pin__port(struct xskf_engine *eng, struct xskf_port *p);
 /* Remove what xskf_pin__port() pinned, and its folder. Nothing when nothing was pinned. */
 void xskf_pin__unpin(struct xskf_port *p);
+/* The fatal-signal handler's (async-signal-safe): the maps pinned so far unpinned, their
+ * folders removed (the backend's emergency(), xdp.c). */
+void xskf_pin__emergency(void);
 /* The start-up line of --serve's queues (nothing without --serve). */
 void xskf_pin__served_line(const struct xskf_engine *eng, const struct xskf_port *p);
 

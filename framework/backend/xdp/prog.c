@@ -18,6 +18,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "backend/xdp/xdp.h"
 #include "core/hints.h"
 #include "backend/xdp/hints_probe.h"
 #include "core/engine.h"
@@ -99,15 +100,16 @@ static void save_foreign(struct xskf_port *port, uint32_t id, uint32_t mode, con
 {
 	int fd = bpf_prog_get_fd_by_id(id);
 
-	if (fd < 0 || port->foreign_saved) {
+	if (fd < 0 || xskf_xdp_port(port)->foreign_saved) {
 		if (fd >= 0)
 			close(fd);
 		return;
 	}
-	port->foreign_saved = true;
-	port->foreign_fd = fd;
-	port->foreign_mode = mode;
-	snprintf(port->foreign_name, sizeof(port->foreign_name), "%s", name);
+	xskf_xdp_port(port)->foreign_saved = true;
+	xskf_xdp_port(port)->foreign_fd = fd;
+	xskf_xdp_port(port)->foreign_mode = mode;
+	snprintf(xskf_xdp_port(port)->foreign_name, sizeof(xskf_xdp_port(port)->foreign_name), "%s",
+		 name);
 }
 
 /* Put back what --force replaced, once ours is gone; never over a program attached since. */
@@ -116,18 +118,19 @@ static void restore_foreign(struct xskf_port *port)
 	LIBBPF_OPTS(bpf_xdp_attach_opts, o);
 	int err;
 
-	if (!port->foreign_saved)
+	if (!xskf_xdp_port(port)->foreign_saved)
 		return;
-	err = bpf_xdp_attach(port->ifindex, port->foreign_fd,
-			     port->foreign_mode | XDP_FLAGS_UPDATE_IF_NOEXIST, &o);
+	err = bpf_xdp_attach(port->ifindex, xskf_xdp_port(port)->foreign_fd,
+			     xskf_xdp_port(port)->foreign_mode | XDP_FLAGS_UPDATE_IF_NOEXIST, &o);
 	if (err)
 		pr_warn("%s: cannot put back the foreign XDP program %s: %s\n", port->name,
-			port->foreign_name, strerror(-err));
+			xskf_xdp_port(port)->foreign_name, strerror(-err));
 	else
 		pr_info("%s: foreign XDP program %s put back (%s mode)\n", port->name,
-			port->foreign_name, mode_word(port->foreign_mode, false));
-	close(port->foreign_fd);
-	port->foreign_saved = false;
+			xskf_xdp_port(port)->foreign_name,
+			mode_word(xskf_xdp_port(port)->foreign_mode, false));
+	close(xskf_xdp_port(port)->foreign_fd);
+	xskf_xdp_port(port)->foreign_saved = false;
 }
 
 /*
@@ -149,8 +152,8 @@ static int dispatcher_existing(struct xskf_port *port, uint32_t main_id, uint32_
 			port->name, main_id, port->name);
 		return n;
 	}
-	port->disp.main_id = main_id;
-	port->disp.main_mode = mode;
+	xskf_xdp_port(port)->disp.main_id = main_id;
+	xskf_xdp_port(port)->disp.main_mode = mode;
 	for (i = 0; i < n; i++) {
 		char name[64];
 		bool shares;
@@ -165,10 +168,10 @@ static int dispatcher_existing(struct xskf_port *port, uint32_t main_id, uint32_
 				return -EBUSY;
 			}
 			/* a live run's component: join it on other queues (prog_share.c) */
-			port->share.join_id = ids[i];
-			port->share.join_mode = mode;
-			port->disp.on = true;
-			port->disp.id = ids[i];
+			xskf_xdp_port(port)->share.join_id = ids[i];
+			xskf_xdp_port(port)->share.join_mode = mode;
+			xskf_xdp_port(port)->disp.on = true;
+			xskf_xdp_port(port)->disp.id = ids[i];
 			break;
 		case OWNER_OURS_DEAD:
 			if (!detach)
@@ -241,8 +244,8 @@ static int clear_existing(struct xskf_port *port, bool force, bool alone, bool d
 		case OWNER_OURS_ALIVE:
 			if (shares) {
 				/* a live run's: join it on other queues (prog_share.c) */
-				port->share.join_id = progs[i].id;
-				port->share.join_mode = progs[i].mode;
+				xskf_xdp_port(port)->share.join_id = progs[i].id;
+				xskf_xdp_port(port)->share.join_mode = progs[i].mode;
 				continue;
 			}
 			pr_warn("%s: xskf (pid %d) is already running on this interface; stop it first\n",
@@ -279,9 +282,10 @@ static int clear_existing(struct xskf_port *port, bool force, bool alone, bool d
 			save_foreign(port, progs[i].id, progs[i].mode, name);
 			pr_info("%s: replacing foreign XDP program %s (%s mode, --force)%s\n",
 				port->name, name, mode_word(progs[i].mode, false),
-				port->foreign_saved ? "; it is put back when xskf exits (not after a "
-						      "crash or SIGKILL)"
-						    : "; it cannot be put back (its fd is gone)");
+				xskf_xdp_port(port)->foreign_saved
+				    ? "; it is put back when xskf exits (not after a "
+				      "crash or SIGKILL)"
+				    : "; it cannot be put back (its fd is gone)");
 			break;
 		}
 		if (!detach)
@@ -300,12 +304,12 @@ int xskf_prog__preflight(struct xskf_engine *eng, struct xskf_port *port)
 {
 	int err;
 
-	port->share.join_id = 0;
-	port->disp.on = false;
-	port->disp.main_id = 0;
+	xskf_xdp_port(port)->share.join_id = 0;
+	xskf_xdp_port(port)->disp.on = false;
+	xskf_xdp_port(port)->disp.main_id = 0;
 	err = clear_existing(port, eng->o.force, eng->o.xdp_alone, false);
 	/* a live run's program there: our queues must be free (checked again when taken) */
-	if (!err && port->share.join_id)
+	if (!err && xskf_xdp_port(port)->share.join_id)
 		err = xskf_share__queues(eng, port, false);
 	return err;
 }
@@ -368,9 +372,9 @@ int xskf_prog__probe_kernel(struct xskf_engine *eng)
 	struct btf *btf;
 	int err;
 
-	if (eng->kernel_probed)
-		return eng->kernel_probe_err;
-	eng->kernel_probed = true;
+	if (xskf_xdp_eng(eng)->kernel_probed)
+		return xskf_xdp_eng(eng)->kernel_probe_err;
+	xskf_xdp_eng(eng)->kernel_probed = true;
 	/* the file itself first, as libbpf does: its error is the real one (libbpf says ESRCH) */
 	btf = access(VMLINUX_BTF, R_OK) ? btf__load_vmlinux_btf() : btf__parse(VMLINUX_BTF, NULL);
 	err = libbpf_get_error(btf);
@@ -387,11 +391,11 @@ int xskf_prog__probe_kernel(struct xskf_engine *eng)
 		else
 			pr_warn("cannot load the kernel's BTF (" VMLINUX_BTF "): %s\n",
 				strerror((int)-err));
-		eng->kernel_probe_err = (int)err;
+		xskf_xdp_eng(eng)->kernel_probe_err = (int)err;
 		return (int)err;
 	}
-	xskf_hints__probe_kfuncs_btf(btf, &eng->kernel_kfuncs);
-	eng->kernel_redirect_xsk = kernel_has_redirect_xsk(btf);
+	xskf_hints__probe_kfuncs_btf(btf, &xskf_xdp_eng(eng)->kernel_kfuncs);
+	xskf_xdp_eng(eng)->kernel_redirect_xsk = kernel_has_redirect_xsk(btf);
 	/*
 	 * Multi-buffer AF_XDP (XDP_USE_SG, Linux 6.6) added `bool sg` to struct xdp_sock: a
 	 * kernel without refuses the bind flag with EINVAL. BPF_F_XDP_HAS_FRAGS (Linux 5.18)
@@ -399,8 +403,9 @@ int xskf_prog__probe_kernel(struct xskf_engine *eng)
 	 * EINVAL, as it refuses anything else (a verifier refusal, an unknown map flag), so the
 	 * kernel's own structure says it, not the error.
 	 */
-	eng->kernel_sg = kernel_has_member(btf, "xdp_sock", "sg");
-	eng->kernel_no_frags = !kernel_has_member(btf, "bpf_prog_aux", "xdp_has_frags");
+	xskf_xdp_eng(eng)->kernel_sg = kernel_has_member(btf, "xdp_sock", "sg");
+	xskf_xdp_eng(eng)->kernel_no_frags =
+	    !kernel_has_member(btf, "bpf_prog_aux", "xdp_has_frags");
 	btf__free(btf);
 	return 0;
 }
@@ -420,7 +425,8 @@ static bool redirect_map_takes_fallback(int prog_fd)
 static int reset_counters(struct xskf_port *port)
 {
 	/* a program we join counts for the others: our queues were zeroed when taken */
-	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(port->skel->maps.counters), err = 0;
+	int ncpu = libbpf_num_possible_cpus(),
+	    fd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.counters), err = 0;
 	struct xskf_prog_counters *zero;
 	uint32_t q;
 
@@ -463,7 +469,7 @@ static void remember_attached(struct xskf_port *port)
 
 	/* a component of libxdp's dispatcher: libxdp cannot run in a signal handler. It stays,
 	 * passing every frame once our sockets are gone; the next run takes it out */
-	if (port->disp.on)
+	if (xskf_xdp_port(port)->disp.on)
 		return;
 	for (i = 0; i < nr_attached; i++)
 		if (attached_list[i].ifindex == 0)
@@ -471,9 +477,9 @@ static void remember_attached(struct xskf_port *port)
 	if (i >= (int)(sizeof(attached_list) / sizeof(attached_list[0])))
 		return;
 	attached_list[i].ifindex = port->ifindex;
-	attached_list[i].flags = port->attach_flags;
-	attached_list[i].prog_fd = port->prog_fd;
-	attached_list[i].owners_fd = bpf_map__fd(port->skel->maps.xskf_queues);
+	attached_list[i].flags = xskf_xdp_port(port)->attach_flags;
+	attached_list[i].prog_fd = xskf_xdp_port(port)->prog_fd;
+	attached_list[i].owners_fd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_queues);
 	if (i == nr_attached)
 		nr_attached = i + 1;
 }
@@ -513,16 +519,18 @@ static int write_owner(struct xskf_port *port)
 		.pid = (uint32_t)getpid(),
 		.start_time = xskf_proc__start_time(getpid()),
 	};
-	const struct bpf_map *bound[] = { port->skel->maps.xskf_owner, port->skel->maps.xskf_queues,
-					  port->skel->maps.xskf_rules, port->skel->maps.xskf_share };
-	int fd = bpf_map__fd(port->skel->maps.xskf_owner);
+	const struct bpf_map *bound[] = {
+	    xskf_xdp_port(port)->skel->maps.xskf_owner, xskf_xdp_port(port)->skel->maps.xskf_queues,
+	    xskf_xdp_port(port)->skel->maps.xskf_rules, xskf_xdp_port(port)->skel->maps.xskf_share};
+	int fd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_owner);
 	struct bpf_program *prog;
 	uint32_t key = 0, i;
 
 	if (bpf_map_update_elem(fd, &key, &owner, 0))
 		return -errno;
 	/* the maps the runs share, too: a later run finds them in the program's info */
-	bpf_object__for_each_program(prog, port->skel->obj) {
+	bpf_object__for_each_program(prog, xskf_xdp_port(port)->skel->obj)
+	{
 		for (i = 0; i < sizeof(bound) / sizeof(bound[0]); i++)
 			if (bpf_program__fd(prog) >= 0 &&
 			    bpf_prog_bind_map(bpf_program__fd(prog), bpf_map__fd(bound[i]), NULL))
@@ -543,8 +551,8 @@ static int attach(struct xskf_engine *eng, struct xskf_port *port, int prog_fd, 
 	}
 	err = bpf_xdp_attach(port->ifindex, prog_fd, XDP_FLAGS_UPDATE_IF_NOEXIST | mode, NULL);
 	if (!err) {
-		port->attach_flags = mode;
-		port->prog_fd = prog_fd;
+		xskf_xdp_port(port)->attach_flags = mode;
+		xskf_xdp_port(port)->prog_fd = prog_fd;
 	}
 	return err;
 }
@@ -556,8 +564,8 @@ static int attach_mode(struct xskf_engine *eng, struct xskf_port *port, int nati
 	int err;
 
 	/* a dispatcher there already: in its mode (libxdp replaces it by one in the same) */
-	if (port->disp.main_id && m == XSKF_ATTACH_AUTO)
-		m = port->disp.main_mode == XDP_FLAGS_SKB_MODE ? XSKF_ATTACH_SKB
+	if (xskf_xdp_port(port)->disp.main_id && m == XSKF_ATTACH_AUTO)
+		m = xskf_xdp_port(port)->disp.main_mode == XDP_FLAGS_SKB_MODE ? XSKF_ATTACH_SKB
 							       : XSKF_ATTACH_NATIVE;
 	if (m != XSKF_ATTACH_SKB) {
 		err = attach(eng, port, native_fd, XDP_FLAGS_DRV_MODE);
@@ -574,7 +582,7 @@ static int attach_mode(struct xskf_engine *eng, struct xskf_port *port, int nati
 			return err;
 		pr_info("%s: native XDP not available (%s): falling back to SKB mode\n", port->name,
 			strerror(-err));
-		port->hints_hw = 0; /* the SKB-mode program has no kfuncs */
+		xskf_xdp_port(port)->hints_hw = 0; /* the SKB-mode program has no kfuncs */
 	}
 	err = attach(eng, port, skb_fd, XDP_FLAGS_SKB_MODE);
 	if (err && err != -ECANCELED)
@@ -593,7 +601,7 @@ static unsigned int hw_hints_mask(struct xskf_engine *eng, struct xskf_port *por
 	if (eng->o.no_hints || eng->o.attach_mode == XSKF_ATTACH_SKB)
 		return 0;
 	/* only the kfuncs of hints some app reads: the rest are not called (docs/hints.md) */
-	k = eng->kernel_kfuncs & xskf_hints__kfuncs_for(eng->hints);
+	k = xskf_xdp_eng(eng)->kernel_kfuncs & xskf_hints__kfuncs_for(eng->hints);
 	if (!k)
 		return 0;
 	if (xskf_hints__probe_dev(port->ifindex, &d))
@@ -604,7 +612,7 @@ static unsigned int hw_hints_mask(struct xskf_engine *eng, struct xskf_port *por
 	 * xskf does not use yet
 	 */
 	if ((k & d) && !eng->o.xdp_alone && xskf_disp__bpffs(port)) {
-		port->disp.hw_lost = true;
+		xskf_xdp_port(port)->disp.hw_lost = true;
 		return 0;
 	}
 	return k & d;
@@ -623,28 +631,32 @@ static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
 		return;
 	}
 	xskf_hints__set_str(eng->hints, set, sizeof(set));
-	if (!port->hints_hw &&
+	if (!xskf_xdp_port(port)->hints_hw &&
 	    !(eng->hints & (XSKF_HINT_HASH | XSKF_HINT_TIMESTAMP | XSKF_HINT_VLAN))) {
 		pr_info("%s: RX hints: %s; read: %s\n", port->name, parse, set);
 		return;
 	}
-	if (!port->hints_hw) {
-		pr_info("%s: RX hints: %s, %s (%s); read: %s\n", port->name, parse,
-			eng->hints & XSKF_HINT_HASH ? "rx hash in software" : "no driver hints",
-			port->attach_flags == XDP_FLAGS_SKB_MODE ? "SKB mode cannot read driver hints"
-			: port->disp.hw_lost
-			    ? "libxdp's dispatcher before v3 (libxdp 1.6) cannot be device-bound, "
-			      "so its programs cannot call the driver's hint kfuncs: --attach alone "
-			      "reads them"
-			: !eng->kernel_kfuncs ? "driver hints need the RX metadata kfuncs of Linux 6.3+"
-					      : "the driver offers no hint kfunc",
-			set);
+	if (!xskf_xdp_port(port)->hints_hw) {
+		pr_info(
+		    "%s: RX hints: %s, %s (%s); read: %s\n", port->name, parse,
+		    eng->hints & XSKF_HINT_HASH ? "rx hash in software" : "no driver hints",
+		    xskf_xdp_port(port)->attach_flags == XDP_FLAGS_SKB_MODE
+			? "SKB mode cannot read driver hints"
+		    : xskf_xdp_port(port)->disp.hw_lost
+			? "libxdp's dispatcher before v3 (libxdp 1.6) cannot be device-bound, "
+			  "so its programs cannot call the driver's hint kfuncs: --attach alone "
+			  "reads them"
+		    : !xskf_xdp_eng(eng)->kernel_kfuncs
+			? "driver hints need the RX metadata kfuncs of Linux 6.3+"
+			: "the driver offers no hint kfunc",
+		    set);
 		return;
 	}
 	pr_info("%s: RX hints from the driver:%s%s%s; %s; read: %s\n", port->name,
-		port->hints_hw & XSKF_HINTS_KF_HASH ? " rx_hash" : "",
-		port->hints_hw & XSKF_HINTS_KF_TIMESTAMP ? " rx_timestamp" : "",
-		port->hints_hw & XSKF_HINTS_KF_VLAN_TAG ? " rx_vlan_tag" : "", parse, set);
+		xskf_xdp_port(port)->hints_hw & XSKF_HINTS_KF_HASH ? " rx_hash" : "",
+		xskf_xdp_port(port)->hints_hw & XSKF_HINTS_KF_TIMESTAMP ? " rx_timestamp" : "",
+		xskf_xdp_port(port)->hints_hw & XSKF_HINTS_KF_VLAN_TAG ? " rx_vlan_tag" : "", parse,
+		set);
 }
 
 /* Every program of @skel without BPF_F_XDP_HAS_FRAGS: for a kernel older than 5.18. */
@@ -674,9 +686,9 @@ static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port
 		errno = -err;
 		return NULL;
 	}
-	if (eng->kernel_no_frags) {
+	if (xskf_xdp_eng(eng)->kernel_no_frags) {
 		/* no native attach of jumbo MTUs then: said once per run */
-		if (!eng->frags_said++)
+		if (!xskf_xdp_eng(eng)->frags_said++)
 			pr_info("%s: XDP programs for multi-buffer frames (xdp.frags) need Linux 5.18: "
 				"loaded without; native mode then needs an MTU whose frames fit one "
 				"buffer\n",
@@ -687,8 +699,8 @@ static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port
 	skel->rodata->hints_on = !eng->o.no_hints;
 	skel->rodata->xskf_hints_mask = eng->hints;
 	hw = skel->progs.xskf_redirect_hw;
-	if (port->hints_hw) {
-		skel->rodata->xskf_hints_kfuncs = port->hints_hw;
+	if (xskf_xdp_port(port)->hints_hw) {
+		skel->rodata->xskf_hints_kfuncs = xskf_xdp_port(port)->hints_hw;
 		bpf_program__set_ifindex(hw, (unsigned int)port->ifindex);
 		bpf_program__set_flags(hw, bpf_program__flags(hw) | BPF_F_XDP_DEV_BOUND_ONLY);
 	} else {
@@ -710,14 +722,14 @@ static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port
 /* A failed set-up: what it took back, the lock given back. */
 static void setup_undo(struct xskf_port *port)
 {
-	if (port->share.claimed && xskf_share__leave(port))
+	if (xskf_xdp_port(port)->share.claimed && xskf_share__leave(port))
 		xskf_share__forget(port);
 	xskf_steer__unload(port);
-	xskf_redirect__destroy(port->skel);
-	port->skel = NULL;
-	if (port->share.joined)
-		close(port->prog_fd);
-	port->share.joined = false;
+	xskf_redirect__destroy(xskf_xdp_port(port)->skel);
+	xskf_xdp_port(port)->skel = NULL;
+	if (xskf_xdp_port(port)->share.joined)
+		close(xskf_xdp_port(port)->prog_fd);
+	xskf_xdp_port(port)->share.joined = false;
 }
 
 int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
@@ -731,30 +743,30 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	err = xskf_share__lock(port);
 	if (err == -ETIMEDOUT)
 		goto unlock;
-	port->share.join_id = 0;
-	port->disp.on = false;
-	port->disp.main_id = 0;
+	xskf_xdp_port(port)->share.join_id = 0;
+	xskf_xdp_port(port)->disp.on = false;
+	xskf_xdp_port(port)->disp.main_id = 0;
 	err = clear_existing(port, eng->o.force, eng->o.xdp_alone, true);
 	if (!err)
 		err = xskf_prog__probe_kernel(eng);
 	if (err)
 		goto unlock;
 
-	port->hints_hw = hw_hints_mask(eng, port);
-	if (port->share.join_id) {
+	xskf_xdp_port(port)->hints_hw = hw_hints_mask(eng, port);
+	if (xskf_xdp_port(port)->share.join_id) {
 		err = xskf_share__join(eng, port);
 		if (err)
 			goto unlock;
 		goto queues;
 	}
-	port->skel = open_load(eng, port);
-	if (!port->skel && port->hints_hw) {
+	xskf_xdp_port(port)->skel = open_load(eng, port);
+	if (!xskf_xdp_port(port)->skel && xskf_xdp_port(port)->hints_hw) {
 		pr_info("%s: cannot load the device-bound hints program (%s): software hints only\n",
 			port->name, strerror(errno));
-		port->hints_hw = 0;
-		port->skel = open_load(eng, port);
+		xskf_xdp_port(port)->hints_hw = 0;
+		xskf_xdp_port(port)->skel = open_load(eng, port);
 	}
-	if (!port->skel) {
+	if (!xskf_xdp_port(port)->skel) {
 		err = -errno;
 		pr_warn("%s: cannot load the XDP program: %s%s\n", port->name, strerror(-err),
 			err == -EPERM ? " (run as root, or with CAP_BPF and CAP_NET_ADMIN)" : "");
@@ -764,27 +776,30 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	if (err)
 		goto fail;
 
-	if (eng->kernel_redirect_xsk) {
+	if (xskf_xdp_eng(eng)->kernel_redirect_xsk) {
 		if (!printed_tier_a++)
 			pr_info("redirect: the kernel names bpf_redirect_xsk() but this xskf has no "
 				"program for its unmerged signature; using the next tier\n");
 	} else if (!printed_tier_a++) {
 		pr_info("redirect: bpf_redirect_xsk() unavailable (not in this kernel's BTF)\n");
 	}
-	if (redirect_map_takes_fallback(bpf_program__fd(port->skel->progs.xskf_redirect))) {
-		port->tier = XSKF_TIER_MAP_FALLBACK;
-		skb = port->skel->progs.xskf_redirect;
-		native = port->hints_hw ? port->skel->progs.xskf_redirect_hw : skb;
+	if (redirect_map_takes_fallback(
+		bpf_program__fd(xskf_xdp_port(port)->skel->progs.xskf_redirect))) {
+		xskf_xdp_port(port)->tier = XSKF_TIER_MAP_FALLBACK;
+		skb = xskf_xdp_port(port)->skel->progs.xskf_redirect;
+		native = xskf_xdp_port(port)->hints_hw
+			     ? xskf_xdp_port(port)->skel->progs.xskf_redirect_hw
+			     : skb;
 	} else {
-		port->tier = XSKF_TIER_MAP_LOOKUP;
-		skb = native = port->skel->progs.xskf_redirect_lk;
-		port->hints_hw = 0;
+		xskf_xdp_port(port)->tier = XSKF_TIER_MAP_LOOKUP;
+		skb = native = xskf_xdp_port(port)->skel->progs.xskf_redirect_lk;
+		xskf_xdp_port(port)->hints_hw = 0;
 	}
 	err = reset_counters(port);
 	if (err)
 		goto fail;
-	port->native_fd = bpf_program__fd(native);
-	port->skb_fd = bpf_program__fd(skb);
+	xskf_xdp_port(port)->native_fd = bpf_program__fd(native);
+	xskf_xdp_port(port)->skb_fd = bpf_program__fd(skb);
 queues:
 	/* our queues, before the table: its rules are scoped to their owners' queues */
 	err = xskf_share__queues(eng, port, true);
@@ -825,21 +840,21 @@ int xskf_prog__attach(struct xskf_engine *eng, struct xskf_port *port)
 {
 	int err;
 
-	if (port->share.joined) {
-		port->attached = true;
+	if (xskf_xdp_port(port)->share.joined) {
+		xskf_xdp_port(port)->attached = true;
 		remember_attached(port);
 		pr_info("%s: joined the XDP program (id %u) of the xskf runs already there, in %s "
 			"mode%s, redirect: %s; our queues and rules are in it\n",
-			port->name, port->share.join_id,
-			port->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB",
-			port->disp.on ? " through libxdp's dispatcher" : ", alone",
-			tier_name(port->tier));
+			port->name, xskf_xdp_port(port)->share.join_id,
+			xskf_xdp_port(port)->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB",
+			xskf_xdp_port(port)->disp.on ? " through libxdp's dispatcher" : ", alone",
+			tier_name(xskf_xdp_port(port)->tier));
 		xskf_share__unlock(port); /* taken by set-up */
 		print_hints(eng, port);
 		print_steering(port);
 		return 0;
 	}
-	err = attach_mode(eng, port, port->native_fd, port->skb_fd);
+	err = attach_mode(eng, port, xskf_xdp_port(port)->native_fd, xskf_xdp_port(port)->skb_fd);
 	xskf_share__unlock(port); /* taken by set-up */
 	if (err) {
 		if (err == -EBUSY || err == -EEXIST)
@@ -847,19 +862,21 @@ int xskf_prog__attach(struct xskf_engine *eng, struct xskf_port *port)
 				port->name);
 		return err;
 	}
-	port->attached = true;
+	xskf_xdp_port(port)->attached = true;
 	remember_attached(port);
-	if (port->disp.on)
+	if (xskf_xdp_port(port)->disp.on)
 		pr_info("%s: XDP program attached in %s mode through libxdp's dispatcher (id %u; "
 			"priority 50, XDP_PASS goes on to the next program; one more call a frame, "
 			"docs/performance.md), redirect: %s\n",
-			port->name, port->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB",
-			port->disp.main_id, tier_name(port->tier));
+			port->name,
+			xskf_xdp_port(port)->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB",
+			xskf_xdp_port(port)->disp.main_id, tier_name(xskf_xdp_port(port)->tier));
 	else
 		pr_info("%s: XDP program attached alone in %s mode (no other XDP program can join "
 			"it), redirect: %s\n",
-			port->name, port->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB",
-			tier_name(port->tier));
+			port->name,
+			xskf_xdp_port(port)->attach_flags == XDP_FLAGS_DRV_MODE ? "native" : "SKB",
+			tier_name(xskf_xdp_port(port)->tier));
 	print_hints(eng, port);
 	print_steering(port);
 	return 0;
@@ -867,7 +884,7 @@ int xskf_prog__attach(struct xskf_engine *eng, struct xskf_port *port)
 
 int xskf_prog__set_xsk(struct xskf_port *port, uint32_t queue, int xsk_fd)
 {
-	int fd = bpf_map__fd(port->skel->maps.xsks);
+	int fd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.xsks);
 
 	if (xsk_fd < 0)
 		return bpf_map_delete_elem(fd, &queue) ? -errno : 0;
@@ -876,52 +893,53 @@ int xskf_prog__set_xsk(struct xskf_port *port, uint32_t queue, int xsk_fd)
 
 void xskf_prog__detach(struct xskf_port *port)
 {
-	LIBBPF_OPTS(bpf_xdp_attach_opts, o, .old_prog_fd = port->prog_fd);
+	LIBBPF_OPTS(bpf_xdp_attach_opts, o, .old_prog_fd = xskf_xdp_port(port)->prog_fd);
 	int err;
 
-	if (!port->attached) {
-		if (port->share.claimed) /* set-up failed after it took the queues */
+	if (!xskf_xdp_port(port)->attached) {
+		if (xskf_xdp_port(port)->share.claimed) /* set-up failed after it took the queues */
 			xskf_share__leave(port);
 		restore_foreign(port); /* set-up failed after --force took it off */
 		return;
 	}
-	if (port->seen.gone || port->seen.replaced) {
+	if (xskf_xdp_port(port)->seen.gone || xskf_xdp_port(port)->seen.replaced) {
 		/* nothing of ours to detach here: xskf_engine__watch() said why; our queues and
 		 * rules leave the maps all the same, and, when we were the last, the lock file */
-		port->attached = false;
+		xskf_xdp_port(port)->attached = false;
 		forget_attached(port);
 		xskf_share__lock(port);
 		if (xskf_share__leave(port))
 			xskf_share__forget(port);
 		xskf_share__unlock(port);
-		if (port->foreign_saved)
-			close(port->foreign_fd);
-		port->foreign_saved = false;
+		if (xskf_xdp_port(port)->foreign_saved)
+			close(xskf_xdp_port(port)->foreign_fd);
+		xskf_xdp_port(port)->foreign_saved = false;
 		return;
 	}
 	/* the last run out detaches; the others leave it their queues and rules only */
 	xskf_share__lock(port);
 	if (!xskf_share__leave(port)) { /* it said so */
-		port->attached = false;
+		xskf_xdp_port(port)->attached = false;
 		forget_attached(port);
 		xskf_share__unlock(port);
 		return;
 	}
 	xskf_share__forget(port); /* no run left to share with: no lock file left behind */
-	if (port->disp.on) {
+	if (xskf_xdp_port(port)->disp.on) {
 		/* ours out of libxdp's dispatcher; the others' stay */
-		err = xskf_disp__detach_id(port, port->disp.id);
+		err = xskf_disp__detach_id(port, xskf_xdp_port(port)->disp.id);
 		if (err)
 			pr_warn("%s: taking our XDP program out of libxdp's dispatcher failed: %s\n",
 				port->name, strerror(-err));
 	} else {
 		/* REPLACE with our fd: never remove a program someone attached after us. */
-		err = bpf_xdp_detach(port->ifindex, port->attach_flags | XDP_FLAGS_REPLACE, &o);
+		err = bpf_xdp_detach(port->ifindex,
+				     xskf_xdp_port(port)->attach_flags | XDP_FLAGS_REPLACE, &o);
 		if (err && err != -EEXIST)
 			pr_warn("%s: detaching the XDP program failed: %s\n", port->name,
 				strerror(-err));
 	}
-	port->attached = false;
+	xskf_xdp_port(port)->attached = false;
 	forget_attached(port);
 	if (!err)
 		restore_foreign(port);
@@ -932,18 +950,20 @@ void xskf_prog__teardown(struct xskf_port *port)
 {
 	xskf_prog__detach(port);
 	xskf_steer__unload(port);
-	if (port->skel)
-		xskf_redirect__destroy(port->skel);
-	port->skel = NULL;
-	if (port->share.joined)
-		close(port->prog_fd); /* the attached program's, from its id (prog_share.c) */
-	port->share.joined = false;
+	if (xskf_xdp_port(port)->skel)
+		xskf_redirect__destroy(xskf_xdp_port(port)->skel);
+	xskf_xdp_port(port)->skel = NULL;
+	if (xskf_xdp_port(port)->share.joined)
+		close(xskf_xdp_port(port)
+			  ->prog_fd); /* the attached program's, from its id (prog_share.c) */
+	xskf_xdp_port(port)->share.joined = false;
 	xskf_disp__close(port);
-	while (port->share.lock_depth) /* a set-up that failed between set-up and attach */
+	while (xskf_xdp_port(port)
+		   ->share.lock_depth) /* a set-up that failed between set-up and attach */
 		xskf_share__unlock(port);
-	if (port->share.lock_fd >= 3)
-		close(port->share.lock_fd);
-	port->share.lock_fd = -1;
+	if (xskf_xdp_port(port)->share.lock_fd >= 3)
+		close(xskf_xdp_port(port)->share.lock_fd);
+	xskf_xdp_port(port)->share.lock_fd = -1;
 }
 
 int xskf_prog__counters(struct xskf_port *port, uint32_t queue, uint64_t out[3])
@@ -952,12 +972,12 @@ int xskf_prog__counters(struct xskf_port *port, uint32_t queue, uint64_t out[3])
 	struct xskf_prog_counters *v;
 
 	out[0] = out[1] = out[2] = 0;
-	if (!port->skel || ncpu < 0 || queue >= XSKF_PROG_MAX_QUEUES)
+	if (!xskf_xdp_port(port)->skel || ncpu < 0 || queue >= XSKF_PROG_MAX_QUEUES)
 		return -ENOENT;
 	v = calloc((size_t)ncpu, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	if (bpf_map_lookup_elem(bpf_map__fd(port->skel->maps.counters), &queue, v)) {
+	if (bpf_map_lookup_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.counters), &queue, v)) {
 		free(v);
 		return -errno;
 	}

@@ -27,6 +27,7 @@
 #include <bpf/libbpf.h>
 #include <xdp/libxdp.h>
 
+#include "backend/xdp/xdp.h"
 #include "core/engine.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
@@ -141,8 +142,9 @@ static int reuse_maps(struct xskf_redirect *to, struct xskf_redirect *from)
 /* The maps the program does not use, bound to it: a later run finds them in its info. */
 static int bind_shared(struct xskf_port *port, int prog_fd)
 {
-	const struct bpf_map *bound[] = { port->skel->maps.xskf_owner, port->skel->maps.xskf_queues,
-					  port->skel->maps.xskf_rules, port->skel->maps.xskf_share };
+	const struct bpf_map *bound[] = {
+	    xskf_xdp_port(port)->skel->maps.xskf_owner, xskf_xdp_port(port)->skel->maps.xskf_queues,
+	    xskf_xdp_port(port)->skel->maps.xskf_rules, xskf_xdp_port(port)->skel->maps.xskf_share};
 	unsigned int i;
 
 	for (i = 0; i < sizeof(bound) / sizeof(bound[0]); i++)
@@ -164,17 +166,18 @@ static const char *chosen_name(struct xskf_redirect *skel, int fd)
 
 void xskf_disp__close(struct xskf_port *port)
 {
-	xdp_program__close(port->disp.prog);
-	port->disp.prog = NULL;
-	if (port->disp.skel)
-		xskf_redirect__destroy(port->disp.skel);
-	port->disp.skel = NULL;
+	xdp_program__close(xskf_xdp_port(port)->disp.prog);
+	xskf_xdp_port(port)->disp.prog = NULL;
+	if (xskf_xdp_port(port)->disp.skel)
+		xskf_redirect__destroy(xskf_xdp_port(port)->disp.skel);
+	xskf_xdp_port(port)->disp.skel = NULL;
 }
 
 int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t mode)
 {
-	int fd = mode == XDP_FLAGS_SKB_MODE ? port->skb_fd : port->native_fd;
-	const char *name = chosen_name(port->skel, fd);
+	int fd = mode == XDP_FLAGS_SKB_MODE ? xskf_xdp_port(port)->skb_fd
+					    : xskf_xdp_port(port)->native_fd;
+	const char *name = chosen_name(xskf_xdp_port(port)->skel, fd);
 	DECLARE_LIBXDP_OPTS(xdp_program_opts, xo);
 	struct xdp_multiprog *mp;
 	struct xdp_program *xp;
@@ -194,20 +197,21 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 	 */
 	if (!xskf_disp__bpffs(port)) {
 		snprintf(why, sizeof(why), "no bpffs");
-		if (!port->disp.told++) /* once, not again for the SKB-mode attempt */
+		if (!xskf_xdp_port(port)
+			 ->disp.told++) /* once, not again for the SKB-mode attempt */
 			say_alone(port);
 		return -EOPNOTSUPP;
 	}
 	s = xskf_redirect__open();
 	if (!s)
 		return -errno;
-	*s->rodata = *port->skel->rodata;
+	*s->rodata = *xskf_xdp_port(port)->skel->rodata;
 	bpf_object__for_each_program(p, s->obj) {
 		bpf_program__set_autoload(p, !strcmp(bpf_program__name(p), name));
-		if (eng->kernel_no_frags)
+		if (xskf_xdp_eng(eng)->kernel_no_frags)
 			bpf_program__set_flags(p, bpf_program__flags(p) & ~BPF_F_XDP_HAS_FRAGS);
 	}
-	err = reuse_maps(s, port->skel);
+	err = reuse_maps(s, xskf_xdp_port(port)->skel);
 	if (err) {
 		xskf_redirect__destroy(s);
 		return err;
@@ -222,7 +226,7 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 	}
 	xdp_program__set_run_prio(xp, DISP_PRIO);
 	xdp_program__set_chain_call_enabled(xp, XDP_PASS, true);
-	xdp_program__set_xdp_frags_support(xp, !eng->kernel_no_frags);
+	xdp_program__set_xdp_frags_support(xp, !xskf_xdp_eng(eng)->kernel_no_frags);
 
 	why[0] = '\0';
 	prev_print = libxdp_set_print(capture);
@@ -239,10 +243,10 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 		xskf_redirect__destroy(s);
 		if (err == -EBUSY || err == -EEXIST)
 			return err; /* a program attached meanwhile: prog.c says so */
-		if (port->disp.main_id) {
+		if (xskf_xdp_port(port)->disp.main_id) {
 			/* another program's dispatcher holds the interface: alone is no way out */
 			pr_warn("%s: libxdp's dispatcher (id %u) refused xskf's program (%s)%s\n",
-				port->name, port->disp.main_id, strerror(-err),
+				port->name, xskf_xdp_port(port)->disp.main_id, strerror(-err),
 				err == -EINVAL && !eng->o.no_hints
 				    ? ": Linux 6.13+ takes a program that grows the meta (RX hints) "
 				      "only into the dispatcher of libxdp 1.5.5 or later; run with "
@@ -255,7 +259,7 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 		 * that changes packet data (the hints' bpf_xdp_adjust_meta()) only into a slot that
 		 * does too, which libxdp's dispatcher stubs do from libxdp 1.5.5
 		 */
-		if (!port->disp.told++)
+		if (!xskf_xdp_port(port)->disp.told++)
 			pr_warn("%s: libxdp's dispatcher refused xskf's program (%s%s%s)%s; attached "
 				"alone: no other XDP program can join the interface while xskf runs\n",
 				port->name, strerror(-err), why[0] ? ", libxdp: " : "", why,
@@ -268,15 +272,16 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 	}
 	mp = xdp_multiprog__get_from_ifindex(port->ifindex);
 	alone = libxdp_get_error(mp) || xdp_multiprog__is_legacy(mp);
-	port->disp.main_id = alone ? 0 : xdp_program__id(xdp_multiprog__main_prog(mp));
+	xskf_xdp_port(port)->disp.main_id =
+	    alone ? 0 : xdp_program__id(xdp_multiprog__main_prog(mp));
 	if (!libxdp_get_error(mp))
 		xdp_multiprog__close(mp);
-	port->disp.prog = xp;
-	port->disp.skel = s;
-	port->disp.id = xdp_program__id(xp);
-	port->disp.on = !alone;
-	port->prog_fd = xdp_program__fd(xp);
-	port->attach_flags = mode;
+	xskf_xdp_port(port)->disp.prog = xp;
+	xskf_xdp_port(port)->disp.skel = s;
+	xskf_xdp_port(port)->disp.id = xdp_program__id(xp);
+	xskf_xdp_port(port)->disp.on = !alone;
+	xskf_xdp_port(port)->prog_fd = xdp_program__fd(xp);
+	xskf_xdp_port(port)->attach_flags = mode;
 	if (alone)
 		say_alone(port);
 	return 0;
@@ -284,8 +289,9 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 
 int xskf_disp__detach_id(struct xskf_port *port, uint32_t id)
 {
-	struct xdp_program *p = port->disp.prog && port->disp.id == id ? port->disp.prog
-								      : xdp_program__from_id(id);
+	struct xdp_program *p = xskf_xdp_port(port)->disp.prog && xskf_xdp_port(port)->disp.id == id
+				    ? xskf_xdp_port(port)->disp.prog
+				    : xdp_program__from_id(id);
 	int err = (int)libxdp_get_error(p);
 
 	if (err)
@@ -293,7 +299,7 @@ int xskf_disp__detach_id(struct xskf_port *port, uint32_t id)
 	prev_print = libxdp_set_print(capture);
 	err = xdp_program__detach(p, port->ifindex, XDP_MODE_UNSPEC, 0);
 	libxdp_set_print(prev_print);
-	if (p != port->disp.prog)
+	if (p != xskf_xdp_port(port)->disp.prog)
 		xdp_program__close(p);
 	return err;
 }
@@ -303,15 +309,15 @@ bool xskf_disp__watch(struct xskf_port *port, uint32_t attached)
 	uint32_t ids[DISP_MAX_PROGS];
 	int n, i;
 
-	if (attached && attached == port->disp.main_id)
+	if (attached && attached == xskf_xdp_port(port)->disp.main_id)
 		return true;
 	if (!attached || !xskf_disp__is_dispatcher(attached))
 		return false;
 	/* another program joined or left: libxdp made a new dispatcher, with ours in it? */
 	n = xskf_disp__components(port, ids, DISP_MAX_PROGS);
 	for (i = 0; i < n; i++)
-		if (ids[i] == port->disp.id) {
-			port->disp.main_id = attached;
+		if (ids[i] == xskf_xdp_port(port)->disp.id) {
+			xskf_xdp_port(port)->disp.main_id = attached;
 			return true;
 		}
 	return false;

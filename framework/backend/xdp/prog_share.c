@@ -28,134 +28,14 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "backend/xdp/xdp.h"
 #include "core/clock.h"
 #include "core/engine.h"
 #include "core/hints.h"
 #include "core/proc.h"
-#include "core/steer.h"
+#include "backend/xdp/steer.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
-
-/* ---- the lock ---- */
-
-/* The interface's lock file: an interface is its netns and its index (names repeat). */
-static void lock_name(const struct xskf_port *port, char *name, size_t len)
-{
-	struct stat ns;
-
-	if (stat("/proc/self/ns/net", &ns))
-		ns.st_ino = 0;
-	snprintf(name, len, "xdp-%lu-%d.lock", (unsigned long)ns.st_ino, port->ifindex);
-}
-
-/*
- * Open the lock file: an fd of 3 or more (a zeroed port has none). In a folder of ours only
- * (the control folder's rules, runner/ctl.c): a folder another user can write would let them
- * hold the lock, or swap the file.
- */
-static int lock_open(struct xskf_port *port)
-{
-	static bool told;
-	const char *dir = xskf_proc__ctl_dir();
-	char name[64], why[256];
-	int dfd, fd = -1, err = 0;
-
-	lock_name(port, name, sizeof(name));
-	/* the control folder's rule, checked on the opened folder (proc.c) */
-	dfd = xskf_proc__ctl_dir_open(why, sizeof(why));
-	if (dfd < 0)
-		err = dfd;
-	else if ((fd = openat(dfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
-		err = -errno;
-	if (dfd >= 0)
-		close(dfd);
-	if (fd >= 0 && fd < 3) {
-		int hi = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-
-		close(fd);
-		fd = hi;
-	}
-	if (fd < 0) {
-		if (!err)
-			err = -errno; /* the dup above */
-		if (!told)
-			pr_warn("%s: no lock file %s/%s: %s; runs that share the interface are not "
-				"serialised (set XSKF_CTL_DIR to a folder of yours)\n",
-				port->name, dir, name, why[0] ? why : strerror(-err));
-		told = true;
-		return err;
-	}
-	port->share.lock_fd = fd;
-	return 0;
-}
-
-/*
- * Take the lock, waiting at most LOCK_WAIT_NS: a run holds it for a table write (ms) or from
- * its set-up to its attach (a second or so). Two runs that set up the same interfaces in
- * another order would wait on each other for ever: one of them gives up instead.
- */
-#define LOCK_WAIT_NS (10 * 1000 * 1000 * 1000ULL)
-
-static int lock_wait(struct xskf_port *port)
-{
-	uint64_t start = xskf_now_ns();
-
-	while (flock(port->share.lock_fd, LOCK_EX | LOCK_NB)) {
-		if (errno != EWOULDBLOCK && errno != EINTR)
-			return -errno;
-		if (xskf_now_ns() - start > LOCK_WAIT_NS) {
-			pr_warn(
-			    "%s: another xskf run has held the interface's lock for 10 s (setting "
-			    "up several interfaces in another order?): start again\n",
-			    port->name);
-			return -ETIMEDOUT;
-		}
-		usleep(2000);
-	}
-	return 0;
-}
-
-int xskf_share__lock(struct xskf_port *port)
-{
-	struct stat st;
-	int err;
-
-	/* no interface (the BPF tests' program, never attached): nothing to share */
-	if (port->share.lock_depth++ || !port->ifindex)
-		return 0;
-	for (;;) {
-		if (port->share.lock_fd < 3 && (err = lock_open(port)))
-			return err;
-		err = lock_wait(port);
-		if (err)
-			return err;
-		/* the last run out removes the file (xskf_share__forget()): one we opened before
-		 * that holds a lock nobody else sees; open the new one */
-		if (fstat(port->share.lock_fd, &st) || st.st_nlink)
-			return 0;
-		close(port->share.lock_fd);
-		port->share.lock_fd = -1;
-	}
-}
-
-void xskf_share__forget(struct xskf_port *port)
-{
-	char path[512], name[64];
-
-	if (port->share.lock_fd < 3 || !port->share.lock_depth)
-		return;
-	lock_name(port, name, sizeof(name));
-	snprintf(path, sizeof(path), "%s/%s", xskf_proc__ctl_dir(), name);
-	unlink(path);
-}
-
-void xskf_share__unlock(struct xskf_port *port)
-{
-	if (!port->share.lock_depth || --port->share.lock_depth)
-		return;
-	if (port->share.lock_fd >= 3)
-		flock(port->share.lock_fd, LOCK_UN);
-}
 
 /* ---- the maps of an attached program ---- */
 
@@ -232,7 +112,8 @@ static void self_comm(char comm[16])
 
 /* The @i-th queue of ours: bound ones first, then the served (--serve) */
 #define QUEUE_AT(port, i)                                                                    \
-	((i) < (port)->nr_queues ? (port)->queues[(i)] : (port)->served[(i) - (port)->nr_queues])
+	((i) < (port)->nr_queues ? (port)->queues[(i)]                                     \
+				 : xskf_xdp_port(port)->served[(i) - (port)->nr_queues])
 
 /* A queue's counters from zero, when it changes hands: the program's, steering's, default's. */
 static void zero_queue(struct xskf_port *port, uint32_t q)
@@ -246,9 +127,9 @@ static void zero_queue(struct xskf_port *port, uint32_t q)
 	z = calloc((size_t)ncpu, sizeof(struct xskf_steer_qstats));
 	if (!z)
 		return;
-	bpf_map_update_elem(bpf_map__fd(port->skel->maps.counters), &q, z, 0);
-	bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_qstats), &q, z, 0);
-	bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_hits), &slot, z, 0);
+	bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.counters), &q, z, 0);
+	bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_qstats), &q, z, 0);
+	bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_hits), &slot, z, 0);
 	free(z);
 }
 
@@ -260,16 +141,16 @@ int xskf_share__queues(struct xskf_engine *eng, struct xskf_port *port, bool cla
 	int fd;
 
 	(void)eng;
-	if (port->skel)
-		fd = dup(bpf_map__fd(port->skel->maps.xskf_queues));
-	else if (port->share.join_id)
-		fd = xskf_share__prog_map(port->share.join_id, "xskf_queues", &mi);
+	if (xskf_xdp_port(port)->skel)
+		fd = dup(bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_queues));
+	else if (xskf_xdp_port(port)->share.join_id)
+		fd = xskf_share__prog_map(xskf_xdp_port(port)->share.join_id, "xskf_queues", &mi);
 	else
 		return 0; /* no program yet: nothing to share */
 	if (fd < 0)
 		return 0;
 	/* ours: the queues we bind, then those we keep for other apps' sockets (--serve) */
-	for (i = 0; i < port->nr_queues + port->nr_served; i++) {
+	for (i = 0; i < port->nr_queues + xskf_xdp_port(port)->nr_served; i++) {
 		uint32_t q = QUEUE_AT(port, i);
 
 		if (bpf_map_lookup_elem(fd, &q, &o) || o.pid == me.pid || !owner_live(&o))
@@ -291,7 +172,7 @@ int xskf_share__queues(struct xskf_engine *eng, struct xskf_port *port, bool cla
 	}
 	me.start_time = xskf_proc__start_time(getpid());
 	self_comm(me.comm);
-	for (i = 0; i < port->nr_queues + port->nr_served; i++) {
+	for (i = 0; i < port->nr_queues + xskf_xdp_port(port)->nr_served; i++) {
 		uint32_t q = QUEUE_AT(port, i);
 
 		if (!bpf_map_lookup_elem(fd, &q, &o) && o.pid && o.pid != me.pid)
@@ -307,7 +188,7 @@ int xskf_share__queues(struct xskf_engine *eng, struct xskf_port *port, bool cla
 		}
 	}
 	close(fd);
-	port->share.claimed = true;
+	xskf_xdp_port(port)->share.claimed = true;
 	return 0;
 }
 
@@ -321,7 +202,7 @@ static const char *mode_name(uint32_t mode)
 /* Does the program's own .rodata say what ours would? One line naming the difference if not. */
 static int same_settings(struct xskf_engine *eng, struct xskf_port *port, struct xskf_redirect *s)
 {
-	uint32_t id = port->share.join_id, key = 0;
+	uint32_t id = xskf_xdp_port(port)->share.join_id, key = 0;
 	struct bpf_map_info mi;
 	char theirs[64], ours[64];
 	void *v;
@@ -365,7 +246,7 @@ static int same_settings(struct xskf_engine *eng, struct xskf_port *port, struct
 			return -EINVAL;
 		}
 		/* the driver hints it reads are the attached program's (same device, same hints) */
-		port->hints_hw = r->xskf_hints_kfuncs;
+		xskf_xdp_port(port)->hints_hw = r->xskf_hints_kfuncs;
 	}
 	free(v);
 	return 0;
@@ -374,7 +255,8 @@ static int same_settings(struct xskf_engine *eng, struct xskf_port *port, struct
 int xskf_share__join(struct xskf_engine *eng, struct xskf_port *port)
 {
 	struct bpf_prog_info info = {};
-	uint32_t len = sizeof(info), mode = port->share.join_mode, id = port->share.join_id;
+	uint32_t len = sizeof(info), mode = xskf_xdp_port(port)->share.join_mode,
+		 id = xskf_xdp_port(port)->share.join_id;
 	enum xskf_attach_mode want = eng->o.attach_mode;
 	struct xskf_redirect *s;
 	struct bpf_program *prog;
@@ -444,15 +326,16 @@ int xskf_share__join(struct xskf_engine *eng, struct xskf_port *port)
 		close(pfd);
 		return err;
 	}
-	port->skel = s;
-	port->prog_fd = port->native_fd = port->skb_fd = pfd;
-	port->attach_flags = mode;
+	xskf_xdp_port(port)->skel = s;
+	xskf_xdp_port(port)->prog_fd = xskf_xdp_port(port)->native_fd =
+	    xskf_xdp_port(port)->skb_fd = pfd;
+	xskf_xdp_port(port)->attach_flags = mode;
 	/* info.name is cut to 15 characters: xskf_redirect_l(k), xskf_redirect_h(w) */
-	port->tier =
+	xskf_xdp_port(port)->tier =
 	    !strcmp(info.name, "xskf_redirect_l") ? XSKF_TIER_MAP_LOOKUP : XSKF_TIER_MAP_FALLBACK;
 	if (strcmp(info.name, "xskf_redirect_h"))
-		port->hints_hw = 0;
-	port->share.joined = true;
+		xskf_xdp_port(port)->hints_hw = 0;
+	xskf_xdp_port(port)->share.joined = true;
 	return 0;
 }
 
@@ -466,39 +349,41 @@ bool xskf_share__leave(struct xskf_port *port)
 	unsigned int i;
 	int fd;
 
-	if (!port->skel || !port->share.claimed)
+	if (!xskf_xdp_port(port)->skel || !xskf_xdp_port(port)->share.claimed)
 		return true;
 	xskf_share__lock(port);
-	fd = bpf_map__fd(port->skel->maps.xskf_queues);
+	fd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_queues);
 	for (q = 0; q < XSKF_PROG_MAX_QUEUES; q++)
 		if (!bpf_map_lookup_elem(fd, &q, &o) && o.pid != me && owner_live(&o))
 			others = true;
 	for (i = 0; i < port->nr_queues; i++)
-		bpf_map_delete_elem(bpf_map__fd(port->skel->maps.xsks), &port->queues[i]);
-	port->share.leaving = true;
+		bpf_map_delete_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.xsks),
+				    &port->queues[i]);
+	xskf_xdp_port(port)->share.leaving = true;
 	/* the table without our rules and queues, while the program still runs for the others */
 	if (others)
 		xskf_steer__rewrite(port);
-	for (i = 0; i < port->nr_queues + port->nr_served; i++) {
+	for (i = 0; i < port->nr_queues + xskf_xdp_port(port)->nr_served; i++) {
 		q = QUEUE_AT(port, i);
 		if (!bpf_map_lookup_elem(fd, &q, &o) && o.pid == me)
 			bpf_map_update_elem(fd, &q, &none, 0);
 	}
 	/* another app's socket in a queue we served: out with our rules (its owner is gone) */
-	for (i = 0; i < port->nr_served; i++)
-		bpf_map_delete_elem(bpf_map__fd(port->skel->maps.xsks), &port->served[i]);
-	port->share.claimed = false;
-	if (others && port->attached) {
+	for (i = 0; i < xskf_xdp_port(port)->nr_served; i++)
+		bpf_map_delete_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.xsks),
+				    &xskf_xdp_port(port)->served[i]);
+	xskf_xdp_port(port)->share.claimed = false;
+	if (others && xskf_xdp_port(port)->attached) {
 		pr_info("%s: the XDP program stays for the other xskf runs on this interface; our "
 			"queues and rules left it\n",
 			port->name);
-		if (port->foreign_saved) {
+		if (xskf_xdp_port(port)->foreign_saved) {
 			pr_warn(
 			    "%s: the foreign XDP program %s that --force replaced cannot be put "
 			    "back while other xskf runs use the interface\n",
-			    port->name, port->foreign_name);
-			close(port->foreign_fd);
-			port->foreign_saved = false;
+			    port->name, xskf_xdp_port(port)->foreign_name);
+			close(xskf_xdp_port(port)->foreign_fd);
+			xskf_xdp_port(port)->foreign_saved = false;
 		}
 	}
 	xskf_share__unlock(port);
@@ -511,9 +396,9 @@ int xskf_share__reap(struct xskf_port *port)
 	uint32_t me = (uint32_t)getpid(), q, dead = 0;
 	int fd;
 
-	if (!port->skel || !port->share.claimed)
+	if (!xskf_xdp_port(port)->skel || !xskf_xdp_port(port)->share.claimed)
 		return 0;
-	fd = bpf_map__fd(port->skel->maps.xskf_queues);
+	fd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_queues);
 	for (q = 0; q < XSKF_PROG_MAX_QUEUES; q++)
 		if (!bpf_map_lookup_elem(fd, &q, &o) && o.pid && o.pid != me && !o.gone &&
 		    !owner_live(&o))

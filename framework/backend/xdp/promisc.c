@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Promiscuous ports (xskf_engine__promisc(), include/xskf.h). A NIC drops unicast frames to
- * other MACs before XDP sees them; veth does not, so the test beds never showed it. A port that
+ * Promiscuous ports (xskf_engine__promisc(), include/xskf_engine.h: the xdp backend's promisc()
+ * op). A NIC drops unicast frames to other MACs before XDP sees them; veth does not, so the
+ * test beds never showed it. A port that
  * must take frames to every MAC (a tunnel's access side, whose frames are addressed to the
  * hosts behind the remote VTEPs) asks for it: an AF_PACKET socket that receives nothing
  * (protocol 0) holds a PACKET_MR_PROMISC membership. The kernel counts it with the others
@@ -15,6 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "backend/xdp/xdp.h"
 #include "core/engine.h"
 #include "core/log.h"
 
@@ -23,7 +25,7 @@ static int promisc_take(struct xskf_port *p)
 	struct packet_mreq mr = { .mr_ifindex = p->ifindex, .mr_type = PACKET_MR_PROMISC };
 	int fd, err;
 
-	if (p->promisc_fd > 2)
+	if (xskf_xdp_port(p)->promisc_fd > 2)
 		return 0;
 	fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -33,39 +35,27 @@ static int promisc_take(struct xskf_port *p)
 		close(fd);
 		return err;
 	}
-	p->promisc_fd = fd;
+	xskf_xdp_port(p)->promisc_fd = fd;
 	pr_info("%s: promiscuous for the run (frames to every MAC reach the XDP program); the "
 		"kernel drops it when the run ends\n",
 		p->name);
 	return 0;
 }
 
-int xskf_engine__promisc(struct xskf_engine *eng, int port)
+int xskf_promisc__take(struct xskf_port *p)
 {
-	unsigned int i;
-	int err;
+	int err = promisc_take(p);
 
-	if (!eng || port >= (int)eng->nr_ports)
-		return -ENOENT;
-	if (eng->o.backend == XSKF_BACKEND_MEMORY)
-		return 0; /* no NIC: nothing filters */
-	for (i = 0; i < eng->nr_ports; i++) {
-		if (port >= 0 && i != (unsigned int)port)
-			continue;
-		err = promisc_take(&eng->ports[i]);
-		if (err) {
-			pr_warn("%s: cannot make it promiscuous (%s): frames to other MACs than its own "
-				"are dropped by the NIC\n",
-				eng->ports[i].name, strerror(-err));
-			return err;
-		}
-	}
-	return 0;
+	if (err)
+		pr_warn("%s: cannot make it promiscuous (%s): frames to other MACs than its own "
+			"are dropped by the NIC\n",
+			p->name, strerror(-err));
+	return err;
 }
 
 void xskf_promisc__release(struct xskf_port *p)
 {
-	if (p->promisc_fd > 2)
-		close(p->promisc_fd);
-	p->promisc_fd = 0;
+	if (xskf_xdp_port(p)->promisc_fd > 2)
+		close(xskf_xdp_port(p)->promisc_fd);
+	xskf_xdp_port(p)->promisc_fd = 0;
 }

@@ -13,7 +13,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
-#include "core/ethtool.h"
+#include "backend/xdp/ethtool.h"
 #include "core/hints.h"
 #include "core/toeplitz.h"
 
@@ -70,4 +70,16 @@ out:
 	free(rxfh);
 	close(fd);
 	return err;
+}
+
+struct xskf_rss *xskf_rss__for_ifname(const char *ifname, int *key_err)
+{
+	uint8_t key[XSKF_TOEPLITZ_MAX_KEY];
+	size_t len = sizeof(key);
+	int err;
+
+	err = xskf_rss__read_key(ifname, key, &len);
+	if (key_err)
+		*key_err = err;
+	return err ? xskf_rss__new(NULL, 0) : xskf_rss__new(key, len);
 }

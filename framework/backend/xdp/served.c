@@ -25,6 +25,7 @@
 
 #include "backend/xdp/dp_proto.h"
 #include "backend/xdp/served.h"
+#include "backend/xdp/xdp.h"
 #include "core/engine.h"
 #include "core/log.h"
 #include "core/sock.h"
@@ -83,7 +84,8 @@ int xskf_served__preflight(struct xskf_engine *eng)
 				opt);
 			return -EINVAL;
 		}
-	if (eng->napi_req.defer_set || eng->napi_req.gro_set || eng->napi_req.irq_set) {
+	if (xskf_xdp_eng(eng)->napi_req.defer_set || xskf_xdp_eng(eng)->napi_req.gro_set ||
+	    xskf_xdp_eng(eng)->napi_req.irq_set) {
 		pr_warn("%s: --napi changes the device (CAP_NET_ADMIN), which a served run does not "
 			"do: set it on the serving run\n",
 			opt);

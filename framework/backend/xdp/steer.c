@@ -18,9 +18,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "backend/xdp/xdp.h"
 #include "core/clock.h"
 #include "core/engine.h"
-#include "core/steer.h"
+#include "backend/xdp/steer.h"
 #include "core/sysfs.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
@@ -92,8 +93,9 @@ static bool queue_bound(const struct xskf_port *port, uint32_t q)
 	for (i = 0; i < port->nr_queues; i++)
 		if (port->queues[i] == q)
 			return true;
-	for (i = 0; i < port->nr_served; i++) /* kept for another app's socket: ours too */
-		if (port->served[i] == q)
+	for (i = 0; i < xskf_xdp_port(port)->nr_served;
+	     i++) /* kept for another app's socket: ours too */
+		if (xskf_xdp_port(port)->served[i] == q)
 			return true;
 	return false;
 }
@@ -157,7 +159,7 @@ struct build {
 
 static int build_hash(struct build *b, unsigned int dim)
 {
-	int fd = map_fd(b->port, b->port->skel->maps.steer_hash);
+	int fd = map_fd(b->port, xskf_xdp_port(b->port)->skel->maps.steer_hash);
 	unsigned int i, j;
 
 	for (i = 0; i < b->n; i++) {
@@ -206,12 +208,13 @@ static int lpm_put(struct build *b, unsigned int dim, unsigned int fam, const ui
 	}
 	if (fam == 4) {
 		memcpy(k4.addr, pa, 4);
-		m = dim == XSKF_DIM_SRC ? b->port->skel->maps.steer_src4
-					: b->port->skel->maps.steer_dst4;
+		m = dim == XSKF_DIM_SRC ? xskf_xdp_port(b->port)->skel->maps.steer_src4
+					: xskf_xdp_port(b->port)->skel->maps.steer_dst4;
 		return bpf_map_update_elem(bpf_map__fd(m), &k4, &bm, 0) ? -errno : 0;
 	}
 	memcpy(k6.addr, pa, 16);
-	m = dim == XSKF_DIM_SRC ? b->port->skel->maps.steer_src6 : b->port->skel->maps.steer_dst6;
+	m = dim == XSKF_DIM_SRC ? xskf_xdp_port(b->port)->skel->maps.steer_src6
+				: xskf_xdp_port(b->port)->skel->maps.steer_dst6;
 	return bpf_map_update_elem(bpf_map__fd(m), &k6, &bm, 0) ? -errno : 0;
 }
 
@@ -309,8 +312,10 @@ static int put_act(struct xskf_port *port, uint32_t g, uint32_t at,
 	for (c = 0; c < XSKF_STEER_MAX_CPUS; c++)
 		if (r->cpus >> c & 1)
 			cs.cpus[cs.nr++] = (uint16_t)c;
-	return bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_cpuset), &k, &cs, 0) ? -errno
-											   : 0;
+	return bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_cpuset), &k,
+				   &cs, 0)
+		   ? -errno
+		   : 0;
 }
 
 static int zero_hits(struct xskf_port *port, uint32_t slot)
@@ -324,8 +329,10 @@ static int zero_hits(struct xskf_port *port, uint32_t slot)
 	z = calloc((size_t)ncpu, sizeof(*z));
 	if (!z)
 		return -ENOMEM;
-	err =
-	    bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_hits), &slot, z, 0) ? -errno : 0;
+	err = bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_hits), &slot, z,
+				  0)
+		  ? -errno
+		  : 0;
 	free(z);
 	return err;
 }
@@ -337,7 +344,8 @@ static int ensure_cpus(struct xskf_port *port, uint64_t set)
 
 	for (c = 0; c < XSKF_STEER_MAX_CPUS; c++)
 		if (set >> c & 1 &&
-		    bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_cpus), &c, &v, 0))
+		    bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_cpus), &c,
+					&v, 0))
 			return -errno;
 	return 0;
 }
@@ -382,7 +390,7 @@ static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsign
 	xskf_steer_share__gather(port, o);
 	/* every run's rules then every run's --keep-host rules; ours first, in our order */
 	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < st->n && !port->share.leaving; i++)
+		for (i = 0; i < st->n && !xskf_xdp_port(port)->share.leaving; i++)
 			if (st->e[i].keep_host == (pass == 1)) {
 				slots[b.n] = st->e[i].slot;
 				owner[b.n] = me;
@@ -414,12 +422,12 @@ static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsign
 		goto out;
 	/* the last flip, ours or another run's: its retired generation may still be read */
 	key = 0;
-	bpf_map_lookup_elem(bpf_map__fd(port->skel->maps.xskf_share), &key, &sh);
+	bpf_map_lookup_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_share), &key, &sh);
 	last = sh.flipped_ns > st->flipped_ns ? sh.flipped_ns : st->flipped_ns;
 	now = xskf_now_ns();
 	if (last && now - last < STEER_RETIRE_NS)
 		usleep((useconds_t)((STEER_RETIRE_NS - (now - last)) / 1000 + 1));
-	if (bpf_map_lookup_elem(bpf_map__fd(port->skel->maps.steer_gen), &key, &g))
+	if (bpf_map_lookup_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_gen), &key, &g))
 		g = st->gen;
 	b.g = (g & 1) ^ 1;
 	b.bms = (struct xskf_steer_bm *)st->bms + (size_t)b.g * XSKF_STEER_BMS_GEN;
@@ -448,23 +456,23 @@ static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsign
 	build_ports(&b, XSKF_DIM_SPORT, st->pcls);
 	build_ports(&b, XSKF_DIM_DPORT, st->pcls);
 
-	fd = bpf_map__fd(port->skel->maps.steer_hash);
+	fd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_hash);
 	err = clear_gen(fd, sizeof(struct xskf_steer_hkey), 0, b.g);
 	if (!err && cfg.dims & (1u << XSKF_DIM_ETYPE))
 		err = build_hash(&b, XSKF_DIM_ETYPE);
 	if (!err && cfg.dims & (1u << XSKF_DIM_VLAN))
 		err = build_hash(&b, XSKF_DIM_VLAN);
 	if (!err)
-		err = clear_gen(bpf_map__fd(port->skel->maps.steer_src4),
+		err = clear_gen(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_src4),
 				sizeof(struct xskf_steer_lpm4), 4, b.g);
 	if (!err)
-		err = clear_gen(bpf_map__fd(port->skel->maps.steer_dst4),
+		err = clear_gen(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_dst4),
 				sizeof(struct xskf_steer_lpm4), 4, b.g);
 	if (!err)
-		err = clear_gen(bpf_map__fd(port->skel->maps.steer_src6),
+		err = clear_gen(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_src6),
 				sizeof(struct xskf_steer_lpm6), 4, b.g);
 	if (!err)
-		err = clear_gen(bpf_map__fd(port->skel->maps.steer_dst6),
+		err = clear_gen(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_dst6),
 				sizeof(struct xskf_steer_lpm6), 4, b.g);
 	if (!err && cfg.dims & (1u << XSKF_DIM_SRC))
 		err = build_lpm(&b, XSKF_DIM_SRC);
@@ -487,13 +495,14 @@ static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsign
 	 */
 	key = 0;
 	gv = b.g | (steers ? XSKF_STEER_GEN_LIVE : 0);
-	if (bpf_map_update_elem(bpf_map__fd(port->skel->maps.steer_gen), &key, &gv, 0)) {
+	if (bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_gen), &key, &gv,
+				0)) {
 		err = -errno;
 		goto out;
 	}
 	st->gen = b.g;
 	st->flipped_ns = sh.flipped_ns = xskf_now_ns();
-	bpf_map_update_elem(bpf_map__fd(port->skel->maps.xskf_share), &key, &sh, 0);
+	bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_share), &key, &sh, 0);
 	/* what the others' rebuilds need of ours, now that it is in use */
 	xskf_steer_share__sync(port, default_rule(st));
 out:
@@ -740,11 +749,11 @@ int xskf_steer__load(struct xskf_engine *eng, struct xskf_port *port)
 	st->pcls_len = sizeof(struct xskf_steer_pcls);
 	st->acts_len = sizeof(struct xskf_steer_acts);
 	st->bms = mmap(NULL, st->bms_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		       bpf_map__fd(port->skel->maps.steer_bms), 0);
+		       bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_bms), 0);
 	st->pcls = mmap(NULL, st->pcls_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-			bpf_map__fd(port->skel->maps.steer_pcls), 0);
+			bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_pcls), 0);
 	st->acts = mmap(NULL, st->acts_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-			bpf_map__fd(port->skel->maps.steer_acts), 0);
+			bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_acts), 0);
 	if (st->bms == MAP_FAILED || st->pcls == MAP_FAILED || st->acts == MAP_FAILED) {
 		err = -errno;
 		pr_warn("%s: cannot map the steering table: %s\n", port->name, strerror(-err));
@@ -754,12 +763,12 @@ int xskf_steer__load(struct xskf_engine *eng, struct xskf_port *port)
 	 * that joins another's program zeroed its own queues' when it took them (prog_share.c) */
 	if (ncpu < 0)
 		return ncpu;
-	if (port->share.joined)
+	if (xskf_xdp_port(port)->share.joined)
 		goto rules;
 	zq = calloc((size_t)ncpu, sizeof(*zq));
 	if (!zq)
 		return -ENOMEM;
-	fd = bpf_map__fd(port->skel->maps.steer_qstats);
+	fd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_qstats);
 	for (k = 0; k < XSKF_STEER_MAX_QUEUES; k++)
 		bpf_map_update_elem(fd, &k, zq, 0);
 	free(zq);
@@ -824,12 +833,12 @@ uint64_t xskf_steer__hits(struct xskf_port *port, uint32_t slot)
 	int ncpu = libbpf_num_possible_cpus(), i;
 	uint64_t *v, sum = 0;
 
-	if (!port->skel || ncpu < 0)
+	if (!port->be_priv || !xskf_xdp_port(port)->skel || ncpu < 0)
 		return 0;
 	v = calloc((size_t)ncpu, sizeof(*v));
 	if (!v)
 		return 0;
-	if (!bpf_map_lookup_elem(bpf_map__fd(port->skel->maps.steer_hits), &slot, v))
+	if (!bpf_map_lookup_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_hits), &slot, v))
 		for (i = 0; i < ncpu; i++)
 			sum += v[i];
 	free(v);
@@ -842,12 +851,14 @@ int xskf_steer__qstats(struct xskf_port *port, uint32_t queue, struct xskf_steer
 	struct xskf_steer_qstats *v;
 
 	memset(st, 0, sizeof(*st));
-	if (!port->skel || ncpu < 0 || queue >= XSKF_STEER_MAX_QUEUES)
+	if (!port->be_priv || !xskf_xdp_port(port)->skel || ncpu < 0 ||
+	    queue >= XSKF_STEER_MAX_QUEUES)
 		return -ENOENT;
 	v = calloc((size_t)ncpu, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	if (bpf_map_lookup_elem(bpf_map__fd(port->skel->maps.steer_qstats), &queue, v)) {
+	if (bpf_map_lookup_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_qstats), &queue,
+				v)) {
 		free(v);
 		return -errno;
 	}

@@ -13,9 +13,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "backend/xdp/xdp.h"
 #include "core/engine.h"
 #include "core/proc.h"
-#include "core/steer.h"
+#include "backend/xdp/steer.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
 
@@ -51,8 +52,8 @@ static int cmp_other(const void *a, const void *b, void *arg)
 
 int xskf_steer_share__gather(struct xskf_port *port, struct xskf_steer_others *o)
 {
-	int qfd = bpf_map__fd(port->skel->maps.xskf_queues);
-	int rfd = bpf_map__fd(port->skel->maps.xskf_rules);
+	int qfd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_queues);
+	int rfd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_rules);
 	uint32_t me = (uint32_t)getpid(), k;
 	struct live_cache c = {};
 	struct xskf_prog_qowner q;
@@ -63,7 +64,7 @@ int xskf_steer_share__gather(struct xskf_port *port, struct xskf_steer_others *o
 		if (bpf_map_lookup_elem(qfd, &k, &q) || !q.pid)
 			continue;
 		if (q.pid == me) {
-			if (!port->share.leaving)
+			if (!xskf_xdp_port(port)->share.leaving)
 				o->qown[k] = me;
 			continue;
 		}
@@ -92,7 +93,7 @@ int xskf_steer_share__gather(struct xskf_port *port, struct xskf_steer_others *o
 
 unsigned int xskf_steer_share__slots_used(struct xskf_port *port, unsigned char *used)
 {
-	int rfd = bpf_map__fd(port->skel->maps.xskf_rules);
+	int rfd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_rules);
 	uint32_t me = (uint32_t)getpid(), k;
 	struct live_cache c = {};
 	struct xskf_prog_srule r;
@@ -109,8 +110,8 @@ unsigned int xskf_steer_share__slots_used(struct xskf_port *port, unsigned char 
 
 void xskf_steer_share__sync(struct xskf_port *port, const struct xskf_steer_rule *def)
 {
-	int qfd = bpf_map__fd(port->skel->maps.xskf_queues);
-	int rfd = bpf_map__fd(port->skel->maps.xskf_rules);
+	int qfd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_queues);
+	int rfd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_rules);
 	const struct xskf_steer *st = &port->steer;
 	uint32_t me = (uint32_t)getpid(), k;
 	uint64_t start = xskf_proc__start_time(getpid());
@@ -121,7 +122,7 @@ void xskf_steer_share__sync(struct xskf_port *port, const struct xskf_steer_rule
 	unsigned int i, pos = 0, pass;
 
 	/* ours, in our matching order (keep-host rules last, as write_table() orders them) */
-	for (pass = 0; pass < 2 && !port->share.leaving; pass++)
+	for (pass = 0; pass < 2 && !xskf_xdp_port(port)->share.leaving; pass++)
 		for (i = 0; i < st->n; i++) {
 			if (st->e[i].keep_host != (pass == 1))
 				continue;
@@ -145,8 +146,11 @@ void xskf_steer_share__sync(struct xskf_port *port, const struct xskf_steer_rule
 	}
 	free(mine);
 	/* our default, for the others' rebuilds */
-	for (i = 0; i < port->nr_queues + port->nr_served && !port->share.leaving; i++) {
-		k = i < port->nr_queues ? port->queues[i] : port->served[i - port->nr_queues];
+	for (i = 0; i < port->nr_queues + xskf_xdp_port(port)->nr_served &&
+		    !xskf_xdp_port(port)->share.leaving;
+	     i++) {
+		k = i < port->nr_queues ? port->queues[i]
+					: xskf_xdp_port(port)->served[i - port->nr_queues];
 		if (bpf_map_lookup_elem(qfd, &k, &q) || q.pid != me)
 			continue;
 		q.def_kind = def->action;

@@ -5,7 +5,9 @@
  * that reaches the workers (they keep polling rings that no longer fill), so the control
  * thread looks, and says so once per change.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <linux/ethtool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,6 +17,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "backend/xdp/ethtool.h"
+#include "backend/xdp/xdp.h"
 #include "core/csum.h"
 #include "core/engine.h"
 #include "backend/xdp/jumbo.h"
@@ -24,6 +28,32 @@
 #define MTU_EXTRA 18
 
 /* The id of the program behind @fd, 0 if unknown. */
+int xskf_count_rx_queues(const char *ifname)
+{
+	struct ethtool_channels ch = {.cmd = ETHTOOL_GCHANNELS};
+	char path[128];
+	struct dirent *de;
+	int n = 0, fd;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/queues", ifname);
+	d = opendir(path);
+	if (d) {
+		while ((de = readdir(d)))
+			n += !strncmp(de->d_name, "rx-", 3);
+		closedir(d);
+		if (n)
+			return n;
+	}
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return 1;
+	if (!xskf_ethtool(fd, ifname, &ch))
+		n = (int)(ch.rx_count + ch.combined_count);
+	close(fd);
+	return n > 0 ? n : 1;
+}
+
 static uint32_t prog_id(int fd)
 {
 	struct bpf_prog_info info = {};
@@ -43,36 +73,37 @@ static int watch_port(struct xskf_port *p, int sock)
 	unsigned int rxq, i;
 	bool running;
 
-	if (p->seen.gone || p->seen.replaced)
-		return p->seen.gone ? -ENODEV : -EEXIST;
+	if (xskf_xdp_port(p)->seen.gone || xskf_xdp_port(p)->seen.replaced)
+		return xskf_xdp_port(p)->seen.gone ? -ENODEV : -EEXIST;
 	/* by index: a rename is harmless, a deletion or a move to another netns is not */
 	if (!if_indextoname((unsigned int)p->ifindex, name)) {
-		p->seen.gone = true;
+		xskf_xdp_port(p)->seen.gone = true;
 		pr_warn("%s: the interface is gone (deleted, or moved to another network namespace): "
 			"stopping; a program left on a moved interface is replaced by the next xskf "
 			"start there\n",
 			p->name);
 		return -ENODEV;
 	}
-	if (p->attached && !bpf_xdp_query(p->ifindex, 0, &q)) {
-		attached = p->attach_flags == XDP_FLAGS_SKB_MODE ? q.skb_prog_id : q.drv_prog_id;
-		ours = prog_id(p->prog_fd);
+	if (xskf_xdp_port(p)->attached && !bpf_xdp_query(p->ifindex, 0, &q)) {
+		attached = xskf_xdp_port(p)->attach_flags == XDP_FLAGS_SKB_MODE ? q.skb_prog_id
+										: q.drv_prog_id;
+		ours = prog_id(xskf_xdp_port(p)->prog_fd);
 		/* through libxdp's dispatcher: ours is a component of the program attached, which
 		 * libxdp replaces whenever another program joins or leaves */
-		if (ours && p->disp.on && xskf_disp__watch(p, attached))
+		if (ours && xskf_xdp_port(p)->disp.on && xskf_disp__watch(p, attached))
 			attached = ours;
 		/*
 		 * A look during a move to another namespace has found the interface still here
 		 * without its program (fault-moved, under load), where the next look finds it
 		 * gone. Say nothing until a second look, one watch period later, still sees it.
 		 */
-		if (ours && attached != ours && !p->seen.prog_missing) {
-			p->seen.prog_missing = true;
+		if (ours && attached != ours && !xskf_xdp_port(p)->seen.prog_missing) {
+			xskf_xdp_port(p)->seen.prog_missing = true;
 			return 0;
 		}
 		if (ours && attached != ours) {
-			p->seen.replaced = true;
-			if (attached && p->disp.on)
+			xskf_xdp_port(p)->seen.replaced = true;
+			if (attached && xskf_xdp_port(p)->disp.on)
 				pr_warn("%s: our XDP program (id %u) was taken out of libxdp's dispatcher "
 					"(now id %u) by someone else: frames no longer reach the sockets; "
 					"stopping\n",
@@ -87,35 +118,36 @@ static int watch_port(struct xskf_port *p, int sock)
 					p->name, ours);
 			return -EEXIST;
 		}
-		p->seen.prog_missing = false;
+		xskf_xdp_port(p)->seen.prog_missing = false;
 		/* another run on this interface died: its queues and rules out of the table */
 		xskf_share__reap(p);
 	}
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
 	if (!ioctl(sock, SIOCGIFFLAGS, &ifr)) {
 		running = (ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING);
-		if (p->seen.checked && running != p->seen.running)
+		if (xskf_xdp_port(p)->seen.checked && running != xskf_xdp_port(p)->seen.running)
 			pr_info("%s: link %s\n", p->name,
 				running ? "up again: frames flow" :
 					  "down: no frames until it is up (the workers wait)");
-		p->seen.running = running;
+		xskf_xdp_port(p)->seen.running = running;
 	}
 	rxq = (unsigned int)xskf_count_rx_queues(name);
-	if (p->seen.checked && rxq != p->seen.rx_queues) {
+	if (xskf_xdp_port(p)->seen.checked && rxq != xskf_xdp_port(p)->seen.rx_queues) {
 		uint32_t top = 0;
 
 		for (i = 0; i < p->nr_queues; i++)
 			top = p->queues[i] > top ? p->queues[i] : top;
 		if (top >= rxq)
-			pr_warn("%s: RX queues changed from %u to %u: queue %u no longer exists, its "
-				"socket receives nothing\n",
-				p->name, p->seen.rx_queues, rxq, top);
+			pr_warn(
+			    "%s: RX queues changed from %u to %u: queue %u no longer exists, its "
+			    "socket receives nothing\n",
+			    p->name, xskf_xdp_port(p)->seen.rx_queues, rxq, top);
 		else
 			pr_info("%s: RX queues changed from %u to %u; the bound queues remain\n",
-				p->name, p->seen.rx_queues, rxq);
+				p->name, xskf_xdp_port(p)->seen.rx_queues, rxq);
 	}
-	p->seen.rx_queues = rxq;
-	p->seen.checked = true;
+	xskf_xdp_port(p)->seen.rx_queues = rxq;
+	xskf_xdp_port(p)->seen.checked = true;
 	return 0;
 }
 
@@ -184,14 +216,15 @@ void xskf_watch__mtu(struct xskf_engine *eng, int sock)
 		struct ifreq ifr = {};
 		bool over;
 
-		if (p->seen.gone || !if_indextoname((unsigned int)p->ifindex, ifr.ifr_name) ||
+		if (xskf_xdp_port(p)->seen.gone ||
+		    !if_indextoname((unsigned int)p->ifindex, ifr.ifr_name) ||
 		    ioctl(sock, SIOCGIFMTU, &ifr))
 			continue;
 		mtu[i] = ifr.ifr_mtu;
 		over = (uint32_t)ifr.ifr_mtu + MTU_EXTRA > room;
-		tell[i] = over && !p->seen.mtu_warned;
+		tell[i] = over && !xskf_xdp_port(p)->seen.mtu_warned;
 		any |= tell[i];
-		p->seen.mtu_warned = over;
+		xskf_xdp_port(p)->seen.mtu_warned = over;
 	}
 	for (i = 0; any && i < eng->nr_ports; i++)
 		if (tell[i])

@@ -18,13 +18,15 @@
 
 #include "backend/xdp/dp_uds.h"
 #include "backend/xdp/pin.h"
+#include "backend/xdp/rss_key.h"
 #include "backend/xdp/served.h"
+#include "backend/xdp/xdp.h"
 #include "core/backend.h"
 #include "core/idle.h"
 #include "core/csum.h"
 #include "core/hugepages.h"
 #include "backend/xdp/jumbo.h"
-#include "core/napi.h"
+#include "backend/xdp/napi.h"
 #include "core/sysfs.h"
 #include "core/tx_meta.h"
 #include "backend/xdp/link.h"
@@ -71,8 +73,8 @@ static int xdp_preflight(struct xskf_engine *eng)
 	return err;
 }
 
-static int xdp_add_port(struct xskf_engine *eng, struct xskf_port *p, const char *ifname,
-			const uint32_t *queues, unsigned int nr_queues)
+static int add_port(struct xskf_engine *eng, struct xskf_port *p, const char *ifname,
+		    const uint32_t *queues, unsigned int nr_queues)
 {
 	bool given = nr_queues != 0; /* -q: a queue also served is an error, not left out */
 	unsigned int i, j;
@@ -84,7 +86,7 @@ static int xdp_add_port(struct xskf_engine *eng, struct xskf_port *p, const char
 		return -ENODEV;
 	}
 	p->ifindex = (int)if_nametoindex(ifname);
-	p->share.lock_fd = -1;
+	xskf_xdp_port(p)->share.lock_fd = -1;
 	p->nr_hw_queues = (unsigned int)xskf_count_rx_queues(ifname);
 	p->numa_node = (int)xskf_sysfs__long("/sys/class/net/%s/device/numa_node", ifname);
 	if (!nr_queues) {
@@ -117,6 +119,83 @@ static int xdp_add_port(struct xskf_engine *eng, struct xskf_port *p, const char
 		}
 	p->nr_queues = nr_queues;
 	return xskf_pin__serve_queues(eng, p, given);
+}
+
+/* A port's own state (struct xskf_xdp_port) first: fini() frees it with the engine. */
+static int xdp_add_port(struct xskf_engine *eng, struct xskf_port *p, const char *ifname,
+			const uint32_t *queues, unsigned int nr_queues)
+{
+	struct xskf_xdp_port *xp = calloc(1, sizeof(*xp));
+	int err;
+
+	if (!xp)
+		return -ENOMEM;
+	xp->prog_fd = -1;
+	p->be_priv = xp;
+	err = add_port(eng, p, ifname, queues, nr_queues);
+	if (err) {
+		free(xp);
+		p->be_priv = NULL;
+	}
+	return err;
+}
+
+/* What an interface's kernel cannot do with these options: said in one line. */
+static int xdp_check(const struct xskf_engine_opts *o)
+{
+	struct xskf_napi_req req;
+
+	if (o->busy_poll && o->bind_mode == XSKF_BIND_COPY) {
+		/* the kernel ties an XSK to a NAPI only at a zero-copy bind (docs/idle.md) */
+		pr_warn("--busy-poll needs a socket with a NAPI ID, and copy mode (-c) has none: drop "
+			"-c (zero-copy where the driver has it) or -B\n");
+		return -EINVAL;
+	}
+	return o->napi ? xskf_napi__parse(o->napi, &req) : 0;
+}
+
+static int xdp_init(struct xskf_engine *eng)
+{
+	struct xskf_xdp_engine *x = calloc(1, sizeof(*x));
+
+	if (!x)
+		return -ENOMEM;
+	if (eng->o.napi)
+		xskf_napi__parse(eng->o.napi, &x->napi_req); /* checked by xdp_check() */
+	eng->be_priv = x;
+	return 0;
+}
+
+static void xdp_fini(struct xskf_engine *eng)
+{
+	unsigned int i;
+
+	for (i = 0; i < eng->nr_ports; i++) {
+		xskf_steer__free(&eng->ports[i]);
+		if (eng->ports[i].be_priv)
+			xskf_promisc__release(&eng->ports[i]);
+		free(eng->ports[i].be_priv);
+		eng->ports[i].be_priv = NULL;
+	}
+	free(eng->be_priv);
+	eng->be_priv = NULL;
+}
+
+static int xdp_drops(const struct xskf_sock *s, uint64_t *ring_full, uint64_t *dropped)
+{
+	struct xdp_statistics k;
+	int err = xskf_sock__kstats(s, &k);
+
+	if (err)
+		return err;
+	*ring_full = k.rx_ring_full;
+	*dropped = k.rx_dropped;
+	return 0;
+}
+
+static int xdp_rss_key(const struct xskf_port *p, uint8_t *key, size_t *len)
+{
+	return xskf_rss__read_key(p->name, key, len);
 }
 
 /*
@@ -529,9 +608,32 @@ static void xdp_port_mode(const struct xskf_port *p, const char **attach, const 
 {
 	static const char *const tiers[] = { "redirect_xsk", "xskmap", "xskmap_lookup" };
 
-	*attach = !p->attached && !p->skel ? "served" /* another's program (served.c) */
-		  : p->attach_flags == XDP_FLAGS_SKB_MODE ? "skb" : "native";
-	*redirect = tiers[p->tier];
+	*attach = !xskf_xdp_port(p)->attached && !xskf_xdp_port(p)->skel
+		      ? "served" /* another's program (served.c) */
+		  : xskf_xdp_port(p)->attach_flags == XDP_FLAGS_SKB_MODE ? "skb"
+									 : "native";
+	*redirect = tiers[xskf_xdp_port(p)->tier];
+}
+
+static void xdp_port_served(const struct xskf_port *p, const uint32_t **served, unsigned int *nr,
+			    const char **pinned)
+{
+	const struct xskf_xdp_port *xp = xskf_xdp_port(p);
+
+	*served = xp->served;
+	*nr = xp->nr_served;
+	*pinned = xp->pin_path[0] ? xp->pin_path : NULL;
+}
+
+/*
+ * The fatal-signal handler's (async-signal-safe): our program off the interfaces, then the maps
+ * we pinned and the device-plugin socket's file, which must not outlive a crashed run.
+ */
+static void xdp_emergency(void)
+{
+	xskf_prog__emergency_detach();
+	xskf_pin__emergency();
+	xskf_dp_uds__emergency();
 }
 
 /* The watch: the device-plugin socket's clients (--serve-uds), then ports and programs. */
@@ -545,13 +647,17 @@ static int xdp_watch(struct xskf_engine *eng)
 const struct xskf_backend_ops xskf_backend_xdp = {
 	.name = "xdp",
 	.wakeups = true, .caps = true,
+	.check = xdp_check, .init = xdp_init, .fini = xdp_fini,
+	.emergency = xdp_emergency,
 	/* start and stop */
 	.preflight = xdp_preflight, .add_port = xdp_add_port, .open_sock = xdp_open_sock,
 	.attach = xdp_attach, .detach = xdp_detach, .teardown = xdp_teardown,
 	.close_sock = xskf_sock__close,
 	/* what the control thread asks */
+	.drops = xdp_drops, .rss_key = xdp_rss_key,
 	.kstats = xdp_kstats, .port_info = xdp_port_info, .watch = xdp_watch,
-	.sock_mode = xdp_sock_mode, .port_mode = xdp_port_mode,
+	.sock_mode = xdp_sock_mode, .port_mode = xdp_port_mode, .port_served = xdp_port_served,
+	.promisc = xskf_promisc__take,
 	/* idle workers: their sleep, and what the kernel adds */
 	.wait = xdp_wait, .idle_help = xdp_idle_help,
 };

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backend/xdp/xdp.h"
 #include "core/engine.h"
 #include "backend/xdp/jumbo.h"
 #include "core/tx_meta.h"
@@ -46,13 +47,13 @@ static int try_create(struct xskf_sock *s, struct xskf_umem *um, const struct xs
 		      uint32_t headroom, bool zerocopy)
 {
 	struct xsk_socket_config cfg = {
-		.rx_size = o->rx_size,
-		.tx_size = o->tx_size,
-		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
-		.xdp_flags = s->port->attach_flags,
-		.bind_flags = (uint16_t)((zerocopy ? XDP_ZEROCOPY : XDP_COPY) |
-					 (o->no_need_wakeup ? 0 : XDP_USE_NEED_WAKEUP) |
-					 (s->worker->eng->sg ? XDP_USE_SG : 0)),
+	    .rx_size = o->rx_size,
+	    .tx_size = o->tx_size,
+	    .libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
+	    .xdp_flags = xskf_xdp_port(s->port)->attach_flags,
+	    .bind_flags = (uint16_t)((zerocopy ? XDP_ZEROCOPY : XDP_COPY) |
+				     (o->no_need_wakeup ? 0 : XDP_USE_NEED_WAKEUP) |
+				     (s->worker->eng->sg ? XDP_USE_SG : 0)),
 	};
 	struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
 	int err, waited = 0;

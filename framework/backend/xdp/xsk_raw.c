@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backend/xdp/xdp.h"
 #include "core/engine.h"
 #include "backend/xdp/jumbo.h"
 #include "core/ring_ops.h"

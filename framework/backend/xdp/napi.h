@@ -22,8 +22,8 @@ struct xskf_napi_req {
 };
 
 /*
- * xskf_napi__parse() - "defer=N,gro-flush=NS,irq-suspend=NS" (any of them) into @r. A bad part gets one
- * line naming it and the fix. Returns 0 or -EINVAL.
+ * xskf_napi__parse() - "defer=N,gro-flush=NS,irq-suspend=NS" (any of them) into @r. A bad part gets
+ * one line naming it and the fix. Returns 0 or -EINVAL.
  */
 int xskf_napi__parse(const char *s, struct xskf_napi_req *r);
 

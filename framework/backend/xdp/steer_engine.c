@@ -7,8 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend/xdp/xdp.h"
 #include "core/engine.h"
-#include "core/steer.h"
+#include "backend/xdp/steer.h"
 
 int xskf_engine__steer_add(struct xskf_engine *eng, int port, const char *rule, char *err,
 			   size_t err_len)
