@@ -39,6 +39,13 @@ static int capture(enum xskf_log_level level, const char *fmt, va_list args)
 	return 0;
 }
 
+/* the captured messages dropped (ASan's leak check runs this test too) */
+static void forget(void)
+{
+	while (nr_out > 0)
+		free(out[--nr_out].text);
+}
+
 /* the kernel's log split into lines, trailing empty lines dropped (as xskf reads it) */
 static int split(char *log, char **lines)
 {
@@ -55,7 +62,7 @@ int main(int argc, char **argv)
 	static char *lines[MAX_LINES];
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
 	struct bpf_object *obj;
-	char *log, want[512], name[] = "lab0";
+	char *log, *copy, want[512], name[] = "lab0";
 	int err, n, i, first, bad;
 
 	if (argc != 2) {
@@ -75,8 +82,10 @@ int main(int argc, char **argv)
 	libbpf_set_print(NULL);
 	obj = bpf_object__open_file(argv[1], &oo);
 	CHECK(obj != NULL, "open %s", argv[1]);
-	if (!obj)
+	if (!obj) {
+		free(log);
 		return tap_done();
+	}
 	err = bpf_object__load(obj);
 	CHECK(err < 0, "the kernel refuses the program (%d: %s)", err, strerror(-err));
 	CHECK(strstr(log, "invalid access to map value") != NULL,
@@ -84,7 +93,10 @@ int main(int argc, char **argv)
 
 	xskf_set_print(capture);
 	xskf_verifier_log__print(name, log, err);
-	n = split(strdup(log), lines);
+	copy = strdup(log);
+	if (!copy)
+		return 1;
+	n = split(copy, lines);
 	CHECK(n > XSKF_VERIFIER_LOG_LINES, "the log has %d lines, more than the %d printed", n,
 	      XSKF_VERIFIER_LOG_LINES);
 	CHECK(nr_out == n + 1, "one heading and every line of the log: %d messages for %d lines",
@@ -114,13 +126,16 @@ int main(int argc, char **argv)
 		if (out[i].level == XSKF_LOG_WARN)
 			printf("# %s", out[i].text);
 
-	nr_out = 0;
+	forget();
 	xskf_verifier_log__print(name, "\n", -EINVAL);
 	snprintf(want, sizeof(want),
 		 "xskf: %s: the kernel refused the XDP program (%s) with no verifier log\n", name,
 		 strerror(EINVAL));
 	CHECK(nr_out == 1 && out[0].level == XSKF_LOG_WARN && !strcmp(out[0].text, want),
 	      "an empty log: one line, %s", nr_out ? out[0].text : "(none)\n");
+	forget();
+	free(copy);
+	free(log);
 	bpf_object__close(obj);
 	return tap_done();
 }
