@@ -144,8 +144,8 @@ static __always_inline int deliver(struct xdp_md *ctx, __u32 queue, const bool h
 	return ret;
 }
 
-static __always_inline int redirect_m(struct xdp_md *ctx, const bool hw, const bool lookup,
-				      const bool meta)
+static __always_inline int redirect(struct xdp_md *ctx, const bool hw, const bool lookup,
+				    const bool meta)
 {
 	__u32 queue = ctx->rx_queue_index, zero = 0, *g;
 	int ret, v;
@@ -179,33 +179,28 @@ static __always_inline int redirect_m(struct xdp_md *ctx, const bool hw, const b
 	return deliver(ctx, queue, hw, lookup, true, meta);
 }
 
-static __always_inline int redirect(struct xdp_md *ctx, const bool hw, const bool lookup)
-{
-	return redirect_m(ctx, hw, lookup, true);
-}
-
 SEC("xdp.frags")
 int xskf_redirect(struct xdp_md *ctx)
 {
-	return redirect(ctx, false, false);
+	return redirect(ctx, false, false, true);
 }
 
 SEC("xdp.frags")
 int xskf_redirect_hw(struct xdp_md *ctx)
 {
-	return redirect(ctx, true, false);
+	return redirect(ctx, true, false, true);
 }
 
 SEC("xdp.frags")
 int xskf_redirect_lk(struct xdp_md *ctx)
 {
-	return redirect(ctx, false, true);
+	return redirect(ctx, false, true, true);
 }
 
 SEC("xdp.frags")
 int xskf_redirect_nm(struct xdp_md *ctx)
 {
-	return redirect_m(ctx, false, false, false);
+	return redirect(ctx, false, false, false);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

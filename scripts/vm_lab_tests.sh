@@ -57,6 +57,19 @@ wait_file() { while [ ! -e "$1" ]; do sleep 0.1; done; }
 has_xdp() { ip -d link show dev $IF | grep -q 'prog/xdp'; }
 
 # run_frames T ARGS...: xsk-rxdrop ARGS on the NIC; frames from the host; stop when it says.
+# live_until_done T PID: T.ready for the host, then the run's counters in T.live until the
+# host writes T.done, then SIGINT (the lab's runs: run_frames, vm_lab_zc.sh's run_zc)
+live_until_done() {
+	local s
+	touch /lab/$1.ready
+	s=$(ls /run/xskf/*.$2.sock)
+	until [ -e /lab/$1.done ]; do
+		$B/apps/xskfctl -s "$s" stats >/lab/$1.live.tmp 2>/dev/null && mv /lab/$1.live.tmp /lab/$1.live
+		sleep 0.2
+	done
+	kill -INT $2
+}
+
 # $BEFORE_READY T, when set, runs once xsk-rxdrop is up, before the host is told to send; the
 # NIC's carrier at that moment goes into T.carrier.
 run_frames() {
@@ -72,13 +85,7 @@ run_frames() {
 	if kill -0 $pid 2>/dev/null; then
 		cat /sys/class/net/$IF/carrier >/lab/$t.carrier 2>/dev/null
 		[ -z "${BEFORE_READY:-}" ] || $BEFORE_READY $t
-		touch /lab/$t.ready
-		s=$(ls /run/xskf/*.$pid.sock)
-		until [ -e /lab/$t.done ]; do
-			$B/apps/xskfctl -s "$s" stats >/lab/$t.live.tmp 2>/dev/null && mv /lab/$t.live.tmp /lab/$t.live
-			sleep 0.2
-		done
-		kill -INT $pid
+		live_until_done $t $pid
 	fi
 	wait $pid
 	echo $? >/lab/$t.rc

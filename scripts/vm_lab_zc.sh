@@ -112,13 +112,7 @@ run_zc() {
 	if kill -0 $pid 2>/dev/null; then
 		[ $kind = napi ] && napi_read $t.napi1
 		ip -d link show eth0 >/lab/$t.link
-		touch /lab/$t.ready
-		s=$(ls /run/xskf/*.$pid.sock)
-		until [ -e /lab/$t.done ]; do
-			$B/apps/xskfctl -s "$s" stats >/lab/$t.live.tmp 2>/dev/null && mv /lab/$t.live.tmp /lab/$t.live
-			sleep 0.2
-		done
-		kill -INT $pid
+		live_until_done $t $pid
 	fi
 	wait $pid
 	local rc=$?

@@ -12,7 +12,7 @@
 SEC("xdp")
 int bench_redirect(struct xdp_md *ctx)
 {
-	int ret = redirect(ctx, false, false);
+	int ret = redirect(ctx, false, false, true);
 	long metalen = (long)ctx->data - (long)ctx->data_meta;
 
 	if (metalen > 0 && metalen <= 255)

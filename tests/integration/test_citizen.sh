@@ -59,6 +59,19 @@ start_rx() {
 wait_rx_attached() { wait_line "$out/rx.err" "XDP program attached\|joined the XDP program"; }
 redirected() { json_get "$out/rx.json" "sum(q['program']['redirected'] for q in d['queues'])"; }
 
+# xsk-rxdrop attached alone: xdp-filter refused ("not using a dispatcher"), then every frame
+# sent counted by xsk-rxdrop, and nothing left after its SIGINT
+alone_refuses_filter() {
+	xf load "$TB_IF_DUT" >"$out/xf.err" 2>&1 && fail "xdp-filter loaded over xskf attached alone"
+	grep -q "Existing program is not using a dispatcher" "$out/xf.err" ||
+		fail "xdp-filter's refusal: $(cat "$out/xf.err")"
+	send 1
+	wait_seen $pid $N
+	stop_run $pid || { cat "$out/rx.err"; fail "xsk-rxdrop exited $?"; }
+	[ "$(redirected)" = $N ] || fail "sent $N, redirected $(redirected)"
+	assert_no_xdp "after SIGINT"
+}
+
 dut ethtool -K "$TB_IF_DUT" gro on >/dev/null
 show_rx() { [ -e "$out/rx.err" ] && tail -5 "$out/rx.err"; }
 FAIL_HOOKS+=(show_rx)
@@ -88,14 +101,7 @@ alone)
 	wait_rx_attached
 	grep -q "XDP program attached alone in native mode" "$out/rx.err" || fail "not said alone"
 	grep -q "libxdp" "$out/rx.err" && fail "--attach alone went through libxdp"
-	xf load "$TB_IF_DUT" >"$out/xf.err" 2>&1 && fail "xdp-filter loaded over a program attached alone"
-	grep -q "Existing program is not using a dispatcher" "$out/xf.err" ||
-		fail "xdp-filter's refusal: $(cat "$out/xf.err")"
-	send 1
-	wait_seen $pid $N
-	stop_run $pid || { cat "$out/rx.err"; fail "xsk-rxdrop exited $?"; }
-	[ "$(redirected)" = $N ] || fail "sent $N, redirected $(redirected)"
-	assert_no_xdp "after SIGINT"
+	alone_refuses_filter
 	ok "--attach alone: xdp-filter refused ('Existing program is not using a dispatcher'), sent $N, redirected $N"
 	;;
 foreign)
@@ -159,14 +165,7 @@ xskf-first)
 	start_rx
 	wait_rx_attached
 	if ! grep -q "through libxdp's dispatcher" "$out/rx.err"; then
-		xf load "$TB_IF_DUT" >"$out/xf.err" 2>&1 && fail "xdp-filter loaded over xskf attached alone"
-		grep -q "Existing program is not using a dispatcher" "$out/xf.err" ||
-			fail "xdp-filter's refusal: $(cat "$out/xf.err")"
-		send 1
-		wait_seen $pid $N
-		stop_run $pid || { cat "$out/rx.err"; fail "xsk-rxdrop exited $?"; }
-		[ "$(redirected)" = $N ] || fail "sent $N, redirected $(redirected)"
-		assert_no_xdp "after SIGINT"
+		alone_refuses_filter
 		ok "xsk-rxdrop attached alone (no dispatcher here): xdp-filter refused, xsk-rxdrop counted all $N"
 		exit 0
 	fi

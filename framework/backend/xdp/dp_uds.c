@@ -40,12 +40,6 @@
 #define DP_ACCEPTS 16  /* accept() calls per watch */
 #define DP_MSGS 8      /* messages per connection per watch: a flood cannot hold the thread */
 
-#ifndef SO_PREFER_BUSY_POLL
-#define SO_PREFER_BUSY_POLL 69
-#endif
-#ifndef SO_BUSY_POLL_BUDGET
-#define SO_BUSY_POLL_BUDGET 70
-#endif
 
 struct dp_conn {
 	int fd;
@@ -223,14 +217,12 @@ static const struct xskf_port *port_named(struct xskf_engine *eng, const char *n
 /* /config_busy_poll on the AF_XDP socket @fd the peer passed: what it cannot set itself. */
 static bool busy_poll(int fd, const struct xskf_dp_msg *m)
 {
-	int dom = 0, one = 1, t = (int)m->timeout_us, b = (int)m->budget;
+	int dom = 0;
 	socklen_t l = sizeof(dom);
 
 	if (fd < 0 || getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &dom, &l) || dom != AF_XDP)
 		return false;
-	return !setsockopt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, &one, sizeof(one)) &&
-	       !setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL, &t, sizeof(t)) &&
-	       !setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL_BUDGET, &b, sizeof(b));
+	return !xskf_sock__busy_poll(fd, (int)m->timeout_us, (int)m->budget);
 }
 
 /* Answer one request @buf (@len bytes, @trunc: longer than a message may be, @fd passed). */

@@ -200,6 +200,12 @@ int xskf_count_rx_queues(const char *ifname);
 int xskf_sock__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf_engine_opts *o,
 		    bool zerocopy);
 void xskf_sock__close(struct xskf_sock *s);
+/*
+ * xskf_sock__busy_poll() - preferred busy polling on AF_XDP socket @fd: SO_PREFER_BUSY_POLL,
+ * SO_BUSY_POLL @usecs, SO_BUSY_POLL_BUDGET @budget (our sockets with -B; a device-plugin
+ * client's with /config_busy_poll). 0 or -errno. Any thread.
+ */
+int xskf_sock__busy_poll(int fd, int usecs, int budget);
 int xskf_sock__kstats(const struct xskf_sock *s, struct xdp_statistics *st);
 /*
  * The NAPI the kernel tied socket @s to (SO_INCOMING_NAPI_ID), or 0: only a zero-copy bind

@@ -81,17 +81,27 @@ static int try_create(struct xskf_sock *s, struct xskf_umem *um, const struct xs
 	}
 }
 
+int xskf_sock__busy_poll(int fd, int usecs, int budget)
+{
+	int one = 1;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, &one, sizeof(one)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL, &usecs, sizeof(usecs)) ||
+	    setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL_BUDGET, &budget, sizeof(budget)))
+		return -errno;
+	return 0;
+}
+
 static void set_sockopts(struct xskf_sock *s, const struct xskf_engine_opts *o)
 {
-	int one = 1, usecs = (int)o->busy_poll_us, budget = (int)o->busy_poll_budget;
 	int txb = (int)o->tx_skb_budget;
+	int err;
 
 	if (o->busy_poll) {
-		if (setsockopt(s->fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, &one, sizeof(one)) ||
-		    setsockopt(s->fd, SOL_SOCKET, SO_BUSY_POLL, &usecs, sizeof(usecs)) ||
-		    setsockopt(s->fd, SOL_SOCKET, SO_BUSY_POLL_BUDGET, &budget, sizeof(budget)))
+		err = xskf_sock__busy_poll(s->fd, (int)o->busy_poll_us, (int)o->busy_poll_budget);
+		if (err)
 			pr_warn("warning: %s queue %u: busy polling not accepted (%s); polling without it\n",
-				s->port->name, s->queue, strerror(errno));
+				s->port->name, s->queue, strerror(-err));
 	}
 	/*
 	 * Copy-mode TX sends at most 32 frames per sendto() unless raised (Linux >= 6.17); the
