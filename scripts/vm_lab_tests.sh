@@ -397,6 +397,7 @@ lab_kernel() {
 	ip -n "$NS" addr add $HOST_IP/24 dev tap0
 	ip -n "$NS" link set tap0 up
 	ip -n "$NS" neigh add $GUEST_IP lladdr $GUEST_MAC dev tap0 nud permanent
+	LAB_NIC=$nic # the NIC model of both guest NICs (lab_nic_dev)
 	zc_host_nics # tap1 (the guest's eth1) and the kernel VTEP vx0
 	# no_timer_check: on a loaded host TCG's guest misses the IO-APIC timer check at boot
 	# ("IO-APIC + timer doesn't work!", a panic: seen on 7.3 beside four other guests)
@@ -404,8 +405,7 @@ lab_kernel() {
 	local smp=2 dev queues=2 qk=$kd qr=$CACHE/rootfs qb=$BUILD qd=$d
 	# the source tree, for the core tests (vm_lab_core.sh; not run on igb)
 	local srcfs=(-virtfs "local,path=$SRC,mount_tag=src,security_model=none,multidevs=remap,readonly=on")
-	# a second NIC (eth1 on tap1) for the zero-copy list (vm_lab_zc.sh; virtio only)
-	LAB_NIC=$nic
+	# a second NIC (eth1 on tap1) for the zero-copy list (vm_lab_zc.sh)
 	local nic1=(-netdev tap,id=n1,ifname=tap1,script=no,downscript=no,queues=2,vhost=off
 		-device "$(lab_nic_dev n1 $GUEST_MAC1)")
 	QEMU_PRE=()
@@ -419,7 +419,9 @@ lab_kernel() {
 		dev="igb,netdev=n0,mac=$GUEST_MAC,romfile="
 		queues=1
 		qk=/lab/kernel qr=/lab/root qb=/lab/build qd=/lab/run
-		srcfs=() nic1=()
+		srcfs=()
+		nic1=(-netdev tap,id=n1,ifname=tap1,script=no,downscript=no,queues=1,vhost=off
+			-device "$(lab_nic_dev n1 $GUEST_MAC1)")
 		qemu10_prefix "$kd" "$d"
 		;;
 	esac

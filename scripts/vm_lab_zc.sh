@@ -26,7 +26,7 @@ LAB_NIC=${XSKF_LAB_NIC:-virtio}
 lab_nic_dev() { # lab_nic_dev NETDEV MAC: QEMU's -device of one guest NIC
 	case $LAB_NIC in
 	virtio) echo "virtio-net-pci,netdev=$1,mac=$2,mq=on,vectors=6,iommu_platform=on,disable-legacy=on,romfile=" ;;
-	igb) echo "igb,netdev=$1,mac=$2" ;;
+	igb) echo "igb,netdev=$1,mac=$2,romfile=" ;; # no boot ROM: -kernel boots the guest
 	esac
 }
 ZC_PY() { $PY "$SRC/scripts/vm_lab_zc.py" "$@"; }
@@ -87,10 +87,15 @@ napi_read() { $B/tests/integration/xskf-napi-read eth0 >"/lab/$1" 2>&1; }
 # attached T N: N ports have an XDP program and the run's control socket is there
 attached() { [ "$(ip -d link show | grep -c 'prog/xdp')" -ge "$2" ] && ls /run/xskf/*.$1.sock >/dev/null 2>&1; }
 
+# wait_links: both NICs' links up (igb resets a link at each XDP attach and detach: the
+# previous run's detach may still be under way)
+wait_links() { local IF; for IF in eth0 eth1; do wait_link || echo "$IF: no link after 60 s" >>/lab/links.err; done; }
+
 run_zc() {
 	local t=$1 kind=$2 app=$3 pid s ports
 	shift 3
 	ports=$(echo " $* " | grep -o ' -i ' | wc -l)
+	wait_links
 	touch /lab/$t.pre
 	wait_file /lab/$t.go
 	case $kind in
@@ -122,7 +127,9 @@ EOF
 # zc_host_nics: the host side of the second NIC and the kernel VTEP (after lab_kernel's tap0).
 zc_host_nics() {
 	ip -n "$NS" link set tap0 address $TAP0_MAC
-	ip -n "$NS" tuntap add tap1 mode tap multi_queue || die "cannot make a tap"
+	# QEMU's igb reads one tap queue: a multi-queue tap refuses its single-queue open
+	ip -n "$NS" tuntap add tap1 mode tap $([ "$LAB_NIC" = igb ] || echo multi_queue) ||
+		die "cannot make a tap"
 	ip -n "$NS" link set tap1 address $TAP1_MAC
 	ip -n "$NS" addr add 198.51.100.2/24 dev tap1
 	ip -n "$NS" link set tap1 up
@@ -144,8 +151,8 @@ zc_cap() {
 	CAP_PID=$!
 	lab_wait 30 test -e "$1/$2.$3.cap.ready"
 }
-zc_send() { # zc_send D T IF DMAC SIP DIP [SIZE]: N lab frames from IF
-	ip netns exec "$NS" $PY "$SRC/scripts/vm_lab_zc.py" send "$3" "$4" "$5" "$6" $ZC_N ${7:-} \
+zc_send() { # zc_send D T IF DMAC SIP DIP [SIZE [ADDRS]]: N lab frames from IF
+	ip netns exec "$NS" $PY "$SRC/scripts/vm_lab_zc.py" send "$3" "$4" "$5" "$6" $ZC_N ${7:-} ${8:-} \
 		>"$1/$2.gen.json" 2>"$1/$2.gen.err"
 }
 zc_redirected() { # zc_redirected D T: the live counters show every frame sent redirected
@@ -180,12 +187,13 @@ zc_host() {
 			ip netns exec "$NS" $PY "$SRC/scripts/vm_lab_zc.py" send vx0 $TAP0_MAC 203.0.113.2 \
 				203.0.113.1 $ZC_N >"$d/$t.gen2.json" 2>"$d/$t.gen2.err"
 			;;
-		jumbo) zc_send "$d" "$t" tap0 $GUEST_MAC $HOST_IP $GUEST_IP 9014 ;;
-		rx | busy | napi | hints) zc_send "$d" "$t" tap0 $GUEST_MAC $HOST_IP $GUEST_IP ;;
+		# counted per queue (check_frames): from LAB_SRC_ADDRS addresses (igb: 16)
+		jumbo) zc_send "$d" "$t" tap0 $GUEST_MAC $HOST_IP $GUEST_IP 9014 ${LAB_SRC_ADDRS:-1} ;;
+		rx | busy | napi | hints) zc_send "$d" "$t" tap0 $GUEST_MAC $HOST_IP $GUEST_IP 60 ${LAB_SRC_ADDRS:-1} ;;
 		steer)
 			ip netns exec "$NS" ping -c 10 -i 0.2 -W 5 $GUEST_IP >"$d/$t.ping" 2>&1 &
 			local ping=$!
-			zc_send "$d" "$t" tap0 $GUEST_MAC $HOST_IP $GUEST_IP
+			zc_send "$d" "$t" tap0 $GUEST_MAC $HOST_IP $GUEST_IP 60 ${LAB_SRC_ADDRS:-1}
 			wait $ping
 			;;
 		esac
