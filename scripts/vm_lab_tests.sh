@@ -420,8 +420,12 @@ lab_kernel() {
 		queues=1
 		qk=/lab/kernel qr=/lab/root qb=/lab/build qd=/lab/run
 		srcfs=()
+		# the second igb behind a PCIe root port: an igb (an SR-IOV PF) keeps the slots
+		# after its own for its VFs, so a second one on pcie.0 is refused ("slot 21
+		# function 0 not available for igbvf"); the guest probes it after eth0 (bus 0)
 		nic1=(-netdev tap,id=n1,ifname=tap1,script=no,downscript=no,queues=1,vhost=off
-			-device "$(lab_nic_dev n1 $GUEST_MAC1)")
+			-device pcie-root-port,id=rp1,bus=pcie.0,chassis=1
+			-device "$(lab_nic_dev n1 $GUEST_MAC1),bus=rp1")
 		qemu10_prefix "$kd" "$d"
 		;;
 	esac
