@@ -278,7 +278,10 @@ host_frames() {
 	local d=$1 t=$2 n=2000 seen sent
 	# the boot first (minutes on a loaded machine), then WAIT_S for the test to be ready
 	lab_wait "$LAB_TIMEOUT" test -e "$d/uname" || return 0
-	lab_wait $WAIT_S test -e "$d/$t.ready" || return 0 # the guest failed to start it: judged below
+	# until the run is up (T.ready) or gone (T.rc), however long its start takes: a state
+	ready_or_rc() { [ -e "$d/$t.ready" ] || [ -e "$d/$t.rc" ]; }
+	lab_wait "$LAB_TIMEOUT" ready_or_rc || { touch "$d/$t.done"; return 0; }
+	[ -e "$d/$t.ready" ] || return 0 # the guest failed to start it: judged below
 	ip netns exec "$NS" $PY -c "$SEND_PY" tap0 $GUEST_MAC $HOST_IP $GUEST_IP $n ${LAB_SRC_ADDRS:-1} \
 		>"$d/$t.gen.json" 2>"$d/$t.gen.err"
 	echo $n >"$d/$t.sent"

@@ -174,7 +174,9 @@ zc_host() {
 	jumbo) ip -n "$NS" link set tap0 mtu 9000 ;;
 	esac
 	touch "$d/$t.go"
-	lab_wait $WAIT_S zc_ready "$d" "$t"
+	# until the app is up or gone, however long its start takes (two igb ports under a loaded
+	# TCG: 2 minutes, each attach resetting a link): a state, bounded by QEMU's timeout only
+	lab_wait "$LAB_TIMEOUT" zc_ready "$d" "$t"
 	if [ -e "$d/$t.ready" ]; then
 		case $kind in
 		fwd | macswap) zc_send "$d" "$t" tap0 $GUEST_MAC $HOST_IP $GUEST_IP ;;
@@ -205,6 +207,7 @@ zc_host() {
 		touch "$d/$t.done"
 	else
 		[ -n "${CAP_PID:-}" ] && kill $CAP_PID 2>/dev/null
+		touch "$d/$t.done" # a guest that comes up after all stops, and is judged
 	fi
 	CAP_PID=
 	zc_wait_rc "$d" "$t"
