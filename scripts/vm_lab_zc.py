@@ -8,7 +8,9 @@
                                     addresses from SIP on (frame i: SIP + i % ADDRS; a driver
                                     that hashes UDP by addresses only, as igb, spreads them)
   cap IF OUT N SECONDS              frames IF receives (not those it sends) that carry a lab
-                                    marker, until N of them or SECONDS; written to OUT (hex)
+                                    marker, until N of them or SECONDS after the file OUT.go
+                                    appears (the host writes it when the frames are due: an
+                                    app's start takes minutes under TCG); written to OUT (hex)
   check KIND OUT N ARGS...          judge a capture; one line, exit 0 when it passed:
     fwd DMAC SMAC                   frames 0..N-1 once each, MACs rewritten, the rest intact
     same                            frames 0..N-1 once each, byte for byte as sent
@@ -96,8 +98,12 @@ def cap(ifn, out, n, secs):
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
     open(out + ".ready", "w").close()
     got = []
-    end = time.monotonic() + secs
-    while len(got) < n and time.monotonic() < end:
+    # SECONDS count from OUT.go (the frames due), not from the start; an hour at most before
+    hard = time.monotonic() + 3600
+    end = None
+    while len(got) < n and time.monotonic() < (end or hard):
+        if end is None and os.path.exists(out + ".go"):
+            end = time.monotonic() + secs
         if not select.select([s], [], [], 0.2)[0]:
             continue
         f, addr = s.recvfrom(65536)

@@ -145,12 +145,15 @@ zc_ready() { [ -e "$1/$2.ready" ] || [ -e "$1/$2.rc" ]; }
 
 # zc_cap D T IF N: capture N lab frames on IF into D/T.IF.cap in the background (CAP_PID)
 zc_cap() {
-	rm -f "$1/$2.$3.cap.ready"
+	CAP_OUT=$1/$2.$3.cap
+	rm -f "$CAP_OUT.ready" "$CAP_OUT.go"
 	ip netns exec "$NS" $PY "$SRC/scripts/vm_lab_zc.py" cap "$3" "$1/$2.$3.cap" "$4" $WAIT_S \
 		2>"$1/$2.$3.cap.err" &
 	CAP_PID=$!
 	lab_wait 30 test -e "$1/$2.$3.cap.ready"
 }
+# zc_cap_go: the frames of the running capture are due now: its bound (WAIT_S) starts
+zc_cap_go() { [ -z "${CAP_OUT:-}" ] || touch "$CAP_OUT.go"; }
 zc_send() { # zc_send D T IF DMAC SIP DIP [SIZE [ADDRS]]: N lab frames from IF
 	ip netns exec "$NS" $PY "$SRC/scripts/vm_lab_zc.py" send "$3" "$4" "$5" "$6" $ZC_N ${7:-} ${8:-} \
 		>"$1/$2.gen.json" 2>"$1/$2.gen.err"
@@ -178,6 +181,7 @@ zc_host() {
 	# TCG: 2 minutes, each attach resetting a link): a state, bounded by QEMU's timeout only
 	lab_wait "$LAB_TIMEOUT" zc_ready "$d" "$t"
 	if [ -e "$d/$t.ready" ]; then
+		zc_cap_go
 		case $kind in
 		fwd | macswap) zc_send "$d" "$t" tap0 $GUEST_MAC $HOST_IP $GUEST_IP ;;
 		tunnel)
@@ -186,6 +190,7 @@ zc_host() {
 			wait $CAP_PID
 			# underlay -> access: encapsulated by the kernel, decapsulated by the guest
 			zc_cap "$d" "$t" tap0 $ZC_N
+			zc_cap_go
 			ip netns exec "$NS" $PY "$SRC/scripts/vm_lab_zc.py" send vx0 $TAP0_MAC 203.0.113.2 \
 				203.0.113.1 $ZC_N >"$d/$t.gen2.json" 2>"$d/$t.gen2.err"
 			;;
@@ -209,7 +214,7 @@ zc_host() {
 		[ -n "${CAP_PID:-}" ] && kill $CAP_PID 2>/dev/null
 		touch "$d/$t.done" # a guest that comes up after all stops, and is judged
 	fi
-	CAP_PID=
+	CAP_PID= CAP_OUT=
 	zc_wait_rc "$d" "$t"
 	[ $kind = jumbo ] && ip -n "$NS" link set tap0 mtu 1500
 	return 0
