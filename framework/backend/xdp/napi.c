@@ -715,8 +715,8 @@ void xskf_napi__help(const struct xskf_engine *eng, char *buf, size_t len)
 			 kernel);
 	else
 		snprintf(irq, sizeof(irq),
-			 "IRQ suspension not used: it needs -B on sockets with a NAPI ID (epoll busy "
-			 "polling in the idle wait) and --napi irq-suspend=NS (the kernel %s "
+			 "IRQ suspension not used: it needs -B on sockets with a NAPI ID (epoll "
+			 "busy polling in the idle wait) and --napi irq-suspend=NS (the kernel %s "
 			 "irq-suspend-timeout)",
 			 kernel);
 	snprintf(buf, len, "%s; %s",

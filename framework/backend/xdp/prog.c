@@ -578,8 +578,8 @@ static int attach_mode(struct xskf_engine *eng, struct xskf_port *port, int nati
 		why = err ? xskf_log__take_kernel_msg() : "";
 		if (!err || m == XSKF_ATTACH_NATIVE) {
 			if (err && *why)
-				pr_warn("%s: the driver refused native XDP: %s (%s): fix that, or use -S "
-					"(SKB mode)\n",
+				pr_warn("%s: the driver refused native XDP: %s (%s): fix that, or "
+					"use -S (SKB mode)\n",
 					port->name, why, strerror(-err));
 			else if (err)
 				pr_warn("%s: native XDP attach failed: %s; the driver may not support "
