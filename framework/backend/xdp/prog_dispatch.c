@@ -122,7 +122,48 @@ bool xskf_disp__bpffs(const struct xskf_port *port)
 	return !statfs(dir, &st) && (unsigned long)st.f_type == BPF_FS_MAGIC;
 }
 
-/* The maps of @to are @from's: one set of maps for both objects, and for every run. */
+/*
+ * A map that holds programs (a CPUMAP: steering's steer_cpus) belongs to the kind of the first
+ * program loaded with it: the kernel then refuses, with EINVAL and no verifier message, every
+ * program of another kind that uses it (bpf_prog_map_compatible(): the frags flag since Linux
+ * 5.18, which libxdp clears on a component; a freplace program's attach_func_proto on newer
+ * kernels, 7.3 included). Our skeleton's XDP programs own steer_cpus: the component gets one
+ * of its own, with the same entries (put_cpus() in steer.c writes both).
+ */
+static bool holds_progs(const struct bpf_map *m)
+{
+	switch (bpf_map__type(m)) {
+	case BPF_MAP_TYPE_PROG_ARRAY:
+	case BPF_MAP_TYPE_DEVMAP:
+	case BPF_MAP_TYPE_DEVMAP_HASH:
+	case BPF_MAP_TYPE_CPUMAP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The CPUMAP entries of @from in @to (0 or -errno): a rule written before the attach. */
+static int copy_entries(int to, int from, uint32_t max)
+{
+	struct bpf_cpumap_val v;
+	uint32_t k;
+
+	for (k = 0; k < max; k++) {
+		memset(&v, 0, sizeof(v));
+		if (bpf_map_lookup_elem(from, &k, &v))
+			continue; /* no entry: none there either */
+		v.bpf_prog.fd = 0;
+		if (bpf_map_update_elem(to, &k, &v, 0))
+			return -errno;
+	}
+	return 0;
+}
+
+/*
+ * The maps of @to are @from's: one set of maps for both objects, and for every run; those
+ * that hold programs aside (holds_progs()), which the component gets filled after its load.
+ */
 static int reuse_maps(struct xskf_redirect *to, struct xskf_redirect *from)
 {
 	struct bpf_map *m, *src;
@@ -132,11 +173,20 @@ static int reuse_maps(struct xskf_redirect *to, struct xskf_redirect *from)
 		src = bpf_object__find_map_by_name(from->obj, bpf_map__name(m));
 		if (!src || bpf_map__fd(src) < 0)
 			return -ENOENT;
+		if (holds_progs(m))
+			continue;
 		err = bpf_map__reuse_fd(m, bpf_map__fd(src));
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+int xskf_disp__cpus_fd(const struct xskf_port *port)
+{
+	const struct xskf_redirect *s = xskf_xdp_port(port)->disp.skel;
+
+	return s ? bpf_map__fd(s->maps.steer_cpus) : -1;
 }
 
 /* The maps the program does not use, bound to it: a later run finds them in its info. */
@@ -278,6 +328,12 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 		xdp_multiprog__close(mp);
 	xskf_xdp_port(port)->disp.prog = xp;
 	xskf_xdp_port(port)->disp.skel = s;
+	err = copy_entries(bpf_map__fd(s->maps.steer_cpus),
+			   bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_cpus),
+			   bpf_map__max_entries(s->maps.steer_cpus));
+	if (err)
+		pr_warn("%s: cannot copy steering's CPUMAP entries to xskf's component: %s\n",
+			port->name, strerror(-err));
 	xskf_xdp_port(port)->disp.id = xdp_program__id(xp);
 	xskf_xdp_port(port)->disp.on = !alone;
 	xskf_xdp_port(port)->prog_fd = xdp_program__fd(xp);
