@@ -15,6 +15,8 @@ LAB_TIMEOUT=${XSKF_LAB_TIMEOUT:-600} # a boot and its tests, at most (TCG: 5-10x
 WAIT_S=${XSKF_LAB_WAIT:-120}	     # one state in the guest, at most
 # the zero-copy list (its own file: zc_lines, zc_guest_script, zc_host, zc_check, lab_nic_dev)
 source "$SRC/scripts/vm_lab_zc.sh"
+# the citizen tests beyond citizen's start orders (citizen_more_lines, citizen_guest_script, ...)
+source "$SRC/scripts/vm_lab_citizen.sh"
 
 # The guest's side: the init script the initramfs runs on the root filesystem.
 guest_script() {
@@ -210,6 +212,7 @@ guest_tests() {
 			[ "$k" = 7 ] || continue
 			echo "citizen citizen-ff filter-first -c --quiet --no-hints"
 			echo "citizen citizen-xf xskf-first -c --quiet --no-hints"
+			citizen_more_lines # vm_lab_citizen.sh: two runs, the dispatcher's cost
 			;;
 		*) [ "$k" = 7 ] && zc_lines "$t" ;; # the zero-copy list (vm_lab_zc.sh)
 		esac
@@ -384,6 +387,7 @@ lab_kernel() {
 	local timeout=$((LAB_TIMEOUT + 600 * $(grep -c '^core ' "$d/tests") + 60 * $(grep -c '^zc ' "$d/tests")))
 	grep -q '^core ' "$d/tests" && guest_core_script >"$d/core.sh"
 	grep -q '^zc ' "$d/tests" && zc_guest_script >"$d/zc.sh"
+	grep -q '^citizen2 ' "$d/tests" && citizen_guest_script >"$d/guest_citizen.sh"
 	cp "$(command -v busybox)" "$d/busybox"
 	# xdp-tools for the citizen test: the host's (the guest has libxdp1 and its BPF objects)
 	if grep -q '^citizen' "$d/tests"; then
