@@ -13,8 +13,8 @@
 #                xskf attaches alone, beside xdp-filter it refuses to start; each said in one
 #                line naming libxdp 1.5.5, the filter left as it was
 #   dispcost     what the dispatcher costs a frame, BPF_PROG_TEST_RUN in the guest
-#                (bench-xdp-prog: the "no hints" program alone, alone in the dispatcher, and
-#                second behind a pass-only program); TCG's ns are no measure of a CPU: the
+#                (bench-xdp-prog: xskf_redirect_nm, --no-hints' component, alone, alone in
+#                the dispatcher, and second behind a pass-only program); TCG's ns are no measure of a CPU: the
 #                ratios are what the line reports
 
 # The guest's lines for `citizen` beyond its two start orders (guest_tests).
@@ -180,14 +180,14 @@ for l in open(sys.argv[1]):
     c = [x.strip() for x in l.strip().strip("|").split("|")]
     if len(c) == 4 and c[0] and not c[0].startswith("---"):
         rows[c[0]] = c[1:]
-a = rows.get("no hints")
+a = rows.get("(reference) xskf_redirect_nm alone (--no-hints: the dispatcher's component)")
 d1 = rows.get("no hints, alone in libxdp's dispatcher")
 d2 = rows.get("no hints, second in libxdp's dispatcher (after XDP_PASS only)")
 p = rows.get("(reference) XDP_PASS only")
 if not a or not d1 or not d2 or "failed" in d1 + d2:
     print("the dispatcher's rows failed: %s / %s" % (d1, d2)); sys.exit(1)
 f = lambda r: "/".join(r)
-print("ns per frame under TCG (ipv4-udp/qinq-ipv6-tcp/vxlan): alone %s, alone in the dispatcher %s (x%.2f), second behind XDP_PASS only %s (x%.2f; XDP_PASS only alone %s)"
+print("ns per frame under TCG (ipv4-udp/qinq-ipv6-tcp/vxlan): xskf_redirect_nm alone %s, alone in the dispatcher %s (x%.2f), second behind XDP_PASS only %s (x%.2f; XDP_PASS only alone %s)"
       % (f(a), f(d1), float(d1[0]) / float(a[0]), f(d2), float(d2[0]) / float(a[0]), f(p)))
 EOPY
 }
