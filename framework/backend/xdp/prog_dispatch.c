@@ -134,7 +134,7 @@ bool xskf_disp__bpffs(const struct xskf_port *port)
  * program of another kind that uses it (bpf_prog_map_compatible(): the frags flag since Linux
  * 5.18, which libxdp clears on a component; a freplace program's attach_func_proto on newer
  * kernels, 7.3 included). Our skeleton's XDP programs own steer_cpus: the component gets one
- * of its own, with the same entries (put_cpus() in steer.c writes both).
+ * of its own, with the same entries (ensure_cpus() in steer.c writes both).
  */
 static bool holds_progs(const struct bpf_map *m)
 {
