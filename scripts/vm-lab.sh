@@ -16,7 +16,8 @@
 #     --all        every kernel (with no TEST: every test, the full list; zc: its long part too)
 #     --suite      the test suite's run (meson's 'lab' suite, scripts/test.sh): every kernel,
 #                  `load` on every kernel, `rxdrop zerocopy zc` on 7.x with virtio-net,
-#                  `zerocopy linkreset faults` on 7.x with igb (`features`, `core`: --all)
+#                  `zerocopy linkreset faults` on 7.x with igb (`features`, `core`, `citizen`:
+#                  --all; citizen's five took 6.5-11 min a boot here)
 #     --nic N      boot with this NIC (repeatable; default: virtio on every kernel, and igb
 #                  too on 7.x): virtio (virtio-net, 2 queue pairs, QEMU 7.2) or igb (2 queues,
 #                  QEMU 10); each NIC is a boot of its own
