@@ -15,10 +15,11 @@
 set -euo pipefail
 
 # libraries and tools with no command of their own that the build needs; libclang-rt-14-dev
-# is clang's libFuzzer and sanitizer runtimes, for the fuzz targets (scripts/fuzz.sh); crun is
-# the OCI runtime podman runs containers with (test_container.sh)
+# is clang's libFuzzer and sanitizer runtimes, for the fuzz targets (scripts/fuzz.sh); runc is
+# the OCI runtime test_container.sh has podman use (crun 1.8 refuses a host with cgroups v1
+# and v2 side by side, as this one)
 PKGS=(llvm libbpf-dev libxdp-dev liburcu-dev libnuma-dev libpcap-dev
-	libclang-rt-14-dev python3-scapy crun)
+	libclang-rt-14-dev python3-scapy runc)
 # command:package, for the build and the test suite (iperf3, tshark and curl are the real
 # clients the integration tests run through the apps: TCP, checksum checks, HTTP; strace counts
 # the kernel BTF's loads at start-up, test_adversarial.sh; promtool checks `xskfctl metrics`,
