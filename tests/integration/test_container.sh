@@ -146,7 +146,21 @@ chown 65534:65534 "$UCTL"
 at_exit 'rm -rf "$UCTL"'
 "$S/deploy/seccomp-allow-bpf.py" "$PROFILE" "$out/seccomp.json" || fail "seccomp profile"
 CT=xskf-test-ct$$
-at_exit 'podman rm -f "$CT" >/dev/null 2>&1'
+at_exit 'podman rm -f "$CT" "$CT-default" >/dev/null 2>&1'
+# podman's own profile refuses bpf() without CAP_SYS_ADMIN: the run stops in one line
+"${PODMAN[@]}" run "${LIMITS[@]}" --rm --name "$CT-default" --network "ns:/run/netns/$TB_NS_DUT" \
+	--user 65534:65534 --cap-drop all --cap-add NET_RAW "${mounts[@]}" \
+	-v "$UCTL:/run/xskf-ctl" -e XSKF_CTL_DIR=/run/xskf-ctl "$IMAGE" \
+	xsk-rxdrop -i "$TB_IF_DUT" -q 1 "${from[@]}" -c --frames 2048 --cpus 0 \
+	>/dev/null 2>"$out/d.err" && fail "the served run started under podman's default seccomp profile"
+if [ "$case_name" = pinned ]; then
+	refused="--xsk-map /run/xskf-pins/xsks_map: cannot open the pinned map: Operation not permitted"
+else
+	refused="$TB_IF_DUT: cannot read what the map of /run/xskf-dp/afxdp.sock is: Operation not permitted"
+fi
+grep -qF -e "$refused (bpf() is refused by this process's seccomp filter: a container runtime's default profile allows it only with CAP_SYS_ADMIN; run with a profile that allows bpf(), deploy/seccomp-allow-bpf.py makes one)" \
+	"$out/d.err" || { cat "$out/d.err"; fail "the refusal under the default seccomp profile"; }
+ok "podman's default seccomp profile: refused in one line ($refused (bpf() is refused by ...))"
 # nobody, with CAP_NET_RAW and nothing else (podman gives an added capability to a non-root
 # user as an ambient one), no new privileges, the veth's namespace, 8 MiB of locked memory
 # (the default limit here): a 4 MiB UMEM in copy mode, as test_serve.sh's unprivileged runs
