@@ -12,9 +12,12 @@
 #                               a seccomp profile that allows bpf() (deploy/seccomp-allow-bpf.py)
 #                               and the pin folder bind-mounted, takes queue 1 (--xsk-map): exact
 #                               counts on both runs, read live from the host through the
-#                               container's control socket and from its --json at exit
+#                               container's control socket (its folder bind-mounted) and from
+#                               its --json at exit
 #   test_container.sh uds     - the same, the XSKMAP taken from the host run's device-plugin
-#                               socket (--serve-uds), its folder bind-mounted (--xsk-map-uds)
+#                               socket (--serve-uds), its folder bind-mounted (--xsk-map-uds);
+#                               the image's own control folder, its counters read by the
+#                               image's xskfctl (podman exec)
 #
 # The root filesystem is made once and kept in XSKF_CONTAINER_CACHE (default
 # /var/cache/xskf-container: rootfs/, the .debs), and its image kept as
@@ -140,17 +143,23 @@ fi
 wait_attached
 wait_for "control socket of pid $a" ctl_up "$a"
 
-# the app's control folder, on the host, so that the host reads its counters
-UCTL=$(mktemp -d)
-chown 65534:65534 "$UCTL"
-at_exit 'rm -rf "$UCTL"'
+# the app's control folder: pinned, one on the host, bind-mounted, so that the host's xskfctl
+# reads its counters; uds, the image's own (XSKF_CTL_DIR=/tmp/xskf), read by the image's
+# xskfctl through podman exec
+ctl=()
+if [ "$case_name" = pinned ]; then
+	UCTL=$(mktemp -d)
+	chown 65534:65534 "$UCTL"
+	at_exit 'rm -rf "$UCTL"'
+	ctl=(-v "$UCTL:/run/xskf-ctl" -e XSKF_CTL_DIR=/run/xskf-ctl)
+fi
 "$S/deploy/seccomp-allow-bpf.py" "$PROFILE" "$out/seccomp.json" || fail "seccomp profile"
 CT=xskf-test-ct$$
 at_exit 'podman rm -f "$CT" "$CT-default" >/dev/null 2>&1'
 # podman's own profile refuses bpf() without CAP_SYS_ADMIN: the run stops in one line
 "${PODMAN[@]}" run "${LIMITS[@]}" --rm --name "$CT-default" --network "ns:/run/netns/$TB_NS_DUT" \
 	--user 65534:65534 --cap-drop all --cap-add NET_RAW "${mounts[@]}" \
-	-v "$UCTL:/run/xskf-ctl" -e XSKF_CTL_DIR=/run/xskf-ctl "$IMAGE" \
+	"${ctl[@]}" "$IMAGE" \
 	xsk-rxdrop -i "$TB_IF_DUT" -q 1 "${from[@]}" -c --frames 2048 --cpus 0 \
 	>/dev/null 2>"$out/d.err" && fail "the served run started under podman's default seccomp profile"
 if [ "$case_name" = pinned ]; then
@@ -167,24 +176,27 @@ ok "podman's default seccomp profile: refused in one line ($refused (bpf() is re
 "${PODMAN[@]}" run "${LIMITS[@]}" --rm --name "$CT" --network "ns:/run/netns/$TB_NS_DUT" --user 65534:65534 \
 	--cap-drop all --cap-add NET_RAW --security-opt no-new-privileges \
 	--security-opt seccomp="$out/seccomp.json" "${mounts[@]}" \
-	-v "$UCTL:/run/xskf-ctl" -e XSKF_CTL_DIR=/run/xskf-ctl "$IMAGE" \
+	"${ctl[@]}" "$IMAGE" \
 	xsk-rxdrop -i "$TB_IF_DUT" -q 1 "${from[@]}" -c --frames 2048 --cpus 0 --json \
 	>"$out/u.json" 2>"$out/u.err" &
 u=$!
 wait_line "$out/u.err" "served: the XSKMAP (id [0-9]*) of ${from[1]}; this run attaches no XDP program"
 
-# its control socket, seen from the host (the name holds the container's pid for it)
-u_sock() {
+# u_stats: the container's run's live JSON, from its control socket (whose name holds the
+# container's pid for it: the one socket there)
+u_stats() {
 	local s
-	for s in "$UCTL"/*.sock; do
-		[ -S "$s" ] && { echo "$s"; return 0; }
-	done
-	return 1
+	if [ "$case_name" = pinned ]; then
+		for s in "$UCTL"/*.sock; do
+			[ -S "$s" ] || return 1
+			setpriv --reuid=65534 --regid=65534 --clear-groups "$B/apps/xskfctl" -s "$s" stats
+		done
+	else
+		podman exec "$CT" sh -c 'for s in /tmp/xskf/*.sock; do xskfctl -s "$s" stats; done'
+	fi
 }
 u_rx() {
-	local s
-	s=$(u_sock) || return 1
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$B/apps/xskfctl" -s "$s" stats 2>/dev/null |
+	u_stats 2>/dev/null |
 		$PY -c "import json,sys; j=json.load(sys.stdin); print(sum(q['rx_packets'] for q in j['queues']))"
 }
 wait_for "the container's control socket" ge u_rx 0
