@@ -110,11 +110,7 @@ at_exit 'umount -l "$BPF"; rmdir "$BPF"'
 PINS=$BPF/xskf/$TB_IF_DUT
 no_pins() { [ ! -e "$PINS" ]; }
 gen ethtool -K "$TB_IF_GEN" tx off >/dev/null
-send() { # send N DPORT CPU: exactly N frames to DPORT, arriving on queue CPU (veth)
-	gen "$GEN" -i "$TB_IF_GEN" -n "$1" --dport "$2" --cpus "$3" --rate 100000 --json \
-		>"$out/gen.json" || fail "generator"
-	[ "$(sent_of "$out/gen.json")" = "$1" ] || fail "generator did not send $1"
-}
+. "$S/tests/integration/serve_lib.sh"
 
 # the privileged side, on the host: queue 0 and the program, queue 1 served
 mounts=()
@@ -210,23 +206,9 @@ st() { awk -v k="$1:" '$1 == k {print $2}' "/proc/$hpid/status"; }
 	fail "the container's process: $(grep -E '^(Uid|Cap|NoNewPrivs|Seccomp)' "/proc/$hpid/status" | tr '\n' ' ')"
 ok "in the container: uid 65534, CapBnd 0x2000 (NET_RAW), CapEff 0, no_new_privs, seccomp filter"
 
-# send_paced N DPORT CPU COUNTER...: N frames in chunks of 1000, each once COUNTER (a command
-# printing a count) has all the chunks before it: a chunk the rings hold cannot overflow them
-# however late a worker runs on a loaded machine, so the counts are exact
-send_paced() {
-	local n=$1 dport=$2 cpu=$3 sent=0 c base
-	shift 3
-	base=$("$@") || fail "no count from $*"
-	while [ $sent -lt "$n" ]; do
-		c=$((n - sent < 1000 ? n - sent : 1000))
-		send $c "$dport" "$cpu"
-		sent=$((sent + c))
-		wait_for "$((base + sent)) frames counted by $*" ge "$@" $((base + sent))
-	done
-}
-send_paced 3000 5000 0 app_rx "$a" # queue 0: the host's run
-send_paced 2000 5000 1 u_rx        # queue 1: the rule sends them to the container's socket
-send 500 5001 1                    # queue 1, no rule: the stack, not the container
+send_q0 "$a" 3000 # queue 0: the host's run
+send_q1 2000 u_rx # queue 1: the rule sends them to the container's socket
+send 500 5001 1   # queue 1, no rule: the stack, not the container
 [ "$(u_rx)" = 2000 ] || fail "the container's run received $(u_rx), not 2000"
 [ "$(app_rx "$a")" = 3000 ] || fail "the host's run received $(app_rx "$a"), not 3000"
 [ "$(app_live "$a" "[r['hits'] for r in j['steering'][0]['rules'] if r['id']]")" = "[5000]" ] ||
