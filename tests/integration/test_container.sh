@@ -89,7 +89,6 @@ if [ "$(podman image inspect -f '{{index .Config.Labels "xskf.rootfs"}}' "$BASE"
 			--change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
 			- "$BASE" >/dev/null || fail "podman import of $root"
 fi
-exec 9>&-
 ok "base image $BASE from $root (made $stamp)"
 
 tb_up_out "ct$$"
@@ -112,6 +111,8 @@ else
 	rm -rf "$ctx"
 	ok "image $IMAGE built from the Containerfile (target prebuilt, --network none)"
 fi
+# the base stays as it is (the lock) until the image is made from it
+exec 9>&-
 
 export XSKF_CTL_DIR
 XSKF_CTL_DIR=$(mktemp -d)
