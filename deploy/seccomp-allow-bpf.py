@@ -38,9 +38,12 @@ def main():
     kept.append({"names": ["bpf"], "action": "SCMP_ACT_ALLOW", "args": [],
                  "comment": "xskf: a served AF_XDP app takes its XSKMAP with bpf()"})
     prof["syscalls"] = kept
-    with open(sys.argv[2], "w") as f:
-        json.dump(prof, f, indent=1)
-        f.write("\n")
+    try:
+        with open(sys.argv[2], "w") as f:
+            json.dump(prof, f, indent=1)
+            f.write("\n")
+    except OSError as e:
+        sys.exit(f"seccomp-allow-bpf: cannot write {sys.argv[2]}: {e}")
 
 
 main()
