@@ -87,11 +87,14 @@ if [ "$(podman image inspect -f '{{index .Config.Labels "xskf.rootfs"}}' "$BASE"
 	tar -C "$root" --numeric-owner --exclude=./.xskf-complete -c . |
 		podman import --change "LABEL xskf.rootfs=\"$stamp\"" \
 			--change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
-			- "$BASE" >/dev/null || fail "podman import of $root"
+			- "$BASE" >"$CACHE/import.log" 2>&1 ||
+		fail "podman import of $root: $(tail -1 "$CACHE/import.log")"
 fi
 ok "base image $BASE from $root (made $stamp)"
 
-tb_up_out "ct$$"
+# the veth bed, $out, a control folder and a bpffs of the test's own, PINS (serve_lib.sh)
+. "$S/tests/integration/serve_lib.sh"
+serve_bed_up "ct$$"
 if [ -n "${XSKF_CONTAINER_IMAGE:-}" ]; then
 	# an image made otherwise (the Containerfile's default target, from source), kept
 	IMAGE=$XSKF_CONTAINER_IMAGE
@@ -114,16 +117,7 @@ fi
 # the base stays as it is (the lock) until the image is made from it
 exec 9>&-
 
-export XSKF_CTL_DIR
-XSKF_CTL_DIR=$(mktemp -d)
-at_exit 'rm -rf "$XSKF_CTL_DIR"'
-BPF=$(mktemp -d)
-mount -t bpf bpf "$BPF" || skip "cannot mount a bpffs"
-at_exit 'umount -l "$BPF"; rmdir "$BPF"'
-PINS=$BPF/xskf/$TB_IF_DUT
 no_pins() { [ ! -e "$PINS" ]; }
-gen ethtool -K "$TB_IF_GEN" tx off >/dev/null
-. "$S/tests/integration/serve_lib.sh"
 
 # the privileged side, on the host: queue 0 and the program, queue 1 served
 mounts=()
