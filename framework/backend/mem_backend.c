@@ -99,11 +99,12 @@ static int mem_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 	s->fd = -1;
 	/* the stand-in needs no kick: as a zero-copy driver that never asks for a wakeup */
 	s->zerocopy = true;
-	/* chains: as a copy-mode socket bound with XDP_USE_SG (18 buffers per frame on TX) */
+	/* multi-buffer frames: as a copy-mode socket bound with XDP_USE_SG (18 buffers per frame on
+	 * TX) */
 	if (mo->segs > 1) {
-		if (!(w->eng->app.flags & XSKF_APP_F_CHAINS)) {
+		if (!(w->eng->app.flags & XSKF_APP_F_FRAGS)) {
 			pr_warn("--mem-segs %u: the app does not take multi-buffer frames "
-				"(XSKF_APP_F_CHAINS): use --mem-segs 1\n",
+				"(XSKF_APP_F_FRAGS): use --mem-segs 1\n",
 				mo->segs);
 			mem_close_sock(s);
 			return -EINVAL;
@@ -238,7 +239,7 @@ static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 			n = j;
 		if (n > batch * segs)
 			n = batch * segs;
-		/* n descriptors: with --mem-segs, whole chains of segs */
+		/* n descriptors: with --mem-segs, whole frames of segs */
 		n -= n % segs;
 		if (n / segs > w->mem.left)
 			n = (uint32_t)w->mem.left * segs;
@@ -353,9 +354,9 @@ static void mem_json(struct xskf_engine *eng, FILE *f)
 /*
  * Idle: the stand-in makes frames only when the worker runs it. Until it is done with them for
  * a port that receives, they are there to take (a kernel would wake the poller at once: a round
- * can be empty with frames coming, e.g. a chain held back until its last buffer is made), so
- * the worker must not sleep: -EAGAIN. Else nothing is coming: it waits for its eventfd (a stop)
- * or the timeout.
+ * can be empty with frames coming, e.g. a multi-buffer frame held back until its last buffer is
+ * made), so the worker must not sleep: -EAGAIN. Else nothing is coming: it waits for its eventfd (a
+ * stop) or the timeout.
  */
 static int mem_wait(struct xskf_worker *w, int timeout_ms)
 {

@@ -68,7 +68,7 @@ struct xskf_worker {
 	atomic_int cap_busy;
 	struct xskf_cap_ring *cap_ring;
 	/*
-	 * The buffers after the first of the chains of the burst in hand (chain_ops.h), for
+	 * The buffers after the first of the frames of the burst in hand (frags_ops.h), for
 	 * xskf_pkt__seg(): a packet's are segs[frag_idx .. frag_idx + frags - 1]. A burst takes
 	 * at most batch + XSKF_MAX_SEGS descriptors.
 	 */
@@ -81,14 +81,14 @@ struct xskf_worker {
 } __attribute__((aligned(XSKF_CACHE_LINE))); /* nor do two workers */
 
 /*
- * Frames of worker @w's UMEM may be walked by the public xskf_pkt__seg() & co. (pkt_chain.c),
- * which find a frame's worker by its UMEM: from xskf_chain__register() until
- * xskf_chain__unregister(). Returns 0 or -ENOSPC. Thread: any (the worker at its start).
+ * Frames of worker @w's UMEM may be walked by the public xskf_pkt__seg() & co. (pkt_frags.c),
+ * which find a frame's worker by its UMEM: from xskf_frags__register() until
+ * xskf_frags__unregister(). Returns 0 or -ENOSPC. Thread: any (the worker at its start).
  */
-int xskf_chain__register(struct xskf_worker *w);
-void xskf_chain__unregister(struct xskf_worker *w);
+int xskf_frags__register(struct xskf_worker *w);
+void xskf_frags__unregister(struct xskf_worker *w);
 /* Buffer @i of @pkt, a frame of @w's burst (xskf_pkt__seg() with its worker given). */
-uint8_t *xskf_chain__seg(const struct xskf_worker *w, const struct xskf_pkt *pkt, unsigned int i,
+uint8_t *xskf_frags__buf(const struct xskf_worker *w, const struct xskf_pkt *pkt, unsigned int i,
 			 uint32_t *len);
 
 void *xskf_worker__run(void *arg);
