@@ -40,18 +40,38 @@ struct xskf_mem_rings {
 	bool silent; /* this port receives nothing */
 	bool meta_on;
 	struct xskf_meta meta;
+	uint64_t rx; /* frames the stand-in received: the program's redirected */
 };
+
+/* A worker's (w->be_priv: a slot of struct xskf_mem_engine's workers) */
+struct xskf_mem_worker {
+	uint64_t left;    /* frames its stand-in still makes */
+	uint64_t busy_ns; /* and how long the worker took for all of them */
+	uint64_t t0;      /* when its stand-in first ran */
+	bool finished;    /* all its frames made and back: it waits for the stop */
+} __attribute__((aligned(64))); /* each worker writes its own: no line shared */
 
 /* The memory backend's state of an engine (eng->be_priv) */
 struct xskf_mem_engine {
 	struct xskf_mem_opts o;
 	atomic_uint finished; /* its workers that received all their frames */
 	uint32_t len;         /* the frames' length */
+	struct xskf_mem_worker workers[XSKF_MAX_WORKERS];
 };
 
 static struct xskf_mem_engine *mem_of(const struct xskf_engine *eng)
 {
 	return eng->be_priv;
+}
+
+static struct xskf_mem_worker *mem_worker(const struct xskf_worker *w)
+{
+	return w->be_priv;
+}
+
+static struct xskf_mem_rings *mem_rings(const struct xskf_sock *s)
+{
+	return s->be_priv;
 }
 
 static void ring_init(void *ring, struct mem_ring_words *k, void *slots, uint32_t size,
@@ -76,7 +96,7 @@ static int mem_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 	if (posix_memalign((void **)&m, 64, sizeof(*m)))
 		return -ENOMEM;
 	memset(m, 0, sizeof(*m));
-	s->mem = m;
+	s->be_priv = m;
 	for (i = 0; i < 4; i++) {
 		if (posix_memalign(&m->slots[i], 64, sizes[i] * slot[i])) {
 			mem_close_sock(s);
@@ -123,7 +143,7 @@ static int mem_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 
 static void mem_close_sock(struct xskf_sock *s)
 {
-	struct xskf_mem_rings *m = s->mem;
+	struct xskf_mem_rings *m = mem_rings(s);
 	unsigned int i;
 
 	if (!m)
@@ -131,7 +151,7 @@ static void mem_close_sock(struct xskf_sock *s)
 	for (i = 0; i < 4; i++)
 		free(m->slots[i]);
 	free(m);
-	s->mem = NULL;
+	s->be_priv = NULL;
 }
 
 /* A 60-byte IPv4/UDP frame (64 on the wire), 192.0.2.1:1024 -> 192.0.2.2:9, valid checksums. */
@@ -173,26 +193,28 @@ static int mem_prime(struct xskf_worker *w)
 			memcpy(chunk + off - sizeof(meta), &meta, sizeof(meta));
 	}
 	mem_of(eng)->len = len;
-	w->mem.left = mo->frames ? mo->frames : UINT64_MAX;
+	w->be_priv = &mem_of(eng)->workers[w->id];
+	mem_worker(w)->left = mo->frames ? mo->frames : UINT64_MAX;
 	return 0;
 }
 
 /*
  * The kernel's side of the worker's sockets, once per loop iteration: up to @batch frames from
  * each fill ring into its RX ring (their bytes are already in place), and every TX descriptor
- * into the completion ring. It stops making RX frames once @w->mem.left is used up, and while
+ * into the completion ring. It stops making RX frames once its worker's left is used up, and while
  * the worker drains (as an interface does once its XDP program is detached).
  */
 static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 {
 	struct xskf_engine *eng = w->eng;
+	struct xskf_mem_worker *mw = mem_worker(w);
 	uint32_t off = eng->rx_data_off, len = mem_of(eng)->len;
 	uint32_t segs = mem_of(eng)->o.segs > 1 ? mem_of(eng)->o.segs : 1;
 	unsigned int i;
 
-	if (!w->mem.t0)
-		w->mem.t0 = xskf_now_ns();
-	if (w->mem.finished) {
+	if (!mw->t0)
+		mw->t0 = xskf_now_ns();
+	if (mw->finished) {
 		/* nothing more will come: wait for the stop without spinning, so that a profile
 		 * counts the packets' work, not idle polls */
 		struct timespec ts = { .tv_nsec = 1000 * 1000 };
@@ -200,10 +222,10 @@ static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 		nanosleep(&ts, NULL);
 		return;
 	}
-	if (!w->mem.left && xskf_worker__drained(w)) {
+	if (!mw->left && xskf_worker__drained(w)) {
 		/* the last worker through its frames stops the engine */
-		w->mem.finished = true;
-		w->mem.busy_ns = xskf_now_ns() - w->mem.t0;
+		mw->finished = true;
+		mw->busy_ns = xskf_now_ns() - mw->t0;
 		if (atomic_fetch_add(&mem_of(eng)->finished, 1) + 1 == eng->nr_workers)
 			atomic_store(&eng->stop, true);
 		return;
@@ -211,7 +233,7 @@ static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 
 	for (i = 0; i < w->nr_socks; i++) {
 		struct xskf_sock *s = w->socks[i];
-		struct xskf_mem_rings *m = s->mem;
+		struct xskf_mem_rings *m = mem_rings(s);
 		struct mem_ring_words *fill = &m->w[0], *rxw = &m->w[1], *tx = &m->w[2];
 		struct mem_ring_words *comp = &m->w[3];
 		const uint64_t *fslots = m->slots[0];
@@ -241,8 +263,8 @@ static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 			n = batch * segs;
 		/* n descriptors: with --mem-segs, whole frames of segs */
 		n -= n % segs;
-		if (n / segs > w->mem.left)
-			n = (uint32_t)w->mem.left * segs;
+		if (n / segs > mw->left)
+			n = (uint32_t)mw->left * segs;
 		for (j = 0; j < n; j++) {
 			struct xdp_desc *d = &rslots[(rxw->producer + j) & s->rx.mask];
 
@@ -262,8 +284,8 @@ static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 		}
 		fill->consumer += n;
 		rxw->producer += n;
-		s->mem_rx += n / segs;
-		w->mem.left -= n / segs;
+		m->rx += n / segs;
+		mw->left -= n / segs;
 	}
 }
 
@@ -308,7 +330,9 @@ static int mem_add_port(struct xskf_engine *eng, struct xskf_port *p, const char
 /* The stand-in plays the XDP program: what it put on the RX ring. No kernel counters. */
 static void mem_kstats(const struct xskf_sock *s, struct xskf_queue_stats *st)
 {
-	st->prog_redirected = s->mem_rx;
+	const struct xskf_mem_rings *m = mem_rings(s);
+
+	st->prog_redirected = m ? m->rx : 0;
 }
 
 /* A memory port: the MAC its frames are addressed to (default_frame), always up. */
@@ -347,7 +371,7 @@ static void mem_json(struct xskf_engine *eng, FILE *f)
 	for (i = 0; i < eng->nr_workers; i++)
 		fprintf(f, "%s{\"worker\": %u, \"frames\": %llu, \"busy_ns\": %llu}", i ? ", " : "",
 			i, (unsigned long long)mem_of(eng)->o.frames,
-			(unsigned long long)eng->workers[i].mem.busy_ns);
+			(unsigned long long)mem_of(eng)->workers[i].busy_ns);
 	fprintf(f, "]");
 }
 
@@ -363,9 +387,9 @@ static int mem_wait(struct xskf_worker *w, int timeout_ms)
 	unsigned int i;
 
 	/* until it is finished: with its last frames made, its next step sees them all back */
-	if (!w->mem.finished)
+	if (!mem_worker(w)->finished)
 		for (i = 0; i < w->nr_socks; i++)
-			if (!w->socks[i]->mem->silent)
+			if (!mem_rings(w->socks[i])->silent)
 				return -EAGAIN;
 	return poll(w->idle.pfd, 1, timeout_ms);
 }
@@ -392,8 +416,11 @@ static int mem_check(const struct xskf_engine_opts *o)
 
 static int mem_init(struct xskf_engine *eng)
 {
-	eng->be_priv = calloc(1, sizeof(struct xskf_mem_engine));
-	return eng->be_priv ? 0 : -ENOMEM;
+	/* aligned: its workers' slots each on lines of their own */
+	if (posix_memalign(&eng->be_priv, 64, sizeof(struct xskf_mem_engine)))
+		return -ENOMEM;
+	memset(eng->be_priv, 0, sizeof(struct xskf_mem_engine));
+	return 0;
 }
 
 static void mem_fini(struct xskf_engine *eng)

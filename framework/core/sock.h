@@ -37,7 +37,6 @@
 struct xskf_port;
 struct xskf_worker;
 struct xskf_umem;
-struct xskf_mem_rings;
 
 /*
  * Per-socket counters, written by the owning worker only, read by the control thread: the
@@ -111,9 +110,8 @@ struct xskf_sock {
 	uint32_t txq_mask;
 	uint32_t txq_head, txq_sub, txq_tail;
 	uint64_t txq_since_ns;     /* when the worker first saw a partial batch staged, or 0 */
-	/* memory backend (mem_backend.c): the rings' memory, frames its stand-in received */
-	struct xskf_mem_rings *mem;
-	uint64_t mem_rx;
+	/* its backend's own state of the socket (backend/, opaque here) */
+	void *be_priv;
 	/*
 	 * TX metadata (tx_meta.c): who carries out each request (enum xskf_tx_how: checksum,
 	 * timestamp, launch time), frames in flight that asked a timestamp (the only thing

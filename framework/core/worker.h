@@ -23,18 +23,6 @@ struct xskf_cap_ring;
  * a TX-only app's frames of up to 8 buffers each fill a burst of XSKF_MAX_BATCH */
 #define XSKF_SEGS_CAP (XSKF_MAX_BATCH * 8)
 
-/* ---- the memory backend's state of a worker (backend/mem_backend.c) ---- */
-
-
-/* A worker's */
-struct xskf_mem_worker {
-	uint64_t left;    /* frames its stand-in still makes */
-	uint64_t busy_ns; /* and how long the worker took for all of them */
-	uint64_t t0;      /* when its stand-in first ran */
-	bool finished;    /* all its frames made and back: it waits for the stop */
-};
-
-
 /* What every socket's burst function reads of its worker (burst.c): set before its loop. */
 struct xskf_burst_cfg {
 	void (*rx_cb)(void *wctx, struct xskf_pkt *pkts, unsigned int n); /* the app's */
@@ -62,7 +50,7 @@ struct xskf_worker {
 	int init_err;
 	/* its backend's step (backend/backend.h), NULL when a kernel serves the rings */
 	void (*step)(struct xskf_worker *w, uint32_t batch, bool rx);
-	struct xskf_mem_worker mem; /* the memory backend's */
+	void *be_priv; /* its backend's own state of the worker (backend/, opaque here) */
 	/* live capture (capture.h): the published ring, read once a burst; its owner */
 	struct xskf_cap_ring *_Atomic cap;
 	atomic_int cap_busy;
