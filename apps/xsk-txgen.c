@@ -114,7 +114,7 @@ struct txgen {
 	struct xskf_engine *eng;
 	unsigned int nr_workers, nr_ports;
 	uint8_t tmpl[MAX_JUMBO]; /* the largest UDP frame; smaller ones are its prefix */
-	uint32_t room;		 /* bytes a buffer holds; --size beyond: multi-buffer frames */
+	uint32_t room;           /* bytes a buffer holds; --size beyond: multi-buffer frames */
 	uint32_t frame_size;
 	struct txgen_frames fr;	 /* pcap frames */
 	struct txgen_share shares[XSKF_MAX_WORKERS]; /* the frames of each worker's flows */
@@ -1000,7 +1000,7 @@ static int check_size(struct txgen *t, uint32_t frame_size, bool no_hints)
 		t->size = (uint32_t)v;
 		return 0;
 	}
-	/* longer: a frame of buffers, if the engine binds for them (txgen_init() checks) */
+	/* longer: several buffers, if the engine binds for them (txgen_init() checks) */
 	if (number && v > room && v <= MAX_JUMBO) {
 		t->size = (uint32_t)v;
 		return 0;
@@ -1066,15 +1066,15 @@ static int txgen_check(void *ctx, struct xskf_engine_opts *eo)
 }
 
 static const struct xskf_app txgen_app = {
-    .name = "xsk-txgen",
-    /* multi-buffer frames: --size beyond one buffer is sent as several (xskf_pkt__append()) */
-    .flags = XSKF_APP_F_TX_ONLY | XSKF_APP_F_FRAGS,
-    .configure = txgen_configure,
-    .init = txgen_init,
-    .worker_init = txgen_worker_init,
-    .tx_fill = txgen_fill,
-    .fini = txgen_fini,
-    .json = txgen_json,
+	.name = "xsk-txgen",
+	/* frags: --size beyond one buffer is sent as several (xskf_pkt__append()) */
+	.flags = XSKF_APP_F_TX_ONLY | XSKF_APP_F_FRAGS,
+	.configure = txgen_configure,
+	.init = txgen_init,
+	.worker_init = txgen_worker_init,
+	.tx_fill = txgen_fill,
+	.fini = txgen_fini,
+	.json = txgen_json,
 };
 static const struct xskf_app_cli txgen_cli = {
 	.sz = sizeof(txgen_cli),
