@@ -64,6 +64,31 @@ static uint32_t prog_id(int fd)
 	return info.id;
 }
 
+/*
+ * Our program was detached and nothing took its place. A run that serves other AF_XDP apps
+ * (--serve) attaches it again: DPDK's af_xdp driver detaches whatever program the interface
+ * has when it closes, even one it did not load (use_pinned_map, use_cni), and the apps we
+ * serve must not stop the interface for the others. Alone only: through the dispatcher,
+ * libxdp owns the attachment. True when attached again (said in one line).
+ */
+static bool reattach(struct xskf_port *p, uint32_t ours)
+{
+	struct xskf_xdp_port *x = xskf_xdp_port(p);
+
+	if (!x->nr_served || x->disp.on || x->share.joined)
+		return false;
+	if (bpf_xdp_attach(p->ifindex, x->prog_fd, XDP_FLAGS_UPDATE_IF_NOEXIST | x->attach_flags,
+			   NULL))
+		return false;
+	x->seen.prog_missing = false;
+	pr_warn("%s: our XDP program (id %u) was detached by someone else (an AF_XDP app we "
+		"serve? DPDK's af_xdp driver detaches the interface's program when it closes): "
+		"attached it again, as we serve queues to other apps; frames that came in between "
+		"went to the stack\n",
+		p->name, ours);
+	return true;
+}
+
 static int watch_port(struct xskf_port *p, int sock)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
@@ -101,6 +126,8 @@ static int watch_port(struct xskf_port *p, int sock)
 			xskf_xdp_port(p)->seen.prog_missing = true;
 			return 0;
 		}
+		if (ours && !attached && reattach(p, ours))
+			return 0;
 		if (ours && attached != ours) {
 			xskf_xdp_port(p)->seen.replaced = true;
 			if (attached && xskf_xdp_port(p)->disp.on)
