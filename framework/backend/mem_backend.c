@@ -43,7 +43,7 @@ struct xskf_mem_rings {
 	uint64_t rx; /* frames the stand-in received: the program's redirected */
 };
 
-/* A worker's (w->be_priv: a slot of struct xskf_mem_engine's workers) */
+/* A worker's (w->be_priv, allocated by prime(), freed by fini()) */
 struct xskf_mem_worker {
 	uint64_t left;    /* frames its stand-in still makes */
 	uint64_t busy_ns; /* and how long the worker took for all of them */
@@ -56,7 +56,6 @@ struct xskf_mem_engine {
 	struct xskf_mem_opts o;
 	atomic_uint finished; /* its workers that received all their frames */
 	uint32_t len;         /* the frames' length */
-	struct xskf_mem_worker workers[XSKF_MAX_WORKERS];
 };
 
 static struct xskf_mem_engine *mem_of(const struct xskf_engine *eng)
@@ -193,7 +192,9 @@ static int mem_prime(struct xskf_worker *w)
 			memcpy(chunk + off - sizeof(meta), &meta, sizeof(meta));
 	}
 	mem_of(eng)->len = len;
-	w->be_priv = &mem_of(eng)->workers[w->id];
+	if (posix_memalign(&w->be_priv, 64, sizeof(struct xskf_mem_worker)))
+		return -ENOMEM;
+	memset(w->be_priv, 0, sizeof(struct xskf_mem_worker));
 	mem_worker(w)->left = mo->frames ? mo->frames : UINT64_MAX;
 	return 0;
 }
@@ -368,10 +369,13 @@ static void mem_json(struct xskf_engine *eng, FILE *f)
 	unsigned int i;
 
 	fprintf(f, ",\n  \"memory_backend\": [");
-	for (i = 0; i < eng->nr_workers; i++)
+	for (i = 0; i < eng->nr_workers; i++) {
+		const struct xskf_mem_worker *mw = mem_worker(&eng->workers[i]);
+
 		fprintf(f, "%s{\"worker\": %u, \"frames\": %llu, \"busy_ns\": %llu}", i ? ", " : "",
 			i, (unsigned long long)mem_of(eng)->o.frames,
-			(unsigned long long)mem_of(eng)->workers[i].busy_ns);
+			(unsigned long long)(mw ? mw->busy_ns : 0));
+	}
 	fprintf(f, "]");
 }
 
@@ -416,15 +420,18 @@ static int mem_check(const struct xskf_engine_opts *o)
 
 static int mem_init(struct xskf_engine *eng)
 {
-	/* aligned: its workers' slots each on lines of their own */
-	if (posix_memalign(&eng->be_priv, 64, sizeof(struct xskf_mem_engine)))
-		return -ENOMEM;
-	memset(eng->be_priv, 0, sizeof(struct xskf_mem_engine));
-	return 0;
+	eng->be_priv = calloc(1, sizeof(struct xskf_mem_engine));
+	return eng->be_priv ? 0 : -ENOMEM;
 }
 
 static void mem_fini(struct xskf_engine *eng)
 {
+	unsigned int i;
+
+	for (i = 0; eng->workers && i < eng->nr_workers; i++) {
+		free(eng->workers[i].be_priv);
+		eng->workers[i].be_priv = NULL;
+	}
 	free(eng->be_priv);
 	eng->be_priv = NULL;
 }
