@@ -35,7 +35,7 @@ if [ "$case_name" = tunnel ]; then
 		"$NS_V 192.0.2.1 $NS_H 5103" "$NS_V 203.0.113.1 $NS_H 5104"; do
 		read -r from dst to port <<<"$dir"
 		udp_recv "$to" "$port" "$N"
-		ip netns exec "$from" $PY "$HELPER" udp-send "$dst" "$port" "$N" || fail "sender"
+		udp_send "$from" "$dst" "$port" "$N" || fail "sender"
 		wait "$UDP_RX"
 		got=$(cat "$WORK/rx.$port")
 		[ "$got" = "$N" ] || fail "to $dst: $got of $N datagrams of 7000..8000 bytes intact"

@@ -22,27 +22,13 @@
 #                           says what it did not do; --steer there refused in one line
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/serve_lib.sh"
 require_root
 case_name=${1:?case}
 CLIENT=$B/tests/integration/xskf-xsk-client
 [ -x "$CLIENT" ] || fail "no $CLIENT (ninja -C build)"
-tb_up_out "xs$$"
-export XSKF_CTL_DIR
-XSKF_CTL_DIR=$(mktemp -d)
-at_exit 'rm -rf "$XSKF_CTL_DIR"'
-# a bpffs of the test's own: `ip netns exec` remounts /sys, not this folder
-BPF=$(mktemp -d)
-mount -t bpf bpf "$BPF" || skip "cannot mount a bpffs"
-at_exit 'umount -l "$BPF"; rmdir "$BPF"'
-PINS=$BPF/xskf/$TB_IF_DUT
-# frames no rule takes go to the stack: the sender finishes its checksums
-gen ethtool -K "$TB_IF_GEN" tx off >/dev/null
+serve_bed_up "xs$$"
 
-send() { # send N DPORT CPU: exactly N frames to DPORT, arriving on queue CPU (veth)
-	gen "$GEN" -i "$TB_IF_GEN" -n "$1" --dport "$2" --cpus "$3" --rate 100000 --json \
-		>"$out/gen.json" || fail "generator"
-	[ "$(sent_of "$out/gen.json")" = "$1" ] || fail "generator did not send $1"
-}
 # serve_start NAME: xsk-rxdrop on queue 0, queue 1 served, UDP 5000 to the sockets; sets PID
 serve_start() {
 	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 --pin-dir "$BPF/xskf" \
@@ -78,11 +64,9 @@ run_pinned() {
 	c=$!
 	at_exit "kill $c 2>/dev/null"
 	wait_line "$out/client.out" "^ready"
-	send 3000 5000 0 # queue 0: xskf's socket
-	send 2000 5000 1 # queue 1: the rule sends them to the client's socket
-	send 500 5001 1  # queue 1, no rule: the stack, not the client
-	wait_app_rx $a 3000
-	wait_for "2000 frames at the client" ge client_rx 2000
+	send 500 5001 1     # queue 1, no rule: the stack, not the client
+	send_q1 2000 client_rx # queue 1: the rule sends them to the client's socket
+	send_q0 $a 3000     # queue 0: xskf's socket
 	[ "$(app_rx $a)" = 3000 ] || fail "xskf received $(app_rx $a), not 3000"
 	[ "$(app_live $a "[r['hits'] for r in j['steering'][0]['rules'] if r['id']]")" = "[5000]" ] ||
 		fail "rule hits: $(app_live $a "j['steering'][0]['rules']")"
@@ -158,11 +142,9 @@ run_uds() {
 	at_exit "kill $c 2>/dev/null"
 	wait_line "$out/client.out" "^ready"
 	grep -q "device-plugin socket: gave the XSKMAP of $TB_IF_DUT to " "$out/a.err" || fail "no 'gave' line"
-	send 3000 5000 0
-	send 2000 5000 1
 	send 500 5001 1
-	wait_app_rx $a 3000
-	wait_for "2000 frames at the client" ge client_rx 2000
+	send_q1 2000 client_rx
+	send_q0 $a 3000
 	kill -TERM $c
 	wait $c || { cat "$out/client.err"; fail "client exited $?"; }
 	[ "$(client_rx)" = 2000 ] || fail "the client received $(client_rx), not 2000"
@@ -232,11 +214,9 @@ run_unpriv() {
 		[ "$(awk '/^CapEff/ {print $2}' /proc/$u/status)" = 0000000000000000 ] ||
 		fail "capabilities $(grep ^Cap /proc/$u/status)"
 	[ "$(awk '/^Uid/ {print $3}' /proc/$u/status)" = 65534 ] || fail "not running as nobody"
-	send 3000 5000 0
-	send 2000 5000 1
 	send 500 5001 1
-	wait_app_rx $a 3000
-	wait_for "2000 frames at the unprivileged run" ge u_rx $u 2000
+	send_q1 2000 u_rx $u
+	send_q0 $a 3000
 	[ "$(u_rx $u)" = 2000 ] || fail "the unprivileged run received $(u_rx $u), not 2000"
 	[ "$(app_rx $a)" = 3000 ] || fail "the privileged run received $(app_rx $a), not 3000"
 	[ "$(app_live $a "[r['hits'] for r in j['steering'][0]['rules'] if r['id']]")" = "[5000]" ] ||

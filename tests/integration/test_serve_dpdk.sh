@@ -17,6 +17,7 @@
 # Root; exit 77 to skip.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/serve_lib.sh"
 require_root
 case_name=${1:?case}
 CACHE=${XSKF_LAB_CACHE:-/var/cache/xskf-lab}
@@ -44,22 +45,7 @@ dpdk_root() {
 dpdk_root
 DPDK_VER=$(dpkg-query --admindir="$ROOT/var/lib/dpkg" -W -f '${Version}' dpdk 2>/dev/null)
 
-tb_up_out "xd$$"
-export XSKF_CTL_DIR
-XSKF_CTL_DIR=$(mktemp -d)
-at_exit 'rm -rf "$XSKF_CTL_DIR"'
-BPF=$(mktemp -d)
-mount -t bpf bpf "$BPF" || skip "cannot mount a bpffs"
-at_exit 'umount -l "$BPF"; rmdir "$BPF"'
-PINS=$BPF/xskf/$TB_IF_DUT
-# frames no rule takes go to the stack: the sender finishes its checksums
-gen ethtool -K "$TB_IF_GEN" tx off >/dev/null
-
-send() { # send N DPORT CPU: exactly N frames to DPORT, arriving on queue CPU (veth)
-	gen "$GEN" -i "$TB_IF_GEN" -n "$1" --dport "$2" --cpus "$3" --rate 100000 --json \
-		>"$out/gen.json" || fail "generator"
-	[ "$(sent_of "$out/gen.json")" = "$1" ] || fail "generator did not send $1"
-}
+serve_bed_up "xd$$"
 
 # testpmd DEVARGS: dpdk-testpmd rxonly on the af_xdp vdev in the dut's namespace, chrooted in
 # the trixie root (a mount namespace of its own: /dev, /proc, /sys of the dut's namespace, a
@@ -89,35 +75,27 @@ tpmd_alive() { kill -0 "$TPMD" 2>/dev/null || { cat "$out/tpmd.out" >&2; fail "d
 tpmd_started() { tpmd_alive && grep -q "^rxonly packet forwarding - ports=1 " "$out/tpmd.out"; }
 
 run() {
-	local how=$1 a from sock=$XSKF_CTL_DIR/afxdp.sock acc
+	local how=$1 a from sock=$XSKF_CTL_DIR/afxdp.sock acc ready serve_args
 	if [ "$how" = pinned ]; then
-		ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 --pin-dir "$BPF/xskf" \
-			--cpus 1 --json --steer "udp dport 5000 xsk" >"$out/a.json" 2>"$out/a.err" &
-		a=$!
-		wait_attached
-		wait_line "$out/a.err" "maps pinned in $PINS"
+		serve_args=(--pin-dir "$BPF/xskf") ready="maps pinned in $PINS"
 		from="use_pinned_map=1,dp_path=/xskf/pins/xskf/$TB_IF_DUT/xsks_map"
 	else
-		ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 --serve-uds "$sock" \
-			--cpus 1 --json --steer "udp dport 5000 xsk" >"$out/a.json" 2>"$out/a.err" &
-		a=$!
-		wait_attached
-		wait_line "$out/a.err" "device-plugin socket $sock"
+		serve_args=(--serve-uds "$sock") ready="device-plugin socket $sock"
 		from="use_cni=1,dp_path=/xskf/uds/afxdp.sock"
 	fi
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 "${serve_args[@]}" \
+		--cpus 1 --json --steer "udp dport 5000 xsk" >"$out/a.json" 2>"$out/a.err" &
+	a=$!
+	wait_attached
+	wait_line "$out/a.err" "$ready"
 	wait_for "control socket of pid $a" ctl_up "$a"
 	testpmd "$from"
 	WAIT_SHOW=$out/tpmd.out wait_for "dpdk-testpmd forwarding" tpmd_started
 	[ "$how" = pinned ] ||
 		wait_line "$out/a.err" "device-plugin socket: gave the XSKMAP of $TB_IF_DUT to "
-	# each call smaller than the rings and sent once the receiver has every frame before it:
-	# exact counts whatever the machine's speed
-	send 500 5001 1 # queue 1, no rule: the stack, never testpmd
-	for n in 500 1000 1500 2000; do
-		send 500 5000 1 # queue 1: the rule sends them to testpmd's socket
-		WAIT_SHOW=$out/tpmd.out wait_for "$n frames at testpmd" ge tpmd_rx $n
-	done
-	gen_paced $a 3000 500 --dport 5000 --cpus 0 --rate 100000 --json # queue 0: xskf's socket
+	send 500 5001 1                       # queue 1, no rule: the stack, never testpmd
+	WAIT_SHOW=$out/tpmd.out send_q1 2000 tpmd_rx # queue 1: the rule sends them to testpmd
+	send_q0 $a 3000                       # queue 0: xskf's socket
 	[ "$(app_live $a "[r['hits'] for r in j['steering'][0]['rules'] if r['id']]")" = "[5000]" ] ||
 		fail "rule hits: $(app_live $a "j['steering'][0]['rules']")"
 	kill -INT "$TPMD"
@@ -129,7 +107,7 @@ run() {
 	# load: the serving run attaches it again, says so, and goes on receiving
 	wait_line "$out/a.err" "our XDP program (id [0-9]*) was detached by someone else (an AF_XDP app we serve?"
 	wait_attached
-	gen_paced $a 1000 500 --dport 5000 --cpus 0 --rate 100000 --json
+	send_q0 $a 1000
 	[ "$(app_rx $a)" = 4000 ] || { tail -5 "$out/a.err"; fail "xskf received $(app_rx $a), not 4000"; }
 	stop_run $a || { cat "$out/a.err"; fail "xsk-rxdrop exited $?"; }
 	[ "$(json_get "$out/a.json" "d['queues'][0]['rx_packets']")" = 4000 ] || fail "xskf's final count"

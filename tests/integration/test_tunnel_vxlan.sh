@@ -48,7 +48,7 @@ ip netns exec "$NS_H" ping -q -c 2 -i 0.05 -W 1 -M dont -s 1460 203.0.113.2 >/de
 
 udp() { # udp RXNS SRCNS DST PORT
 	udp_recv "$1" "$4" $N
-	ip netns exec "$2" $PY "$HELPER" udp-send "$3" "$4" $N
+	udp_send "$2" "$3" "$4" $N
 	wait $UDP_RX
 	[[ $(cat "$WORK/rx.$4") -eq $N ]] || fail "UDP to $3:$4: $(cat "$WORK/rx.$4") of $N intact"
 	ok "UDP to $3:$4: $N/$N intact"

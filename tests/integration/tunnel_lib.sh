@@ -98,11 +98,19 @@ cap() {
 live() { app_live "$APP_PID" "{**j['app_stats'], **j['plugins'][0]['counters']}['$1']"; }
 
 # udp_recv NS PORT N: a receiver of N datagrams in the background (UDP_RX its pid), returning
-# once its socket is bound; it prints how many arrived intact to $WORK/rx.PORT.
+# once its socket is bound; it prints how many arrived intact to $WORK/rx.PORT, and writes
+# its count as it grows to $WORK/rx.PORT.n (udp_send's pace).
 udp_recv() {
-	ip netns exec "$1" $PY "$HELPER" udp-recv "$2" 60 "$3" >"$WORK/rx.$2" 2>"$WORK/rx.$2.err" &
+	ip netns exec "$1" $PY "$HELPER" udp-recv "$2" 60 "$3" "$WORK/rx.$2.n" >"$WORK/rx.$2" \
+		2>"$WORK/rx.$2.err" &
 	UDP_RX=$!
 	wait_for "UDP receiver on port $2" grep -qx ready "$WORK/rx.$2.err"
+}
+
+# udp_send NS DST PORT N: N datagrams to udp_recv's receiver on PORT, 32 at a time, each
+# window once the receiver has the one before: exact counts whatever the machine's speed
+udp_send() {
+	ip netns exec "$1" $PY "$HELPER" udp-send "$2" "$3" "$4" "$WORK/rx.$3.n"
 }
 
 # stat NAME: one of xsk-tunnel's counters from its JSON output (after app_stop).

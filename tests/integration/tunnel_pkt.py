@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Traffic and checks for the xsk-tunnel tests (run with /usr/bin/python3, which has scapy).
 
-  udp-send DST PORT COUNT        COUNT datagrams of 18..1018 bytes, each with its sequence number
-                                 ($TUN_PAYLOAD_BASE..+1000 bytes: 7000 for jumbo frames)
-  udp-recv PORT SECONDS EXPECT   print how many arrive (stops early once EXPECT did)
+  udp-send DST PORT COUNT [PROG] COUNT datagrams of 18..1018 bytes, each with its sequence number
+                                 ($TUN_PAYLOAD_BASE..+1000 bytes: 7000 for jumbo frames); with
+                                 PROG, 32 at a time, each window once the receiver wrote there
+                                 that it arrived
+  udp-recv PORT SECONDS EXPECT [PROG]  print how many arrive (stops early once EXPECT did);
+                                 with PROG, the count so far written there as it grows
   compare A.pcap B.pcap          the UDP frames of both captures must be the same bytes, in order
   malformed IFACE DSTMAC SRCMAC  send the crafted underlay frames the malformed test counts
   outer PCAP SRCMAC DSTMAC       check the outer headers xsk-tunnel wrote (captured underlay)
@@ -24,15 +27,34 @@ def payload(seq):
     return head + bytes((seq + i) & 0xFF for i in range(n - 4))
 
 
-def udp_send(dst, port, count):
+WINDOW = 32  # datagrams in flight at most when the receiver tells its progress
+
+
+def arrived(progress):
+    try:
+        with open(progress, "rb") as f:
+            return int(f.read(10) or b"0")
+    except (OSError, ValueError):
+        return 0
+
+
+def udp_send(dst, port, count, progress=None):
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     for seq in range(count):
         s.sendto(payload(seq), (dst, port))
-        if seq % 50 == 49:
+        if progress and (seq % WINDOW == WINDOW - 1 or seq == count - 1):
+            # the next window once this one arrived (or 5 s passed: a lost datagram shows
+            # in the receiver's count): no ring or socket buffer on the path can overflow,
+            # however slow the machine
+            end = time.time() + 5
+            while arrived(progress) < seq + 1 and time.time() < end:
+                time.sleep(0.001)
+        elif not progress and seq % 50 == 49:
             time.sleep(0.002)  # no burst larger than a socket buffer anywhere on the path
 
 
-def udp_recv(port, seconds, expect):
+def udp_recv(port, seconds, expect, progress=None):
+    pfd = os.open(progress, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600) if progress else -1
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
     s.bind(("0.0.0.0", port))
@@ -49,6 +71,8 @@ def udp_recv(port, seconds, expect):
             got += 1
         else:
             bad += 1
+        if pfd >= 0:
+            os.pwrite(pfd, b"%010d" % (got + bad), 0)
     print(got if not bad else -bad)
 
 
@@ -132,9 +156,9 @@ def outer(pcap, src_mac, dst_mac):
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "udp-send":
-        udp_send(args[0], int(args[1]), int(args[2]))
+        udp_send(args[0], int(args[1]), int(args[2]), args[3] if len(args) > 3 else None)
     elif cmd == "udp-recv":
-        udp_recv(int(args[0]), float(args[1]), int(args[2]))
+        udp_recv(int(args[0]), float(args[1]), int(args[2]), args[3] if len(args) > 3 else None)
     elif cmd == "compare":
         compare(args[0], args[1])
     elif cmd == "outer":

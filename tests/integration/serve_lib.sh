@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# The served-queue tests' traffic (sourced by test_serve.sh and test_serve_dpdk.sh after
+# lib.sh): frames from the generator namespace to the dut's veth, whose RX queue is the
+# sending CPU. Every send is paced by the receiver's count, never by the machine's speed.
+
+send() { # send N DPORT CPU: exactly N frames to DPORT, arriving on queue CPU (veth)
+	gen "$GEN" -i "$TB_IF_GEN" -n "$1" --dport "$2" --cpus "$3" --rate 100000 --json \
+		>"$out/gen.json" || fail "generator"
+	[ "$(sent_of "$out/gen.json")" = "$1" ] || fail "generator did not send $1"
+}
+# send_q1 N CMD...: N frames (a multiple of 500) to UDP 5000 arriving on queue 1, 500 at a time,
+# each call once CMD counts every frame before it: no ring overflows however slow the machine
+send_q1() {
+	local n=$1 sent=0 base
+	shift
+	base=$("$@") || base=0
+	while [ $sent -lt "$n" ]; do
+		send 500 5000 1
+		sent=$((sent + 500))
+		wait_for "$((base + sent)) frames on queue 1" ge "$@" $((base + sent))
+	done
+}
+# send_q0 PID N: N frames to UDP 5000 on queue 0, paced by the run PID's count (gen_paced)
+send_q0() { gen_paced "$1" "$2" 500 --dport 5000 --cpus 0 --rate 100000 --json; }
+
+# serve_bed_up PREFIX: the veth bed ($out), a control folder of the test's own (XSKF_CTL_DIR)
+# and a bpffs of its own at $BPF (`ip netns exec` remounts /sys, not this folder); PINS is
+# where --pin-dir "$BPF/xskf" pins the dut's maps. Frames no rule takes go to the stack, so
+# the sender finishes its checksums.
+serve_bed_up() {
+	tb_up_out "$1"
+	export XSKF_CTL_DIR
+	XSKF_CTL_DIR=$(mktemp -d)
+	at_exit 'rm -rf "$XSKF_CTL_DIR"'
+	BPF=$(mktemp -d)
+	mount -t bpf bpf "$BPF" || skip "cannot mount a bpffs"
+	at_exit 'umount -l "$BPF"; rmdir "$BPF"'
+	PINS=$BPF/xskf/$TB_IF_DUT
+	gen ethtool -K "$TB_IF_GEN" tx off >/dev/null
+}
