@@ -118,7 +118,7 @@ static int filter_check(void *app_ctx, struct xskf_engine_opts *eo)
 static const struct xskf_app filter_app = {
 	.name = "filter",
 	/* it parses the frame itself (no hint read); the UDP header it reads is in the first
-	 * buffer of a chain */
+	 * buffer of a multi-buffer frame */
 	.flags = XSKF_APP_F_HINTS | XSKF_APP_F_FRAGS,
 	.hints = 0,
 	.worker_init = filter_worker_init,

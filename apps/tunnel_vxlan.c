@@ -129,11 +129,11 @@ uint16_t tun_vxlan__sport(const struct xskf_pkt *pkt)
 }
 
 /*
- * The one's-complement sum of a chain's buffers after the first (a jumbo frame in several
- * buffers, docs/jumbo.md), as if they followed it in memory: @odd when the bytes summed before
- * them are an odd count, so that each buffer's sum is byte-swapped into place.
+ * The one's-complement sum of a multi-buffer frame's buffers after the first (a jumbo frame in
+ * several buffers, docs/jumbo.md), as if they followed it in memory: @odd when the bytes summed
+ * before them are an odd count, so that each buffer's sum is byte-swapped into place.
  */
-static uint64_t chain_sum(const struct xskf_pkt *pkt, uint64_t sum, bool odd)
+static uint64_t frags_sum(const struct xskf_pkt *pkt, uint64_t sum, bool odd)
 {
 	uint32_t len;
 	unsigned int i;
@@ -159,7 +159,7 @@ enum tun_ctr tun_vxlan__encap(const struct tun_table *t, const struct tun_underl
 			      struct xskf_pkt *pkt, uint16_t *ip_id)
 {
 	const struct tun_entry *e;
-	/* a chain's inner frame is all its buffers; its headers are in the first */
+	/* a multi-buffer frame's inner frame is all its buffers; its headers are in the first */
 	uint32_t inner = xskf_pkt__total_len(pkt), hash, hlen, ip_len, l4;
 	bool v6;
 	uint8_t *p;
@@ -229,7 +229,7 @@ enum tun_ctr tun_vxlan__encap(const struct tun_table *t, const struct tun_underl
 
 		/* IPv6 has no header checksum, so UDP must carry one (RFC 8200 section 8.1): by the
 		 * underlay's TX offload where it has one (the field seeded by xskf), else here;
-		 * chains here always (xskf carries out no TX metadata for them) */
+		 * multi-buffer frames here always (xskf carries out no TX metadata for them) */
 		if (__builtin_expect(u->tx_csum, 0) && !pkt->frags &&
 		    !xskf_pkt__tx_l4_csum(pkt, 14, (uint16_t)l4))
 			return TUN_ENCAP;
@@ -237,7 +237,7 @@ enum tun_ctr tun_vxlan__encap(const struct tun_table *t, const struct tun_underl
 		sum = xskf_csum__add(sum, tail, sizeof(tail));
 		sum = xskf_csum__add(sum, p + l4, pkt->len - l4);
 		if (pkt->frags)
-			sum = chain_sum(pkt, sum, (pkt->len - l4) & 1);
+			sum = frags_sum(pkt, sum, (pkt->len - l4) & 1);
 		csum = (uint16_t)~xskf_csum__fold(sum);
 		if (!csum)
 			csum = 0xffff; /* 0 means "no checksum" */
@@ -284,11 +284,12 @@ enum tun_ctr tun_vxlan__decap(const struct tun_table *t, struct xskf_pkt *pkt)
 		return TUN_DEC_NOT_IP;
 	}
 	/*
-	 * The IP length may be shorter than the frame (Ethernet padding), never longer. A chain
-	 * (a jumbo frame, docs/jumbo.md) has no padding (it is long) and its last buffer's length
-	 * is not the app's to change: its IP length must be all of it, and the headers up to the
-	 * inner Ethernet header must be in its first buffer. Apart, so that frames of one buffer
-	 * pay one test for chains (the decap row of bench-engine.sh: 219 -> 200 instructions).
+	 * The IP length may be shorter than the frame (Ethernet padding), never longer. A
+	 * multi-buffer frame (a jumbo frame, docs/jumbo.md) has no padding (it is long) and its
+	 * last buffer's length is not the app's to change: its IP length must be all of it, and the
+	 * headers up to the inner Ethernet header must be in its first buffer. Apart, so that
+	 * frames of one buffer pay one test for multi-buffer frames (the decap row of
+	 * bench-engine.sh: 219 -> 200 instructions).
 	 */
 	if (__builtin_expect(pkt->frags != 0, 0)) {
 		if (end != xskf_pkt__frags_len(pkt) || l4 + 16 + 14 > len)

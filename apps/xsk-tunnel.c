@@ -66,7 +66,7 @@ too_big(struct tunnel_worker *w, const struct tun_table *t, struct xskf_pkt *p, 
 {
 	enum tun_ctr c;
 
-	/* the answer quotes the first bytes: a jumbo chain's first buffer, sent alone */
+	/* the answer quotes the first bytes: a jumbo frame's first buffer, sent alone */
 	p->frags = 0;
 	c = tun_pmtu__answer(&w->pmtu, t, &w->tun->ul, p, now_ns);
 
@@ -381,8 +381,8 @@ static int tunnel_check(void *app_ctx, struct xskf_engine_opts *eo)
 
 static const struct xskf_app tunnel_app = {
 	.name = "xsk-tunnel",
-	/* chains: the headers it reads and writes are in the first buffer (tunnel_vxlan.c); of
-	 * the hints only the driver's hash, for the outer source port */
+	/* multi-buffer frames: the headers it reads and writes are in the first buffer (see
+	 * tunnel_vxlan.c); of the hints only the driver's hash, for the outer source port */
 	.flags = XSKF_APP_F_RCU_QSBR | XSKF_APP_F_FORWARDS | XSKF_APP_F_FRAGS |
 		 XSKF_APP_F_HINTS,
 	.hints = XSKF_HINT_HASH,

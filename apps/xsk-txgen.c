@@ -35,8 +35,8 @@
 #define ETH_ALEN   6
 #define HDR_LEN	   42 /* Ethernet + IPv4 + UDP */
 #define MAX_FRAME  4096
-/* --size beyond one buffer: a chain (multi-buffer AF_XDP, docs/jumbo.md), up to MTU 9000 with
- * the Ethernet header and a VLAN tag */
+/* --size beyond one buffer: a multi-buffer frame (multi-buffer AF_XDP, docs/jumbo.md), up to MTU
+ * 9000 with the Ethernet header and a VLAN tag */
 #define MAX_JUMBO  9018
 #define IMIX_CYCLE 12
 #define IMIX_MAX   1514
@@ -114,7 +114,7 @@ struct txgen {
 	struct xskf_engine *eng;
 	unsigned int nr_workers, nr_ports;
 	uint8_t tmpl[MAX_JUMBO]; /* the largest UDP frame; smaller ones are its prefix */
-	uint32_t room;           /* bytes one buffer holds; --size beyond it: chains */
+	uint32_t room;           /* bytes a buffer holds; --size beyond: multi-buffer frames */
 	uint32_t frame_size;
 	struct txgen_frames fr;	 /* pcap frames */
 	struct txgen_share shares[XSKF_MAX_WORKERS]; /* the frames of each worker's flows */
@@ -643,12 +643,12 @@ static inline void next_built(struct txgen_worker *w, uint32_t flows)
 #define unlikely_jumbo(x) __builtin_expect(!!(x), 0)
 
 /*
- * A frame of @len bytes longer than one buffer: @src's bytes from @from on over a chain of
+ * A frame of @len bytes longer than one buffer: @src's bytes from @from on over a frame of
  * buffers, the first full, the others appended (the template's from HDR_LEN: put_headers()
  * writes the headers; a pcap record's whole). False when a buffer cannot be had now (no free
  * frame): the frame is not sent.
  */
-static bool build_chain(const struct txgen *t, struct xskf_pkt *p, const uint8_t *src,
+static bool build_frags(const struct txgen *t, struct xskf_pkt *p, const uint8_t *src,
 			uint32_t from, uint32_t len)
 {
 	uint32_t off = t->room, k;
@@ -692,7 +692,7 @@ static unsigned int txgen_fill(void *wctx, struct xskf_pkt *pkts, unsigned int m
 
 			len = t->fr.len[k];
 			if (unlikely_jumbo(len > t->room)) {
-				if (!build_chain(t, p, t->fr.data[k], 0, len))
+				if (!build_frags(t, p, t->fr.data[k], 0, len))
 					break; /* no free frame now: this record next round */
 			} else {
 				memcpy(p->data, t->fr.data[k], len);
@@ -702,7 +702,7 @@ static unsigned int txgen_fill(void *wctx, struct xskf_pkt *pkts, unsigned int m
 		} else {
 			len = t->imix ? t->imix_tbl[w->imix] : t->size;
 			if (unlikely_jumbo(len > t->room)) {
-				if (!build_chain(t, p, t->tmpl, HDR_LEN, len))
+				if (!build_frags(t, p, t->tmpl, HDR_LEN, len))
 					break; /* no free frame now: the rest next round */
 			} else {
 				memcpy(p->data + HDR_LEN, t->tmpl + HDR_LEN, len - HDR_LEN);
@@ -1000,7 +1000,7 @@ static int check_size(struct txgen *t, uint32_t frame_size, bool no_hints)
 		t->size = (uint32_t)v;
 		return 0;
 	}
-	/* longer: a chain of buffers, if the engine binds for them (txgen_init() checks) */
+	/* longer: several buffers, if the engine binds for them (txgen_init() checks) */
 	if (number && v > room && v <= MAX_JUMBO) {
 		t->size = (uint32_t)v;
 		return 0;
@@ -1054,7 +1054,8 @@ static int txgen_check(void *ctx, struct xskf_engine_opts *eo)
 	}
 	if (t->pcap) {
 #ifdef XSKF_HAVE_PCAP
-		/* records beyond one buffer go as chains where the MTU has them (txgen_init) */
+		/* records beyond one buffer go as multi-buffer frames where the MTU has them
+		 * (txgen_init) */
 		return load_pcap(t, MAX_JUMBO);
 #else
 		fprintf(stderr, "txgen: --pcap: this xsk-txgen was built without libpcap\n");
@@ -1066,7 +1067,7 @@ static int txgen_check(void *ctx, struct xskf_engine_opts *eo)
 
 static const struct xskf_app txgen_app = {
 	.name = "xsk-txgen",
-	/* chains: --size beyond one buffer is sent as several (xskf_pkt__append()) */
+	/* frags: --size beyond one buffer is sent as several (xskf_pkt__append()) */
 	.flags = XSKF_APP_F_TX_ONLY | XSKF_APP_F_FRAGS,
 	.configure = txgen_configure,
 	.init = txgen_init,

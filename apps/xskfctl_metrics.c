@@ -330,13 +330,13 @@ static void queue(struct out *o, const struct xj_node *n, int q)
 {
 	static const char *const skip[] = {"port", "queue", "worker", NULL};
 	/*
-	 * The objects of a queue, in the order their families have always come; one only a
-	 * newer counter row names follows them
+	 * The objects of a queue, in the order of their first counter rows (xskf_counters.h):
+	 * the order their families have always come in, a newer object's after them
 	 */
-	const char *objs[NR_QROWS + 5] = {"kernel", "program", "csum", "chains", "tx_meta"};
+	const char *objs[NR_QROWS];
 	char l[1024], e[512], vb[64], prefix[64];
 	const char *qv = val(n, xj_get(n, q, "queue"), vb, sizeof(vb));
-	unsigned int s, no = 5, i;
+	unsigned int s, no = 0, i;
 
 	for (i = 0; i < NR_QROWS; i++) {
 		if (!*qrows[i].obj)

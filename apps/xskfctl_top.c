@@ -163,35 +163,71 @@ static double qrate(const struct xj_node *na, int a, const struct xj_node *nb, i
 	return sub_rate(na, a, nb, b, r->obj, r->key, dt);
 }
 
+/*
+ * The columns of the two tables: a queue counter each (its row of xskf_counters.h, XQ_*), as a
+ * rate, under a heading of its own width. A column is one line here.
+ */
+struct top_col {
+	const char *head;
+	int width;
+	unsigned int row;
+};
+static const struct top_col traffic_cols[] = {
+	{ "RX_PPS", 12, XQ_rx_packets }, { "RX_BYTES/S", 14, XQ_rx_bytes },
+	{ "TX_PPS", 12, XQ_tx_packets }, { "TX_BYTES/S", 14, XQ_tx_bytes },
+};
+static const struct top_col drop_cols[] = {
+	{ "APP", 9, XQ_drop_app },
+	{ "NO_PORT", 9, XQ_drop_no_port },
+	{ "TOO_LONG", 9, XQ_drop_too_long },
+	{ "TX_FULL", 9, XQ_drop_tx_full },
+	{ "K_RX_DROP", 10, XQ_k_rx_dropped },
+	{ "K_RING_FUL", 10, XQ_k_rx_ring_full },
+	{ "K_FILL_EMPT", 11, XQ_k_rx_fill_ring_empty_descs },
+};
+
+/* The headings of @cols after the first column's (already printed), then the line's end. */
+static void col_heads(const struct top_col *cols, unsigned int nr)
+{
+	for (unsigned int i = 0; i < nr; i++)
+		printf(" %*s", cols[i].width, cols[i].head);
+	printf("\n");
+}
+
+/* Queue @q's rates (@b: the same queue before, or -1) under @cols, then the line's end. */
+static void col_rates(const struct top_col *cols, unsigned int nr, const struct xj_node *n, int q,
+		      const struct xj_node *p, int b, double dt)
+{
+	for (unsigned int i = 0; i < nr; i++)
+		printf(" %*.0f", cols[i].width, qrate(n, q, p, b, cols[i].row, dt));
+	printf("\n");
+}
+
+#define NR_COLS(c) (sizeof(c) / sizeof((c)[0]))
+
 static void table(const char *name, const struct xj_node *n, const struct xj_node *p, double dt)
 {
 	int a = xj_get(n, 0, "queues"), q, pa, pp;
 
 	printf("xskfctl top: %s  app %s  uptime %.1f s  rates over %.2f s\n", name,
 	       xj_str(n, 0, "app", "?"), xj_num(n, 0, "duration_s"), dt);
-	printf("%-16s %6s %12s %14s %12s %14s\n", "PORT:QUEUE", "WORKER", "RX_PPS", "RX_BYTES/S",
-	       "TX_PPS", "TX_BYTES/S");
+	printf("%-16s %6s", "PORT:QUEUE", "WORKER");
+	col_heads(traffic_cols, NR_COLS(traffic_cols));
 	for (q = xj_first(n, a); q >= 0; q = xj_next(n, a, q)) {
 		char pq[64];
 		int b = queue_label(n, q, p, pq, sizeof(pq));
 
-		printf("%-16s %6llu %12.0f %14.0f %12.0f %14.0f\n", pq,
-		       (unsigned long long)xj_u64(n, q, "worker", NULL),
-		       qrate(n, q, p, b, XQ_rx_packets, dt), qrate(n, q, p, b, XQ_rx_bytes, dt),
-		       qrate(n, q, p, b, XQ_tx_packets, dt), qrate(n, q, p, b, XQ_tx_bytes, dt));
+		printf("%-16s %6llu", pq, (unsigned long long)xj_u64(n, q, "worker", NULL));
+		col_rates(traffic_cols, NR_COLS(traffic_cols), n, q, p, b, dt);
 	}
-	printf("%-16s %9s %9s %9s %9s %10s %10s %11s\n", "DROPS/S", "APP", "NO_PORT", "TOO_LONG",
-	       "TX_FULL", "K_RX_DROP", "K_RING_FUL", "K_FILL_EMPT");
+	printf("%-16s", "DROPS/S");
+	col_heads(drop_cols, NR_COLS(drop_cols));
 	for (q = xj_first(n, a); q >= 0; q = xj_next(n, a, q)) {
 		char pq[64];
 		int b = queue_label(n, q, p, pq, sizeof(pq));
 
-		printf("%-16s %9.0f %9.0f %9.0f %9.0f %10.0f %10.0f %11.0f\n", pq,
-		       qrate(n, q, p, b, XQ_drop_app, dt), qrate(n, q, p, b, XQ_drop_no_port, dt),
-		       qrate(n, q, p, b, XQ_drop_too_long, dt), qrate(n, q, p, b, XQ_drop_tx_full, dt),
-		       qrate(n, q, p, b, XQ_k_rx_dropped, dt),
-		       qrate(n, q, p, b, XQ_k_rx_ring_full, dt),
-		       qrate(n, q, p, b, XQ_k_rx_fill_ring_empty_descs, dt));
+		printf("%-16s", pq);
+		col_rates(drop_cols, NR_COLS(drop_cols), n, q, p, b, dt);
 	}
 	/* plugin counters, per second */
 	a = xj_get(n, 0, "plugins");

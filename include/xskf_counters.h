@@ -83,10 +83,10 @@
 	  "Sampled frames with an unfinished L4 checksum (a sender's offload).")                   \
 	X(csum_repaired, csum, repaired, WORKER, counter, "Checksums finished by --csum-repair.")  \
 	/*                                                                                         \
-	 * Multi-buffer frames (docs/jumbo.md): received as chains of buffers; dropped because a   \
-	 * chain was longer than XSKF_MAX_SEGS, because it had no end (a buffer marked to go on    \
-	 * followed by none, found at exit), or because it was to be sent with more buffers than   \
-	 * the output socket takes (its tx_max_segs).                                              \
+	 * Multi-buffer frames (docs/jumbo.md; the names users read keep the older word,           \
+	 * "chains"): received; dropped because one had more than XSKF_MAX_SEGS buffers, because   \
+	 * it had no end (a buffer marked to go on followed by none, found at exit), or because it \
+	 * was to be sent with more buffers than the output socket takes (its tx_max_segs).        \
 	 */                                                                                        \
 	X(rx_chains, chains, rx, WORKER, counter, "Multi-buffer frames (chains) received.")        \
 	X(drop_chain_long, chains, drop_long, WORKER, counter,                                     \

@@ -255,10 +255,10 @@ XSKF_API int xskf_csum__finish(void *frame, uint32_t len);
  * xskf_pkt__csum_finish() - xskf_csum__finish() on the frame of @pkt: with the XDP program's
  * offsets when the frame starts where it was received and its hints are valid, else parsing
  * it (an app that decapsulated a frame calls it on the inner frame once pulled to it). A
- * chain (pkt->frags, docs/jumbo.md) is summed over all its buffers; its headers must be in
- * the first, as the kernel hands them (else 0, nothing done).
- * Returns 1, 0 or -EBADMSG as xskf_csum__finish(). Thread: any (a worker, in rx_burst: a
- * chain's buffers are found through the worker's burst).
+ * multi-buffer frame (pkt->frags, docs/jumbo.md) is summed over all its buffers; its headers must
+ * be in the first, as the kernel hands them (else 0, nothing done). Returns 1, 0 or -EBADMSG as
+ * xskf_csum__finish(). Thread: any (a worker, in rx_burst: a frame's buffers are found through the
+ * worker's burst).
  */
 XSKF_API int xskf_pkt__csum_finish(struct xskf_pkt *pkt);
 

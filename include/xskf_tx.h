@@ -83,7 +83,7 @@ struct xskf_tx_req {
  * Framework-private: the bit of xskf_pkt.frag_idx the accessors set in a frame of one buffer,
  * so that the worker looks for a request only in frames that asked, and only on the sockets
  * of apps that ask (XSKF_APP_F_TX_META or xskf_engine_opts.tx_meta): the others' burst
- * functions never look. (A chain's request is found by its magic, and only counted.)
+ * functions never look. (A multi-buffer frame's request is found by its magic, and only counted.)
  */
 #define XSKF_PKT_TX_REQ 0x8000
 

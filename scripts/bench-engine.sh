@@ -79,7 +79,7 @@ APPS=(
 	"rxdrop-hints|$B/apps/xsk-rxdrop"
 	"l2fwd|$B/apps/xsk-l2fwd --no-hints"
 	# multi-buffer frames (docs/jumbo.md): each a chain of 3 or 5 buffers of 60 bytes, counted
-	# per frame (the chain path of chain_ops.h: rx_take_sg, dispatch_sg, completions by frame)
+	# per frame (the chain path of frags_ops.h: rx_take_sg, dispatch_sg, completions by frame)
 	"rxdrop-seg3|$B/apps/xsk-rxdrop --no-hints --mem-segs 3"
 	"rxdrop-seg5|$B/apps/xsk-rxdrop --no-hints --mem-segs 5"
 	"l2fwd-seg3|$B/apps/xsk-l2fwd --no-hints --mem-segs 3"

@@ -24,7 +24,9 @@ PKGS=(llvm libbpf-dev libxdp-dev liburcu-dev libnuma-dev libpcap-dev
 # test_ops.sh); QEMU, debootstrap, busybox-static (the initramfs), cpio, xz, zstd (the guest
 # kernels' modules), strings, file and flock are the kernel lab's (scripts/vm-lab.sh, suite 'lab');
 # xdp-filter and xdp-loader (xdp-tools) are the libxdp users xskf runs beside (test_citizen.sh,
-# the lab's citizen test)
+# the lab's citizen test); podman builds the Containerfile's image and runs an xskf app in it,
+# with runc as its OCI runtime (test_container.sh: crun 1.8 refuses a host with cgroups v1
+# and v2 side by side, as this one)
 CMDS=(cc:build-essential c++:build-essential readelf:binutils nm:binutils meson:meson ninja:ninja-build pkg-config:pkg-config clang:clang bpftool:bpftool
 	ip:iproute2 ss:iproute2 ethtool:ethtool tcpdump:tcpdump ping:iputils-ping
 	scdoc:scdoc numactl:numactl sysctl:procps taskset:util-linux setpriv:util-linux timeout:coreutils
@@ -32,7 +34,7 @@ CMDS=(cc:build-essential c++:build-essential readelf:binutils nm:binutils meson:
 	iperf3:iperf3 tshark:tshark capinfos:wireshark-common curl:curl systemd-analyze:systemd strace:strace promtool:prometheus
 	qemu-system-x86_64:qemu-system-x86 debootstrap:debootstrap busybox:busybox-static cpio:cpio
 	xz:xz-utils zstd:zstd strings:binutils file:file flock:util-linux dpkg-deb:dpkg
-	xdp-filter:xdp-tools xdp-loader:xdp-tools)
+	xdp-filter:xdp-tools xdp-loader:xdp-tools podman:podman runc:runc)
 # command:package, for the benchmarks only
 BENCH_CMDS=(dpdk-testpmd:dpdk-dev bc:bc valgrind:valgrind stress-ng:stress-ng)
 

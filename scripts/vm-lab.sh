@@ -16,7 +16,8 @@
 #     --all        every kernel (with no TEST: every test, the full list; zc: its long part too)
 #     --suite      the test suite's run (meson's 'lab' suite, scripts/test.sh): every kernel,
 #                  `load` on every kernel, `rxdrop zerocopy zc` on 7.x with virtio-net,
-#                  `zerocopy linkreset faults` on 7.x with igb (`features`, `core`: --all)
+#                  `zerocopy linkreset faults` on 7.x with igb (`features`, `core`, `citizen`:
+#                  --all; citizen's five took 6.5-11 min a boot here)
 #     --nic N      boot with this NIC (repeatable; default: virtio on every kernel, and igb
 #                  too on 7.x): virtio (virtio-net, 2 queue pairs, QEMU 7.2) or igb (2 queues,
 #                  QEMU 10); each NIC is a boot of its own
@@ -48,7 +49,9 @@
 #                    citizen   xsk-rxdrop beside xdp-filter (Debian's xdp-tools, the host's
 #                              binaries) through libxdp's dispatcher, each started first;
 #                              every frame either dropped by the filter or counted by xskf,
-#                              each detached alone (kernel 7.x: 6.12 refuses the program)
+#                              each detached alone; two runs (queue 0, queue 1) sharing one
+#                              component beside the filter; the dispatcher's cost per frame
+#                              (bench-xdp-prog: TCG ratios) (kernel 7.x; scripts/vm_lab_citizen.sh)
 #                    core      the copy-mode core integration tests (tests/integration: the
 #                              demo, rxdrop, l2fwd, steering, software hints) run in the
 #                              guest on their own veth beds (scripts/vm_lab_core.sh)
@@ -69,7 +72,7 @@ TESTS=()
 KEEP=0
 NICS=()
 LAB_ALL=0 # --all: also the long part of the zero-copy list (vm_lab_zc.sh)
-ALL_TESTS="load rxdrop zerocopy linkreset faults flowhash xdprefuse zc core"
+ALL_TESTS="load rxdrop zerocopy linkreset faults flowhash xdprefuse zc citizen core"
 SUITE=0
 # suite_tests K NIC: the suite's tests on kernel K with NIC (under 15 minutes in all on a
 # 2-CPU machine)
@@ -348,7 +351,8 @@ madison_load
 rootfs_make
 wanted=" ${TESTS[*]:-$ALL_TESTS} "
 [ $SUITE = 0 ] || wanted=" $(for k in "${KERNELS[@]}"; do suite_tests "$k"; done) "
-case $wanted in *" core "* | *" features "*) core_rootfs ;; esac
+# (citizen: python3 reads the runs' counters)
+case $wanted in *" core "* | *" features "* | *" citizen "*) core_rootfs ;; esac
 for k in "${KERNELS[@]}"; do
 	kernel_fetch "$k"
 	initramfs_make "$k"

@@ -40,7 +40,16 @@ struct xskf_mem_rings {
 	bool silent; /* this port receives nothing */
 	bool meta_on;
 	struct xskf_meta meta;
+	uint64_t rx; /* frames the stand-in received: the program's redirected */
 };
+
+/* A worker's (w->be_priv, allocated by prime(), freed by fini()) */
+struct xskf_mem_worker {
+	uint64_t left;    /* frames its stand-in still makes */
+	uint64_t busy_ns; /* and how long the worker took for all of them */
+	uint64_t t0;      /* when its stand-in first ran */
+	bool finished;    /* all its frames made and back: it waits for the stop */
+} __attribute__((aligned(64))); /* each worker writes its own: no line shared */
 
 /* The memory backend's state of an engine (eng->be_priv) */
 struct xskf_mem_engine {
@@ -52,6 +61,16 @@ struct xskf_mem_engine {
 static struct xskf_mem_engine *mem_of(const struct xskf_engine *eng)
 {
 	return eng->be_priv;
+}
+
+static struct xskf_mem_worker *mem_worker(const struct xskf_worker *w)
+{
+	return w->be_priv;
+}
+
+static struct xskf_mem_rings *mem_rings(const struct xskf_sock *s)
+{
+	return s->be_priv;
 }
 
 static void ring_init(void *ring, struct mem_ring_words *k, void *slots, uint32_t size,
@@ -76,7 +95,7 @@ static int mem_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 	if (posix_memalign((void **)&m, 64, sizeof(*m)))
 		return -ENOMEM;
 	memset(m, 0, sizeof(*m));
-	s->mem = m;
+	s->be_priv = m;
 	for (i = 0; i < 4; i++) {
 		if (posix_memalign(&m->slots[i], 64, sizes[i] * slot[i])) {
 			mem_close_sock(s);
@@ -99,11 +118,12 @@ static int mem_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 	s->fd = -1;
 	/* the stand-in needs no kick: as a zero-copy driver that never asks for a wakeup */
 	s->zerocopy = true;
-	/* chains: as a copy-mode socket bound with XDP_USE_SG (18 buffers per frame on TX) */
+	/* multi-buffer frames: as a copy-mode socket bound with XDP_USE_SG (18 buffers per frame on
+	 * TX) */
 	if (mo->segs > 1) {
-		if (!(w->eng->app.flags & XSKF_APP_F_CHAINS)) {
+		if (!(w->eng->app.flags & XSKF_APP_F_FRAGS)) {
 			pr_warn("--mem-segs %u: the app does not take multi-buffer frames "
-				"(XSKF_APP_F_CHAINS): use --mem-segs 1\n",
+				"(XSKF_APP_F_FRAGS): use --mem-segs 1\n",
 				mo->segs);
 			mem_close_sock(s);
 			return -EINVAL;
@@ -122,7 +142,7 @@ static int mem_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 
 static void mem_close_sock(struct xskf_sock *s)
 {
-	struct xskf_mem_rings *m = s->mem;
+	struct xskf_mem_rings *m = mem_rings(s);
 	unsigned int i;
 
 	if (!m)
@@ -130,7 +150,7 @@ static void mem_close_sock(struct xskf_sock *s)
 	for (i = 0; i < 4; i++)
 		free(m->slots[i]);
 	free(m);
-	s->mem = NULL;
+	s->be_priv = NULL;
 }
 
 /* A 60-byte IPv4/UDP frame (64 on the wire), 192.0.2.1:1024 -> 192.0.2.2:9, valid checksums. */
@@ -172,26 +192,30 @@ static int mem_prime(struct xskf_worker *w)
 			memcpy(chunk + off - sizeof(meta), &meta, sizeof(meta));
 	}
 	mem_of(eng)->len = len;
-	w->mem.left = mo->frames ? mo->frames : UINT64_MAX;
+	if (posix_memalign(&w->be_priv, 64, sizeof(struct xskf_mem_worker)))
+		return -ENOMEM;
+	memset(w->be_priv, 0, sizeof(struct xskf_mem_worker));
+	mem_worker(w)->left = mo->frames ? mo->frames : UINT64_MAX;
 	return 0;
 }
 
 /*
  * The kernel's side of the worker's sockets, once per loop iteration: up to @batch frames from
  * each fill ring into its RX ring (their bytes are already in place), and every TX descriptor
- * into the completion ring. It stops making RX frames once @w->mem.left is used up, and while
+ * into the completion ring. It stops making RX frames once its worker's left is used up, and while
  * the worker drains (as an interface does once its XDP program is detached).
  */
 static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 {
 	struct xskf_engine *eng = w->eng;
+	struct xskf_mem_worker *mw = mem_worker(w);
 	uint32_t off = eng->rx_data_off, len = mem_of(eng)->len;
 	uint32_t segs = mem_of(eng)->o.segs > 1 ? mem_of(eng)->o.segs : 1;
 	unsigned int i;
 
-	if (!w->mem.t0)
-		w->mem.t0 = xskf_now_ns();
-	if (w->mem.finished) {
+	if (!mw->t0)
+		mw->t0 = xskf_now_ns();
+	if (mw->finished) {
 		/* nothing more will come: wait for the stop without spinning, so that a profile
 		 * counts the packets' work, not idle polls */
 		struct timespec ts = { .tv_nsec = 1000 * 1000 };
@@ -199,10 +223,10 @@ static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 		nanosleep(&ts, NULL);
 		return;
 	}
-	if (!w->mem.left && xskf_worker__drained(w)) {
+	if (!mw->left && xskf_worker__drained(w)) {
 		/* the last worker through its frames stops the engine */
-		w->mem.finished = true;
-		w->mem.busy_ns = xskf_now_ns() - w->mem.t0;
+		mw->finished = true;
+		mw->busy_ns = xskf_now_ns() - mw->t0;
 		if (atomic_fetch_add(&mem_of(eng)->finished, 1) + 1 == eng->nr_workers)
 			atomic_store(&eng->stop, true);
 		return;
@@ -210,7 +234,7 @@ static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 
 	for (i = 0; i < w->nr_socks; i++) {
 		struct xskf_sock *s = w->socks[i];
-		struct xskf_mem_rings *m = s->mem;
+		struct xskf_mem_rings *m = mem_rings(s);
 		struct mem_ring_words *fill = &m->w[0], *rxw = &m->w[1], *tx = &m->w[2];
 		struct mem_ring_words *comp = &m->w[3];
 		const uint64_t *fslots = m->slots[0];
@@ -238,10 +262,10 @@ static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 			n = j;
 		if (n > batch * segs)
 			n = batch * segs;
-		/* n descriptors: with --mem-segs, whole chains of segs */
+		/* n descriptors: with --mem-segs, whole frames of segs */
 		n -= n % segs;
-		if (n / segs > w->mem.left)
-			n = (uint32_t)w->mem.left * segs;
+		if (n / segs > mw->left)
+			n = (uint32_t)mw->left * segs;
 		for (j = 0; j < n; j++) {
 			struct xdp_desc *d = &rslots[(rxw->producer + j) & s->rx.mask];
 
@@ -261,8 +285,8 @@ static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 		}
 		fill->consumer += n;
 		rxw->producer += n;
-		s->mem_rx += n / segs;
-		w->mem.left -= n / segs;
+		m->rx += n / segs;
+		mw->left -= n / segs;
 	}
 }
 
@@ -307,7 +331,9 @@ static int mem_add_port(struct xskf_engine *eng, struct xskf_port *p, const char
 /* The stand-in plays the XDP program: what it put on the RX ring. No kernel counters. */
 static void mem_kstats(const struct xskf_sock *s, struct xskf_queue_stats *st)
 {
-	st->prog_redirected = s->mem_rx;
+	const struct xskf_mem_rings *m = mem_rings(s);
+
+	st->prog_redirected = m ? m->rx : 0;
 }
 
 /* A memory port: the MAC its frames are addressed to (default_frame), always up. */
@@ -343,28 +369,31 @@ static void mem_json(struct xskf_engine *eng, FILE *f)
 	unsigned int i;
 
 	fprintf(f, ",\n  \"memory_backend\": [");
-	for (i = 0; i < eng->nr_workers; i++)
+	for (i = 0; i < eng->nr_workers; i++) {
+		const struct xskf_mem_worker *mw = mem_worker(&eng->workers[i]);
+
 		fprintf(f, "%s{\"worker\": %u, \"frames\": %llu, \"busy_ns\": %llu}", i ? ", " : "",
 			i, (unsigned long long)mem_of(eng)->o.frames,
-			(unsigned long long)eng->workers[i].mem.busy_ns);
+			(unsigned long long)(mw ? mw->busy_ns : 0));
+	}
 	fprintf(f, "]");
 }
 
 /*
  * Idle: the stand-in makes frames only when the worker runs it. Until it is done with them for
  * a port that receives, they are there to take (a kernel would wake the poller at once: a round
- * can be empty with frames coming, e.g. a chain held back until its last buffer is made), so
- * the worker must not sleep: -EAGAIN. Else nothing is coming: it waits for its eventfd (a stop)
- * or the timeout.
+ * can be empty with frames coming, e.g. a multi-buffer frame held back until its last buffer is
+ * made), so the worker must not sleep: -EAGAIN. Else nothing is coming: it waits for its eventfd (a
+ * stop) or the timeout.
  */
 static int mem_wait(struct xskf_worker *w, int timeout_ms)
 {
 	unsigned int i;
 
 	/* until it is finished: with its last frames made, its next step sees them all back */
-	if (!w->mem.finished)
+	if (!mem_worker(w)->finished)
 		for (i = 0; i < w->nr_socks; i++)
-			if (!w->socks[i]->mem->silent)
+			if (!mem_rings(w->socks[i])->silent)
 				return -EAGAIN;
 	return poll(w->idle.pfd, 1, timeout_ms);
 }
@@ -397,6 +426,12 @@ static int mem_init(struct xskf_engine *eng)
 
 static void mem_fini(struct xskf_engine *eng)
 {
+	unsigned int i;
+
+	for (i = 0; eng->workers && i < eng->nr_workers; i++) {
+		free(eng->workers[i].be_priv);
+		eng->workers[i].be_priv = NULL;
+	}
 	free(eng->be_priv);
 	eng->be_priv = NULL;
 }

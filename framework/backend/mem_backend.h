@@ -28,9 +28,9 @@ struct xskf_mem_opts {
 	const uint32_t *port_frame_lens;
 	uint32_t nr_port_frames;
 	/*
-	 * --mem-segs: each frame comes as a chain of this many buffers (multi-buffer AF_XDP,
-	 * chain_ops.h), the frame's bytes in each; 0 or 1: one buffer. Needs an app with
-	 * XSKF_APP_F_CHAINS. The stand-in's TX takes 18 buffers per frame, as copy mode.
+	 * --mem-segs: each frame comes in this many buffers (multi-buffer AF_XDP,
+	 * frags_ops.h), the frame's bytes in each; 0 or 1: one buffer. Needs an app with
+	 * XSKF_APP_F_FRAGS. The stand-in's TX takes 18 buffers per frame, as copy mode.
 	 */
 	uint32_t segs;
 };

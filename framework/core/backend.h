@@ -36,6 +36,9 @@ struct xskf_backend_ops {
 	/* the fatal-signal handler (async-signal-safe, no engine at hand): whatever must not
 	 * outlive a crashed process (xdp: our program off the interfaces) */
 	void (*emergency)(void);
+	/* the capabilities (bit mask, 1 << CAP_*) the control thread keeps after set-up for its
+	 * watch and tear-down; every other one is dropped (privs.c). NULL: CAP_NET_ADMIN */
+	uint64_t (*keep_caps)(struct xskf_engine *eng);
 	/* before anything is set up: permissions, programs already on the interfaces */
 	int (*preflight)(struct xskf_engine *eng);
 	/* fill in port @p (zeroed; name, idx and prog_fd set) for @name and its queue ids

@@ -3,14 +3,14 @@
  * A socket's burst functions (burst.h): one body for the RX burst, one for the verdicts, one
  * for completions, each instantiated for every kind (ring_ops.h: XSKF_BURST_*) with the kind a
  * constant, so that a socket of frames of one buffer runs the code it ran before there were
- * chains, TX metadata or captures, without a test for any of them.
+ * multi-buffer frames, TX metadata or captures, without a test for any of them.
  */
 #include <stdatomic.h>
 
 #include "core/app_cb.h"
 #include "core/burst.h"
 #include "core/capture.h"
-#include "core/chain_ops.h"
+#include "core/frags_ops.h"
 #include "core/csum.h"
 #include "core/engine.h"
 
@@ -23,7 +23,7 @@
 static inline __attribute__((always_inline)) void csum_look(struct xskf_burst_cfg *c,
 							    struct xskf_sock *s,
 							    struct xskf_pkt *pkts, unsigned int n,
-							    bool chained)
+							    bool has_frags)
 {
 	unsigned int look;
 
@@ -31,29 +31,29 @@ static inline __attribute__((always_inline)) void csum_look(struct xskf_burst_cf
 		return;
 	look = n < c->csum_whole ? n : 1;
 	/*
-	 * A burst of chains holds fewer frames than the batch even under load (a peek takes
-	 * batch + XSKF_MAX_SEGS buffers): one that found a batch of buffers on the ring is
+	 * A burst of multi-buffer frames holds fewer frames than the batch even under load (a peek
+	 * takes batch + XSKF_MAX_SEGS buffers): one that found a batch of buffers on the ring is
 	 * sampled as a full one (--csum-repair: every frame).
 	 */
-	if (unlikely(chained) && s->rx_full && n < c->csum_whole && !c->csum_repair)
+	if (unlikely(has_frags) && s->rx_full && n < c->csum_whole && !c->csum_repair)
 		look = !--c->csum_every;
 	if (look) {
-		xskf_csum__burst(s, pkts, look, c->csum_repair, chained);
+		xskf_csum__burst(s, pkts, look, c->csum_repair, has_frags);
 		c->csum_every = XSKF_CSUM_SAMPLE;
 	}
 }
 
 /*
  * Carry out the verdicts of @n frames on @s: dispatch() (ring_ops.h; with TX metadata, frames
- * that asked take its slow path), or for a burst that holds chains dispatch_sg() (chain_ops.h;
- * with TX metadata their requests are taken back, counted, and they go as ever).
+ * that asked take its slow path), or for a burst that holds multi-buffer frames dispatch_sg()
+ * (frags_ops.h; with TX metadata their requests are taken back, counted, and they go as ever).
  */
 static inline __attribute__((always_inline)) void verdicts(struct xskf_worker *w,
 							   struct xskf_sock *s,
 							   struct xskf_pkt *pkts, unsigned int n,
-							   bool chained, unsigned int kind)
+							   bool has_frags, unsigned int kind)
 {
-	if ((kind & XSKF_BURST_SG) && unlikely(chained)) {
+	if ((kind & XSKF_BURST_SG) && unlikely(has_frags)) {
 		if (kind & XSKF_BURST_TXMD)
 			xskf_txmd__forget(w, s, pkts, n);
 		dispatch_sg(w, s, pkts, n);
@@ -65,7 +65,7 @@ static inline __attribute__((always_inline)) void verdicts(struct xskf_worker *w
 /*
  * One RX burst of @s: take up to a batch, look at checksums, the app's rx_burst() (marked for
  * a crash's line, runner/crash.c; with a capture around it), its verdicts. @draining: nothing
- * more comes, a chain cut at the end of the ring is dropped. Returns the frames taken.
+ * more comes, a multi-buffer frame cut at the end of the ring is dropped. Returns the frames taken.
  */
 static inline __attribute__((always_inline)) unsigned int burst(struct xskf_worker *w,
 								struct xskf_sock *s,
@@ -73,23 +73,23 @@ static inline __attribute__((always_inline)) unsigned int burst(struct xskf_work
 								bool draining, unsigned int kind)
 {
 	struct xskf_burst_cfg *c = &w->bc;
-	bool chained = false;
+	bool has_frags = false;
 	unsigned int n;
 
 	if (kind & XSKF_BURST_SG)
-		n = rx_take_sg(w, s, pkts, c->batch, c->hints, draining, &chained);
+		n = rx_take_sg(w, s, pkts, c->batch, c->hints, draining, &has_frags);
 	else
 		n = rx_take(w, s, pkts, c->batch, c->hints, c->prefetch);
 	if (!n)
 		return 0;
-	csum_look(c, s, pkts, n, chained);
+	csum_look(c, s, pkts, n, has_frags);
 	xskf__app_cb = XSKF_CB_RX_BURST;
 	if (kind & XSKF_BURST_CAP)
 		xskf_capture__burst(w, s, pkts, n, c->rx_cb, c->wctx);
 	else
 		c->rx_cb(c->wctx, pkts, n);
 	xskf__app_cb = XSKF_CB_NONE;
-	verdicts(w, s, pkts, n, chained, kind);
+	verdicts(w, s, pkts, n, has_frags, kind);
 	return n;
 }
 
@@ -105,9 +105,9 @@ static inline __attribute__((always_inline)) unsigned int burst(struct xskf_work
 		return burst(w, s, pkts, draining, (kind) | XSKF_BURST_CAP);                       \
 	}                                                                                          \
 	static void name##_verdicts(struct xskf_worker *w, struct xskf_sock *s,                    \
-				    struct xskf_pkt *pkts, unsigned int n, bool chained)           \
+				    struct xskf_pkt *pkts, unsigned int n, bool has_frags)         \
 	{                                                                                          \
-		verdicts(w, s, pkts, n, chained, kind);                                            \
+		verdicts(w, s, pkts, n, has_frags, kind);                                          \
 	}                                                                                          \
 	static void name##_reap(struct xskf_sock *s, struct xskf_umem *um)                         \
 	{                                                                                          \

@@ -44,7 +44,7 @@ static void put(struct xskf_cap_ring *r, const struct xskf_sock *s, const struct
 	rec = &r->rec[tail & (XSKF_CAP_SLOTS - 1)];
 	rec->ts_ns = now;
 	rec->gen = r->gen;
-	/* a chain (multi-buffer frame): its whole length, the kept bytes read across buffers */
+	/* a multi-buffer frame: its whole length, the kept bytes read across buffers */
 	rec->orig_len = p->frags ? xskf_pkt__total_len(p) : p->len;
 	rec->cap_len = rec->orig_len < r->f.snaplen ? rec->orig_len : r->f.snaplen;
 	rec->sock = (uint16_t)s->idx;

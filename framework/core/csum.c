@@ -15,11 +15,11 @@
  * Sums are taken over native 16-bit loads: the ones' complement sum commutes with a byte swap,
  * so native loads and native stores give the bytes network order wants.
  *
- * A frame in several buffers (a chain, docs/jumbo.md: every frame longer than a UMEM frame)
- * has its headers in the first buffer and its checksum over all of them: each buffer's sum is
- * taken apart and byte-swapped into place when it starts at an odd offset of the segment.
- * Chains take their own path (the burst says it holds some), so that frames of one buffer are
- * tested as before, at the same cost.
+ * A frame in several buffers (a multi-buffer frame, docs/jumbo.md: every frame longer than a UMEM
+ * frame) has its headers in the first buffer and its checksum over all of them: each buffer's sum
+ * is taken apart and byte-swapped into place when it starts at an odd offset of the segment.
+ * Multi-buffer frames take their own path (the burst says it holds some), so that frames of one
+ * buffer are tested as before, at the same cost.
  *
  * The headers come from the XDP program's parse (the meta), or from the same parser here
  * (bpf/xskf_hints_parse.h) for frames without one: no second parser.
@@ -84,8 +84,8 @@ static uint64_t sum_bufs(const struct xskf_csum_buf *b, unsigned int nb, uint32_
  * Find the TCP/UDP segment of a frame of @flen bytes whose parse gave @ptype, @l3 and @l4.
  * Returns 1 (found), 0 (not TCP/UDP over IP, a fragment, UDP/IPv4 without checksum) or
  * -EBADMSG (the IP length does not fit the frame or the L4 header). It reads the IP header at
- * @l3 and the L4 header at @l4 only: for a chain, @flen is all its bytes and @f its first
- * buffer, which test_bufs() has checked holds both.
+ * @l3 and the L4 header at @l4 only: for a multi-buffer frame, @flen is all its bytes and @f its
+ * first buffer, which test_bufs() has checked holds both.
  */
 static int locate(uint8_t *f, uint32_t flen, uint32_t ptype, uint32_t l3, uint32_t l4,
 		  struct l4seg *g)
@@ -161,9 +161,9 @@ static inline __attribute__((always_inline)) int verdict(const struct l4seg *g, 
 
 /*
  * What the checksum of @g is: XSKF_CSUM_COMPLETE, or XSKF_CSUM_UNFINISHED (finished in place
- * when @finish). Out of line whole, as before chains had a path of their own: left to itself
- * the compiler splits it and inlines the cheap test, 6 instructions more per repaired 60-byte
- * frame (callgrind).
+ * when @finish). Out of line whole, as before multi-buffer frames had a path of their own: left to
+ * itself the compiler splits it and inlines the cheap test, 6 instructions more per repaired
+ * 60-byte frame (callgrind).
  */
 static __attribute__((noinline)) int test_seg(const struct l4seg *g, bool finish)
 {
@@ -233,8 +233,8 @@ int xskf_csum__test(struct xskf_pkt *pkt, bool finish)
 }
 
 /*
- * The buffers of @pkt's frame, a chain (xskf_pkt__seg(): the worker's table of the burst),
- * into @b. Returns how many, or 0 when one is missing.
+ * The buffers of @pkt's frame, a multi-buffer frame (xskf_pkt__seg(): the worker's table of the
+ * burst), into @b. Returns how many, or 0 when one is missing.
  */
 static unsigned int pkt_bufs(const struct xskf_pkt *pkt, struct xskf_csum_buf *b)
 {
@@ -250,8 +250,8 @@ static unsigned int pkt_bufs(const struct xskf_pkt *pkt, struct xskf_csum_buf *b
 	return nb;
 }
 
-/* xskf_csum__test() for a chain. */
-static __attribute__((noinline)) int test_chain(const struct xskf_pkt *pkt, bool finish)
+/* xskf_csum__test() for a multi-buffer frame. */
+static __attribute__((noinline)) int test_frags(const struct xskf_pkt *pkt, bool finish)
 {
 	struct xskf_csum_buf b[XSKF_MAX_SEGS];
 	struct xskf_parse p;
@@ -265,16 +265,17 @@ static __attribute__((noinline)) int test_chain(const struct xskf_pkt *pkt, bool
 	return r < 0 ? XSKF_CSUM_NONE : r;
 }
 
-/* The burst's loop, made twice: for frames of one buffer, and for bursts that hold chains. */
+/* The burst's loop, made twice: for frames of one buffer, and for bursts that hold multi-buffer
+ * frames. */
 static inline __attribute__((always_inline)) void burst(struct xskf_sock *s,
 							  struct xskf_pkt *pkts, unsigned int n,
-							  bool finish, bool chained)
+							  bool finish, bool has_frags)
 {
 	uint64_t checked = 0, unfinished = 0;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		int r = chained && pkts[i].frags ? test_chain(&pkts[i], finish)
+		int r = has_frags && pkts[i].frags ? test_frags(&pkts[i], finish)
 						 : xskf_csum__test(&pkts[i], finish);
 
 		checked += r != XSKF_CSUM_NONE;
@@ -287,9 +288,9 @@ static inline __attribute__((always_inline)) void burst(struct xskf_sock *s,
 }
 
 void xskf_csum__burst(struct xskf_sock *s, struct xskf_pkt *pkts, unsigned int n, bool finish,
-		      bool chained)
+		      bool has_frags)
 {
-	if (unlikely(chained))
+	if (unlikely(has_frags))
 		burst(s, pkts, n, finish, true);
 	else
 		burst(s, pkts, n, finish, false);
@@ -329,8 +330,8 @@ int xskf_csum__finish(void *frame, uint32_t len)
 	return finish_parsed(frame, len, &p);
 }
 
-/* xskf_pkt__csum_finish() for a chain: its checksum covers every buffer. */
-static __attribute__((noinline)) int pkt_finish_chain(const struct xskf_pkt *pkt)
+/* xskf_pkt__csum_finish() for a multi-buffer frame: its checksum covers every buffer. */
+static __attribute__((noinline)) int pkt_finish_frags(const struct xskf_pkt *pkt)
 {
 	struct xskf_csum_buf b[XSKF_MAX_SEGS];
 	struct xskf_parse p;
@@ -348,7 +349,7 @@ int xskf_pkt__csum_finish(struct xskf_pkt *pkt)
 
 	/* apart: its buffers' table would cost frames of one buffer a stack canary */
 	if (unlikely(pkt->frags))
-		return pkt_finish_chain(pkt);
+		return pkt_finish_frags(pkt);
 	pkt_parse(pkt, &p);
 	return finish_parsed(pkt->data, pkt->len, &p);
 }

@@ -35,15 +35,15 @@ int xskf_csum__test(struct xskf_pkt *pkt, bool finish);
 
 /*
  * Test (and finish) the checksums of @n frames received on @s, counting csum_checked,
- * csum_unfinished and csum_repaired. @chained: the burst may hold chains (rx_take_sg() said
- * so); their checksums are summed over every buffer, else each frame is one buffer, tested as
- * it always was. Out of line: called only with --csum-repair, for bursts shorter than the
- * batch, and every XSKF_CSUM_SAMPLE full bursts. Thread: @s's worker.
+ * csum_unfinished and csum_repaired. @has_frags: the burst may hold multi-buffer frames
+ * (rx_take_sg() said so); their checksums are summed over every buffer, else each frame is one
+ * buffer, tested as it always was. Out of line: called only with --csum-repair, for bursts shorter
+ * than the batch, and every XSKF_CSUM_SAMPLE full bursts. Thread: @s's worker.
  */
 void xskf_csum__burst(struct xskf_sock *s, struct xskf_pkt *pkts, unsigned int n, bool finish,
-		      bool chained);
+		      bool has_frags);
 
-/* One buffer of a frame that spans several (a chain: docs/jumbo.md). */
+/* One buffer of a frame that spans several (a multi-buffer frame: docs/jumbo.md). */
 struct xskf_csum_buf {
 	uint8_t *p;
 	uint32_t len;
@@ -53,8 +53,8 @@ struct xskf_csum_buf {
  * xskf_csum__finish() for a frame in @nb buffers @b, the frame being their bytes one after
  * the other: the TCP/UDP checksum covers them all (buffer edges may fall anywhere, at odd
  * offsets too). The headers, up to the TCP/UDP header's end, must lie in the first buffer, as
- * every reader of a chain's headers has them (docs/jumbo.md): else 0, nothing done. Returns
- * 1, 0 or -EBADMSG as xskf_csum__finish() on the same bytes in one buffer. Thread: any.
+ * every reader of a multi-buffer frame's headers has them (docs/jumbo.md): else 0, nothing done.
+ * Returns 1, 0 or -EBADMSG as xskf_csum__finish() on the same bytes in one buffer. Thread: any.
  */
 int xskf_csum__finish_bufs(const struct xskf_csum_buf *b, unsigned int nb);
 

@@ -624,6 +624,7 @@ int xskf_engine__start(struct xskf_engine *eng)
 {
 	const struct xskf_backend_ops *be;
 	unsigned int i;
+	uint64_t keep;
 	int err;
 
 	if (!eng || eng->started)
@@ -660,11 +661,16 @@ int xskf_engine__start(struct xskf_engine *eng)
 	if (err || !be->caps)
 		return err;
 	/* set-up is done: the control thread keeps only what tear-down needs (privs.c) */
-	err = xskf_privs__keep(1ull << CAP_NET_ADMIN);
+	keep = be->keep_caps ? be->keep_caps(eng) : 1ull << CAP_NET_ADMIN;
+	err = xskf_privs__keep(keep);
 	if (err)
 		pr_warn("warning: cannot drop capabilities after set-up: %s\n", strerror(-err));
-	else
+	else if (keep == 1ull << CAP_NET_ADMIN)
 		pr_debug("capabilities after set-up: CAP_NET_ADMIN only, in every thread\n");
+	else
+		pr_debug("capabilities after set-up: %#llx in the control thread (its backend's "
+			 "watch and tear-down), CAP_NET_ADMIN only in the workers\n",
+			 (unsigned long long)keep);
 	return 0;
 }
 

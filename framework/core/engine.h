@@ -55,8 +55,8 @@ struct xskf_engine {
 	const struct xskf_rss *rss[XSKF_MAX_PORTS]; /* by port index, for worker threads */
 	/*
 	 * Multi-buffer frames (jumbo.c, docs/jumbo.md): sockets bound with XDP_USE_SG, because
-	 * a port's MTU needs it and the app takes chains; the most buffers the kernel sends as
-	 * one frame in copy mode (max_skb_frags + 1) and in zero-copy (the driver's
+	 * a port's MTU needs it and the app takes multi-buffer frames; the most buffers the kernel
+	 * sends as one frame in copy mode (max_skb_frags + 1) and in zero-copy (the driver's
 	 * xdp-zc-max-segs, 0 if it says none).
 	 */
 	bool sg;

@@ -5,7 +5,9 @@
  *
  *   control thread   CAP_NET_ADMIN to detach the XDP program at exit (netlink); the rest it
  *                    does afterwards (XDP_STATISTICS, BPF map reads and program queries through
- *                    fds it already holds, the watch's ioctls and netlink dumps) needs none
+ *                    fds it already holds, the watch's ioctls and netlink dumps) needs none.
+ *                    What its backend asks more (keep_caps: the xdp backend with a component in
+ *                    libxdp's dispatcher keeps CAP_SYS_ADMIN and CAP_BPF, for libxdp's detach)
  *   workers          the per-packet path needs none (rings are plain memory; the wakeups,
  *                    sendto/recvfrom on a bound AF_XDP socket, need no capability), but a
  *                    crash runs the fatal-signal handler on the crashing thread, and its

@@ -130,9 +130,9 @@ static inline void flush_tx(struct xskf_sock *s)
 		s->c.tx_ring_full++;
 		n = room;
 		/*
-		 * Only whole chains (chain_ops.h): the kernel holds a chain whose last descriptor
-		 * says XDP_PKT_CONTD and merges the next frame into it. Staging always ends with a
-		 * whole frame, so only a partial flush can cut one.
+		 * Only whole multi-buffer frames (frags_ops.h): the kernel holds a multi-buffer
+		 * frame whose last descriptor says XDP_PKT_CONTD and merges the next frame into it.
+		 * Staging always ends with a whole frame, so only a partial flush can cut one.
 		 */
 		while (n && (s->txq[(s->txq_sub + n - 1) & s->txq_mask].options & XDP_PKT_CONTD))
 			n--;
@@ -200,7 +200,7 @@ static inline uint64_t txq_bytes(const struct xskf_sock *s, uint32_t from, uint3
 
 /*
  * What a socket's burst functions handle besides frames of one buffer, chosen once per socket
- * at start (burst.c): multi-buffer frames (chain_ops.h), TX metadata (tx_meta.c), a live
+ * at start (burst.c): multi-buffer frames (frags_ops.h), TX metadata (tx_meta.c), a live
  * capture (capture.c). Constants at every inlined use, so each combination is its own code
  * without a test.
  */
@@ -209,8 +209,8 @@ enum { XSKF_BURST_SG = 1u << 0, XSKF_BURST_TXMD = 1u << 1, XSKF_BURST_CAP = 1u <
 /*
  * Take completed frames back from @s's completion ring into the cache, counting them from the
  * TX shadow. @kind (a constant): XSKF_BURST_SG counts a frame per descriptor that ends one (no
- * XDP_PKT_CONTD: a chain is one frame, every buffer goes back); XSKF_BURST_TXMD hands back
- * the timestamps of frames that asked one (tx_meta.c) before their chunks are reused.
+ * XDP_PKT_CONTD: a multi-buffer frame is one frame, every buffer goes back); XSKF_BURST_TXMD hands
+ * back the timestamps of frames that asked one (tx_meta.c) before their chunks are reused.
  */
 static inline __attribute__((always_inline)) void reap_completions(struct xskf_sock *s,
 								   struct xskf_umem *um,

@@ -37,7 +37,6 @@
 struct xskf_port;
 struct xskf_worker;
 struct xskf_umem;
-struct xskf_mem_rings;
 
 /*
  * Per-socket counters, written by the owning worker only, read by the control thread: the
@@ -59,7 +58,7 @@ struct xskf_sock;
 typedef unsigned int xskf_burst_fn(struct xskf_worker *w, struct xskf_sock *s,
 				   struct xskf_pkt *pkts, bool draining);
 typedef void xskf_verdicts_fn(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts,
-			      unsigned int n, bool chained);
+			      unsigned int n, bool has_frags);
 typedef void xskf_reap_fn(struct xskf_sock *s, struct xskf_umem *um);
 
 struct xskf_sock {
@@ -72,16 +71,17 @@ struct xskf_sock {
 	bool zerocopy;
 	bool open;                 /* its backend opened it: its rings are set up */
 	/*
-	 * Bound with XDP_USE_SG: RX descriptors may form chains (XDP_PKT_CONTD), taken by
-	 * rx_take_sg() (chain_ops.h); its completions are counted by packet ends.
+	 * Bound with XDP_USE_SG: RX descriptors may form multi-buffer frames (XDP_PKT_CONTD), taken
+	 * by rx_take_sg() (frags_ops.h); its completions are counted by packet ends.
 	 */
 	bool sg;
-	/* an over-long RX chain is being dropped: its descriptors up to its end go back */
+	/* an over-long RX multi-buffer frame is being dropped: its descriptors up to its end go
+	 * back */
 	bool rx_skip;
 	/*
 	 * The last burst rx_take_sg() took found a batch of descriptors or more on the RX ring:
-	 * a load, though a burst of chains holds fewer frames than the batch (the checksum
-	 * sample counts it as a full burst, worker.c).
+	 * a load, though a burst of multi-buffer frames holds fewer frames than the batch (the
+	 * checksum sample counts it as a full burst, worker.c).
 	 */
 	bool rx_full;
 	uint8_t tx_max_segs;       /* descriptors per packet the kernel takes on TX */
@@ -110,9 +110,8 @@ struct xskf_sock {
 	uint32_t txq_mask;
 	uint32_t txq_head, txq_sub, txq_tail;
 	uint64_t txq_since_ns;     /* when the worker first saw a partial batch staged, or 0 */
-	/* memory backend (mem_backend.c): the rings' memory, frames its stand-in received */
-	struct xskf_mem_rings *mem;
-	uint64_t mem_rx;
+	/* its backend's own state of the socket (backend/, opaque here) */
+	void *be_priv;
 	/*
 	 * TX metadata (tx_meta.c): who carries out each request (enum xskf_tx_how: checksum,
 	 * timestamp, launch time), frames in flight that asked a timestamp (the only thing

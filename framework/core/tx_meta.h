@@ -95,11 +95,11 @@ void xskf_txmd__burst(struct xskf_worker *w, struct xskf_sock *s, const struct x
 
 /*
  * Frames of @pkts[0..n) that may have asked and go without it, found by the request's magic
- * (a chain is not marked: XSKF_PKT_TX_REQ is for frames of one buffer): a burst of chains
- * (multi-buffer: requests are not carried out for chains, docs/tx-offloads.md), or frames
- * tx_fill() built and the app did not hand over. Their requests are taken back and counted
- * (txmd_unsupported), so that the chunk's next frame starts a request of its own. Thread: the
- * worker.
+ * (a multi-buffer frame is not marked: XSKF_PKT_TX_REQ is for frames of one buffer): a burst of
+ * multi-buffer frames (multi-buffer: requests are not carried out for multi-buffer frames,
+ * docs/tx-offloads.md), or frames tx_fill() built and the app did not hand over. Their requests are
+ * taken back and counted (txmd_unsupported), so that the chunk's next frame starts a request of its
+ * own. Thread: the worker.
  */
 void xskf_txmd__forget(struct xskf_worker *w, struct xskf_sock *s, const struct xskf_pkt *pkts,
 		       unsigned int n);

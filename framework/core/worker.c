@@ -16,7 +16,7 @@
 
 #include "core/app_cb.h"
 #include "core/backend.h"
-#include "core/chain_ops.h"
+#include "core/frags_ops.h"
 #include "core/clock.h"
 #include "core/csum.h"
 #include "core/ring_ops.h"
@@ -72,7 +72,7 @@ static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_
 	uint32_t off = w->eng->rx_data_off, n, m, i, room = tx_room(w);
 
 	n = um->cache_len < batch ? um->cache_len : batch;
-	/* room is in descriptors: frames of several buffers take several (chain_ops.h) */
+	/* room is in descriptors: frames of several buffers take several (frags_ops.h) */
 	if (unlikely(w->eng->sg))
 		room /= w->eng->sg_segs;
 	if (n > room)
@@ -106,11 +106,11 @@ static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_
 		for (i = m; i < n; i++) {
 			xskf_cache_put(um, pkts[i].addr);
 			if (unlikely(pkts[i].frag_idx < XSKF_NO_FRAGS))
-				chain_put_rest(w, &pkts[i], 0, chain_frags(w, &pkts[i]));
+				frags_put_rest(w, &pkts[i], 0, frags_of(w, &pkts[i]));
 		}
 	}
 	/* the socket's verdicts (burst.c); frames of several buffers (xskf_pkt__append()) the
-	 * chain way */
+	 * multi-buffer frame way */
 	if (m && w->socks[0])
 		w->socks[0]->verdicts(w, w->socks[0], pkts, m, w->tx_nseg != 0);
 	if (!m)
@@ -207,8 +207,10 @@ void *xskf_worker__run(void *arg)
 	unsigned int i, got;
 
 	pin(w);
-	if (xskf_chain__register(w)) /* for xskf_pkt__seg() */
-		pr_warn("warning: worker %u: chains cannot be walked (too many workers)\n", w->id);
+	if (xskf_frags__register(w)) /* for xskf_pkt__seg() */
+		pr_warn(
+		    "warning: worker %u: multi-buffer frames cannot be walked (too many workers)\n",
+		    w->id);
 	if (rcu)
 		rcu_register_thread();
 	if (app->worker_init) {
@@ -289,7 +291,7 @@ void *xskf_worker__run(void *arg)
 out:
 	if (rcu)
 		rcu_unregister_thread();
-	xskf_chain__unregister(w);
+	xskf_frags__unregister(w);
 	atomic_store(&w->done, true);
 	return NULL;
 }

@@ -23,18 +23,6 @@ struct xskf_cap_ring;
  * a TX-only app's frames of up to 8 buffers each fill a burst of XSKF_MAX_BATCH */
 #define XSKF_SEGS_CAP (XSKF_MAX_BATCH * 8)
 
-/* ---- the memory backend's state of a worker (backend/mem_backend.c) ---- */
-
-
-/* A worker's */
-struct xskf_mem_worker {
-	uint64_t left;    /* frames its stand-in still makes */
-	uint64_t busy_ns; /* and how long the worker took for all of them */
-	uint64_t t0;      /* when its stand-in first ran */
-	bool finished;    /* all its frames made and back: it waits for the stop */
-};
-
-
 /* What every socket's burst function reads of its worker (burst.c): set before its loop. */
 struct xskf_burst_cfg {
 	void (*rx_cb)(void *wctx, struct xskf_pkt *pkts, unsigned int n); /* the app's */
@@ -62,13 +50,13 @@ struct xskf_worker {
 	int init_err;
 	/* its backend's step (backend/backend.h), NULL when a kernel serves the rings */
 	void (*step)(struct xskf_worker *w, uint32_t batch, bool rx);
-	struct xskf_mem_worker mem; /* the memory backend's */
+	void *be_priv; /* its backend's own state of the worker (backend/, opaque here) */
 	/* live capture (capture.h): the published ring, read once a burst; its owner */
 	struct xskf_cap_ring *_Atomic cap;
 	atomic_int cap_busy;
 	struct xskf_cap_ring *cap_ring;
 	/*
-	 * The buffers after the first of the chains of the burst in hand (chain_ops.h), for
+	 * The buffers after the first of the frames of the burst in hand (frags_ops.h), for
 	 * xskf_pkt__seg(): a packet's are segs[frag_idx .. frag_idx + frags - 1]. A burst takes
 	 * at most batch + XSKF_MAX_SEGS descriptors.
 	 */
@@ -81,14 +69,14 @@ struct xskf_worker {
 } __attribute__((aligned(XSKF_CACHE_LINE))); /* nor do two workers */
 
 /*
- * Frames of worker @w's UMEM may be walked by the public xskf_pkt__seg() & co. (pkt_chain.c),
- * which find a frame's worker by its UMEM: from xskf_chain__register() until
- * xskf_chain__unregister(). Returns 0 or -ENOSPC. Thread: any (the worker at its start).
+ * Frames of worker @w's UMEM may be walked by the public xskf_pkt__seg() & co. (pkt_frags.c),
+ * which find a frame's worker by its UMEM: from xskf_frags__register() until
+ * xskf_frags__unregister(). Returns 0 or -ENOSPC. Thread: any (the worker at its start).
  */
-int xskf_chain__register(struct xskf_worker *w);
-void xskf_chain__unregister(struct xskf_worker *w);
+int xskf_frags__register(struct xskf_worker *w);
+void xskf_frags__unregister(struct xskf_worker *w);
 /* Buffer @i of @pkt, a frame of @w's burst (xskf_pkt__seg() with its worker given). */
-uint8_t *xskf_chain__seg(const struct xskf_worker *w, const struct xskf_pkt *pkt, unsigned int i,
+uint8_t *xskf_frags__buf(const struct xskf_worker *w, const struct xskf_pkt *pkt, unsigned int i,
 			 uint32_t *len);
 
 void *xskf_worker__run(void *arg);

@@ -434,7 +434,7 @@ static int chain_check(void *ctx, struct xskf_engine_opts *eo)
 int xskf_chain__build(struct xskf_chain *ch)
 {
 	unsigned int k, i, j, nopt = 0;
-	bool chains;
+	bool frags;
 
 	ch->cli = (struct xskf_app_cli){ .sz = sizeof(ch->cli), .opts = ch->opts,
 					 .parse = chain_parse, .check = chain_check };
@@ -459,11 +459,11 @@ int xskf_chain__build(struct xskf_chain *ch)
 			/* it runs alone, so the wctx the worker hands tx_fill() is its own */
 			ch->app.tx_fill = pl->app.tx_fill;
 		}
-		/* chains of buffers only when every plugin takes them; the other flags add up */
-		chains = (pl->app.flags & XSKF_APP_F_CHAINS) &&
-			 (k == 0 || (ch->app.flags & XSKF_APP_F_CHAINS));
-		ch->app.flags = ((ch->app.flags | pl->app.flags) & ~XSKF_APP_F_CHAINS) |
-				(chains ? XSKF_APP_F_CHAINS : 0);
+		/* multi-buffer frames only when every plugin takes them; the other flags add up */
+		frags = (pl->app.flags & XSKF_APP_F_FRAGS) &&
+			(k == 0 || (ch->app.flags & XSKF_APP_F_FRAGS));
+		ch->app.flags = ((ch->app.flags | pl->app.flags) & ~XSKF_APP_F_FRAGS) |
+				(frags ? XSKF_APP_F_FRAGS : 0);
 		ch->app.rx_burst = pl->app.rx_burst; /* chain_check() sets the final one */
 		for (pl->nr_counters = 0; pl->p->counters && pl->p->counters[pl->nr_counters];)
 			pl->nr_counters++;

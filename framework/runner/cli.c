@@ -93,8 +93,8 @@ static const struct std_opt std_opts[] = {
 	{ "mem-frames", O_MEM_FRAMES, 1, "N", "memory backend: stop after N frames per worker" },
 	{ "mem-frame", O_MEM_FRAME, 1, "FILE", "memory backend: the frame received (raw bytes); once per port for "
 	  "different frames (none: that port receives nothing)" },
-	{ "mem-segs", O_MEM_SEGS, 1, "N", "memory backend: each frame a chain of N buffers "
-	  "(multi-buffer, 1..56: above 48 dropped as too long; apps that take chains)" },
+	{ "mem-segs", O_MEM_SEGS, 1, "N", "memory backend: each frame in N buffers "
+	  "(multi-buffer, 1..56: above 48 dropped as too long; apps that take frags)" },
 	{ "verbose", O_VERBOSE, 0, NULL, "more messages (repeat for debug)" },
 	{ "version", O_VERSION, 0, NULL, "versions of xskf, the plugin ABI, libbpf and libxdp" },
 	{ "help", O_HELP, 0, NULL, "this text" },

@@ -130,7 +130,7 @@ static bool reconciles(const struct xskf_engine *eng, const struct xskf_queue_st
 {
 	if (eng->o.xsk_map || eng->o.xsk_map_uds)
 		return true;
-	/* frames whose chain the worker dropped as bad were received, not counted in rx_packets */
+	/* multi-buffer frames the worker dropped as bad were received, not counted in rx_packets */
 	return s->prog_redirected == s->rx_packets + s->drop_chain_long + s->drop_chain_open +
 					     s->k_rx_dropped + s->k_rx_ring_full;
 }
@@ -211,7 +211,9 @@ static const struct {
 
 /*
  * The objects of a queue in the order the document has always had them ("": the queue's own
- * members); an object only a newer row names follows them, in the order of the rows.
+ * members); an object only a newer row names follows them, in the order of the rows. The rows
+ * alone cannot give it: they have chains before tx_meta (struct xskf_queue_stats's order, an
+ * ABI), the document tx_meta first (as Prometheus does not: xskfctl_metrics.c takes the rows').
  */
 static const char *const qobjs[] = { "", "kernel", "program", "csum", "tx_meta", "chains" };
 #define NR_QOBJS (sizeof(qobjs) / sizeof(qobjs[0]))

@@ -9,11 +9,14 @@
  * XDP_PASS, as for a queue without a socket.
  *
  *
- * Two more rows put the "no hints" program behind libxdp's dispatcher (its xdp-dispatcher.o,
- * from libxdp1; $XSKF_XDP_DISPATCHER_OBJ), as xskf's default attach does: alone in it (libxdp
- * then freplaces the dispatcher's own function), and second of two behind a program that
- * passes every frame (the dispatcher's loop, as beside xdp-filter). They need a kernel that
- * takes freplace programs: "failed" where it refuses them (this project's test machine: EPERM).
+ * Three more rows: xskf_redirect_nm alone, the program xskf puts in libxdp's dispatcher with
+ * --no-hints (no bpf_xdp_adjust_meta() call at all: Linux 6.13+ takes no other into the
+ * dispatcher of libxdp before 1.5.5), and that program behind libxdp's dispatcher (its
+ * xdp-dispatcher.o, from libxdp1; $XSKF_XDP_DISPATCHER_OBJ), as xskf's default attach does:
+ * alone in it (libxdp then freplaces the dispatcher's own function), and second of two behind
+ * a program that passes every frame (the dispatcher's loop, as beside xdp-filter). The last two
+ * need a kernel that takes freplace programs: "failed" where it refuses them (this project's
+ * test machine: EPERM); the lab's dispcost test runs them on Debian's 7.x (vm_lab_citizen.sh).
  *
  *   bench-xdp-prog [REPEAT [RUNS]]      (defaults 1000000, 7)
  */
@@ -165,6 +168,28 @@ static struct bench_prog *load(const struct variant *v)
 }
 
 /*
+ * xskf_redirect_nm alone (hints off), in an object of its own: it is frags-aware (xdp.frags,
+ * which libbpf sets at load whatever the flags say) and the bench's programs are not, and the
+ * kernel refuses programs that disagree on it in one CPUMAP (steer_cpus) with EINVAL.
+ */
+static struct bench_prog *load_nm(void)
+{
+	struct bench_prog *skel = bench_prog__open();
+	struct bpf_program *p;
+
+	if (!skel)
+		return NULL;
+	skel->rodata->hints_on = 0;
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, p == skel->progs.xskf_redirect_nm);
+	if (bench_prog__load(skel)) {
+		bench_prog__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+/*
  * libxdp's dispatcher with @n programs (1 or 2): the bench program, behind pass_only for 2,
  * linked by freplace as libxdp links them. Returns the dispatcher's fd (test-run it), or -1;
  * @links and the objects are kept in @keep for the caller to free.
@@ -204,7 +229,12 @@ static int dispatcher(unsigned int n, struct disp_keep *keep)
 	if (!keep->skel)
 		goto fail;
 	keep->skel->rodata->hints_on = 0;
-	mine = keep->skel->progs.bench_redirect;
+	/*
+	 * what xskf puts in the dispatcher: xskf_redirect_nm (--no-hints), which has no
+	 * bpf_xdp_adjust_meta() call; Linux 6.13+ refuses bench_redirect there (it changes
+	 * packet data, libxdp's stubs before 1.5.5 do not)
+	 */
+	mine = keep->skel->progs.xskf_redirect_nm;
 	first = keep->skel->progs.pass_only;
 	{
 		struct bpf_program *p;
@@ -261,7 +291,7 @@ static void dispatcher_free(struct disp_keep *keep)
 int main(int argc, char **argv)
 {
 	struct hv_frame f[NR_FRAMES];
-	double ns[NR_VARIANTS + 4][NR_FRAMES];
+	double ns[NR_VARIANTS + 5][NR_FRAMES];
 	struct disp_keep keep;
 	int dfd;
 	struct bench_prog *skel;
@@ -302,10 +332,18 @@ int main(int argc, char **argv)
 			}
 		bench_prog__destroy(skel);
 	}
+	skel = load_nm();
+	if (!skel) {
+		fprintf(stderr, "bench-xdp-prog: xskf_redirect_nm does not load\n");
+		return 1;
+	}
+	for (k = 0; k < NR_FRAMES; k++)
+		ns[NR_VARIANTS + 2][k] = median_ns(bpf_program__fd(skel->progs.xskf_redirect_nm), &f[k]);
+	bench_prog__destroy(skel);
 	for (i = 0; i < 2; i++) {
 		dfd = dispatcher(i + 1, &keep);
 		for (k = 0; k < NR_FRAMES; k++)
-			ns[NR_VARIANTS + 2 + i][k] = dfd < 0 ? -1 : median_ns(dfd, &f[k]);
+			ns[NR_VARIANTS + 3 + i][k] = dfd < 0 ? -1 : median_ns(dfd, &f[k]);
 		dispatcher_free(&keep);
 	}
 	printf("ns per frame (BPF_PROG_TEST_RUN, repeat %u, median of %u); frames:", repeat, runs);
@@ -318,11 +356,13 @@ int main(int argc, char **argv)
 	for (k = 0; k < NR_FRAMES; k++)
 		printf(" ---: |");
 	printf("\n");
-	for (i = 0; i < NR_VARIANTS + 4; i++) {
+	for (i = 0; i < NR_VARIANTS + 5; i++) {
 		printf("| %s |", i < NR_VARIANTS	  ? variants[i].name
 			       : i == NR_VARIANTS	  ? "(reference) XDP_PASS only"
 			       : i == NR_VARIANTS + 1 ? "(reference) meta grown and given back"
-			       : i == NR_VARIANTS + 2 ? "no hints, alone in libxdp's dispatcher"
+			       : i == NR_VARIANTS + 2 ? "(reference) xskf_redirect_nm alone "
+							    "(--no-hints: the dispatcher's component)"
+			       : i == NR_VARIANTS + 3 ? "no hints, alone in libxdp's dispatcher"
 						  : "no hints, second in libxdp's dispatcher "
 						    "(after XDP_PASS only)");
 		for (k = 0; k < NR_FRAMES; k++)

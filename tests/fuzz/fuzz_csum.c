@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Fuzz target: finishing unfinished TCP/UDP checksums (framework/core/csum.c), on a frame in
- * one buffer and on the same bytes cut into buffers, as a multi-buffer frame (a chain,
+ * one buffer and on the same bytes cut into buffers, as a multi-buffer frame (a multi-buffer frame,
  * docs/jumbo.md) comes.
  *
  * Input: a flags byte (low 3 bits: cuts, 0..7; UNFIN: the TCP/UDP checksum field is first set
@@ -161,7 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    cuts[0], g.hend, rc);
 	}
 	r2 = rc == 1 ? finish_cut(out, len, cuts, nc, out) : 0;
-	FUZZ_ASSERT(r2 == 0, "a chain finished is finished again (%d)", r2);
+	FUZZ_ASSERT(r2 == 0, "a multi-buffer frame finished is finished again (%d)", r2);
 	free(orig);
 	free(flat);
 	free(out);

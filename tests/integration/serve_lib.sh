@@ -22,3 +22,19 @@ send_q1() {
 }
 # send_q0 PID N: N frames to UDP 5000 on queue 0, paced by the run PID's count (gen_paced)
 send_q0() { gen_paced "$1" "$2" 500 --dport 5000 --cpus 0 --rate 100000 --json; }
+
+# serve_bed_up PREFIX: the veth bed ($out), a control folder of the test's own (XSKF_CTL_DIR)
+# and a bpffs of its own at $BPF (`ip netns exec` remounts /sys, not this folder); PINS is
+# where --pin-dir "$BPF/xskf" pins the dut's maps. Frames no rule takes go to the stack, so
+# the sender finishes its checksums.
+serve_bed_up() {
+	tb_up_out "$1"
+	export XSKF_CTL_DIR
+	XSKF_CTL_DIR=$(mktemp -d)
+	at_exit 'rm -rf "$XSKF_CTL_DIR"'
+	BPF=$(mktemp -d)
+	mount -t bpf bpf "$BPF" || skip "cannot mount a bpffs"
+	at_exit 'umount -l "$BPF"; rmdir "$BPF"'
+	PINS=$BPF/xskf/$TB_IF_DUT
+	gen ethtool -K "$TB_IF_GEN" tx off >/dev/null
+}

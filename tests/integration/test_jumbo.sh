@@ -296,7 +296,7 @@ nochains)
 	# a plugin that does not take chains: the MTU needs them, so it says why frames are dropped
 	fwd_bed_up 9000
 	start_app $NL $TMP/nochain.json $BUILD/apps/xskf run "$XSKF_TEST_PLUGINS/needs_hints.so" -i la -N --quiet
-	grep -q "MTU 9000 allows 9018-byte frames, a UMEM frame holds 1760 after its headroom: longer frames are dropped by the kernel (rx_dropped); the app does not take multi-buffer frames (XSKF_APP_F_CHAINS" \
+	grep -q "MTU 9000 allows 9018-byte frames, a UMEM frame holds 1760 after its headroom: longer frames are dropped by the kernel (rx_dropped); the app does not take multi-buffer frames (XSKF_APP_F_FRAGS" \
 		$TMP/nochain.json.err || { cat $TMP/nochain.json.err; fail "no line naming the cause"; }
 	[ "$(mtu_lines $TMP/nochain.json.err)" = 1 ] || { cat $TMP/nochain.json.err; fail "not one MTU line"; }
 	grep -q "XDP_USE_SG)" $TMP/nochain.json.err && fail "bound with XDP_USE_SG for an app without chains"
@@ -304,7 +304,7 @@ nochains)
 	wait_for "20 kernel drops" ge app_live $APP_PID "sum(q['kernel']['rx_dropped'] for q in j['queues'])" 20
 	stop_app || fail "the plugin's run exited with an error"
 	no_xdp $NL la
-	ok "nochains: one line names the plugin's missing XSKF_APP_F_CHAINS; 20 frames of 9014 bytes counted in rx_dropped"
+	ok "nochains: one line names the plugin's missing XSKF_APP_F_FRAGS; 20 frames of 9014 bytes counted in rx_dropped"
 	;;
 *) fail "unknown case $case_name" ;;
 esac

@@ -27,17 +27,7 @@ require_root
 case_name=${1:?case}
 CLIENT=$B/tests/integration/xskf-xsk-client
 [ -x "$CLIENT" ] || fail "no $CLIENT (ninja -C build)"
-tb_up_out "xs$$"
-export XSKF_CTL_DIR
-XSKF_CTL_DIR=$(mktemp -d)
-at_exit 'rm -rf "$XSKF_CTL_DIR"'
-# a bpffs of the test's own: `ip netns exec` remounts /sys, not this folder
-BPF=$(mktemp -d)
-mount -t bpf bpf "$BPF" || skip "cannot mount a bpffs"
-at_exit 'umount -l "$BPF"; rmdir "$BPF"'
-PINS=$BPF/xskf/$TB_IF_DUT
-# frames no rule takes go to the stack: the sender finishes its checksums
-gen ethtool -K "$TB_IF_GEN" tx off >/dev/null
+serve_bed_up "xs$$"
 
 # serve_start NAME: xsk-rxdrop on queue 0, queue 1 served, UDP 5000 to the sockets; sets PID
 serve_start() {

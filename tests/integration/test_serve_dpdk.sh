@@ -45,16 +45,7 @@ dpdk_root() {
 dpdk_root
 DPDK_VER=$(dpkg-query --admindir="$ROOT/var/lib/dpkg" -W -f '${Version}' dpdk 2>/dev/null)
 
-tb_up_out "xd$$"
-export XSKF_CTL_DIR
-XSKF_CTL_DIR=$(mktemp -d)
-at_exit 'rm -rf "$XSKF_CTL_DIR"'
-BPF=$(mktemp -d)
-mount -t bpf bpf "$BPF" || skip "cannot mount a bpffs"
-at_exit 'umount -l "$BPF"; rmdir "$BPF"'
-PINS=$BPF/xskf/$TB_IF_DUT
-# frames no rule takes go to the stack: the sender finishes its checksums
-gen ethtool -K "$TB_IF_GEN" tx off >/dev/null
+serve_bed_up "xd$$"
 
 # testpmd DEVARGS: dpdk-testpmd rxonly on the af_xdp vdev in the dut's namespace, chrooted in
 # the trixie root (a mount namespace of its own: /dev, /proc, /sys of the dut's namespace, a
@@ -84,22 +75,19 @@ tpmd_alive() { kill -0 "$TPMD" 2>/dev/null || { cat "$out/tpmd.out" >&2; fail "d
 tpmd_started() { tpmd_alive && grep -q "^rxonly packet forwarding - ports=1 " "$out/tpmd.out"; }
 
 run() {
-	local how=$1 a from sock=$XSKF_CTL_DIR/afxdp.sock acc
+	local how=$1 a from sock=$XSKF_CTL_DIR/afxdp.sock acc ready serve_args
 	if [ "$how" = pinned ]; then
-		ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 --pin-dir "$BPF/xskf" \
-			--cpus 1 --json --steer "udp dport 5000 xsk" >"$out/a.json" 2>"$out/a.err" &
-		a=$!
-		wait_attached
-		wait_line "$out/a.err" "maps pinned in $PINS"
+		serve_args=(--pin-dir "$BPF/xskf") ready="maps pinned in $PINS"
 		from="use_pinned_map=1,dp_path=/xskf/pins/xskf/$TB_IF_DUT/xsks_map"
 	else
-		ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 --serve-uds "$sock" \
-			--cpus 1 --json --steer "udp dport 5000 xsk" >"$out/a.json" 2>"$out/a.err" &
-		a=$!
-		wait_attached
-		wait_line "$out/a.err" "device-plugin socket $sock"
+		serve_args=(--serve-uds "$sock") ready="device-plugin socket $sock"
 		from="use_cni=1,dp_path=/xskf/uds/afxdp.sock"
 	fi
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 "${serve_args[@]}" \
+		--cpus 1 --json --steer "udp dport 5000 xsk" >"$out/a.json" 2>"$out/a.err" &
+	a=$!
+	wait_attached
+	wait_line "$out/a.err" "$ready"
 	wait_for "control socket of pid $a" ctl_up "$a"
 	testpmd "$from"
 	WAIT_SHOW=$out/tpmd.out wait_for "dpdk-testpmd forwarding" tpmd_started

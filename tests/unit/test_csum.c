@@ -6,8 +6,8 @@
  * complete sender writes; complete ones, UDP without checksum, fragments and other protocols
  * are left alone; lengths that do not fit the frame are refused. The reference sum here is the
  * textbook one, byte by byte in network order, so that it shares nothing with csum.c.
- * Multi-buffer frames (chains, docs/jumbo.md): a frame cut into buffers anywhere after its
- * headers, at odd offsets too, is finished to the same bytes as in one buffer, up to 9014-byte
+ * Multi-buffer frames (multi-buffer frames, docs/jumbo.md): a frame cut into buffers anywhere after
+ * its headers, at odd offsets too, is finished to the same bytes as in one buffer, up to 9014-byte
  * frames cut as the kernel cuts them; through the packet view and the burst (the worker's
  * table of buffers) too; a frame whose headers are cut is left alone.
  */
@@ -335,7 +335,7 @@ static uint32_t hdr_end(const struct frame *f)
  * A frame cut into 2, 3 and many buffers at every offset after its headers: finished as in one
  * buffer; a complete one left alone; cut inside its headers: 0, unchanged.
  */
-static void chain_case(const char *what, int tags, bool v6, bool ext, uint8_t proto, uint32_t pay)
+static void frags_case(const char *what, int tags, bool v6, bool ext, uint8_t proto, uint32_t pay)
 {
 	static struct frame good, f;
 	static uint8_t out[sizeof(f.b)];
@@ -373,11 +373,11 @@ static void chain_case(const char *what, int tags, bool v6, bool ext, uint8_t pr
 		n += r != 0 || memcmp(out, f.b, f.len);
 	}
 	CHECK(!n, "%s: headers cut between buffers: 0, unchanged (%u wrong)", what, n);
-	/* the IP length past the chain's end: refused, unchanged */
+	/* the IP length past the frame's end: refused, unchanged */
 	cuts[0] = hdr_end(&f);
 	r = finish_cut(f.b, f.len - 1, cuts, 1, out);
-	CHECK(r == -EBADMSG && !memcmp(out, f.b, f.len - 1), "%s: a chain one byte short: -EBADMSG",
-	      what);
+	CHECK(r == -EBADMSG && !memcmp(out, f.b, f.len - 1),
+	      "%s: a multi-buffer frame one byte short: -EBADMSG", what);
 }
 
 /* A 9000-MTU frame cut as the kernel cuts it into UMEM buffers, and at odd offsets. */
@@ -413,11 +413,11 @@ static void jumbo_case(void)
 }
 
 /*
- * Chains as the worker has them: the first buffer is the packet, the others in the worker's
- * table of the burst (xskf_pkt__seg()). xskf_pkt__csum_finish() finishes a chain, and the
- * burst counts and repairs chains beside frames of one buffer.
+ * Multi-buffer frames as the worker has them: the first buffer is the packet, the others in the
+ * worker's table of the burst (xskf_pkt__seg()). xskf_pkt__csum_finish() finishes a multi-buffer
+ * frame, and the burst counts and repairs multi-buffer frames beside frames of one buffer.
  */
-static void pkt_chain_case(void)
+static void pkt_frags_case(void)
 {
 	static struct xskf_worker w;
 	static uint8_t area[4 * 4096];
@@ -432,7 +432,7 @@ static void pkt_chain_case(void)
 	f = good;
 	unfinished(&f);
 	w.umem.area = area;
-	xskf_chain__register(&w);
+	xskf_frags__register(&w);
 	/* buffer i at area + 4096 * i, as the first buffer's frame and three more */
 	for (i = 0; i < 4; i++) {
 		uint32_t to = i < 3 ? cut[i] : f.len;
@@ -446,32 +446,34 @@ static void pkt_chain_case(void)
 		from = to;
 	}
 	pkts[0] = (struct xskf_pkt){ .data = area, .len = cut[0], .frags = 3, .frag_idx = 10 };
-	CHECK(xskf_pkt__total_len(&pkts[0]) == f.len, "the chain holds the frame (%u bytes)",
-	      xskf_pkt__total_len(&pkts[0]));
+	CHECK(xskf_pkt__total_len(&pkts[0]) == f.len,
+	      "its buffers hold the frame (%u bytes)", xskf_pkt__total_len(&pkts[0]));
 	build(&one, 0, true, false, 17, 100, 0);
 	unfinished(&one);
 	pkts[1] = (struct xskf_pkt){ .data = one.b, .len = one.len };
 	xskf_csum__burst(&s, pkts, 2, false, true);
-	CHECK(s.c.csum_checked == 2 && s.c.csum_unfinished == 2 && s.c.csum_repaired == 0,
-	      "a burst with a chain, counting only: checked 2, unfinished 2 (%llu %llu)",
-	      (unsigned long long)s.c.csum_checked, (unsigned long long)s.c.csum_unfinished);
+	CHECK(
+	    s.c.csum_checked == 2 && s.c.csum_unfinished == 2 && s.c.csum_repaired == 0,
+	    "a burst with a multi-buffer frame, counting only: checked 2, unfinished 2 (%llu %llu)",
+	    (unsigned long long)s.c.csum_checked, (unsigned long long)s.c.csum_unfinished);
 	xskf_csum__burst(&s, pkts, 2, true, true);
-	CHECK(s.c.csum_repaired == 2, "a burst with a chain, repairing: repaired 2 (%llu)",
+	CHECK(s.c.csum_repaired == 2,
+	      "a burst with a multi-buffer frame, repairing: repaired 2 (%llu)",
 	      (unsigned long long)s.c.csum_repaired);
 	for (from = 0, i = 0; i < 4; i++) {
 		uint32_t to = i < 3 ? cut[i] : f.len;
 
 		CHECK(!memcmp(area + 4096 * i, good.b + from, to - from),
-		      "buffer %u of the repaired chain: a complete sender's bytes", i);
+		      "buffer %u of the repaired multi-buffer frame: a complete sender's bytes", i);
 		from = to;
 	}
 	CHECK(xskf_csum__test(&pkts[1], false) == XSKF_CSUM_COMPLETE, "its frame of one buffer too");
-	/* the public call, on the chain made unfinished again */
+	/* the public call, on the multi-buffer frame made unfinished again */
 	memcpy(area, f.b, cut[0]);
 	CHECK(xskf_pkt__csum_finish(&pkts[0]) == 1 && !memcmp(area, good.b, cut[0]),
-	      "xskf_pkt__csum_finish() finishes a chain");
+	      "xskf_pkt__csum_finish() finishes a multi-buffer frame");
 	CHECK(xskf_pkt__csum_finish(&pkts[0]) == 0, "and leaves it alone the second time");
-	xskf_chain__unregister(&w);
+	xskf_frags__unregister(&w);
 }
 
 int main(void)
@@ -506,11 +508,12 @@ int main(void)
 	burst_case();
 	random_case();
 	for (pay = 0; pay < 3; pay++) { /* odd and even lengths */
-		chain_case("chain: IPv4 TCP", 0, false, false, 6, 300 + pay);
-		chain_case("chain: IPv6 UDP + hop-by-hop", 0, true, true, 17, 301 + pay);
-		chain_case("chain: QinQ IPv4 UDP", 2, false, false, 17, 1 + pay);
+		frags_case("multi-buffer frame: IPv4 TCP", 0, false, false, 6, 300 + pay);
+		frags_case("multi-buffer frame: IPv6 UDP + hop-by-hop", 0, true, true, 17,
+			   301 + pay);
+		frags_case("multi-buffer frame: QinQ IPv4 UDP", 2, false, false, 17, 1 + pay);
 	}
 	jumbo_case();
-	pkt_chain_case();
+	pkt_frags_case();
 	return tap_done();
 }

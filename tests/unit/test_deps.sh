@@ -27,7 +27,7 @@ echo "ok - with an empty PATH --check names all $(wc -w <<<"$pairs") commands an
 
 # Commands that do not come with a minimal Debian (or come from a package that may be absent).
 known="ping tcpdump ethtool stress-ng valgrind dpdk-testpmd bpftool clang scdoc
-	taskset setpriv ss numactl hugeadm strace nc socat readelf systemd-analyze iperf3 tshark capinfos curl promtool jq bc meson ninja pkg-config sysctl cc"
+	taskset setpriv ss numactl hugeadm strace nc socat readelf systemd-analyze iperf3 tshark capinfos curl promtool jq bc podman runc meson ninja pkg-config sysctl cc"
 cmds=" $(for p in $pairs; do printf '%s ' "${p%%:*}"; done)"
 # the lines of every test, script and benchmark, without comment lines
 used=$(grep -rh --include='*.sh' --include='*.py' --include='meson.build' \

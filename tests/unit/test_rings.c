@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/chain_ops.h"
+#include "core/frags_ops.h"
 #include "core/ring_ops.h"
 
 #include "tap.h"
@@ -302,7 +302,8 @@ static void ring_copy_cases(void)
 	      "ring_put() from a plain array into a ring that wraps");
 }
 
-/* The kernel posts one RX descriptor of a chain: XDP_PKT_CONTD unless it is the last. */
+/* The kernel posts one RX descriptor of a multi-buffer frame: XDP_PKT_CONTD unless it is the last.
+ */
 static void kern_rx_seg(uint64_t chunk, uint32_t len, bool more)
 {
 	kern_rx(chunk, len);
@@ -310,12 +311,12 @@ static void kern_rx_seg(uint64_t chunk, uint32_t len, bool more)
 }
 
 /*
- * Chains (chain_ops.h): whole chains taken, a chain cut at the end of what the kernel posted
- * held back and dropped only when draining, the buffers walked and read across an edge, TX
- * staged whole and flushed only at a frame's end, completions counted by frame, a chain longer
- * than XSKF_MAX_SEGS dropped; the census exact at every step.
+ * Multi-buffer frames (frags_ops.h): whole multi-buffer frames taken, a multi-buffer frame cut at
+ * the end of what the kernel posted held back and dropped only when draining, the buffers walked
+ * and read across an edge, TX staged whole and flushed only at a frame's end, completions counted
+ * by frame, a multi-buffer frame longer than XSKF_MAX_SEGS dropped; the census exact at every step.
  */
-static void chain_cases(void)
+static void frags_cases(void)
 {
 	struct xskf_pkt pkts[16];
 	uint64_t got[64], before;
@@ -323,7 +324,7 @@ static void chain_cases(void)
 	const uint8_t *r;
 	uint32_t len, k;
 	unsigned int n, i, j;
-	bool chained;
+	bool has_frags;
 
 	memset(&kfill, 0, sizeof(kfill));
 	memset(&krx, 0, sizeof(krx));
@@ -332,10 +333,10 @@ static void chain_cases(void)
 	setup();
 	sock.sg = true;
 	sock.tx_max_segs = 18;
-	xskf_chain__register(&worker);
+	xskf_frags__register(&worker);
 	refill(&sock, &worker.umem, 16);
 	n = kern_take_fill(got, 64);
-	/* three chains of 3 (100, 200, 300 bytes), then the first two buffers of a fourth */
+	/* three frames of 3 (100, 200, 300 bytes), then the first two buffers of a fourth */
 	for (j = 0; j < 3; j++)
 		for (i = 0; i < 3; i++) {
 			uint8_t *p = (uint8_t *)worker.umem.area + got[3 * j + i] + RXOFF;
@@ -346,13 +347,13 @@ static void chain_cases(void)
 		}
 	kern_rx_seg(got[9], 100, true);
 	kern_rx_seg(got[10], 100, true);
-	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, &chained);
-	CHECK(n == 3 && chained && pkts[0].frags == 2 && xskf_pkt__nb_segs(&pkts[0]) == 3,
-	      "three whole chains of 3 taken (%u)", n);
+	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, &has_frags);
+	CHECK(n == 3 && has_frags && pkts[0].frags == 2 && xskf_pkt__nb_segs(&pkts[0]) == 3,
+	      "three whole frames of 3 taken (%u)", n);
 	CHECK(krx.consumer == 9 && census_sum() + 9 == FRAMES,
 	      "the cut fourth stays on the RX ring; census adds up with 9 buffers in the app");
 	CHECK(sock.c.rx_packets == 3 && sock.c.rx_bytes == 3 * 600 && sock.c.rx_chains == 3,
-	      "counted by frame: 3 packets, 1800 bytes, 3 chains");
+	      "counted by frame: 3 packets, 1800 bytes, 3 multi-buffer frames");
 	CHECK(xskf_pkt__total_len(&pkts[1]) == 600 && xskf_pkt__seg(&pkts[1], 2, &len) && len == 300 &&
 		      !xskf_pkt__seg(&pkts[1], 3, &len),
 	      "walked: 600 bytes in 3 buffers, none past the last");
@@ -364,17 +365,18 @@ static void chain_cases(void)
 	CHECK(r && r != buf && r[0] == 110, "a range inside the second buffer: no copy");
 	CHECK(!xskf_pkt__read(&pkts[0], 595, 8, buf), "a range past the end: NULL");
 
-	/* TX back: staged whole; the ring of 8 takes two chains, not 2 2/3 */
+	/* TX back: staged whole; the ring of 8 takes two multi-buffer frames, not 2 2/3 */
 	for (i = 0; i < 3; i++)
 		pkts[i].action = XSKF_TX;
 	dispatch_sg(&worker, &sock, pkts, 3);
 	CHECK(xskf_sock__staged(&sock) == 9 && sock.txq[0].options == XDP_PKT_CONTD &&
-		      sock.txq[1].options == XDP_PKT_CONTD && sock.txq[2].options == 0,
-	      "3 chains staged, XDP_PKT_CONTD on all but each one's last");
+		  sock.txq[1].options == XDP_PKT_CONTD && sock.txq[2].options == 0,
+	      "3 multi-buffer frames staged, XDP_PKT_CONTD on all but each one's last");
 	flush_tx(&sock);
 	CHECK(ktx.producer == 6 && xskf_sock__staged(&sock) == 3,
-	      "flush cut at a frame's end: 6 on a ring of 8, one chain still staged");
-	CHECK(census_sum() == FRAMES, "census adds up with chains staged and in flight");
+	      "flush cut at a frame's end: 6 on a ring of 8, one multi-buffer frame still staged");
+	CHECK(census_sum() == FRAMES,
+	      "census adds up with multi-buffer frames staged and in flight");
 	kern_tx();
 	reap_completions(&sock, &worker.umem, XSKF_BURST_SG);
 	flush_tx(&sock);
@@ -383,12 +385,13 @@ static void chain_cases(void)
 	CHECK(sock.c.tx_packets == 3 && sock.c.tx_bytes == 1800 && !xskf_sock__tx_out(&sock),
 	      "completions counted by frame: 3 packets, 1800 bytes");
 
-	/* the cut chain never ends: held while running, dropped when draining */
-	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, &chained);
-	CHECK(n == 0 && krx.consumer == 9, "an open chain is held back");
-	n = rx_take_sg(&worker, &sock, pkts, 16, true, true, &chained);
+	/* the cut multi-buffer frame never ends: held while running, dropped when draining */
+	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, &has_frags);
+	CHECK(n == 0 && krx.consumer == 9, "an open multi-buffer frame is held back");
+	n = rx_take_sg(&worker, &sock, pkts, 16, true, true, &has_frags);
 	CHECK(n == 0 && krx.consumer == 11 && sock.c.drop_chain_open == 1 && census_sum() == FRAMES,
-	      "draining: the open chain dropped, counted (drop_chain_open), its buffers back");
+	      "draining: the open multi-buffer frame dropped, counted (drop_chain_open), its "
+	      "buffers back");
 
 	/* too long: XSKF_MAX_SEGS + 1 buffers */
 	refill(&sock, &worker.umem, 1);
@@ -396,27 +399,29 @@ static void chain_cases(void)
 	for (i = 0; i <= XSKF_MAX_SEGS; i++)
 		kern_rx_seg(got[i], 64, i < XSKF_MAX_SEGS);
 	before = worker.umem.cache_len;
-	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, &chained);
-	CHECK(n == 0 && sock.c.drop_chain_long == 1 && worker.umem.cache_len == before + XSKF_MAX_SEGS + 1 &&
-		      !sock.rx_skip && census_sum() == FRAMES,
-	      "a chain of %d dropped whole (drop_chain_long), census exact", XSKF_MAX_SEGS + 1);
+	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, &has_frags);
+	CHECK(n == 0 && sock.c.drop_chain_long == 1 &&
+		  worker.umem.cache_len == before + XSKF_MAX_SEGS + 1 && !sock.rx_skip &&
+		  census_sum() == FRAMES,
+	      "a frame of %d dropped whole (drop_chain_long), census exact", XSKF_MAX_SEGS + 1);
 
 	/* TX refused: more buffers than the socket takes */
 	sock.tx_max_segs = 2;
 	kern_rx_seg(got[50], 64, true);
 	kern_rx_seg(got[51], 64, true);
 	kern_rx_seg(got[52], 64, false);
-	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, &chained);
+	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, &has_frags);
 	pkts[0].action = XSKF_TX;
 	dispatch_sg(&worker, &sock, pkts, n);
-	CHECK(n == 1 && sock.c.drop_chain_tx == 1 && !xskf_sock__staged(&sock) && census_sum() == FRAMES,
-	      "a chain of 3 on a socket that takes 2: refused (drop_chain_tx), buffers back");
+	CHECK(n == 1 && sock.c.drop_chain_tx == 1 && !xskf_sock__staged(&sock) &&
+		  census_sum() == FRAMES,
+	      "a frame of 3 on a socket that takes 2: refused (drop_chain_tx), buffers back");
 
 	/*
 	 * Draining, a full peek (batch 2 + XSKF_MAX_SEGS = 50 descriptors) that ends inside a
-	 * whole chain: a chain of 48, then one of 3 cut after its second buffer. The cut one is
-	 * held, not dropped as open: dropping it handed its last buffer to the next burst as a
-	 * frame of its own (counted twice, and sent on by a forwarder).
+	 * whole multi-buffer frame: a frame of 48, then one of 3 cut after its second buffer. The
+	 * cut one is held, not dropped as open: dropping it handed its last buffer to the next
+	 * burst as a frame of its own (counted twice, and sent on by a forwarder).
 	 */
 	refill(&sock, &worker.umem, 1);
 	n = kern_take_fill(got, 64);
@@ -425,18 +430,20 @@ static void chain_cases(void)
 	for (i = 0; i < 3; i++)
 		kern_rx_seg(got[XSKF_MAX_SEGS + i], 100, i < 2);
 	before = sock.c.drop_chain_open;
-	n = rx_take_sg(&worker, &sock, pkts, 2, true, true, &chained);
+	n = rx_take_sg(&worker, &sock, pkts, 2, true, true, &has_frags);
 	CHECK(n == 1 && pkts[0].frags == XSKF_MAX_SEGS - 1 && sock.c.drop_chain_open == before,
-	      "draining, a full peek ending inside a whole chain: the chain of %d taken, the cut one held",
+	      "draining, a full peek ending inside a whole multi-buffer frame: the multi-buffer "
+	      "frame of %d taken, the cut one held",
 	      XSKF_MAX_SEGS);
 	dispatch_sg(&worker, &sock, pkts, n);
-	n = rx_take_sg(&worker, &sock, pkts, 2, true, true, &chained);
+	n = rx_take_sg(&worker, &sock, pkts, 2, true, true, &has_frags);
 	CHECK(n == 1 && pkts[0].frags == 2 && xskf_pkt__total_len(&pkts[0]) == 300 &&
-		      sock.c.drop_chain_open == before,
-	      "the next burst takes the held chain whole: 3 buffers, 300 bytes, nothing dropped");
+		  sock.c.drop_chain_open == before,
+	      "the next burst takes the held multi-buffer frame whole: 3 buffers, 300 bytes, "
+	      "nothing dropped");
 	dispatch_sg(&worker, &sock, pkts, n);
-	CHECK(census_sum() == FRAMES, "census exact after the held chain");
-	xskf_chain__unregister(&worker);
+	CHECK(census_sum() == FRAMES, "census exact after the held multi-buffer frame");
+	xskf_frags__unregister(&worker);
 	xskf_umem__free(&worker.umem);
 }
 
@@ -544,6 +551,6 @@ int main(void)
 	xskf_umem__free(&worker.umem);
 
 	stress(20000);
-	chain_cases();
+	frags_cases();
 	return tap_done();
 }

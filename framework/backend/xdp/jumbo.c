@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Multi-buffer AF_XDP (docs/jumbo.md): whether the sockets are bound with XDP_USE_SG, and the
- * kernel's limits on chains, decided once at start-up before the sockets open.
+ * kernel's limits on multi-buffer frames, decided once at start-up before the sockets open.
  *
  * XDP_USE_SG only where a port's MTU allows frames longer than one UMEM frame holds: at MTU
- * 1500 nothing changes, not even the path a burst takes. And only for an app that takes chains
- * (XSKF_APP_F_CHAINS): any other would read the first buffer of a frame as the whole frame.
+ * 1500 nothing changes, not even the path a burst takes. And only for an app that takes
+ * multi-buffer frames (XSKF_APP_F_FRAGS): any other would read the first buffer of a frame as
+ * the whole frame.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -35,15 +36,15 @@ const char *xskf_jumbo__why_not(const struct xskf_engine *eng)
 {
 	if (eng->sg)
 		return "";
-	if (!(eng->app.flags & XSKF_APP_F_CHAINS))
-		return "; the app does not take multi-buffer frames (XSKF_APP_F_CHAINS; in a "
+	if (!(eng->app.flags & XSKF_APP_F_FRAGS))
+		return "; the app does not take multi-buffer frames (XSKF_APP_F_FRAGS; in a "
 		       "chain, every plugin must)";
 	if (xskf_xdp_eng(eng)->kernel_probed && !xskf_xdp_eng(eng)->kernel_sg)
 		return "; this kernel has no multi-buffer AF_XDP (XDP_USE_SG, Linux 6.6+)";
 	/* the MTU was raised after start-up: the sockets were bound for one buffer */
 	if (eng->started)
 		return "; the sockets were bound for one buffer at start-up: restart to receive "
-		       "them as multi-buffer chains";
+		       "them as multi-buffer frames";
 	return "";
 }
 
@@ -77,7 +78,7 @@ int xskf_jumbo__decide(struct xskf_engine *eng)
 		return 0;
 	need = (mtu + 18 + one - 1) / one;
 	if (xskf_prog__probe_kernel(eng) || !xskf_xdp_eng(eng)->kernel_sg ||
-	    !(eng->app.flags & XSKF_APP_F_CHAINS))
+	    !(eng->app.flags & XSKF_APP_F_FRAGS))
 		return 0; /* watch.c says why, with the MTU that fits */
 	eng->sg = true;
 	eng->sg_segs = need;

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/magic.h>
@@ -27,6 +28,7 @@
 #include <bpf/libbpf.h>
 #include <xdp/libxdp.h>
 
+#include "backend/xdp/verifier_log.h"
 #include "backend/xdp/xdp.h"
 #include "core/engine.h"
 #include "xskf_prog.h"
@@ -34,6 +36,10 @@
 
 #define DISP_PRIO      50 /* libxdp's default (XDP_DEFAULT_RUN_PRIO); xdp-filter's is 10 */
 #define DISP_MAX_PROGS 10 /* the dispatcher's slots (MAX_DISPATCHER_ACTIONS) */
+/* why a program that writes hints cannot join libxdp's dispatcher before 1.5.5 */
+#define PKT_WHY                                                                                    \
+	"Linux 6.13+ refuses a freplace program that changes packet data "                         \
+	"(bpf_xdp_adjust_meta()) into libxdp's dispatcher before libxdp 1.5.5"
 
 bool xskf_disp__is_dispatcher(uint32_t id)
 {
@@ -122,7 +128,48 @@ bool xskf_disp__bpffs(const struct xskf_port *port)
 	return !statfs(dir, &st) && (unsigned long)st.f_type == BPF_FS_MAGIC;
 }
 
-/* The maps of @to are @from's: one set of maps for both objects, and for every run. */
+/*
+ * A map that holds programs (a CPUMAP: steering's steer_cpus) belongs to the kind of the first
+ * program loaded with it: the kernel then refuses, with EINVAL and no verifier message, every
+ * program of another kind that uses it (bpf_prog_map_compatible(): the frags flag since Linux
+ * 5.18, which libxdp clears on a component; a freplace program's attach_func_proto on newer
+ * kernels, 7.3 included). Our skeleton's XDP programs own steer_cpus: the component gets one
+ * of its own, with the same entries (ensure_cpus() in steer.c writes both).
+ */
+static bool holds_progs(const struct bpf_map *m)
+{
+	switch (bpf_map__type(m)) {
+	case BPF_MAP_TYPE_PROG_ARRAY:
+	case BPF_MAP_TYPE_DEVMAP:
+	case BPF_MAP_TYPE_DEVMAP_HASH:
+	case BPF_MAP_TYPE_CPUMAP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The CPUMAP entries of @from in @to (0 or -errno): a rule written before the attach. */
+static int copy_entries(int to, int from, uint32_t max)
+{
+	struct bpf_cpumap_val v;
+	uint32_t k;
+
+	for (k = 0; k < max; k++) {
+		memset(&v, 0, sizeof(v));
+		if (bpf_map_lookup_elem(from, &k, &v))
+			continue; /* no entry: none there either */
+		v.bpf_prog.fd = 0;
+		if (bpf_map_update_elem(to, &k, &v, 0))
+			return -errno;
+	}
+	return 0;
+}
+
+/*
+ * The maps of @to are @from's: one set of maps for both objects, and for every run; those
+ * that hold programs aside (holds_progs()), which the component gets filled after its load.
+ */
 static int reuse_maps(struct xskf_redirect *to, struct xskf_redirect *from)
 {
 	struct bpf_map *m, *src;
@@ -132,11 +179,20 @@ static int reuse_maps(struct xskf_redirect *to, struct xskf_redirect *from)
 		src = bpf_object__find_map_by_name(from->obj, bpf_map__name(m));
 		if (!src || bpf_map__fd(src) < 0)
 			return -ENOENT;
+		if (holds_progs(m))
+			continue;
 		err = bpf_map__reuse_fd(m, bpf_map__fd(src));
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+int xskf_disp__cpus_fd(const struct xskf_port *port)
+{
+	const struct xskf_redirect *s = xskf_xdp_port(port)->disp.skel;
+
+	return s ? bpf_map__fd(s->maps.steer_cpus) : -1;
 }
 
 /* The maps the program does not use, bound to it: a later run finds them in its info. */
@@ -182,8 +238,10 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 	struct xdp_multiprog *mp;
 	struct xdp_program *xp;
 	struct xskf_redirect *s;
+	LIBBPF_OPTS(bpf_object_open_opts, oo);
 	struct bpf_program *p;
-	bool alone;
+	char *log = NULL;
+	bool alone, pkt;
 	int err;
 
 	if (!name)
@@ -202,9 +260,18 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 			say_alone(port);
 		return -EOPNOTSUPP;
 	}
-	s = xskf_redirect__open();
-	if (!s)
-		return -errno;
+	/* the kernel's reason for a refused component: its verifier log (verifier_log.h) */
+	log = malloc(XSKF_VERIFIER_LOG_SIZE);
+	oo.kernel_log_buf = log;
+	oo.kernel_log_size = log ? XSKF_VERIFIER_LOG_SIZE : 0;
+	if (log)
+		log[0] = '\0';
+	s = xskf_redirect__open_opts(&oo);
+	if (!s) {
+		err = -errno;
+		free(log);
+		return err;
+	}
 	*s->rodata = *xskf_xdp_port(port)->skel->rodata;
 	bpf_object__for_each_program(p, s->obj) {
 		bpf_program__set_autoload(p, !strcmp(bpf_program__name(p), name));
@@ -214,6 +281,7 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 	err = reuse_maps(s, xskf_xdp_port(port)->skel);
 	if (err) {
 		xskf_redirect__destroy(s);
+		free(log);
 		return err;
 	}
 	xo.obj = s->obj;
@@ -222,6 +290,7 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 	err = (int)libxdp_get_error(xp);
 	if (err) {
 		xskf_redirect__destroy(s);
+		free(log);
 		return err;
 	}
 	xdp_program__set_run_prio(xp, DISP_PRIO);
@@ -235,6 +304,13 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 	libxdp_set_print(prev_print);
 	if (!err)
 		err = bind_shared(port, xdp_program__fd(xp));
+	/*
+	 * Linux 6.13+ takes a freplace program that changes packet data (the hints grow the meta:
+	 * bpf_xdp_adjust_meta()) only into a function that does too: libxdp's dispatcher stubs do
+	 * from libxdp 1.5.5 (xdp-tools 092365f). The verifier log tells it from other refusals.
+	 */
+	pkt = err == -EINVAL && log && strstr(log, "changes packet data");
+	free(log);
 	if (err) {
 		if (xdp_program__id(xp) && !xdp_program__detach(xp, port->ifindex, XDP_MODE_UNSPEC, 0))
 			pr_debug("%s: our component taken out again after: %s\n", port->name,
@@ -245,29 +321,32 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 			return err; /* a program attached meanwhile: prog.c says so */
 		if (xskf_xdp_port(port)->disp.main_id) {
 			/* another program's dispatcher holds the interface: alone is no way out */
-			pr_warn("%s: libxdp's dispatcher (id %u) refused xskf's program (%s)%s\n",
-				port->name, xskf_xdp_port(port)->disp.main_id, strerror(-err),
-				err == -EINVAL && !eng->o.no_hints
-				    ? ": Linux 6.13+ takes a program that grows the meta (RX hints) "
-				      "only into the dispatcher of libxdp 1.5.5 or later; run with "
-				      "--no-hints, or with a newer libxdp"
-				    : "");
+			if (pkt)
+				pr_warn("%s: libxdp's dispatcher (id %u) cannot take xskf's program "
+					"while it writes RX hints: " PKT_WHY ", and another program "
+					"holds the interface: run with --no-hints, or with libxdp 1.5.5 "
+					"or later\n",
+					port->name, xskf_xdp_port(port)->disp.main_id);
+			else
+				pr_warn("%s: libxdp's dispatcher (id %u) refused xskf's program (%s)\n",
+					port->name, xskf_xdp_port(port)->disp.main_id,
+					strerror(-err));
 			return -ECANCELED; /* said: no other attempt */
 		}
-		/*
-		 * The dispatcher refused ours: alone then, once said. Linux 6.13+ takes a program
-		 * that changes packet data (the hints' bpf_xdp_adjust_meta()) only into a slot that
-		 * does too, which libxdp's dispatcher stubs do from libxdp 1.5.5
-		 */
-		if (!xskf_xdp_port(port)->disp.told++)
-			pr_warn("%s: libxdp's dispatcher refused xskf's program (%s%s%s)%s; attached "
-				"alone: no other XDP program can join the interface while xskf runs\n",
-				port->name, strerror(-err), why[0] ? ", libxdp: " : "", why,
-				err == -EINVAL && !eng->o.no_hints
-				    ? ": Linux 6.13+ takes a program that grows the meta (RX hints) "
-				      "only into the dispatcher of libxdp 1.5.5 or later; --no-hints "
-				      "runs through this one"
-				    : "");
+		/* the dispatcher refused ours: alone then, once said */
+		if (!xskf_xdp_port(port)->disp.told++) {
+			if (pkt)
+				pr_warn("%s: libxdp's dispatcher cannot take xskf's program while it "
+					"writes RX hints: " PKT_WHY "; attached alone: no other XDP "
+					"program can join the interface while xskf runs (--no-hints "
+					"runs through this libxdp's dispatcher)\n",
+					port->name);
+			else
+				pr_warn("%s: libxdp's dispatcher refused xskf's program (%s%s%s); "
+					"attached alone: no other XDP program can join the interface "
+					"while xskf runs\n",
+					port->name, strerror(-err), why[0] ? ", libxdp: " : "", why);
+		}
 		return -EOPNOTSUPP;
 	}
 	mp = xdp_multiprog__get_from_ifindex(port->ifindex);
@@ -278,6 +357,12 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 		xdp_multiprog__close(mp);
 	xskf_xdp_port(port)->disp.prog = xp;
 	xskf_xdp_port(port)->disp.skel = s;
+	err = copy_entries(bpf_map__fd(s->maps.steer_cpus),
+			   bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_cpus),
+			   bpf_map__max_entries(s->maps.steer_cpus));
+	if (err)
+		pr_warn("%s: cannot copy steering's CPUMAP entries to xskf's component: %s\n",
+			port->name, strerror(-err));
 	xskf_xdp_port(port)->disp.id = xdp_program__id(xp);
 	xskf_xdp_port(port)->disp.on = !alone;
 	xskf_xdp_port(port)->prog_fd = xdp_program__fd(xp);

@@ -14,7 +14,9 @@
  * anyway), the map's fd is closed, and the UDS connection ends with /fin.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/capability.h>
@@ -107,6 +109,39 @@ int xskf_served__preflight(struct xskf_engine *eng)
 	return 0;
 }
 
+/*
+ * Why bpf() said @err to this process, as a message's tail. EPERM is not the pin's mode (that
+ * is EACCES): a seccomp filter (a container runtime's default profile allows bpf() only with
+ * CAP_SYS_ADMIN), or a kernel before 6.5 with kernel.unprivileged_bpf_disabled set, which
+ * refuses every bpf() command to a process without CAP_BPF.
+ */
+static const char *bpf_why(int err)
+{
+	char line[128];
+	bool filtered = false;
+	FILE *f;
+
+	if (err == -EACCES)
+		return " (its folder and file must let this user in: --pin-group on the serving "
+		       "run)";
+	if (err != -EPERM)
+		return "";
+	f = fopen("/proc/self/status", "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Seccomp:", 8)) {
+			filtered = atoi(line + 8) == 2;
+			break;
+		}
+	if (f)
+		fclose(f);
+	if (filtered)
+		return " (bpf() is refused by this process's seccomp filter: a container "
+		       "runtime's default profile allows it only with CAP_SYS_ADMIN; run with a "
+		       "profile that allows bpf(), deploy/seccomp-allow-bpf.py makes one)";
+	return " (the kernel refuses bpf() to this process: before Linux 6.5, "
+	       "kernel.unprivileged_bpf_disabled refuses it every command without CAP_BPF)";
+}
+
 /* One request on the device plugin's socket, its answer in @ans, a passed fd in @fd. */
 static int ask(const char *req, char *ans, size_t len, int *fd)
 {
@@ -193,11 +228,7 @@ static int map_of(struct xskf_engine *eng, const struct xskf_port *p, uint32_t *
 		if (fd < 0) {
 			err = -errno;
 			pr_warn("--xsk-map %s: cannot open the pinned map: %s%s\n", eng->o.xsk_map,
-				strerror(-err),
-				err == -EACCES || err == -EPERM
-				    ? " (its folder and file must let this user in: --pin-group on "
-				      "the serving run)"
-				    : "");
+				strerror(-err), bpf_why(err));
 			return err;
 		}
 	} else {
@@ -211,7 +242,14 @@ static int map_of(struct xskf_engine *eng, const struct xskf_port *p, uint32_t *
 			return err ? err : -ENOENT;
 		}
 	}
-	if (bpf_obj_get_info_by_fd(fd, &mi, &len) || mi.type != BPF_MAP_TYPE_XSKMAP) {
+	if (bpf_obj_get_info_by_fd(fd, &mi, &len)) {
+		err = -errno;
+		pr_warn("%s: cannot read what the map of %s is: %s%s\n", p->name, from,
+			strerror(-err), err == -EPERM ? bpf_why(err) : "");
+		close(fd);
+		return err;
+	}
+	if (mi.type != BPF_MAP_TYPE_XSKMAP) {
 		pr_warn("%s: %s is not an XSKMAP (map type %u)\n", p->name, from, mi.type);
 		close(fd);
 		return -EINVAL;
@@ -246,8 +284,9 @@ int xskf_served__attach(struct xskf_engine *eng)
 
 		if (bpf_map_update_elem(map_fds[s->port->idx], &s->queue, &s->fd, 0)) {
 			err = -errno;
-			pr_warn("%s queue %u: cannot enter the socket in the XSKMAP of %s: %s\n",
-				s->port->name, s->queue, from, strerror(-err));
+			pr_warn("%s queue %u: cannot enter the socket in the XSKMAP of %s: %s%s\n",
+				s->port->name, s->queue, from, strerror(-err),
+				err == -EPERM ? bpf_why(err) : "");
 			return err;
 		}
 	}

@@ -337,15 +337,18 @@ static int zero_hits(struct xskf_port *port, uint32_t slot)
 	return err;
 }
 
+/* The CPUs in @set in steering's CPUMAP, and in our dispatcher component's own (if any). */
 static int ensure_cpus(struct xskf_port *port, uint64_t set)
 {
 	struct bpf_cpumap_val v = {.qsize = 2048};
+	int comp = xskf_disp__cpus_fd(port);
 	uint32_t c;
 
 	for (c = 0; c < XSKF_STEER_MAX_CPUS; c++)
 		if (set >> c & 1 &&
-		    bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_cpus), &c,
-					&v, 0))
+		    (bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_cpus),
+					 &c, &v, 0) ||
+		     (comp >= 0 && bpf_map_update_elem(comp, &c, &v, 0))))
 			return -errno;
 	return 0;
 }

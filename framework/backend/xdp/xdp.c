@@ -649,12 +649,30 @@ static int xdp_watch(struct xskf_engine *eng)
 	return xskf_watch__ports(eng);
 }
 
+/*
+ * What the control thread keeps after set-up: CAP_NET_ADMIN to detach at exit; with a
+ * component in libxdp's dispatcher also CAP_SYS_ADMIN and CAP_BPF, which libxdp needs to take
+ * it out (it opens the dispatcher by id, BPF_PROG_GET_FD_BY_ID, and loads a new dispatcher for
+ * the programs that stay) and the watch to find it in a new dispatcher when another program
+ * joins or leaves. Without them the exit left our component in the dispatcher (ENOENT).
+ */
+static uint64_t xdp_keep_caps(struct xskf_engine *eng)
+{
+	uint64_t keep = 1ull << CAP_NET_ADMIN;
+	unsigned int i;
+
+	for (i = 0; i < eng->nr_ports; i++)
+		if (xskf_xdp_port(&eng->ports[i])->disp.on)
+			keep |= 1ull << CAP_SYS_ADMIN | 1ull << 39 /* CAP_BPF */;
+	return keep;
+}
+
 /* No step: the kernel serves the rings by itself. */
 const struct xskf_backend_ops xskf_backend_xdp = {
 	.name = "xdp",
 	.wakeups = true, .caps = true,
 	.check = xdp_check, .init = xdp_init, .fini = xdp_fini,
-	.emergency = xdp_emergency,
+	.emergency = xdp_emergency, .keep_caps = xdp_keep_caps,
 	/* start and stop */
 	.preflight = xdp_preflight, .add_port = xdp_add_port, .open_sock = xdp_open_sock,
 	.attach = xdp_attach, .detach = xdp_detach, .teardown = xdp_teardown,

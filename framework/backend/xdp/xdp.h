@@ -167,6 +167,11 @@ bool xskf_share__others_sigsafe(int fd);
  * or will it mount one (LIBXDP_BPFFS_AUTOMOUNT=1)? Without, it attaches alone.
  */
 bool xskf_disp__bpffs(const struct xskf_port *port);
+/*
+ * xskf_disp__cpus_fd() - the CPUMAP of our component in libxdp's dispatcher (its own: see
+ * prog_dispatch.c, holds_progs()), or -1 without one. Steering writes its entries there too.
+ */
+int xskf_disp__cpus_fd(const struct xskf_port *port);
 bool xskf_disp__is_dispatcher(uint32_t id);
 int xskf_disp__components(struct xskf_port *port, uint32_t *ids, int max);
 int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t mode);

@@ -1,27 +1,29 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Fuzz target: chain assembly of multi-buffer AF_XDP (framework/core/chain_ops.h), against rings
- * in plain memory with this target playing the kernel, which posts what the input says:
+ * Fuzz target: multi-buffer frame assembly of multi-buffer AF_XDP (framework/core/frags_ops.h),
+ * against rings in plain memory with this target playing the kernel, which posts what the input
+ * says:
  *
  * Input: a byte of settings (burst size 1..16 from its low nibble), then records of two bytes:
  * [options: bit 0 XDP_PKT_CONTD, bit 1 "a burst now", bit 2 "the app sends it back", bit 3
  * "the kernel completes TX now"] [length / 16 + 1]. Each record is one RX descriptor of one
- * fill frame, so that any sequence of chain marks comes: chains of any length up to the
- * input's, chains longer than XSKF_MAX_SEGS, a last buffer marked to go on.
+ * fill frame, so that any sequence of multi-buffer frame marks comes: frames of any length up to
+ * the input's, multi-buffer frames longer than XSKF_MAX_SEGS, a last buffer marked to go on.
  *
  * Properties, at every step:
  *  - the frame census adds up: cache + fill + RX + in the app + staged + in flight = all;
- *  - every frame handed to the app is a whole chain as posted: its buffers are the next
- *    descriptors in order, all but the last marked, at most XSKF_MAX_SEGS of them; its length
- *    is theirs; xskf_pkt__read() of any range gives their bytes in order;
- *  - a chain is never handed over half: what is held back is a cut at the end of the ring;
- *  - TX puts only whole chains on the TX ring (its last descriptor never marked);
+ *  - every frame handed to the app is a whole multi-buffer frame as posted: its buffers are the
+ * next descriptors in order, all but the last marked, at most XSKF_MAX_SEGS of them; its length is
+ * theirs; xskf_pkt__read() of any range gives their bytes in order;
+ *  - a multi-buffer frame is never handed over half: what is held back is a cut at the end of the
+ * ring;
+ *  - TX puts only whole multi-buffer frames on the TX ring (its last descriptor never marked);
  * and at the end, after draining, every frame is back in the cache once, at its chunk start, and
  * frames handed over + dropped as too long / open = frames posted.
  */
 #include <string.h>
 
-#include "core/chain_ops.h"
+#include "core/frags_ops.h"
 #include "core/ring_ops.h"
 
 #include "fuzz.h"
@@ -88,7 +90,7 @@ static void setup(void)
 	worker.socks[0] = &sock;
 	worker.nr_socks = 1;
 	worker.tx_sock[0] = &sock;
-	xskf_chain__register(&worker);
+	xskf_frags__register(&worker);
 	posted_head = posted_tail = 0;
 }
 
@@ -98,21 +100,21 @@ static uint64_t census(uint32_t in_app)
 	       xskf_sock__staged(&sock) + in_app;
 }
 
-/* The kernel sends what is on the TX ring; only whole chains may be there. */
+/* The kernel sends what is on the TX ring; only whole multi-buffer frames may be there. */
 static void kern_tx(void)
 {
 	FUZZ_ASSERT(ktx.consumer == ktx.producer ||
-			    !(tx_slots[(ktx.producer - 1) & (TX_SZ - 1)].options & XDP_PKT_CONTD),
-		    "a TX ring that ends inside a chain");
+			!(tx_slots[(ktx.producer - 1) & (TX_SZ - 1)].options & XDP_PKT_CONTD),
+		    "a TX ring that ends inside a multi-buffer frame");
 	while (ktx.consumer != ktx.producer)
 		comp_slots[kcomp.producer++ & (RING - 1)] = tx_slots[ktx.consumer++ & (TX_SZ - 1)].addr;
 }
 
 /*
  * The reference: the next whole frame of what was posted, as the kernel means it, skipping
- * chains longer than XSKF_MAX_SEGS (dropped by the code as soon as it sees that many buffers,
- * and the rest of them up to their end). Returns its first posted index and its buffers, or
- * false while no whole frame is there (an open chain at the end).
+ * multi-buffer frames longer than XSKF_MAX_SEGS (dropped by the code as soon as it sees that many
+ * buffers, and the rest of them up to their end). Returns its first posted index and its buffers,
+ * or false while no whole frame is there (an open multi-buffer frame at the end).
  */
 static bool ref_skip;
 
@@ -152,7 +154,8 @@ static void check_burst(struct xskf_pkt *pkts, unsigned int n)
 		uint32_t total = 0, len, j, first, nb, c = 0;
 		const uint8_t *r;
 
-		FUZZ_ASSERT(ref_next(&first, &nb), "a frame handed over that is no whole chain");
+		FUZZ_ASSERT(ref_next(&first, &nb),
+			    "a frame handed over that is no whole multi-buffer frame");
 		FUZZ_ASSERT(xskf_pkt__nb_segs(p) == nb, "a frame of %u buffers, posted as %u",
 			    xskf_pkt__nb_segs(p), nb);
 		for (j = 0; j < nb; j++) {
@@ -184,7 +187,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct xskf_pkt pkts[16];
 	uint32_t batch, i, k;
 	size_t off;
-	bool chained;
+	bool has_frags;
 
 	if (size < 1)
 		return 0;
@@ -211,7 +214,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			krx.producer++;
 		}
 		if (o & 2) {
-			n = rx_take_sg(&worker, &sock, pkts, batch, false, false, &chained);
+			n = rx_take_sg(&worker, &sock, pkts, batch, false, false, &has_frags);
 			FUZZ_ASSERT(n <= batch, "%u frames from a burst of %u", n, batch);
 			for (k = 0, i = 0; i < n; i++)
 				k += xskf_pkt__nb_segs(&pkts[i]);
@@ -234,7 +237,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (k = 0; k < 4 * RING && (krx.producer != krx.consumer || xskf_sock__staged(&sock) ||
 			       xskf_sock__tx_out(&sock));
 	     k++) {
-		unsigned int n = rx_take_sg(&worker, &sock, pkts, batch, false, true, &chained);
+		unsigned int n = rx_take_sg(&worker, &sock, pkts, batch, false, true, &has_frags);
 
 		dispatch_sg(&worker, &sock, pkts, n);
 		flush_tx(&sock);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * A received frame that spans several buffers (multi-buffer AF_XDP, docs/jumbo.md), as an app
- * walks it: xskf_pkt__seg(), xskf_pkt__chain_len(), xskf_pkt__read_chain(). Out of line and
- * apart from the per-packet path: only apps with XSKF_APP_F_CHAINS call them, for chains. The
+ * walks it: xskf_pkt__buf(), xskf_pkt__frags_len(), xskf_pkt__read_frags(). Out of line and
+ * apart from the per-packet path: only apps with XSKF_APP_F_FRAGS call them, for such frames. The
  * buffers after the first are in the worker's table of the burst (worker.h: segs), found
  * through the worker whose UMEM holds the frame (pkt->data - pkt->addr is the UMEM's start),
  * so struct xskf_pkt keeps its size and no thread carries hidden state.
@@ -11,7 +11,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "core/chain_ops.h"
+#include "core/frags_ops.h"
 #include "core/engine.h"
 
 /*
@@ -22,7 +22,7 @@
 #define OWNERS (4 * XSKF_MAX_WORKERS)
 static struct xskf_worker *_Atomic owners[OWNERS];
 
-int xskf_chain__register(struct xskf_worker *w)
+int xskf_frags__register(struct xskf_worker *w)
 {
 	unsigned int i;
 
@@ -38,7 +38,7 @@ int xskf_chain__register(struct xskf_worker *w)
 	return -ENOSPC;
 }
 
-void xskf_chain__unregister(struct xskf_worker *w)
+void xskf_frags__unregister(struct xskf_worker *w)
 {
 	unsigned int i;
 
@@ -65,7 +65,7 @@ static struct xskf_worker *owner(const struct xskf_pkt *pkt)
 	return NULL;
 }
 
-uint8_t *xskf_chain__seg(const struct xskf_worker *w, const struct xskf_pkt *pkt, unsigned int i,
+uint8_t *xskf_frags__buf(const struct xskf_worker *w, const struct xskf_pkt *pkt, unsigned int i,
 			 uint32_t *len)
 {
 	const struct xdp_desc *d;
@@ -81,24 +81,24 @@ uint8_t *xskf_chain__seg(const struct xskf_worker *w, const struct xskf_pkt *pkt
 	return (uint8_t *)w->umem.area + d->addr;
 }
 
-uint8_t *xskf_pkt__seg(const struct xskf_pkt *pkt, unsigned int i, uint32_t *len)
+uint8_t *xskf_pkt__buf(const struct xskf_pkt *pkt, unsigned int i, uint32_t *len)
 {
-	return xskf_chain__seg(i ? owner(pkt) : NULL, pkt, i, len);
+	return xskf_frags__buf(i ? owner(pkt) : NULL, pkt, i, len);
 }
 
-uint32_t xskf_pkt__chain_len(const struct xskf_pkt *pkt)
+uint32_t xskf_pkt__frags_len(const struct xskf_pkt *pkt)
 {
 	const struct xskf_worker *w = pkt->frags ? owner(pkt) : NULL;
 	uint32_t total = 0, len;
 	unsigned int i;
 
 	for (i = 0; i <= pkt->frags; i++)
-		if (xskf_chain__seg(w, pkt, i, &len))
+		if (xskf_frags__buf(w, pkt, i, &len))
 			total += len;
 	return total;
 }
 
-const void *xskf_pkt__read_chain(const struct xskf_pkt *pkt, uint32_t off, uint32_t len,
+const void *xskf_pkt__read_frags(const struct xskf_pkt *pkt, uint32_t off, uint32_t len,
 				 void *buf)
 {
 	const struct xskf_worker *w = pkt->frags ? owner(pkt) : NULL;
@@ -107,7 +107,7 @@ const void *xskf_pkt__read_chain(const struct xskf_pkt *pkt, uint32_t off, uint3
 	unsigned int i;
 
 	for (i = 0; i <= pkt->frags && len; i++) {
-		p = xskf_chain__seg(w, pkt, i, &seg_len);
+		p = xskf_frags__buf(w, pkt, i, &seg_len);
 		if (!p)
 			return NULL;
 		if (off >= seg_len) {
@@ -145,7 +145,7 @@ uint8_t *xskf_pkt__append(struct xskf_pkt *pkt, uint32_t len)
 		return NULL;
 	if (pkt->frags)
 		w->segs[w->tx_nseg - 1].options = XDP_PKT_CONTD;
-	else /* a chain now: a request asked before is found by its magic (tx_meta.c) */
+	else /* frags now: a request asked before is found by its magic (tx_meta.c) */
 		pkt->frag_idx = (uint16_t)w->tx_nseg;
 	d = &w->segs[w->tx_nseg++];
 	d->addr = um->cache[--um->cache_len] + off;
@@ -155,21 +155,20 @@ uint8_t *xskf_pkt__append(struct xskf_pkt *pkt, uint32_t len)
 	return (uint8_t *)um->area + d->addr;
 }
 
-bool xskf_engine__chains(const struct xskf_engine *eng)
+bool xskf_engine__frags(const struct xskf_engine *eng)
 {
 	return eng && eng->sg;
 }
 
 /*
- * The API's names in the kernel's words (a frame's buffers, its frags: include/xskf_pkt.h):
- * the same functions, one symbol each more; the names above stay exported for plugins built
- * before (deprecated).
+ * The API's earlier names (deprecated, include/xskf_pkt.h, xskf_engine.h): the same functions,
+ * one symbol each more, still exported for plugins built before.
  */
-XSKF_API uint8_t *xskf_pkt__buf(const struct xskf_pkt *pkt, unsigned int i, uint32_t *len)
-	__attribute__((alias("xskf_pkt__seg")));
-XSKF_API uint32_t xskf_pkt__frags_len(const struct xskf_pkt *pkt)
-	__attribute__((alias("xskf_pkt__chain_len")));
-XSKF_API const void *xskf_pkt__read_frags(const struct xskf_pkt *pkt, uint32_t off, uint32_t len,
-					  void *buf) __attribute__((alias("xskf_pkt__read_chain")));
-XSKF_API bool xskf_engine__frags(const struct xskf_engine *eng)
-	__attribute__((alias("xskf_engine__chains")));
+XSKF_API uint8_t *xskf_pkt__seg(const struct xskf_pkt *pkt, unsigned int i, uint32_t *len)
+	__attribute__((alias("xskf_pkt__buf")));
+XSKF_API uint32_t xskf_pkt__chain_len(const struct xskf_pkt *pkt)
+	__attribute__((alias("xskf_pkt__frags_len")));
+XSKF_API const void *xskf_pkt__read_chain(const struct xskf_pkt *pkt, uint32_t off, uint32_t len,
+					  void *buf) __attribute__((alias("xskf_pkt__read_frags")));
+XSKF_API bool xskf_engine__chains(const struct xskf_engine *eng)
+	__attribute__((alias("xskf_engine__frags")));

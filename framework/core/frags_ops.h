@@ -1,26 +1,27 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Ring operations for frames that span several buffers (multi-buffer AF_XDP, XDP_USE_SG,
- * docs/jumbo.md): the worker's RX and TX of chains, apart from ring_ops.h's path of single
- * buffers, which stays as it was. Only sockets bound with XDP_USE_SG (s->sg) come here (their
- * burst functions, burst.c), and only for bursts that hold a chain does dispatch_sg() replace
- * dispatch(). Thread: the worker that owns the socket(s) and the UMEM.
+ * docs/jumbo.md): the worker's RX and TX of multi-buffer frames, apart from ring_ops.h's path of
+ * single buffers, which stays as it was. Only sockets bound with XDP_USE_SG (s->sg) come here
+ * (their burst functions, burst.c), and only for bursts that hold a multi-buffer frame does
+ * dispatch_sg() replace dispatch(). Thread: the worker that owns the socket(s) and the UMEM.
  *
  * What the kernel does (net/xdp/xsk.c, seen on 6.18): a frame of N buffers is N descriptors,
  * each but the last with XDP_PKT_CONTD in its options, published together; but a peek of n
  * descriptors may end inside one. So:
- *  - RX takes whole chains only; one cut at the end of what was peeked stays on the ring for
- *    the next burst (it is counted there by the census, rx_ring), and is dropped only when
+ *  - RX takes whole multi-buffer frames only; one cut at the end of what was peeked stays on the
+ * ring for the next burst (it is counted there by the census, rx_ring), and is dropped only when
  *    the worker drains (a buffer marked to go on that nothing follows: drop_chain_open);
- *  - a chain longer than XSKF_MAX_SEGS is dropped whole, up to its end (drop_chain_long);
- *  - TX stages a chain whole or not at all, never more buffers than the kernel takes for one
- *    frame (s->tx_max_segs, else drop_chain_tx), and flush_tx() puts only whole chains on the
- *    TX ring: the kernel holds an unterminated one and merges the next frame into it.
- * The frame census counts buffers (descriptors) everywhere, so it stays exact with chains;
- * the packet counters count frames.
+ *  - a multi-buffer frame longer than XSKF_MAX_SEGS is dropped whole, up to its end
+ * (drop_chain_long);
+ *  - TX stages a multi-buffer frame whole or not at all, never more buffers than the kernel takes
+ * for one frame (s->tx_max_segs, else drop_chain_tx), and flush_tx() puts only whole multi-buffer
+ * frames on the TX ring: the kernel holds an unterminated one and merges the next frame into it.
+ * The frame census counts buffers (descriptors) everywhere, so it stays exact with multi-buffer
+ * frames; the packet counters count frames.
  */
-#ifndef XSKF_CHAIN_OPS_H
-#define XSKF_CHAIN_OPS_H
+#ifndef XSKF_FRAGS_OPS_H
+#define XSKF_FRAGS_OPS_H
 
 #include "core/ring_ops.h"
 
@@ -37,7 +38,7 @@ _Static_assert((XSKF_NO_FRAGS | XSKF_PKT_TX_REQ) == 0xffff && XSKF_SEGS_CAP < XS
  * Buffers after the first that @p came with: the segs table's own marks, not p->frags, which
  * an app may lower to send fewer (xskf.h).
  */
-static inline uint32_t chain_frags(const struct xskf_worker *w, const struct xskf_pkt *p)
+static inline uint32_t frags_of(const struct xskf_worker *w, const struct xskf_pkt *p)
 {
 	uint32_t k = 0;
 
@@ -48,8 +49,8 @@ static inline uint32_t chain_frags(const struct xskf_worker *w, const struct xsk
 	return k;
 }
 
-/* Give buffers @from.. of a chain of @frags after the first (the burst's segs) to the cache. */
-static inline void chain_put_rest(struct xskf_worker *w, const struct xskf_pkt *p, uint32_t from,
+/* Give buffers @from.. of a frame of @frags after the first (the burst's segs) to the cache. */
+static inline void frags_put_rest(struct xskf_worker *w, const struct xskf_pkt *p, uint32_t from,
 				  uint32_t frags)
 {
 	uint32_t i;
@@ -59,19 +60,19 @@ static inline void chain_put_rest(struct xskf_worker *w, const struct xskf_pkt *
 }
 
 /*
- * Take up to @batch frames, whole chains, off @s's RX ring into @pkts; the buffers after the
- * first of each chain go to w->segs. Sets *@chained when one of them is a chain. @draining:
- * the program is detached, nothing more comes, so a chain cut at the end is dropped rather
- * than held. Returns how many frames.
+ * Take up to @batch frames, whole multi-buffer frames, off @s's RX ring into @pkts; the buffers
+ * after the first of each multi-buffer frame go to w->segs. Sets *@has_frags when one of them is a
+ * multi-buffer frame. @draining: the program is detached, nothing more comes, so a multi-buffer
+ * frame cut at the end is dropped rather than held. Returns how many frames.
  */
 static inline __attribute__((always_inline)) unsigned int
 rx_take_sg(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, uint32_t batch,
-	   bool hints, bool draining, bool *chained)
+	   bool hints, bool draining, bool *has_frags)
 {
 	struct xskf_umem *um = &w->umem;
 	uint8_t *area = um->area;
 	const struct xdp_desc *ring = s->rx.ring;
-	uint32_t mask = s->rx.mask, idx, n, i = 0, np = 0, nseg = 0, chains = 0;
+	uint32_t mask = s->rx.mask, idx, n, i = 0, np = 0, nseg = 0, multi = 0;
 	uint64_t fmask = um->frame_size - 1, bytes = 0;
 	uint16_t port = (uint16_t)s->port->idx, queue = (uint16_t)s->queue;
 
@@ -86,7 +87,7 @@ rx_take_sg(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, ui
 		uint32_t k, end;
 
 		if (unlikely(s->rx_skip)) {
-			/* the rest of a chain too long to take */
+			/* the rest of a multi-buffer frame too long to take */
 			xskf_cache_put(um, d->addr);
 			s->rx_skip = d->options & XDP_PKT_CONTD;
 			i++;
@@ -108,10 +109,11 @@ rx_take_sg(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, ui
 		if (i + k == n) {
 			/*
 			 * Cut at the end of what was peeked: the rest comes with the next burst.
-			 * Only a short peek (the ring held no more) while draining leaves a chain
-			 * open for good; a full one that ends inside a chain is held like any
-			 * (dropping it then handed its tail to the next burst as a frame of its
-			 * own: counted twice, and sent on by a forwarder).
+			 * Only a short peek (the ring held no more) while draining leaves a
+			 * multi-buffer frame open for good; a full one that ends inside a
+			 * multi-buffer frame is held like any (dropping it then handed its tail to
+			 * the next burst as a frame of its own: counted twice, and sent on by a
+			 * forwarder).
 			 */
 			if (!draining || n == batch + XSKF_MAX_SEGS)
 				break;
@@ -138,9 +140,10 @@ rx_take_sg(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, ui
 			w->segs[nseg++] = *d;
 			bytes += d->len;
 		}
-		chains += k != 0;
+		multi += k != 0;
 	}
-	/* what was peeked and not taken (a cut chain, a full burst) is peeked again next time */
+	/* what was peeked and not taken (a cut multi-buffer frame, a full burst) is peeked again
+	 * next time */
 	if (i < n)
 		xsk_ring_cons__cancel(&s->rx, n - i);
 	if (i) {
@@ -149,16 +152,16 @@ rx_take_sg(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, ui
 	}
 	s->c.rx_packets += np;
 	s->c.rx_bytes += bytes;
-	s->c.rx_chains += chains;
-	*chained = chains != 0;
+	s->c.rx_chains += multi;
+	*has_frags = multi != 0;
 	return np;
 }
 
 /*
- * Stage frame @p (a chain, or one buffer) on @out: all its buffers or none. Returns false
- * (counted) when it cannot go: more buffers than @out takes per frame, or no room.
+ * Stage frame @p (a multi-buffer frame, or one buffer) on @out: all its buffers or none. Returns
+ * false (counted) when it cannot go: more buffers than @out takes per frame, or no room.
  */
-static inline bool stage_chain(struct xskf_worker *w, struct xskf_sock *out,
+static inline bool stage_frags(struct xskf_worker *w, struct xskf_sock *out,
 			       const struct xskf_pkt *p, uint32_t frags)
 {
 	uint32_t nsegs = 1u + frags, i;
@@ -185,8 +188,8 @@ static inline bool stage_chain(struct xskf_worker *w, struct xskf_sock *out,
 }
 
 /*
- * dispatch() for a burst that holds chains: the same verdicts, the same counters (by frame),
- * every buffer of a chain going the same way.
+ * dispatch() for a burst that holds multi-buffer frames: the same verdicts, the same counters (by
+ * frame), every buffer of a multi-buffer frame going the same way.
  */
 static inline void dispatch_sg(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts,
 			       unsigned int n)
@@ -199,7 +202,7 @@ static inline void dispatch_sg(struct xskf_worker *w, struct xskf_sock *s, struc
 		const struct xskf_pkt *p = &pkts[j];
 		struct xskf_sock *out = NULL;
 		uint64_t addr = p->addr;
-		uint32_t frags = chain_frags(w, p), send = p->frags < frags ? p->frags : frags;
+		uint32_t frags = frags_of(w, p), send = p->frags < frags ? p->frags : frags;
 
 		if (p->action == XSKF_TX) {
 			out = s;
@@ -218,15 +221,15 @@ static inline void dispatch_sg(struct xskf_worker *w, struct xskf_sock *s, struc
 			s->c.drop_too_long++;
 			goto back;
 		}
-		if (stage_chain(w, out, p, send)) {
+		if (stage_frags(w, out, p, send)) {
 			/* an app that sends fewer buffers than came (xskf.h): the rest go back */
-			chain_put_rest(w, p, send, frags);
+			frags_put_rest(w, p, send, frags);
 			continue;
 		}
 back:
 		xskf_cache_put(um, addr);
-		chain_put_rest(w, p, 0, frags);
+		frags_put_rest(w, p, 0, frags);
 	}
 }
 
-#endif /* XSKF_CHAIN_OPS_H */
+#endif /* XSKF_FRAGS_OPS_H */
