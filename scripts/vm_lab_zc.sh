@@ -21,8 +21,8 @@ TAP0_MAC=52:54:00:00:01:01
 TAP1_MAC=52:54:00:00:01:02
 VX_MAC=52:54:00:00:01:03
 GUEST_MAC1=52:54:00:00:00:03
-# The guest's NICs: XSKF_LAB_NIC=virtio (default) or igb (QEMU 8+).
-LAB_NIC=${XSKF_LAB_NIC:-virtio}
+# The guest's NICs: virtio or igb (QEMU 8+), as lab_kernel sets it from --nic.
+LAB_NIC=virtio
 lab_nic_dev() { # lab_nic_dev NETDEV MAC: QEMU's -device of one guest NIC
 	case $LAB_NIC in
 	virtio) echo "virtio-net-pci,netdev=$1,mac=$2,mq=on,vectors=6,iommu_platform=on,disable-legacy=on,romfile=" ;;
