@@ -84,17 +84,18 @@
 	X(csum_repaired, csum, repaired, WORKER, counter, "Checksums finished by --csum-repair.")  \
 	/*                                                                                         \
 	 * Multi-buffer frames (docs/jumbo.md; the names users read keep the older word,           \
-	 * "chains"): received; dropped because one had more than XSKF_MAX_SEGS buffers, because   \
+	 * "chains"): received; dropped because one had more than XSKF_MAX_BUFS buffers, because   \
 	 * it had no end (a buffer marked to go on followed by none, found at exit), or because it \
 	 * was to be sent with more buffers than the output socket takes (its tx_max_segs).        \
 	 */                                                                                        \
-	X(rx_chains, chains, rx, WORKER, counter, "Multi-buffer frames (chains) received.")        \
+	X(rx_chains, chains, rx, WORKER, counter, "Multi-buffer frames received.")                 \
 	X(drop_chain_long, chains, drop_long, WORKER, counter,                                     \
-	  "Chains dropped whole: longer than XSKF_MAX_SEGS buffers.")                              \
+	  "Multi-buffer frames dropped whole: more than XSKF_MAX_BUFS buffers.")                   \
 	X(drop_chain_open, chains, drop_open, WORKER, counter,                                     \
-	  "Chains dropped at the drain: a buffer marked to go on that nothing followed.")          \
+	  "Multi-buffer frames dropped at the drain: a buffer marked to go on that nothing "       \
+	  "followed.")                                                                             \
 	X(drop_chain_tx, chains, drop_tx, WORKER, counter,                                         \
-	  "Chains not sent: more buffers than the kernel takes for one frame.")                    \
+	  "Multi-buffer frames not sent: more buffers than the kernel takes for one frame.")       \
 	/*                                                                                         \
 	 * TX metadata (xskf_tx.h, docs/tx-offloads.md): frames sent with metadata for the kernel  \
 	 * or the device, checksums xskf computed in software instead, frames dropped for a        \

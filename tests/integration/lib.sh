@@ -28,7 +28,8 @@ fail() {
 AT_EXIT=()
 run_at_exit() {
 	local c
-	set +e
+	# one failing or unset-variable command must not end the trap before the bed's clean-up
+	set +eu
 	for c in "${AT_EXIT[@]}"; do eval "$c"; done
 }
 at_exit() {

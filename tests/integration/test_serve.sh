@@ -182,7 +182,7 @@ run_unpriv() {
 	else
 		udir=$(mktemp -d)
 		chmod 0711 "$udir"
-		at_exit 'rm -rf "$udir"'
+		at_exit "rm -rf '$udir'" # now: udir is local, gone when the EXIT trap runs
 		sock=$udir/afxdp.sock
 		ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 --serve-uds "$sock" \
 			--pin-group nogroup --cpus 1 --json --steer "udp dport 5000 xsk" \
