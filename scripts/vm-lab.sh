@@ -39,6 +39,10 @@
 #                    linkreset (igb) igb resets its link at the attach: frames sent as soon as
 #                              xsk-rxdrop is up all arrive, and xskf says it waited (zero-copy
 #                              and copy mode)
+#                    flowhash  (igb) UDP hashed by ports too (ethtool -N rx-flow-hash udp4 sdfn):
+#                              frames from one source address in 16 flows reach every queue
+#                    xdprefuse (igb) the driver refuses native XDP at MTU 9000: xskf says its
+#                              reason in one line, exits 1, leaves nothing
 #                    faults    (igb) link down and up under a running xsk-rxdrop, then a queue
 #                              count change (ethtool -L): xskf says each in one line and counts
 #                              every frame sent after it
@@ -68,7 +72,7 @@ TESTS=()
 KEEP=0
 NICS=()
 LAB_ALL=0 # --all: also the long part of the zero-copy list (vm_lab_zc.sh)
-ALL_TESTS="load rxdrop zerocopy linkreset faults zc citizen core"
+ALL_TESTS="load rxdrop zerocopy linkreset faults flowhash xdprefuse zc citizen core"
 SUITE=0
 # suite_tests K NIC: the suite's tests on kernel K with NIC (under 15 minutes in all on a
 # 2-CPU machine)
@@ -112,7 +116,7 @@ while [ $# -gt 0 ]; do
 		;;
 	--keep) KEEP=1 ;;
 	-h | --help) usage; exit 0 ;;
-	load | rxdrop | zerocopy | linkreset | faults | core | features | citizen | zc | l2fwd | \
+	load | rxdrop | zerocopy | linkreset | faults | flowhash | xdprefuse | core | features | citizen | zc | l2fwd | \
 		macswap | txgen | tunnel | jumbo | wakeup | busypoll | napi | hints | txmeta | steer)
 		TESTS+=("$1") ;;
 	*) echo "vm-lab: unknown argument '$1' (see --help)" >&2; exit 2 ;;

@@ -97,6 +97,16 @@ igb_tests() {
 		echo "fault linkflap $m --quiet"
 		echo "fault channels $m -q 0 --quiet"
 		;;
+	flowhash)
+		# UDP hashed by ports too (ethtool -N rx-flow-hash udp4 sdfn): one source address
+		# in 16 flows reaches both queues (igb's default hashes addresses only)
+		local m=-z
+		[ "$k" = 7 ] || m=-c
+		echo "flowhash flowhash $m --quiet"
+		;;
+	# the driver's XDP refusal: at MTU 9000 igb's RX buffers hold no whole frame
+	xdprefuse) echo "xdprefuse xdprefuse -N -c --quiet" ;;
+	*) [ "$k" = 7 ] && zc_lines "$2" ;; # the zero-copy list (vm_lab_zc.sh), on two igb NICs
 	esac
 }
 
@@ -128,6 +138,28 @@ fault_channels() {
 unfault_channels() {
 	ethtool -L $IF combined 2 && wait_link
 }
+# run_flowhash T ARGS...: run_frames T ARGS with UDP over IPv4 hashed by addresses and ports,
+# as ethtool reads it back; put back to addresses only after
+run_flowhash() {
+	ethtool -N $IF rx-flow-hash udp4 sdfn 2>/lab/$1.ethtool || echo "ethtool -N refused" >>/lab/$1.ethtool
+	ethtool -n $IF rx-flow-hash udp4 >/lab/$1.hash 2>&1
+	run_frames "$@"
+	ethtool -N $IF rx-flow-hash udp4 sd
+}
+# run_xdprefuse T ARGS...: xsk-rxdrop ARGS at MTU 9000, which igb refuses native XDP at (its
+# reason in the kernel's extack); nothing of the run may be left; the MTU put back after
+run_xdprefuse() {
+	local t=$1
+	shift
+	ip link set $IF mtu 9000 2>/lab/$t.mtu || echo "ip link set mtu 9000 failed" >>/lab/$t.mtu
+	wait_link || echo "no carrier 60 s after the MTU change" >>/lab/$t.mtu
+	$B/apps/xsk-rxdrop -i $IF "$@" -d 1 --json >/lab/$t.json 2>/lab/$t.err
+	echo $? >/lab/$t.rc
+	! has_xdp || echo "an XDP program is left on $IF" >>/lab/$t.left
+	! ls /run/xskf/*.sock >/dev/null 2>&1 || echo "left: $(ls /run/xskf/*.sock)" >>/lab/$t.left
+	ip link set $IF mtu 1500
+	wait_link
+}
 # run_fault T ARGS...: run_frames T ARGS with fault T done before the frames come; then
 # nothing of the run may be left: no XDP program on the NIC, no control socket
 run_fault() {
@@ -142,6 +174,20 @@ EOF
 # The host's side: as frames tests (lab_kernel sets 16 source addresses for igb).
 host_reset() { host_frames "$@"; }
 host_fault() { host_frames "$@"; }
+# flowhash: from one source address (16 source ports): only the ports can spread them
+host_flowhash() { LAB_SRC_ADDRS=1 host_frames "$@"; }
+
+# check_flowhash D T: ethtool read back ports in the hash, and check_frames (every queue got
+# frames) with frames from one source address.
+check_flowhash() {
+	local d=$1 t=$2 res zc=False
+	case $(cat "$d/tests") in *"flowhash $t -z"*) zc=True ;; esac
+	[ ! -s "$d/$t.ethtool" ] || { echo "ethtool -N: $(tr '\n' ' ' <"$d/$t.ethtool")"; return 1; }
+	grep -q 'L4 bytes 0 & 1 \[TCP/UDP src port\]' "$d/$t.hash" ||
+		{ echo "the hash has no ports: $(tr '\n' ' ' <"$d/$t.hash")"; return 1; }
+	res=$(check_frames "$d" "$t" $zc) || { echo "$res (one source address, 16 ports)"; return 1; }
+	echo "$res; one source address, 16 source ports, UDP hashed by ports (ethtool -N rx-flow-hash udp4 sdfn)"
+}
 
 # check_reset D T: every frame sent as soon as the run was up arrived (none dropped at the tap
 # while the link was down), the guest saw carrier then, and xskf said it waited for it.
@@ -155,6 +201,19 @@ check_reset() {
 	grep -q 'the driver reset the link at the XDP attach: waited [0-9.]* s for it to be up again' "$d/$t.err" ||
 		{ echo "$res; no line of the link reset at the attach"; return 1; }
 	echo "$res; xskf $(grep -o 'waited [0-9.]* s' "$d/$t.err")"
+}
+
+# check_xdprefuse D T: native XDP refused with the driver's reason in one line, exit 1, nothing
+# left behind.
+check_xdprefuse() {
+	local d=$1 t=$2 rc line
+	[ ! -s "$d/$t.mtu" ] || { echo "$(tr '\n' ' ' <"$d/$t.mtu")"; return 1; }
+	rc=$(cat "$d/$t.rc" 2>/dev/null)
+	line=$(grep -m1 -E '^xskf: eth0: the driver refused native XDP: .+ \([A-Za-z ]+\): fix that, or use -S \(SKB mode\)$' "$d/$t.err")
+	[ "$rc" = 1 ] && [ -n "$line" ] ||
+		{ echo "exit ${rc:-?}: $(grep -v '^ *$' "$d/$t.err" 2>/dev/null | tail -4 | tr '\n' '|')"; return 1; }
+	[ ! -s "$d/$t.left" ] || { echo "$line; but $(tr '\n' ' ' <"$d/$t.left")"; return 1; }
+	echo "MTU 9000, exit 1, nothing left: $line"
 }
 
 # check_fault D T: the fault was done and said, and every frame after it counted.

@@ -281,7 +281,10 @@ host_frames() {
 	local d=$1 t=$2 n=2000 seen sent
 	# the boot first (minutes on a loaded machine), then WAIT_S for the test to be ready
 	lab_wait "$LAB_TIMEOUT" test -e "$d/uname" || return 0
-	lab_wait $WAIT_S test -e "$d/$t.ready" || return 0 # the guest failed to start it: judged below
+	# until the run is up (T.ready) or gone (T.rc), however long its start takes: a state
+	ready_or_rc() { [ -e "$d/$t.ready" ] || [ -e "$d/$t.rc" ]; }
+	lab_wait "$LAB_TIMEOUT" ready_or_rc || { touch "$d/$t.done"; return 0; }
+	[ -e "$d/$t.ready" ] || return 0 # the guest failed to start it: judged below
 	ip netns exec "$NS" $PY -c "$SEND_PY" tap0 $GUEST_MAC $HOST_IP $GUEST_IP $n ${LAB_SRC_ADDRS:-1} \
 		>"$d/$t.gen.json" 2>"$d/$t.gen.err"
 	echo $n >"$d/$t.sent"
@@ -411,6 +414,7 @@ lab_kernel() {
 	ip -n "$NS" addr add $HOST_IP/24 dev tap0
 	ip -n "$NS" link set tap0 up
 	ip -n "$NS" neigh add $GUEST_IP lladdr $GUEST_MAC dev tap0 nud permanent
+	LAB_NIC=$nic # the NIC model of both guest NICs (lab_nic_dev)
 	zc_host_nics # tap1 (the guest's eth1) and the kernel VTEP vx0
 	# no_timer_check: on a loaded host TCG's guest misses the IO-APIC timer check at boot
 	# ("IO-APIC + timer doesn't work!", a panic: seen on 7.3 beside four other guests)
@@ -418,8 +422,7 @@ lab_kernel() {
 	local smp=2 dev queues=2 qk=$kd qr=$CACHE/rootfs qb=$BUILD qd=$d
 	# the source tree, for the core tests (vm_lab_core.sh; not run on igb)
 	local srcfs=(-virtfs "local,path=$SRC,mount_tag=src,security_model=none,multidevs=remap,readonly=on")
-	# a second NIC (eth1 on tap1) for the zero-copy list (vm_lab_zc.sh; virtio only)
-	LAB_NIC=$nic
+	# a second NIC (eth1 on tap1) for the zero-copy list (vm_lab_zc.sh)
 	local nic1=(-netdev tap,id=n1,ifname=tap1,script=no,downscript=no,queues=2,vhost=off
 		-device "$(lab_nic_dev n1 $GUEST_MAC1)")
 	QEMU_PRE=()
@@ -433,7 +436,13 @@ lab_kernel() {
 		dev="igb,netdev=n0,mac=$GUEST_MAC,romfile="
 		queues=1
 		qk=/lab/kernel qr=/lab/root qb=/lab/build qd=/lab/run
-		srcfs=() nic1=()
+		srcfs=()
+		# the second igb behind a PCIe root port: an igb (an SR-IOV PF) keeps the slots
+		# after its own for its VFs, so a second one on pcie.0 is refused ("slot 21
+		# function 0 not available for igbvf"); the guest probes it after eth0 (bus 0)
+		nic1=(-netdev tap,id=n1,ifname=tap1,script=no,downscript=no,queues=1,vhost=off
+			-device pcie-root-port,id=rp1,bus=pcie.0,chassis=1
+			-device "$(lab_nic_dev n1 $GUEST_MAC1),bus=rp1")
 		qemu10_prefix "$kd" "$d"
 		;;
 	esac

@@ -2,11 +2,15 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """The kernel lab's host-side frames for the zero-copy list (scripts/vm_lab_zc.sh).
 
-  send IF DMAC SIP DIP N [SIZE]     N UDP frames (16 flows, frame i carries "XSKFZC" and i),
-                                    paced at 1000 a second; prints {"sent": N - the IF's
-                                    tx_dropped growth, "tap_dropped": ...}
+  send IF DMAC SIP DIP N [SIZE [ADDRS]]  N UDP frames (16 flows, frame i carries "XSKFZC" and
+                                    i), paced at 1000 a second; prints {"sent": N - the IF's
+                                    tx_dropped growth, "tap_dropped": ...}; ADDRS source
+                                    addresses from SIP on (frame i: SIP + i % ADDRS; a driver
+                                    that hashes UDP by addresses only, as igb, spreads them)
   cap IF OUT N SECONDS              frames IF receives (not those it sends) that carry a lab
-                                    marker, until N of them or SECONDS; written to OUT (hex)
+                                    marker, until N of them or SECONDS after the file OUT.go
+                                    appears (the host writes it when the frames are due: an
+                                    app's start takes minutes under TCG); written to OUT (hex)
   check KIND OUT N ARGS...          judge a capture; one line, exit 0 when it passed:
     fwd DMAC SMAC                   frames 0..N-1 once each, MACs rewritten, the rest intact
     same                            frames 0..N-1 once each, byte for byte as sent
@@ -65,14 +69,16 @@ def drops(ifn):
     return int(open("/sys/class/net/%s/statistics/tx_dropped" % ifn).read())
 
 
-def send(ifn, dmac, sip, dip, n, size=60):
+def send(ifn, dmac, sip, dip, n, size=60, addrs=1):
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
     s.bind((ifn, 0))
     smac = if_mac(ifn)
     d0 = drops(ifn)
     t0 = time.monotonic()
+    base = struct.unpack("!I", socket.inet_aton(sip))[0]
+    srcs = [socket.inet_ntoa(struct.pack("!I", base + a)) for a in range(addrs)]
     for i in range(n):
-        s.send(frame(i, dmac, smac, sip, dip, size))
+        s.send(frame(i, dmac, smac, srcs[i % addrs], dip, size))
         if i % 50 == 49:
             time.sleep(max(0, t0 + (i + 1) / 1000 - time.monotonic()))
     dropped = drops(ifn) - d0
@@ -92,8 +98,12 @@ def cap(ifn, out, n, secs):
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
     open(out + ".ready", "w").close()
     got = []
-    end = time.monotonic() + secs
-    while len(got) < n and time.monotonic() < end:
+    # SECONDS count from OUT.go (the frames due), not from the start; an hour at most before
+    hard = time.monotonic() + 3600
+    end = None
+    while len(got) < n and time.monotonic() < (end or hard):
+        if end is None and os.path.exists(out + ".go"):
+            end = time.monotonic() + secs
         if not select.select([s], [], [], 0.2)[0]:
             continue
         f, addr = s.recvfrom(65536)
@@ -161,7 +171,8 @@ def check(kind, out, n, args):
 
 def main(a):
     if a[0] == "send":
-        send(a[1], a[2], a[3], a[4], int(a[5]), int(a[6]) if len(a) > 6 else 60)
+        send(a[1], a[2], a[3], a[4], int(a[5]), int(a[6]) if len(a) > 6 else 60,
+             int(a[7]) if len(a) > 7 else 1)
     elif a[0] == "cap":
         cap(a[1], a[2], int(a[3]), float(a[4]))
     elif a[0] == "check":

@@ -21,12 +21,12 @@ TAP0_MAC=52:54:00:00:01:01
 TAP1_MAC=52:54:00:00:01:02
 VX_MAC=52:54:00:00:01:03
 GUEST_MAC1=52:54:00:00:00:03
-# The guest's NICs: XSKF_LAB_NIC=virtio (default) or igb (QEMU 8+).
-LAB_NIC=${XSKF_LAB_NIC:-virtio}
+# The guest's NICs: virtio or igb (QEMU 8+), as lab_kernel sets it from --nic.
+LAB_NIC=virtio
 lab_nic_dev() { # lab_nic_dev NETDEV MAC: QEMU's -device of one guest NIC
 	case $LAB_NIC in
 	virtio) echo "virtio-net-pci,netdev=$1,mac=$2,mq=on,vectors=6,iommu_platform=on,disable-legacy=on,romfile=" ;;
-	igb) echo "igb,netdev=$1,mac=$2" ;;
+	igb) echo "igb,netdev=$1,mac=$2,romfile=" ;; # no boot ROM: -kernel boots the guest
 	esac
 }
 ZC_PY() { $PY "$SRC/scripts/vm_lab_zc.py" "$@"; }
@@ -53,14 +53,8 @@ zc_lines() { # zc_lines TEST (zc: ZC_DEFAULT, with --all ZC_TESTS)
 		jumbo) echo "zc jumbo-$m jumbo xsk-rxdrop -i eth0 $f --quiet" ;;
 		# need_wakeup off (on: macswap above), on RX and TX: MAC swap
 		wakeup) echo "zc wakeup-off-$m macswap xsk-l2fwd -i eth0 $f -m --quiet" ;;
-		busypoll)
-			# -B is for zero-copy sockets (a NAPI ID); in copy mode it is refused in one line
-			if [ $m = zc ]; then
-				echo "zc busypoll-$m busy xsk-rxdrop -i eth0 $f -B --quiet"
-			else
-				echo "zc busypoll-$m refuse xsk-rxdrop -i eth0 $f -B --quiet"
-			fi
-			;;
+		# -B on sockets with a NAPI ID: a NIC driver's queues have one in both modes
+		busypoll) echo "zc busypoll-$m busy xsk-rxdrop -i eth0 $f -B --quiet" ;;
 		napi)
 			if [ $m = zc ]; then
 				echo "zc napi-$m napi xsk-rxdrop -i eth0 $f -B --napi defer=2,gro-flush=200000,irq-suspend=20000000 --quiet"
@@ -93,10 +87,15 @@ napi_read() { $B/tests/integration/xskf-napi-read eth0 >"/lab/$1" 2>&1; }
 # attached T N: N ports have an XDP program and the run's control socket is there
 attached() { [ "$(ip -d link show | grep -c 'prog/xdp')" -ge "$2" ] && ls /run/xskf/*.$1.sock >/dev/null 2>&1; }
 
+# wait_links: both NICs' links up (igb resets a link at each XDP attach and detach: the
+# previous run's detach may still be under way)
+wait_links() { local IF; for IF in eth0 eth1; do wait_link || echo "$IF: no link after 60 s" >>/lab/links.err; done; }
+
 run_zc() {
 	local t=$1 kind=$2 app=$3 pid s ports
 	shift 3
 	ports=$(echo " $* " | grep -o ' -i ' | wc -l)
+	wait_links
 	touch /lab/$t.pre
 	wait_file /lab/$t.go
 	case $kind in
@@ -128,7 +127,9 @@ EOF
 # zc_host_nics: the host side of the second NIC and the kernel VTEP (after lab_kernel's tap0).
 zc_host_nics() {
 	ip -n "$NS" link set tap0 address $TAP0_MAC
-	ip -n "$NS" tuntap add tap1 mode tap multi_queue || die "cannot make a tap"
+	# QEMU's igb reads one tap queue: a multi-queue tap refuses its single-queue open
+	ip -n "$NS" tuntap add tap1 mode tap $([ "$LAB_NIC" = igb ] || echo multi_queue) ||
+		die "cannot make a tap"
 	ip -n "$NS" link set tap1 address $TAP1_MAC
 	ip -n "$NS" addr add 198.51.100.2/24 dev tap1
 	ip -n "$NS" link set tap1 up
@@ -144,14 +145,17 @@ zc_ready() { [ -e "$1/$2.ready" ] || [ -e "$1/$2.rc" ]; }
 
 # zc_cap D T IF N: capture N lab frames on IF into D/T.IF.cap in the background (CAP_PID)
 zc_cap() {
-	rm -f "$1/$2.$3.cap.ready"
+	CAP_OUT=$1/$2.$3.cap
+	rm -f "$CAP_OUT.ready" "$CAP_OUT.go"
 	ip netns exec "$NS" $PY "$SRC/scripts/vm_lab_zc.py" cap "$3" "$1/$2.$3.cap" "$4" $WAIT_S \
 		2>"$1/$2.$3.cap.err" &
 	CAP_PID=$!
 	lab_wait 30 test -e "$1/$2.$3.cap.ready"
 }
-zc_send() { # zc_send D T IF DMAC SIP DIP [SIZE]: N lab frames from IF
-	ip netns exec "$NS" $PY "$SRC/scripts/vm_lab_zc.py" send "$3" "$4" "$5" "$6" $ZC_N ${7:-} \
+# zc_cap_go: the frames of the running capture are due now: its bound (WAIT_S) starts
+zc_cap_go() { [ -z "${CAP_OUT:-}" ] || touch "$CAP_OUT.go"; }
+zc_send() { # zc_send D T IF DMAC SIP DIP [SIZE [ADDRS]]: N lab frames from IF
+	ip netns exec "$NS" $PY "$SRC/scripts/vm_lab_zc.py" send "$3" "$4" "$5" "$6" $ZC_N ${7:-} ${8:-} \
 		>"$1/$2.gen.json" 2>"$1/$2.gen.err"
 }
 zc_redirected() { # zc_redirected D T: the live counters show every frame sent redirected
@@ -173,8 +177,11 @@ zc_host() {
 	jumbo) ip -n "$NS" link set tap0 mtu 9000 ;;
 	esac
 	touch "$d/$t.go"
-	lab_wait $WAIT_S zc_ready "$d" "$t"
+	# until the app is up or gone, however long its start takes (two igb ports under a loaded
+	# TCG: 2 minutes, each attach resetting a link): a state, bounded by QEMU's timeout only
+	lab_wait "$LAB_TIMEOUT" zc_ready "$d" "$t"
 	if [ -e "$d/$t.ready" ]; then
+		zc_cap_go
 		case $kind in
 		fwd | macswap) zc_send "$d" "$t" tap0 $GUEST_MAC $HOST_IP $GUEST_IP ;;
 		tunnel)
@@ -183,15 +190,17 @@ zc_host() {
 			wait $CAP_PID
 			# underlay -> access: encapsulated by the kernel, decapsulated by the guest
 			zc_cap "$d" "$t" tap0 $ZC_N
+			zc_cap_go
 			ip netns exec "$NS" $PY "$SRC/scripts/vm_lab_zc.py" send vx0 $TAP0_MAC 203.0.113.2 \
 				203.0.113.1 $ZC_N >"$d/$t.gen2.json" 2>"$d/$t.gen2.err"
 			;;
-		jumbo) zc_send "$d" "$t" tap0 $GUEST_MAC $HOST_IP $GUEST_IP 9014 ;;
-		rx | busy | napi | hints) zc_send "$d" "$t" tap0 $GUEST_MAC $HOST_IP $GUEST_IP ;;
+		# counted per queue (check_frames): from LAB_SRC_ADDRS addresses (igb: 16)
+		jumbo) zc_send "$d" "$t" tap0 $GUEST_MAC $HOST_IP $GUEST_IP 9014 ${LAB_SRC_ADDRS:-1} ;;
+		rx | busy | napi | hints) zc_send "$d" "$t" tap0 $GUEST_MAC $HOST_IP $GUEST_IP 60 ${LAB_SRC_ADDRS:-1} ;;
 		steer)
 			ip netns exec "$NS" ping -c 10 -i 0.2 -W 5 $GUEST_IP >"$d/$t.ping" 2>&1 &
 			local ping=$!
-			zc_send "$d" "$t" tap0 $GUEST_MAC $HOST_IP $GUEST_IP
+			zc_send "$d" "$t" tap0 $GUEST_MAC $HOST_IP $GUEST_IP 60 ${LAB_SRC_ADDRS:-1}
 			wait $ping
 			;;
 		esac
@@ -203,11 +212,33 @@ zc_host() {
 		touch "$d/$t.done"
 	else
 		[ -n "${CAP_PID:-}" ] && kill $CAP_PID 2>/dev/null
+		touch "$d/$t.done" # a guest that comes up after all stops, and is judged
 	fi
-	CAP_PID=
+	CAP_PID= CAP_OUT=
 	zc_wait_rc "$d" "$t"
 	[ $kind = jumbo ] && ip -n "$NS" link set tap0 mtu 1500
 	return 0
+}
+
+# zc_txmeta D T ZC: xskf's TX metadata line of test T, as each mode must say it; in copy mode
+# on a driver whose copy-mode TX has no linear part (virtio-net on 7.x), the kernel refuses its
+# software checksum at the bind: that line exactly, and every checksum by xskf (csum_sw).
+ZC_TXMD="eth0: TX metadata (24 bytes in front of each frame): checksum"
+ZC_TXMD_CP_KERNEL="$ZC_TXMD by the kernel in software (copy mode), timestamp by the kernel in software (copy mode), launch time not offloaded (copy mode bypasses the qdisc: software pacing)"
+ZC_TXMD_CP_REFUSED="$ZC_TXMD by xskf in software, timestamp by the kernel in software (copy mode), launch time not offloaded (the kernel refuses its copy-mode software checksum on this driver, whose copy-mode TX sends frames without a linear part: IFF_TX_SKB_NO_LINEAR, e.g. virtio-net)"
+zc_txmeta() {
+	local d=$1 t=$2 zc=$3 line sw
+	line=$(grep -m1 -o "$ZC_TXMD.*" "$d/$t.err")
+	sw=$(json "$d/$t.json" "sum(q['tx_meta']['csum_sw'] for q in d['queues'] if 'tx_meta' in q)")
+	if [ $zc = True ]; then
+		[ -n "$line" ] || { echo "no TX metadata line: $(zc_err "$d/$t.err")"; return 1; }
+	elif [ "$line" = "$ZC_TXMD_CP_REFUSED" ]; then
+		[ "$sw" = $ZC_N ] || { echo "checksums by xskf ${sw:-?} of $ZC_N: $line"; return 1; }
+		line="$line; csum_sw $sw"
+	else
+		[ "$line" = "$ZC_TXMD_CP_KERNEL" ] || { echo "not the copy-mode TX metadata line: '$line'"; return 1; }
+	fi
+	echo "$line"
 }
 
 zc_err() { grep -v '^ *$' "$1" 2>/dev/null | tail -4 | tr '\n' '|'; }
@@ -240,7 +271,7 @@ zc_check() {
 	txgen) res=$(ZC_PY check txgen "$d/$t.tap0.cap" $ZC_N 128 $TAP0_MAC $GUEST_MAC 192.0.2.2 192.0.2.1) || { echo "$res"; return 1; } ;;
 	txmeta)
 		res=$(ZC_PY check txgen "$d/$t.tap0.cap" $ZC_N 128 $TAP0_MAC $GUEST_MAC 192.0.2.2 192.0.2.1 udpcsum) || { echo "$res"; return 1; }
-		res="$res; $(grep -m1 'TX metadata' "$d/$t.err")"
+		res="$res; $(zc_txmeta "$d" "$t" $zc)" || { echo "${res#*; }"; return 1; }
 		;;
 	tunnel)
 		local a b
@@ -251,7 +282,18 @@ zc_check() {
 	*)
 		res=$(check_frames "$d" "$t" $zc) || { echo "$res"; return 1; }
 		case $kind in
-		busy) res="$res; $(grep -m1 -o 'kernel help: [^;]*' "$d/$t.err")" ;;
+		busy)
+			# every socket busy polls: none fell back for want of a NAPI ID
+			local kh
+			kh=$(grep -m1 -o 'kernel help: [^;]*' "$d/$t.err")
+			case $kh in
+			"kernel help: preferred busy polling, budget one batch (2 of 2 sockets have a NAPI ID)"*) ;;
+			*) echo "$res; not every socket busy polls: '$kh'"; return 1 ;;
+			esac
+			! grep -q -- '--busy-poll: .* without a NAPI ID' "$d/$t.err" ||
+				{ echo "$res; $(grep -m1 -- '--busy-poll: ' "$d/$t.err")"; return 1; }
+			res="$res; $kh"
+			;;
 		napi)
 			local n0 n1 n2
 			n0=$(grep -m1 '^napi ' "$d/$t.napi0") n1=$(grep -m1 '^napi ' "$d/$t.napi1") n2=$(grep -m1 '^napi ' "$d/$t.napi2")

@@ -13,5 +13,10 @@ __attribute__((format(printf, 2, 3))) void xskf_log(enum xskf_log_level level, c
 
 /* Route libbpf's and libxdp's messages through ours (once, from xskf_engine__new()). */
 void xskf_log_hook_libs(void);
+/*
+ * The kernel's last netlink error message (extack) libbpf reported on this thread since the last
+ * call ("" when none): a driver's reason for refusing an XDP attach. Taking it clears it.
+ */
+const char *xskf_log__take_kernel_msg(void);
 
 #endif

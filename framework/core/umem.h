@@ -36,6 +36,9 @@ struct xskf_umem {
 	 * registers the UMEM), the room the kernel took, the registering socket's fd */
 	uint32_t tx_meta_want;
 	uint32_t tx_meta_len;
+	/* copy mode: the kernel refused its software checksum (XDP_UMEM_TX_SW_CSUM) on this
+	 * device at the bind (xsk_raw.c): the UMEM has room, xskf does the checksums */
+	bool tx_no_sw_csum;
 	bool raw_reg;
 	int raw_fd;
 	/* frame cache: a LIFO stack of free frame addresses (chunk starts), worker-private */

@@ -100,6 +100,12 @@ setup() { # setup KIND: make the machine what the row needs; BG_PID for "running
 		dut ip link set xm1 up
 		dut ip link set xm2 up
 		;;
+	rxqpair) # a port whose driver refuses native XDP, saying why (extack): veth with fewer RX
+		# queues than its peer has TX queues
+		dut ip link add xq1 numtxqueues 1 numrxqueues 1 type veth peer name xq2 numtxqueues 2 numrxqueues 2
+		dut ip link set xq1 up
+		dut ip link set xq2 up
+		;;
 	esac
 }
 
@@ -131,6 +137,7 @@ undo() { # undo KIND
 		;;
 	mtu3000 | mtu9000) dut ip link set dev "$TB_IF_DUT" mtu 1500 ;;
 	mtupair) dut ip link del xm1 ;;
+	rxqpair) dut ip link del xq1 ;;
 	esac
 }
 

@@ -54,7 +54,7 @@ if ! kge 6 2; then
 elif ! kge 6 13; then
 	why="the kernel has no napi-set (6.13+)"
 else
-	why="its queues name no NAPI (copy mode sockets have no NAPI ID)"
+	why="its queues name no NAPI (its sockets have no NAPI ID)"
 fi
 has napi "xskf: --napi: $I set per device through sysfs: $why"
 has napi "xskf: --napi: put back $I: napi_defer_hard_irqs 0, gro_flush_timeout 0"
@@ -67,7 +67,7 @@ if ! kge 6 2; then
 elif ! kge 6 13; then
 	has irq "xskf: --napi irq-suspend=1000000: the kernel has no napi-set (6.13+): leave it out"
 else
-	has irq "xskf: --napi irq-suspend=1000000: IRQ suspension is per NAPI and needs -B on zero-copy sockets: $I queue 0 is in copy mode"
+	has irq "xskf: --napi irq-suspend=1000000: IRQ suspension is per NAPI and needs -B on sockets with a NAPI ID: $I queue 0 (copy mode) has none"
 fi
 assert_no_xdp "after the refused --napi irq-suspend"
 ok "--napi irq-suspend refused in one line (exit $rc): $(grep -o 'irq-suspend=1000000: .*' "$out/irq.err" | head -1)"

@@ -52,11 +52,11 @@ start_napi() {
 	pid=$!
 	FAIL_HOOKS=(show_err)
 	wait_for "control socket" ctl_up $pid
-	grep -q "xskf: --napi: $TB_IF_DUT set per device through sysfs: its queues name no NAPI (copy mode sockets have no NAPI ID)" "$out/rx.err" ||
+	grep -q "xskf: --napi: $TB_IF_DUT set per device through sysfs: its queues name no NAPI (its sockets have no NAPI ID)" "$out/rx.err" ||
 		fail "no line saying why per device"
 	grep -q "xskf: --napi: $TB_IF_DUT: napi_defer_hard_irqs 1 -> 2, gro_flush_timeout 5000 -> 200000 ns, per device" "$out/rx.err" ||
 		fail "no line saying what was set"
-	grep -q "kernel help: busy polling not used: .*NAPI deferral set by --napi (per device, sysfs); IRQ suspension not used: it needs -B on zero-copy sockets (epoll busy polling in the idle wait)" "$out/rx.err" ||
+	grep -q "kernel help: busy polling not used: .*NAPI deferral set by --napi (per device, sysfs); IRQ suspension not used: it needs -B on sockets with a NAPI ID (epoll busy polling in the idle wait)" "$out/rx.err" ||
 		fail "the idle line does not say what was used"
 	[ "$(napi_vals)" = "2 200000" ] || fail "sysfs after the start: $(napi_vals)"
 	nl_all 2 200000 || fail "netdev netlink after the start: $(cat "$out/nl")"

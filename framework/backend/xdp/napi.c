@@ -6,8 +6,8 @@
  *
  * Where the bound queues name their NAPIs (a zero-copy socket's SO_INCOMING_NAPI_ID, or the
  * driver's queue-get), each NAPI is set over netdev netlink (napi-set, 6.13+); else the device
- * is set through sysfs, which sets every NAPI of it (veth: copy mode sockets have no NAPI ID,
- * and veth names none per queue). The old values are written to a state file in the control
+ * is set through sysfs, which sets every NAPI of it (veth names no NAPI per queue: its sockets
+ * have no NAPI ID, in either mode). The old values are written to a state file in the control
  * folder before anything changes (NAME napi.PID.state, with the start time and the network
  * namespace), put back at stop, and by the next start of the same namespace when the run that
  * wrote it is dead (proc.c), as prog.c does for programs.
@@ -390,7 +390,7 @@ const char *xskf_napi__device_why(bool netlink, bool napi_set, uint32_t napi_id)
 	if (!napi_set)
 		return "the kernel has no napi-set (6.13+)";
 	if (!napi_id)
-		return "its queues name no NAPI (copy mode sockets have no NAPI ID)";
+		return "its queues name no NAPI (its sockets have no NAPI ID)";
 	return NULL;
 }
 
@@ -519,7 +519,7 @@ static int apply(struct xskf_engine *eng, struct xskf_napi_run *r)
 /*
  * --napi irq-suspend= is set per NAPI, and the kernel suspends a NAPI's interrupts only while
  * an epoll_wait() with preferred busy polling finds its events (napi.rst, "IRQ suspension"):
- * so it needs napi-set with the attribute, sockets that name their NAPI (zero-copy), -B and the
+ * so it needs napi-set with the attribute, sockets that name their NAPI (a NAPI ID), -B and the
  * epoll wait (xdp.c). Where one is missing: one line, and the start fails (a forced mode).
  */
 static int irq_suspend_check(struct xskf_engine *eng, const struct xskf_napi_run *r)
@@ -542,9 +542,9 @@ static int irq_suspend_check(struct xskf_engine *eng, const struct xskf_napi_run
 
 		if (!xskf_sock__napi_id(s)) {
 			pr_warn("--napi irq-suspend=%" PRIu64 ": IRQ suspension is per NAPI and "
-				"needs -B on zero-copy sockets: %s queue %u is in %s\n",
+				"needs -B on sockets with a NAPI ID: %s queue %u (%s) has none\n",
 				xskf_xdp_eng(eng)->napi_req.irq_ns, s->port->name, s->queue,
-				s->zerocopy ? "zero-copy without a NAPI ID" : "copy mode");
+				s->zerocopy ? "zero-copy" : "copy mode");
 			return -EOPNOTSUPP;
 		}
 	}
@@ -715,8 +715,8 @@ void xskf_napi__help(const struct xskf_engine *eng, char *buf, size_t len)
 			 kernel);
 	else
 		snprintf(irq, sizeof(irq),
-			 "IRQ suspension not used: it needs -B on zero-copy sockets (epoll busy "
-			 "polling in the idle wait) and --napi irq-suspend=NS (the kernel %s "
+			 "IRQ suspension not used: it needs -B on sockets with a NAPI ID (epoll "
+			 "busy polling in the idle wait) and --napi irq-suspend=NS (the kernel %s "
 			 "irq-suspend-timeout)",
 			 kernel);
 	snprintf(buf, len, "%s; %s",

@@ -568,11 +568,20 @@ static int attach_mode(struct xskf_engine *eng, struct xskf_port *port, int nati
 		m = xskf_xdp_port(port)->disp.main_mode == XDP_FLAGS_SKB_MODE ? XSKF_ATTACH_SKB
 							       : XSKF_ATTACH_NATIVE;
 	if (m != XSKF_ATTACH_SKB) {
+		const char *why;
+
+		xskf_log__take_kernel_msg();
 		err = attach(eng, port, native_fd, XDP_FLAGS_DRV_MODE);
 		if (err == -ECANCELED) /* libxdp's dispatcher refused it: said */
 			return err;
+		/* the driver's own reason, where it gave one (extack: igb "The RX buffer ...") */
+		why = err ? xskf_log__take_kernel_msg() : "";
 		if (!err || m == XSKF_ATTACH_NATIVE) {
-			if (err)
+			if (err && *why)
+				pr_warn("%s: the driver refused native XDP: %s (%s): fix that, or "
+					"use -S (SKB mode)\n",
+					port->name, why, strerror(-err));
+			else if (err)
 				pr_warn("%s: native XDP attach failed: %s; the driver may not support "
 					"it, try -S (SKB mode)\n",
 					port->name, strerror(-err));
@@ -580,8 +589,8 @@ static int attach_mode(struct xskf_engine *eng, struct xskf_port *port, int nati
 		}
 		if (err == -EBUSY || err == -EEXIST)
 			return err;
-		pr_info("%s: native XDP not available (%s): falling back to SKB mode\n", port->name,
-			strerror(-err));
+		pr_info("%s: native XDP not available (%s%s%s): falling back to SKB mode\n",
+			port->name, *why ? why : "", *why ? ": " : "", strerror(-err));
 		xskf_xdp_port(port)->hints_hw = 0; /* the SKB-mode program has no kfuncs */
 	}
 	err = attach(eng, port, skb_fd, XDP_FLAGS_SKB_MODE);

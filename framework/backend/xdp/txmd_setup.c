@@ -34,6 +34,14 @@ void xskf_txmd__setup_sock(struct xskf_engine *eng, struct xskf_sock *s, bool sa
 		s->txmd_how[0] = XSKF_TXH_KERNEL;
 		s->txmd_how[1] = XSKF_TXH_KERNEL;
 		why = " (copy mode bypasses the qdisc: software pacing)";
+		if (um->tx_no_sw_csum) {
+			/* refused at the bind on this device (xsk_raw.c) */
+			s->txmd_how[0] = XSKF_TXH_XSKF;
+			why =
+			    " (the kernel refuses its copy-mode software checksum on this driver, "
+			    "whose copy-mode TX sends frames without a linear part: "
+			    "IFF_TX_SKB_NO_LINEAR, e.g. virtio-net)";
+		}
 	} else {
 		err = xskf_hints__probe_xsk_features(s->port->ifindex, &feat);
 		if (!err) {

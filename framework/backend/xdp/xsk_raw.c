@@ -98,8 +98,9 @@ static int umem_reg(int fd, struct xskf_umem *um, uint32_t headroom, bool zeroco
 	 * Copy mode: the kernel finishes the checksum itself (skb_checksum_help()). Without the
 	 * flag it hands the device a CHECKSUM_PARTIAL skb, and veth passes that on unfinished:
 	 * a capture at the peer shows it bad and anything it is forwarded to drops it.
+	 * Not where the kernel refused it at the bind (tx_no_sw_csum: xskf_raw__open()).
 	 */
-	if (!zerocopy)
+	if (!zerocopy && !um->tx_no_sw_csum)
 		mr.flags |= XDP_UMEM_TX_SW_CSUM;
 	if (!setsockopt(fd, SOL_XDP, XDP_UMEM_REG, &mr, sizeof(mr))) {
 		um->tx_meta_len = um->tx_meta_want;
@@ -182,6 +183,18 @@ int xskf_raw__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf_
 		raw_unmap(r);
 		if (fd >= 0)
 			close(fd);
+		/*
+		 * A copy-mode bind says EOPNOTSUPP for one reason only: the UMEM asks for the
+		 * kernel's software checksum (XDP_UMEM_TX_SW_CSUM) and the device's copy-mode TX
+		 * builds its frames on the UMEM's pages without a linear part
+		 * (IFF_TX_SKB_NO_LINEAR: virtio-net), where skb_checksum_help() cannot write
+		 * (xp_assign_dev(), seen on 7.3). Register the room without the flag: xskf does the
+		 * checksums itself (txmd_setup.c says so), the rest of the metadata goes on.
+		 */
+		if (err == -EOPNOTSUPP && !zerocopy && !um->raw_reg && !um->tx_no_sw_csum) {
+			um->tx_no_sw_csum = true;
+			continue;
+		}
 		if (err != -EBUSY || waited >= EBUSY_RETRY_MS) {
 			free(r);
 			return err;
