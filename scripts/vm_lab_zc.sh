@@ -295,11 +295,20 @@ zc_check() {
 			res="$res; $kh"
 			;;
 		napi)
-			local n0 n1 n2
-			n0=$(grep -m1 '^napi ' "$d/$t.napi0") n1=$(grep -m1 '^napi ' "$d/$t.napi1") n2=$(grep -m1 '^napi ' "$d/$t.napi2")
-			[ -n "$n1" ] && [ "$n0" = "$n2" ] && [ "$n0" != "$n1" ] ||
-				{ echo "napi before '$n0', during '$n1', after '$n2'"; return 1; }
-			res="$res; before '$n0', during '$n1', after '$n2'"
+			# the NAPIs xskf says it set (its sockets' queues: a driver may list more,
+			# igb one per RX and one per TX queue), each read back over netlink before,
+			# during and after the run: the asked values during, the old ones after
+			local id ids n0 n1 n2 want="defer 2 gro-flush 200000 irq-suspend 0"
+			[ "${t#napi-}" = zc ] && want="defer 2 gro-flush 200000 irq-suspend 20000000"
+			ids=$(sed -n 's/^xskf: --napi: eth0 NAPI \([0-9]*\): napi_defer_hard_irqs .*/\1/p' "$d/$t.err")
+			[ -n "$ids" ] || { echo "$res; xskf named no NAPI it set"; return 1; }
+			for id in $ids; do
+				n0=$(grep -m1 "^napi $id " "$d/$t.napi0") n1=$(grep -m1 "^napi $id " "$d/$t.napi1")
+				n2=$(grep -m1 "^napi $id " "$d/$t.napi2")
+				[ "$n1" = "napi $id $want" ] && [ -n "$n0" ] && [ "$n0" = "$n2" ] ||
+					{ echo "$res; NAPI $id before '$n0', during '$n1' (not '$want'), after '$n2'"; return 1; }
+			done
+			res="$res; NAPIs $(echo $ids) read back over netlink: '$want' during the run, as before it after"
 			;;
 		hints)
 			# every driver hash the same as the software one; where the driver gives none,

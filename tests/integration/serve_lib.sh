@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# The served-queue tests' traffic (sourced by test_serve.sh and test_serve_dpdk.sh after
-# lib.sh): frames from the generator namespace to the dut's veth, whose RX queue is the
-# sending CPU. Every send is paced by the receiver's count, never by the machine's speed.
+# The served-queue tests' bed, serving run and traffic (sourced by test_serve.sh,
+# test_serve_dpdk.sh and test_container.sh after lib.sh): frames from the generator namespace
+# to the dut's veth, whose RX queue is the sending CPU. Every send is paced by the receiver's
+# count, never by the machine's speed.
 
 send() { # send N DPORT CPU: exactly N frames to DPORT, arriving on queue CPU (veth)
 	gen "$GEN" -i "$TB_IF_GEN" -n "$1" --dport "$2" --cpus "$3" --rate 100000 --json \
@@ -37,4 +38,25 @@ serve_bed_up() {
 	at_exit 'umount -l "$BPF"; rmdir "$BPF"'
 	PINS=$BPF/xskf/$TB_IF_DUT
 	gen ethtool -K "$TB_IF_GEN" tx off >/dev/null
+}
+
+# serve_start NAME pinned|uds SOCK [ARG...]: the serving run, xsk-rxdrop on queue 0 with queue 1
+# served and a rule sending UDP 5000 to the sockets; its maps pinned under $BPF/xskf (pinned;
+# SOCK unused, give '') or given by the device-plugin socket SOCK (uds); ARGs added to its
+# command line (--pin-group nogroup); output in $out/NAME.json and NAME.err. Sets PID once the
+# program is attached, the control socket answers and the run has said where its maps are.
+serve_start() {
+	local name=$1 how=$2 sock=$3 args ready
+	shift 3
+	case $how in
+	pinned) args=(--pin-dir "$BPF/xskf") ready="maps pinned in $PINS" ;;
+	uds) args=(--serve-uds "$sock") ready="device-plugin socket $sock" ;;
+	*) fail "serve_start: '$how' is neither pinned nor uds" ;;
+	esac
+	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 "${args[@]}" "$@" \
+		--cpus 1 --json --steer "udp dport 5000 xsk" >"$out/$name.json" 2>"$out/$name.err" &
+	PID=$!
+	wait_attached
+	wait_for "control socket of pid $PID" ctl_up "$PID"
+	wait_line "$out/$name.err" "$ready"
 }

@@ -122,29 +122,20 @@ no_pins() { [ ! -e "$PINS" ]; }
 # the privileged side, on the host: queue 0 and the program, queue 1 served
 mounts=()
 if [ "$case_name" = pinned ]; then
-	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 --pin-dir "$BPF/xskf" \
-		--pin-group nogroup --cpus 1 --json --steer "udp dport 5000 xsk" \
-		>"$out/a.json" 2>"$out/a.err" &
-	a=$!
-	wait_line "$out/a.err" "maps pinned in $PINS"
+	serve_start a pinned '' --pin-group nogroup
 	mounts=(-v "$PINS:/run/xskf-pins:ro")
 	from=(--xsk-map /run/xskf-pins/xsks_map)
 elif [ "$case_name" = uds ]; then
 	udir=$(mktemp -d)
 	chmod 0711 "$udir"
 	at_exit 'rm -rf "$udir"'
-	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 --serve-uds "$udir/afxdp.sock" \
-		--pin-group nogroup --cpus 1 --json --steer "udp dport 5000 xsk" \
-		>"$out/a.json" 2>"$out/a.err" &
-	a=$!
-	wait_line "$out/a.err" "device-plugin socket $udir/afxdp.sock"
+	serve_start a uds "$udir/afxdp.sock" --pin-group nogroup
 	mounts=(-v "$udir:/run/xskf-dp")
 	from=(--xsk-map-uds /run/xskf-dp/afxdp.sock)
 else
 	fail "unknown case $case_name"
 fi
-wait_attached
-wait_for "control socket of pid $a" ctl_up "$a"
+a=$PID
 
 # the app's control folder: pinned, one on the host, bind-mounted, so that the host's xskfctl
 # reads its counters; uds, the image's own (XSKF_CTL_DIR=/tmp/xskf), read by the image's

@@ -29,16 +29,6 @@ CLIENT=$B/tests/integration/xskf-xsk-client
 [ -x "$CLIENT" ] || fail "no $CLIENT (ninja -C build)"
 serve_bed_up "xs$$"
 
-# serve_start NAME: xsk-rxdrop on queue 0, queue 1 served, UDP 5000 to the sockets; sets PID
-serve_start() {
-	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 --pin-dir "$BPF/xskf" \
-		--pin-group nogroup --cpus 1 --json --steer "udp dport 5000 xsk" \
-		>"$out/$1.json" 2>"$out/$1.err" &
-	PID=$!
-	wait_attached
-	wait_for "control socket of pid $PID" ctl_up "$PID"
-	wait_line "$out/$1.err" "maps pinned in $PINS"
-}
 client_rx() { # the client's last count
 	local l
 	l=$(grep -E '^(rx|final) ' "$out/client.out" | tail -1)
@@ -48,7 +38,7 @@ no_pins() { [ ! -e "$PINS" ]; }
 
 run_pinned() {
 	local a c
-	serve_start a
+	serve_start a pinned '' --pin-group nogroup
 	a=$PID
 	grep -q "queue 1 kept for other AF_XDP apps (--serve)" "$out/a.err" ||
 		{ cat "$out/a.err"; fail "the --serve line"; }
@@ -94,7 +84,7 @@ run_pinned() {
 	ok "the client received exactly 2000 (its queue's UDP 5000, not the 500 UDP 5001); pins gone at SIGINT"
 
 	# a crash: the fatal-signal hook unpins
-	serve_start s
+	serve_start s pinned '' --pin-group nogroup
 	kill -SEGV $PID
 	wait $PID 2>/dev/null
 	no_pins || fail "pins left after SIGSEGV"
@@ -102,11 +92,11 @@ run_pinned() {
 	ok "SIGSEGV: pins removed by the fatal-signal hook"
 
 	# SIGKILL leaves them; the next run with the folder removes them, says so, and pins anew
-	serve_start k
+	serve_start k pinned '' --pin-group nogroup
 	kill -KILL $PID
 	wait $PID 2>/dev/null
 	[ -e "$PINS/xsks_map" ] || fail "SIGKILL cannot unpin: pins should be left"
-	serve_start n
+	serve_start n pinned '' --pin-group nogroup
 	grep -q "removed the pins in $PINS of maps no program uses" "$out/n.err" ||
 		{ cat "$out/n.err"; fail "stale pins not said"; }
 	stop_run $PID || fail "run after SIGKILL"
@@ -117,12 +107,10 @@ run_pinned() {
 
 run_uds() {
 	local a c sock=$XSKF_CTL_DIR/afxdp.sock fds0 fds1
-	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 --serve-uds "$sock" \
-		--cpus 1 --json --steer "udp dport 5000 xsk" >"$out/a.json" 2>"$out/a.err" &
-	a=$!
-	wait_attached
-	wait_for "control socket of pid $a" ctl_up "$a"
-	wait_line "$out/a.err" "device-plugin socket $sock (AF_XDP device plugin protocol 0.1"
+	serve_start a uds "$sock"
+	a=$PID
+	grep -qF "device-plugin socket $sock (AF_XDP device plugin protocol 0.1" "$out/a.err" ||
+		{ cat "$out/a.err"; fail "the device-plugin socket's line"; }
 	grep -q "queue 1 kept for other AF_XDP apps (--serve): our rules apply there; an app takes one by taking the XSKMAP from the device-plugin socket $sock" \
 		"$out/a.err" || { cat "$out/a.err"; fail "the --serve line"; }
 	[ "$(stat -c '%a %F' "$sock")" = "600 socket" ] || fail "socket: $(stat -c '%a %F' "$sock")"
@@ -177,20 +165,14 @@ run_unpriv() {
 	chown 65534:65534 "$UCTL"
 	at_exit 'rm -rf "$UCTL"'
 	if [ "$how" = pinned ]; then
-		serve_start a
+		serve_start a pinned '' --pin-group nogroup
 		from=(--xsk-map "$PINS/xsks_map")
 	else
 		udir=$(mktemp -d)
 		chmod 0711 "$udir"
 		at_exit "rm -rf '$udir'" # now: udir is local, gone when the EXIT trap runs
 		sock=$udir/afxdp.sock
-		ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 --serve-uds "$sock" \
-			--pin-group nogroup --cpus 1 --json --steer "udp dport 5000 xsk" \
-			>"$out/a.json" 2>"$out/a.err" &
-		PID=$!
-		wait_attached
-		wait_for "control socket of pid $PID" ctl_up "$PID"
-		wait_line "$out/a.err" "device-plugin socket $sock"
+		serve_start a uds "$sock" --pin-group nogroup
 		[ "$(stat -c '%a %G' "$sock")" = "660 nogroup" ] || fail "socket: $(stat -c '%a %G' "$sock")"
 		from=(--xsk-map-uds "$sock")
 	fi

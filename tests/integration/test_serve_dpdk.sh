@@ -75,20 +75,15 @@ tpmd_alive() { kill -0 "$TPMD" 2>/dev/null || { cat "$out/tpmd.out" >&2; fail "d
 tpmd_started() { tpmd_alive && grep -q "^rxonly packet forwarding - ports=1 " "$out/tpmd.out"; }
 
 run() {
-	local how=$1 a from sock=$XSKF_CTL_DIR/afxdp.sock acc ready serve_args
+	local how=$1 a from sock=$XSKF_CTL_DIR/afxdp.sock acc
 	if [ "$how" = pinned ]; then
-		serve_args=(--pin-dir "$BPF/xskf") ready="maps pinned in $PINS"
 		from="use_pinned_map=1,dp_path=/xskf/pins/xskf/$TB_IF_DUT/xsks_map"
+		serve_start a pinned ''
 	else
-		serve_args=(--serve-uds "$sock") ready="device-plugin socket $sock"
 		from="use_cni=1,dp_path=/xskf/uds/afxdp.sock"
+		serve_start a uds "$sock"
 	fi
-	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 "${serve_args[@]}" \
-		--cpus 1 --json --steer "udp dport 5000 xsk" >"$out/a.json" 2>"$out/a.err" &
-	a=$!
-	wait_attached
-	wait_line "$out/a.err" "$ready"
-	wait_for "control socket of pid $a" ctl_up "$a"
+	a=$PID
 	testpmd "$from"
 	WAIT_SHOW=$out/tpmd.out wait_for "dpdk-testpmd forwarding" tpmd_started
 	[ "$how" = pinned ] ||
