@@ -14,11 +14,12 @@
 #define XSKF_VERIFIER_LOG_LINES 8
 
 /*
- * xskf_verifier_log__print() - say that the kernel refused the XDP program of @name, with the
- * last XSKF_VERIFIER_LOG_LINES lines of its verifier log @log as warnings and the lines before
- * them at debug level (-vv: the path the verifier took to the refusal). @err: the load's
- * -errno. Said in place of a guessed cause: the log is the kernel's own reason.
- * Thread: control thread.
+ * xskf_verifier_log__print() - say that the kernel refused the XDP program of @name, with its
+ * verifier log @log: as warnings its last XSKF_VERIFIER_LOG_LINES lines and as many from the
+ * last instruction of its trace on (where the verifier names the refusal: 7.x writes a report
+ * of its own after it), every other line at debug level (-vv: the path the verifier took),
+ * empty lines left out. @err: the load's -errno. Said in place of a guessed cause: the log is
+ * the kernel's own reason. Thread: control thread.
  */
 void xskf_verifier_log__print(const char *name, const char *log, int err);
 
