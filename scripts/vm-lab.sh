@@ -350,7 +350,7 @@ apt_update
 madison_load
 rootfs_make
 wanted=" ${TESTS[*]:-$ALL_TESTS} "
-[ $SUITE = 0 ] || wanted=" $(for k in "${KERNELS[@]}"; do suite_tests "$k"; done) "
+[ $SUITE = 0 ] || wanted=" $(for k in "${KERNELS[@]}"; do suite_tests "$k" virtio; suite_tests "$k" igb; done) "
 # (citizen: python3 reads the runs' counters)
 case $wanted in *" core "* | *" features "* | *" citizen "*) core_rootfs ;; esac
 for k in "${KERNELS[@]}"; do
