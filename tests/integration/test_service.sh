@@ -17,7 +17,7 @@ set -uo pipefail
 require_root
 command -v systemd-analyze >/dev/null || skip "no systemd-analyze (package systemd)"
 dest=$(mktemp -d)
-trap 'tb_cleanup; rm -rf "$dest"' EXIT
+at_exit 'rm -rf "$dest"' # tb_up adds the bed's clean-up (at_exit: a trap set here would be replaced)
 
 meson install -C "$B" --destdir "$dest/root" --no-rebuild --quiet >"$dest/install.log" 2>&1 ||
 	{ cat "$dest/install.log"; fail "meson install into a DESTDIR failed"; }
