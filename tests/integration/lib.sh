@@ -144,9 +144,13 @@ gen_paced() {
 # sent_of FILE: frames the generator put into the peer's rings (exact veth counters).
 sent_of() { json_get "$1" 'd["sent"]'; }
 # sent_is FILE N: the generator's JSON FILE says exactly N frames went into the peer's rings;
-# else fail with its numbers (frames made, refused by a full peer ring, lost before it)
+# else fail with its numbers (frames made, refused by a full peer ring, lost before it). Frames
+# refused and made again (--resend) are said in a comment line.
 sent_is() {
+	local refused
 	[ "$(sent_of "$1")" = "$2" ] ||
 		fail "generator sent $(sent_of "$1") of $2 ($(json_get "$1" \
 			'"frames %d, tx_errors %d, lost %d" % (d["frames"], d["tx_errors"], d["lost"])'))"
+	refused=$(json_get "$1" 'd["tx_errors"]')
+	[ "$refused" = 0 ] || echo "# generator: the peer's full ring refused $refused frames, made again (--resend)"
 }

@@ -86,7 +86,7 @@ run_signal() {
 	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --json >"$out/rx.json" 2>"$out/rx.err" &
 	local pid=$!
 	wait_attached
-	gen "$GEN" -i "$TB_IF_GEN" -n 5000 --rate 100000 --json >"$out/gen.json" || fail "gen"
+	gen "$GEN" -i "$TB_IF_GEN" -n 5000 --rate 100000 --resend --json >"$out/gen.json" || fail "gen"
 	wait_seen $pid 5000
 	kill -"$sig" $pid
 	wait $pid
@@ -116,7 +116,7 @@ run_sigkill() {
 	pid=$!
 	# the killed run's program is still there: wait for the new run's own attach
 	wait_for "XDP program attached by the restarted run" grep -q "XDP program attached" "$out/rx.err"
-	gen "$GEN" -i "$TB_IF_GEN" -n 1000 --rate 100000 --json >"$out/gen.json" || fail "gen"
+	gen "$GEN" -i "$TB_IF_GEN" -n 1000 --rate 100000 --resend --json >"$out/gen.json" || fail "gen"
 	wait_seen $pid 1000
 	stop_run $pid || { cat "$out/rx.err"; fail "restart after SIGKILL failed"; }
 	grep -q "left by a killed xskf run" "$out/rx.err" || fail "stale program not recognised"
@@ -330,8 +330,8 @@ run_multiqueue_huge() {
 		--json >"$out/rx.json" 2>"$out/rx.err" &
 	local pid=$!
 	wait_attached
-	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --cpus 0 --rate 100000 --json >"$out/g0.json" || fail gen0
-	gen "$GEN" -i "$TB_IF_GEN" -n 2000 --cpus 1 --rate 100000 --json >"$out/g1.json" || fail gen1
+	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --cpus 0 --rate 100000 --resend --json >"$out/g0.json" || fail gen0
+	gen "$GEN" -i "$TB_IF_GEN" -n 2000 --cpus 1 --rate 100000 --resend --json >"$out/g1.json" || fail gen1
 	wait_seen $pid 5000
 	stop_run $pid || { cat "$out/rx.err"; fail "xsk-rxdrop failed"; }
 	local r0 r1

@@ -99,7 +99,7 @@ drop)
 live)
 	start --steer 'udp dport 9 xsk'
 	total=60000
-	gen "$GEN" -i "$TB_IF_GEN" -n $total --dport 5353 --cpus 0 --rate 20000 --json \
+	gen "$GEN" -i "$TB_IF_GEN" -n $total --dport 5353 --cpus 0 --rate 20000 --resend --json \
 		>"$out/gen.json" &
 	g=$!
 	wait_for "traffic seen" ge steer "$PID" "s['seen']" 2000
