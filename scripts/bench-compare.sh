@@ -17,8 +17,9 @@
 # Printed per case: the medians of BASE and HEAD in Mpps and ns/packet, and HEAD / BASE as the
 # median of the per-pass ratios (the two ran seconds apart), with each pass's. Before the bed,
 # the XDP program alone: ns per frame of both builds' xskf_redirect (BPF_PROG_TEST_RUN, no
-# hints, no rules; tests/bpf/prog_ns.c, 31 interleaved rounds): in veth copy mode it runs on the
-# sender's CPU, so its ns are the rate's (XSKF_BENCH_PROG=0 leaves it out).
+# hints, no rules; tests/bpf/prog_ns.c, 31 interleaved rounds), and of libxdp's own program
+# (the refloop's: one bpf_redirect_map() call) beside them: in veth copy mode the program runs
+# on the sender's CPU, so its ns are the rate's (XSKF_BENCH_PROG=0 leaves it out).
 set -euo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B=${XSKF_BUILD:-$SRC/build}
@@ -51,10 +52,14 @@ ninja -C "$TMP/build" apps/xsk-rxdrop tools/xsk-refloop bpf/xskf_redirect.bpf.o 
 	{ tail -20 "$TMP/build.log" >&2; echo "bench-compare: build of $BASE failed" >&2; exit 1; }
 
 if [[ ${XSKF_BENCH_PROG:-1} != 0 ]]; then
+	# libxdp's own program (the refloop's: one bpf_redirect_map() call) as the floor
+	ref=$(pkg-config --variable=libdir libxdp 2>/dev/null)/bpf/xsk_def_xdp_prog.o
+	[[ -f $ref ]] && ref="$ref:xsk_def_prog" || ref=
 	echo "XDP program alone, ns per frame (median, min-max of 31 rounds of 2M runs, interleaved):"
 	"$B/tests/bpf/prog-ns" xskf_redirect 2000000 31 "$TMP/build/bpf/xskf_redirect.bpf.o" \
-		"$B/bpf/xskf_redirect.bpf.o" |
-		awk -v base="$BASE" '{ printf "  %-6s %6.2f ns (%.2f-%.2f)\n", NR == 1 ? base : "HEAD", $2, $3, $4 }'
+		"$B/bpf/xskf_redirect.bpf.o" ${ref:+"$ref"} |
+		awk -v base="$BASE" '{ printf "  %-7s %6.2f ns (%.2f-%.2f)\n",
+			NR == 1 ? base : NR == 2 ? "HEAD" : "libxdp", $2, $3, $4 }'
 fi
 
 # every case twice: BASE's right before HEAD's (the order turns around every pass); refloop

@@ -55,6 +55,7 @@ struct tg_opts {
 	uint64_t chunk;		/* frames per BPF_PROG_RUN call, 0: sized from call times */
 	bool json;
 	bool verbose;
+	bool resend;		/* --resend: refused frames are made again until count were sent */
 };
 
 /* Frames handed out by the program and what the counters say happened to them. */
@@ -118,6 +119,9 @@ static void usage(FILE *f)
 		"      --batch N         frames per kernel flush, 1..%d (default 64)\n"
 		"      --chunk N         frames per BPF_PROG_RUN call (default: grown until the\n"
 		"                        fixed cost of a call is under a tenth of it)\n"
+		"      --resend          with -n N: frames the peer's RX ring refuses (tx_errors)\n"
+		"                        are made again, until N were sent (veth, whose counters\n"
+		"                        say which were refused; frames then counts every one)\n"
 		"      --json            print one JSON object at the end instead of text\n"
 		"  -v, --verbose         show libbpf warnings\n"
 		"  -V, --version         versions of xskf, libbpf and libxdp it runs with\n"
@@ -157,7 +161,7 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 {
 	enum {
 		O_SRC_MAC = 256, O_DST_MAC, O_SRC_IP, O_DST_IP, O_SPORT, O_DPORT, O_CPU, O_RATE,
-		O_BATCH, O_CHUNK, O_JSON, O_FLOWS,
+		O_BATCH, O_CHUNK, O_JSON, O_FLOWS, O_RESEND,
 	};
 	static const struct option longopts[] = {
 		{ "interface", required_argument, NULL, 'i' },
@@ -177,6 +181,7 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 		{ "rate", required_argument, NULL, O_RATE },
 		{ "batch", required_argument, NULL, O_BATCH },
 		{ "chunk", required_argument, NULL, O_CHUNK },
+		{ "resend", no_argument, NULL, O_RESEND },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -256,6 +261,9 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 		case O_JSON:
 			o->json = true;
 			break;
+		case O_RESEND:
+			o->resend = true;
+			break;
 		case 'v':
 			o->verbose = true;
 			break;
@@ -281,6 +289,8 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 		die(2, "unexpected argument '%s' (see --help)", argv[optind]);
 	if (!o->ifname)
 		die(2, "missing -i IFACE (see --help)");
+	if (o->resend && !o->count)
+		die(2, "--resend needs -n N: it makes the count of frames sent exact");
 
 	hdr = tg_pkt_hdr_len(o->pkt.ipv6, o->pkt.tcp);
 	if (!size_given)
@@ -448,13 +458,31 @@ static void sizer_update(struct tg_sizer *z, uint64_t n, double t)
 	z->chunk = (uint64_t)want;
 }
 
+/* Frames the peer refused since @before (its RX ring full), read now; 0 if unreadable. */
+static uint64_t refused_since(struct tg_ethtool *et, const struct tg_xmit_stats *before)
+{
+	struct tg_xmit_stats now;
+	uint64_t n = 0;
+	unsigned int q;
+
+	if (tg_ethtool__read(et, &now))
+		return 0;
+	for (q = 0; q < now.nr_queues && q < before->nr_queues; q++)
+		n += now.errors[q] - before->errors[q];
+	return n;
+}
+
 /*
  * Run the program until --count frames, --duration or a signal. BPF_PROG_RUN returns -EINTR
  * when a signal arrives in the middle of a repeat; the program's own counter (tg_frames) then
- * still says exactly how many frames were made, so we never have to guess.
+ * still says exactly how many frames were made, so we never have to guess. With --resend, the
+ * count grows by the frames the peer refused: veth counts a refusal inside the call that made
+ * the frame (its ndo_xdp_xmit, at the flush of each batch), so after a call the counters are
+ * whole.
  */
 static int send_frames(const struct tg_opts *o, struct xskf_trafficgen *skel, const uint8_t *frame,
-		       int ifindex, struct tg_result *res)
+		       int ifindex, struct tg_ethtool *et, const struct tg_xmit_stats *before,
+		       struct tg_result *res)
 {
 	/* the kernel wants ctx to describe data_in exactly: data 0, data_end its size */
 	struct xdp_md ctx = { .data_end = o->pkt.size, .ingress_ifindex = ifindex };
@@ -464,7 +492,7 @@ static int send_frames(const struct tg_opts *o, struct xskf_trafficgen *skel, co
 	int prog_fd = bpf_program__fd(skel->progs.xskf_trafficgen);
 	/* with --rate: what is due, every millisecond (or every call, when calls take longer) */
 	uint64_t pace = o->rate ? (o->rate / 1000 ? o->rate / 1000 : 1) : 0;
-	uint64_t done = 0, before;
+	uint64_t done = 0, before_call, count = o->count;
 	double t0, t, end, last_call = 0;
 	struct tg_sizer z;
 	int err = 0;
@@ -487,11 +515,11 @@ static int send_frames(const struct tg_opts *o, struct xskf_trafficgen *skel, co
 			if (z.per_frame > 0 && (double)n * z.per_frame * 1.5 > end - t)
 				n = (uint64_t)((end - t) / z.per_frame) + 1;
 		}
-		if (o->count) {
-			if (done >= o->count)
+		if (count) {
+			if (done >= count)
 				break;
-			if (n > o->count - done)
-				n = o->count - done;
+			if (n > count - done)
+				n = count - done;
 		}
 		if (pace) {
 			/*
@@ -511,19 +539,21 @@ static int send_frames(const struct tg_opts *o, struct xskf_trafficgen *skel, co
 			n = due - done;
 			if (n > burst)
 				n = burst;
-			if (o->count && n > o->count - done)
-				n = o->count - done;
+			if (count && n > count - done)
+				n = count - done;
 		}
 		run.repeat = n;
-		before = done;
+		before_call = done;
 		err = bpf_prog_test_run_opts(prog_fd, &run);
 		done = skel->bss->tg_frames;
+		if (o->resend)
+			count = o->count + refused_since(et, before);
 		res->calls++;
 		if (err && err != -EINTR)
 			break;
 		last_call = now_sec() - t;
 		if (!err && !pace)
-			sizer_update(&z, done - before, last_call);
+			sizer_update(&z, done - before_call, last_call);
 		err = 0;
 	}
 	res->seconds = now_sec() - t0;
@@ -676,7 +706,10 @@ int main(int argc, char **argv)
 	/* no SA_RESTART: a signal must interrupt BPF_PROG_RUN so that Ctrl-C stops at once */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	err = send_frames(&o, skel, frame, ifindex, &res);
+	if (o.resend && !before.nr_queues)
+		die(2, "--resend: %s has no per-queue XDP counters to tell refused frames by "
+		       "(veth has them): leave --resend out", o.ifname);
+	err = send_frames(&o, skel, frame, ifindex, et, &before, &res);
 	res.frames = skel->bss->tg_frames;
 
 	if (tg_ethtool__read(et, &after))

@@ -9,9 +9,10 @@
  * every object alike; printed per object: the median ns per frame and the smallest and largest,
  * to 0.01 ns: the wall time of the call over REPEAT (the kernel's own duration is whole ns per
  * run, too coarse for a difference of one or two). The XSKMAP is empty: bpf_redirect_map()
- * answers XDP_PASS.
+ * answers XDP_PASS. OBJ:NAME runs program NAME of OBJ instead of PROG (libxdp's own
+ * xsk_def_xdp_prog.o:xsk_def_prog beside xskf's, for instance).
  *
- *   prog-ns PROG REPEAT ROUNDS OBJ...      (root)
+ *   prog-ns PROG REPEAT ROUNDS OBJ[:NAME]...      (root)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,7 +76,7 @@ int main(int argc, char **argv)
 	struct hv_frame f;
 
 	if (argc < 5 || argc - 4 > MAX_OBJS) {
-		fprintf(stderr, "usage: prog-ns PROG REPEAT ROUNDS OBJ... (1-%d objects)\n",
+		fprintf(stderr, "usage: prog-ns PROG REPEAT ROUNDS OBJ[:NAME]... (1-%d objects)\n",
 			MAX_OBJS);
 		return 2;
 	}
@@ -100,7 +101,14 @@ int main(int argc, char **argv)
 		f.len = 60;
 	n = argc - 4;
 	for (i = 0; i < n; i++) {
-		fd[i] = load(argv[4 + i], argv[1], &obj[i]);
+		char *name = strrchr(argv[4 + i], ':');
+
+		/* OBJ:NAME: this object's program is NAME (printed as OBJ:NAME below) */
+		if (name)
+			*name = 0;
+		fd[i] = load(argv[4 + i], name ? name + 1 : argv[1], &obj[i]);
+		if (name)
+			*name = ':';
 		if (fd[i] < 0)
 			return 1;
 	}

@@ -134,8 +134,8 @@ gen_paced() {
 	base=$(app_rx "$pid") || fail "no live stats from pid $pid"
 	while [ $sent -lt "$total" ]; do
 		n=$((total - sent < chunk ? total - sent : chunk))
-		gen "$GEN" -i "$TB_IF_GEN" -n $n "$@" >"$out/gen.json" || fail "generator"
-		[ "$(sent_of "$out/gen.json")" = $n ] || fail "generator did not send $n"
+		gen "$GEN" -i "$TB_IF_GEN" -n $n --resend "$@" >"$out/gen.json" || fail "generator"
+		sent_is "$out/gen.json" $n
 		sent=$((sent + n))
 		wait_app_rx "$pid" $((base + sent))
 	done
@@ -143,3 +143,14 @@ gen_paced() {
 
 # sent_of FILE: frames the generator put into the peer's rings (exact veth counters).
 sent_of() { json_get "$1" 'd["sent"]'; }
+# sent_is FILE N: the generator's JSON FILE says exactly N frames went into the peer's rings;
+# else fail with its numbers (frames made, refused by a full peer ring, lost before it). Frames
+# refused and made again (--resend) are said in a comment line.
+sent_is() {
+	local refused
+	[ "$(sent_of "$1")" = "$2" ] ||
+		fail "generator sent $(sent_of "$1") of $2 ($(json_get "$1" \
+			'"frames %d, tx_errors %d, lost %d" % (d["frames"], d["tx_errors"], d["lost"])'))"
+	refused=$(json_get "$1" 'd["tx_errors"]')
+	[ "$refused" = 0 ] || echo "# generator: the peer's full ring refused $refused frames, made again (--resend)"
+}

@@ -5,9 +5,9 @@
 # count, never by the machine's speed.
 
 send() { # send N DPORT CPU: exactly N frames to DPORT, arriving on queue CPU (veth)
-	gen "$GEN" -i "$TB_IF_GEN" -n "$1" --dport "$2" --cpus "$3" --rate 100000 --json \
+	gen "$GEN" -i "$TB_IF_GEN" -n "$1" --dport "$2" --cpus "$3" --rate 100000 --resend --json \
 		>"$out/gen.json" || fail "generator"
-	[ "$(sent_of "$out/gen.json")" = "$1" ] || fail "generator did not send $1"
+	sent_is "$out/gen.json" "$1"
 }
 # send_q1 N CMD...: N frames (a multiple of 500) to UDP 5000 arriving on queue 1, 500 at a time,
 # each call once CMD counts every frame before it: no ring overflows however slow the machine

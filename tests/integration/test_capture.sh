@@ -137,7 +137,7 @@ client-gone)
 	kill -STOP $a
 	base=$(app_seen "$RUN")
 	# 3000 frames: more than the ring and the client's socket hold
-	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --rate 20000 --cpus 0 --json >"$out/gen.json" || fail "generator"
+	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --rate 20000 --cpus 0 --resend --json >"$out/gen.json" || fail "generator"
 	sent=$(sent_of "$out/gen.json")
 	wait_seen "$RUN" $((base + sent))
 	ok "a stopped capture client: the run received all $sent frames"

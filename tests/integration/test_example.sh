@@ -123,7 +123,7 @@ run_named() {
 	pid=$!
 	wait_line "$dest/run.err" "XDP program attached"
 	r0=$(q0_xdp)
-	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --cpus 0 --rate 50000 --json >/dev/null || fail "generator"
+	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --cpus 0 --rate 50000 --resend --json >/dev/null || fail "generator"
 	wait_for "3000 frames at the XDP program for $1" ge redirected_since "$r0" 3000
 	kill -INT $pid
 	wait $pid || { cat "$dest/run.err"; fail "the installed xskf exited non-zero with $1"; }

@@ -111,8 +111,8 @@ metrics)
 	pid=$!
 	pids+=("$pid")
 	wait_for "control socket of pid $pid" ctl_up "$pid"
-	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --dport 9 --cpus 0 --rate 50000 --json >/dev/null || fail "gen"
-	gen "$GEN" -i "$TB_IF_GEN" -n 2000 --dport 7777 --cpus 0 --rate 50000 --json >/dev/null || fail "gen"
+	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --dport 9 --cpus 0 --rate 50000 --resend --json >/dev/null || fail "gen"
+	gen "$GEN" -i "$TB_IF_GEN" -n 2000 --dport 7777 --cpus 0 --rate 50000 --resend --json >/dev/null || fail "gen"
 	wait_seen "$pid" 5000
 	# the counters no longer move: two answers in a row agree (the uptime and the workers'
 	# busy/asleep clocks aside: they run while nothing comes)

@@ -95,7 +95,7 @@ same)
 		pid=$!
 		wait_line "$out/v.err" "XDP program attached"
 		r0=$(q0_xdp)
-		gen "$GEN" -i "$TB_IF_GEN" -n 10000 --cpus 0 --rate 100000 --json >"$out/g.json" || fail "generator"
+		gen "$GEN" -i "$TB_IF_GEN" -n 10000 --cpus 0 --rate 100000 --resend --json >"$out/g.json" || fail "generator"
 		wait_for "10000 frames at the XDP program of queue 0" ge q0_xdp $((r0 + 10000))
 		kill -INT $pid
 		wait $pid || fail "$cmd exited non-zero"
@@ -114,11 +114,11 @@ chain)
 	back0=$(gen cat "/sys/class/net/$TB_IF_GEN/statistics/rx_packets")
 	# port 9 (dropped), then port 7777 (sent back); to the dut's address, so that frames
 	# coming back to the generator are not for its stack (no ICMP answers)
-	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --dport 9 --cpus 0 --rate 50000 --json >"$out/g1.json" || fail "gen"
+	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --dport 9 --cpus 0 --rate 50000 --resend --json >"$out/g1.json" || fail "gen"
 	# the kernel may drop some on a starved machine: how many of the port-9 ones it did
 	wait_for "3000 port-9 frames at the socket or dropped by the kernel" ge ctl_seen "$out/s1.json" 3000
 	kd1=$(json_get "$out/s1.json" "d['queues'][0]['kernel']['rx_dropped'] + d['queues'][0]['kernel']['rx_ring_full']")
-	gen "$GEN" -i "$TB_IF_GEN" -n 2000 --dport 7777 --cpus 0 --rate 50000 --json >"$out/g2.json" || fail "gen"
+	gen "$GEN" -i "$TB_IF_GEN" -n 2000 --dport 7777 --cpus 0 --rate 50000 --resend --json >"$out/g2.json" || fail "gen"
 	wait_for "5000 frames in and every frame sent back" all_back "$out/s2.json" "$back0"
 	back=$(($(gen cat "/sys/class/net/$TB_IF_GEN/statistics/rx_packets") - back0))
 	kill -INT $pid
@@ -228,7 +228,7 @@ ctl)
 	[ "$(stat -c %a "$XSKF_CTL_DIR")" = 700 ] || fail "control folder mode $(stat -c %a "$XSKF_CTL_DIR")"
 	[ "$(stat -c '%a %u' "$sock")" = "600 0" ] || fail "socket mode/owner $(stat -c '%a %u' "$sock")"
 	ok "control socket $sock: 0600, root, in a 0700 folder"
-	gen "$GEN" -i "$TB_IF_GEN" -n 5000 --cpus 0 --rate 50000 --json >/dev/null || fail "gen"
+	gen "$GEN" -i "$TB_IF_GEN" -n 5000 --cpus 0 --rate 50000 --resend --json >/dev/null || fail "gen"
 	wait_for "5000 frames at the socket or dropped by the kernel" ge ctl_rx "$out/live.json" 5000
 	"$CTL" plugins | grep -q "^rxdrop (built in)" || fail "xskfctl plugins"
 	# the run chosen by name, by pid and by path: the same answer
@@ -326,7 +326,7 @@ crash)
 			>/dev/null 2>"$out/x.err" &
 		pid=$!
 		wait_line "$out/x.err" "control socket"
-		gen "$GEN" -i "$TB_IF_GEN" -n 100 --cpus 0 --rate 10000 --json >/dev/null || fail "generator"
+		gen "$GEN" -i "$TB_IF_GEN" -n 100 --cpus 0 --rate 10000 --resend --json >/dev/null || fail "generator"
 		WAIT_SHOW=$out/x.err wait_for "the end of the run of $so" gone $pid
 		wait $pid
 		rc=$?

@@ -44,7 +44,7 @@ done
 [ $bad = 0 ] || fail "a thread holds more (or less) than CAP_NET_ADMIN$([ $ctrl = $NET_ADMIN ] || echo " (the control thread: and CAP_BPF, CAP_SYS_ADMIN)")"
 ok "every thread holds CAP_NET_ADMIN only$([ $ctrl = $NET_ADMIN ] || echo ", the control thread CAP_BPF and CAP_SYS_ADMIN too (libxdp's dispatcher)")"
 
-gen "$GEN" -i "$TB_IF_GEN" -n 1000 --cpus 0 --json >"$out/gen.json" || fail "generator"
+gen "$GEN" -i "$TB_IF_GEN" -n 1000 --cpus 0 --resend --json >"$out/gen.json" || fail "generator"
 wait_for "1000 frames at the XDP program of queue 0" ge q0_xdp 1000
 kill -INT $pid
 rc=0

@@ -86,7 +86,7 @@ run_signal() {
 	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --json >"$out/rx.json" 2>"$out/rx.err" &
 	local pid=$!
 	wait_attached
-	gen "$GEN" -i "$TB_IF_GEN" -n 5000 --rate 100000 --json >"$out/gen.json" || fail "gen"
+	gen "$GEN" -i "$TB_IF_GEN" -n 5000 --rate 100000 --resend --json >"$out/gen.json" || fail "gen"
 	wait_seen $pid 5000
 	kill -"$sig" $pid
 	wait $pid
@@ -116,7 +116,7 @@ run_sigkill() {
 	pid=$!
 	# the killed run's program is still there: wait for the new run's own attach
 	wait_for "XDP program attached by the restarted run" grep -q "XDP program attached" "$out/rx.err"
-	gen "$GEN" -i "$TB_IF_GEN" -n 1000 --rate 100000 --json >"$out/gen.json" || fail "gen"
+	gen "$GEN" -i "$TB_IF_GEN" -n 1000 --rate 100000 --resend --json >"$out/gen.json" || fail "gen"
 	wait_seen $pid 1000
 	stop_run $pid || { cat "$out/rx.err"; fail "restart after SIGKILL failed"; }
 	grep -q "left by a killed xskf run" "$out/rx.err" || fail "stale program not recognised"
@@ -166,9 +166,9 @@ share_send() {
 		gen_paced "$4" "$1" 500 --dport "$2" --cpus "$3" --rate 100000 --json
 		return
 	fi
-	gen "$GEN" -i "$TB_IF_GEN" -n "$1" --dport "$2" --cpus "$3" --rate 100000 --json \
+	gen "$GEN" -i "$TB_IF_GEN" -n "$1" --dport "$2" --cpus "$3" --rate 100000 --resend --json \
 		>"$out/gen.json" || fail "generator"
-	[ "$(sent_of "$out/gen.json")" = "$1" ] || fail "generator did not send $1"
+	sent_is "$out/gen.json" "$1"
 }
 share_start() { # share_start NAME QUEUE CPU DPORT: an instance; sets PID
 	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q "$2" --cpus "$3" --json \
@@ -249,7 +249,7 @@ run_share() {
 
 	# SIGKILL of b under a's traffic: a keeps counting, its watch takes b's rules out, and
 	# b's restart takes queue 1 back: two table changes while a's frames flow, none lost
-	gen "$GEN" -i "$TB_IF_GEN" -n 15000 --dport 5000 --cpus 0 --rate 10000 --json \
+	gen "$GEN" -i "$TB_IF_GEN" -n 15000 --dport 5000 --cpus 0 --rate 10000 --resend --json \
 		>"$out/bg.json" &
 	local g=$!
 	wait_for "a's traffic flowing" ge app_rx $a 3500
@@ -264,7 +264,7 @@ run_share() {
 	local under="under traffic"
 	[ "$(app_rx $a)" -lt 18000 ] || under="(a's traffic had ended before b2 joined)"
 	wait $g || fail "background generator"
-	[ "$(sent_of "$out/bg.json")" = 15000 ] || fail "background generator did not send 15000"
+	sent_is "$out/bg.json" 15000
 	# none lost to the table changes: every frame taken by a's rule and at a's socket, received
 	# or dropped by the kernel there (a full ring: a's worker starved by a loaded machine for
 	# the length of a ring, 10 kpps against 2048 slots, which no table change causes)
@@ -330,8 +330,8 @@ run_multiqueue_huge() {
 		--json >"$out/rx.json" 2>"$out/rx.err" &
 	local pid=$!
 	wait_attached
-	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --cpus 0 --rate 100000 --json >"$out/g0.json" || fail gen0
-	gen "$GEN" -i "$TB_IF_GEN" -n 2000 --cpus 1 --rate 100000 --json >"$out/g1.json" || fail gen1
+	gen "$GEN" -i "$TB_IF_GEN" -n 3000 --cpus 0 --rate 100000 --resend --json >"$out/g0.json" || fail gen0
+	gen "$GEN" -i "$TB_IF_GEN" -n 2000 --cpus 1 --rate 100000 --resend --json >"$out/g1.json" || fail gen1
 	wait_seen $pid 5000
 	stop_run $pid || { cat "$out/rx.err"; fail "xsk-rxdrop failed"; }
 	local r0 r1
