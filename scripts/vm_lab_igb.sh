@@ -51,7 +51,8 @@ qemu10_make() {
 		rm -rf "$root.tmp"
 		return 1
 	fi
-	if ! chroot "$root.tmp" qemu-system-x86_64 -device help 2>/dev/null | grep -q '^name "igb"'; then
+	# the list read whole: grep -q leaving early would end QEMU by SIGPIPE (pipefail)
+	if ! grep -q '^name "igb"' <<<"$(chroot "$root.tmp" qemu-system-x86_64 -device help 2>/dev/null)"; then
 		log "skipped: igb: trixie's $(chroot "$root.tmp" qemu-system-x86_64 --version 2>&1 | head -1) has no igb device"
 		rm -rf "$root.tmp"
 		return 1

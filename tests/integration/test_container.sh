@@ -39,8 +39,11 @@ command -v podman >/dev/null || skip "no podman (apt-get install podman)"
 podman info >/dev/null 2>&1 || skip "podman cannot run here: $(podman info 2>&1 | grep -m1 .)"
 [ -r "$PROFILE" ] || skip "no default seccomp profile $PROFILE (apt-get install podman)"
 [ -x "$RXDROP" ] || fail "no $RXDROP (ninja -C build)"
-# the image holds the runtime libraries of a plain build (scripts/test.sh's first pass)
-[ -n "${XSKF_CONTAINER_IMAGE:-}" ] || ! ldd "$RXDROP" | grep -q 'libasan\|libubsan' ||
+# the image holds the runtime libraries of a plain build (scripts/test.sh's first pass); ldd's
+# output read whole first: `ldd | grep -q` under pipefail fails when grep leaves before ldd's
+# last line (SIGPIPE), which let a sanitizer build through once
+libs=$(ldd "$RXDROP")
+[ -n "${XSKF_CONTAINER_IMAGE:-}" ] || ! grep -q 'libasan\|libubsan' <<<"$libs" ||
 	skip "$B is a sanitizer build: the image has no libasan/libubsan (the plain build's pass runs this test)"
 
 # runc: crun 1.8 refuses a host whose cgroups are v1 and v2 side by side ("cgroups in hybrid

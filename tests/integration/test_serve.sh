@@ -121,8 +121,12 @@ run_uds() {
 	ip netns exec "$TB_NS_DUT" "$PY" "$S/tests/integration/dp_uds_client.py" "$sock" "$TB_IF_DUT" ||
 		{ tail -5 "$out/a.err"; fail "protocol checks"; }
 	wait_line "$out/a.err" "device-plugin socket: test-pod-3 (pid [0-9]*) went away"
-	fds1=$(ls /proc/$a/fd | wc -l)
-	[ "$fds1" = "$fds0" ] || fail "the server holds $fds1 fds after the bad input, $fds0 before"
+	# the line comes after the close; the connections closed for bad input before it may still
+	# be on their way out of the server's loop: wait for the count (the state), then compare
+	fds_back() { LAST=$(ls /proc/$a/fd | wc -l); [ "$LAST" = "$fds0" ]; }
+	wait_until "$WAIT_S" fds_back ||
+		fail "the server holds $LAST fds after the bad input, $fds0 before: $(ls -l /proc/$a/fd | tail -n +2 | awk '{print $NF}' | tr '\n' ' ')"
+	fds1=$LAST
 	ok "bad input answered; the server holds $fds1 fds, as before"
 
 	ip netns exec "$TB_NS_DUT" "$CLIENT" "$TB_IF_DUT" 1 --uds "$sock" >"$out/client.out" 2>"$out/client.err" &

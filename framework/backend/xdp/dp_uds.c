@@ -183,6 +183,22 @@ static void conn_close(struct dp_conn *c)
 	c->fd = -1;
 }
 
+/*
+ * Close @c, then say so when it had connected: the line comes after the close, so that whoever
+ * reads it (an operator, a test counting the server's fds) sees the connection gone.
+ */
+static void conn_gone(struct dp_conn *c)
+{
+	char host[sizeof(c->host)];
+	bool said = c->connected;
+	pid_t pid = c->pid;
+
+	memcpy(host, c->host, sizeof(host));
+	conn_close(c);
+	if (said)
+		pr_info("device-plugin socket: %s (pid %d) went away\n", host, (int)pid);
+}
+
 /* One answer, with @fd passed when not -1. False when the peer cannot take it (closed). */
 static bool answer(struct dp_conn *c, const char *msg, int fd)
 {
@@ -317,10 +333,7 @@ static void conn_step(struct xskf_engine *eng, struct dp_conn *c)
 		if (r < 0 && (errno == EAGAIN || errno == EINTR))
 			return;
 		if (r <= 0) { /* gone (0: closed; an error: reset) */
-			if (c->connected)
-				pr_info("device-plugin socket: %s (pid %d) went away\n", c->host,
-					(int)c->pid);
-			conn_close(c);
+			conn_gone(c);
 			return;
 		}
 		take_fds(&m, &fd);
@@ -328,10 +341,8 @@ static void conn_step(struct xskf_engine *eng, struct dp_conn *c)
 			       (m.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || r > XSKF_DP_MSG_MAX, fd);
 		if (fd >= 0)
 			close(fd);
-		if (!keep && c->connected) /* an answer it could not take: it is gone */
-			pr_info("device-plugin socket: %s (pid %d) went away\n", c->host, (int)c->pid);
-		if (!keep)
-			conn_close(c);
+		if (!keep) /* the request ended the connection */
+			conn_gone(c);
 	}
 }
 
