@@ -189,14 +189,11 @@ static void conn_close(struct dp_conn *c)
  */
 static void conn_gone(struct dp_conn *c)
 {
-	char host[sizeof(c->host)];
-	bool said = c->connected;
-	pid_t pid = c->pid;
-
-	memcpy(host, c->host, sizeof(host));
-	conn_close(c);
-	if (said)
-		pr_info("device-plugin socket: %s (pid %d) went away\n", host, (int)pid);
+	close(c->fd);
+	c->fd = -1;
+	if (c->connected)
+		pr_info("device-plugin socket: %s (pid %d) went away\n", c->host, (int)c->pid);
+	conn_close(c); /* the rest of the slot */
 }
 
 /* One answer, with @fd passed when not -1. False when the peer cannot take it (closed). */
