@@ -13,7 +13,8 @@
  * accounting, no clean-up beyond libxdp's.
  *
  *   xsk-refloop -i IFACE [-q Q] [-b BATCH] [-d SECONDS] [--cpus N] [-m rxdrop|macswap] [-c|-z]
- * Prints one JSON line at the end: {"rx": N, "tx": N, "seconds": S}.
+ * Prints one JSON line at the end: {"rx": N, "tx": N, "seconds": S, "kernel": {...}}, the last
+ * the socket's XDP_STATISTICS (what the kernel dropped, and why), as xsk-rxdrop --json has them.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -158,6 +159,7 @@ int main(int argc, char **argv)
 	uint16_t bind = XDP_COPY;
 	int cpu = -1, c, err;
 	struct ref r = {};
+	struct xdp_statistics st = {};
 
 	while ((c = getopt_long(argc, argv, "i:q:b:d:m:cz", lo, NULL)) != -1) {
 		switch (c) {
@@ -217,8 +219,14 @@ int main(int argc, char **argv)
 		macswap ? "macswap" : "rxdrop", batch);
 	t0 = now_s();
 	loop(&r, batch, macswap, secs > 0 ? t0 + secs : 1e300);
-	printf("{\"rx\": %llu, \"tx\": %llu, \"seconds\": %.6f}\n", (unsigned long long)r.rx_n,
-	       (unsigned long long)r.tx_n, now_s() - t0);
+	secs = now_s() - t0;
+	if (getsockopt(xsk_socket__fd(r.xsk), SOL_XDP, XDP_STATISTICS, &st, &(socklen_t){ sizeof(st) }))
+		die("getsockopt(XDP_STATISTICS)", errno);
+	printf("{\"rx\": %llu, \"tx\": %llu, \"seconds\": %.6f, \"kernel\": {\"rx_dropped\": %llu, "
+	       "\"rx_ring_full\": %llu, \"rx_fill_ring_empty_descs\": %llu}}\n",
+	       (unsigned long long)r.rx_n, (unsigned long long)r.tx_n, secs,
+	       (unsigned long long)st.rx_dropped, (unsigned long long)st.rx_ring_full,
+	       (unsigned long long)st.rx_fill_ring_empty_descs);
 	xsk_socket__delete(r.xsk);
 	xsk_umem__delete(r.umem);
 	return 0;

@@ -149,7 +149,7 @@ deleted | moved)
 	[ "$rc" = 1 ] || fail "exit $rc after the interface was $case_name"
 	[ "$(grep -c "the interface is gone" "$out/rx.err")" = 1 ] || { cat "$out/rx.err"; fail "no message"; }
 	grep -q "detaching the XDP program failed" "$out/rx.err" && fail "a detach error was printed"
-	# the watch runs every 50 ms: a broken one would leave the run going until the bound
+	# the watch looks every 250 ms: a broken one would leave the run going until the bound
 	[ $ms -lt 5000 ] || fail "it took $ms ms to stop"
 	# the other port: our program detached from it, and it carries traffic
 	dut ip link show "$P2" | grep -q "prog/xdp" && fail "XDP program left on the other port $P2"

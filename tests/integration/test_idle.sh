@@ -93,7 +93,8 @@ run_cpu() {
 	grep -q "idle adaptive: .*sleep in poll() after 50 us" "$out/a.err" || fail "no idle line"
 	grep -q "kernel help: none: .*these sockets have no NAPI ID" "$out/a.err" ||
 		fail "no line on the kernel's help"
-	# the worker is what sleeps; the process adds its control thread's 50 ms tick
+	# the worker is what sleeps; the process adds its control thread's tick (50 ms; the ports
+	# are looked at every 250 ms)
 	ta0=$(wticks $a) tb0=$(wticks $b) pa0=$(ticks $a) t0=$(date +%s%N)
 	sleep 10 # the measurement window, not a synchronisation
 	ta1=$(wticks $a) tb1=$(wticks $b) pa1=$(ticks $a) t1=$(date +%s%N)

@@ -390,18 +390,39 @@ bool xskf_share__leave(struct xskf_port *port)
 	return !others;
 }
 
+/*
+ * Every queue's owner record of the xskf_queues map @fd into @o, in one system call: the watch
+ * reads them all every period (xskf_share__reap()), and a lookup per queue was 256 bpf()
+ * calls each time, most of the control thread's CPU time. A kernel that cannot (no batch
+ * lookups) gets one lookup per queue; a record that cannot be read is left zero (no owner).
+ */
+static void read_owners(int fd, struct xskf_prog_qowner o[XSKF_PROG_MAX_QUEUES])
+{
+	uint32_t keys[XSKF_PROG_MAX_QUEUES], count = XSKF_PROG_MAX_QUEUES, next, q;
+	int err;
+
+	err = bpf_map_lookup_batch(fd, NULL, &next, keys, o, &count, NULL);
+	/* ENOENT: the last batch, which here is the whole map; an array's come in key order */
+	if ((!err || errno == ENOENT) && count == XSKF_PROG_MAX_QUEUES &&
+	    keys[0] == 0 && keys[XSKF_PROG_MAX_QUEUES - 1] == XSKF_PROG_MAX_QUEUES - 1)
+		return;
+	for (q = 0; q < XSKF_PROG_MAX_QUEUES; q++)
+		if (bpf_map_lookup_elem(fd, &q, &o[q]))
+			memset(&o[q], 0, sizeof(o[q]));
+}
+
 int xskf_share__reap(struct xskf_port *port)
 {
-	struct xskf_prog_qowner o;
+	struct xskf_prog_qowner own[XSKF_PROG_MAX_QUEUES], o;
 	uint32_t me = (uint32_t)getpid(), q, dead = 0;
 	int fd;
 
 	if (!xskf_xdp_port(port)->skel || !xskf_xdp_port(port)->share.claimed)
 		return 0;
 	fd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_queues);
+	read_owners(fd, own);
 	for (q = 0; q < XSKF_PROG_MAX_QUEUES; q++)
-		if (!bpf_map_lookup_elem(fd, &q, &o) && o.pid && o.pid != me && !o.gone &&
-		    !owner_live(&o))
+		if (own[q].pid && own[q].pid != me && !own[q].gone && !owner_live(&own[q]))
 			dead++;
 	if (!dead || xskf_share__lock(port))
 		return 0;
