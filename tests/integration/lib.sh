@@ -36,6 +36,12 @@ at_exit() {
 	AT_EXIT=("$1" "${AT_EXIT[@]}")
 	trap run_at_exit EXIT
 }
+# at_exit_last CMD: run CMD at exit after everything registered before or after it (a folder
+# the runs write into: the bed's clean-up must have stopped them first, or one re-creates it)
+at_exit_last() {
+	AT_EXIT=("${AT_EXIT[@]}" "$1")
+	trap run_at_exit EXIT
+}
 
 . "$S/tests/integration/wait_lib.sh"
 

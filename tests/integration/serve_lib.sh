@@ -32,7 +32,8 @@ serve_bed_up() {
 	tb_up_out "$1"
 	export XSKF_CTL_DIR
 	XSKF_CTL_DIR=$(mktemp -d)
-	at_exit 'rm -rf "$XSKF_CTL_DIR"'
+	# after the bed's clean-up: a run still stopping makes its control folder again (ctl.c)
+	at_exit_last 'rm -rf "$XSKF_CTL_DIR"'
 	BPF=$(mktemp -d)
 	mount -t bpf bpf "$BPF" || skip "cannot mount a bpffs"
 	at_exit 'umount -l "$BPF"; rmdir "$BPF"'

@@ -147,7 +147,7 @@ ctl=()
 if [ "$case_name" = pinned ]; then
 	UCTL=$(mktemp -d)
 	chown 65534:65534 "$UCTL"
-	at_exit 'rm -rf "$UCTL"'
+	at_exit_last 'rm -rf "$UCTL"'
 	ctl=(-v "$UCTL:/run/xskf-ctl" -e XSKF_CTL_DIR=/run/xskf-ctl)
 fi
 "$S/deploy/seccomp-allow-bpf.py" "$PROFILE" "$out/seccomp.json" || fail "seccomp profile"

@@ -132,7 +132,7 @@ run_sigkill() {
 run_busy() {
 	export XSKF_CTL_DIR
 	XSKF_CTL_DIR=$(mktemp -d)
-	at_exit 'rm -rf "$XSKF_CTL_DIR"'
+	at_exit_last 'rm -rf "$XSKF_CTL_DIR"'
 	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 1 >/dev/null 2>&1 &
 	local pid=$! id
 	wait_attached
@@ -189,7 +189,7 @@ rx_is() {
 share_two() {
 	export XSKF_CTL_DIR
 	XSKF_CTL_DIR=$(mktemp -d)
-	at_exit 'rm -rf "$XSKF_CTL_DIR"'
+	at_exit_last 'rm -rf "$XSKF_CTL_DIR"'
 	# frames the rules do not take go to the stack: the sender finishes its checksums
 	gen ethtool -K "$TB_IF_GEN" tx off >/dev/null
 	share_start a 0 1 5000

@@ -167,7 +167,7 @@ run_unpriv() {
 	local how=$1 a u sock udir from rc
 	UCTL=$(mktemp -d)
 	chown 65534:65534 "$UCTL"
-	at_exit 'rm -rf "$UCTL"'
+	at_exit_last 'rm -rf "$UCTL"'
 	if [ "$how" = pinned ]; then
 		serve_start a pinned '' --pin-group nogroup
 		from=(--xsk-map "$PINS/xsks_map")

@@ -20,7 +20,7 @@ case_name=${1:?case}
 tb_up_out "xs$$"
 export XSKF_CTL_DIR
 XSKF_CTL_DIR=$(mktemp -d)
-at_exit 'rm -rf "$XSKF_CTL_DIR"'
+at_exit_last 'rm -rf "$XSKF_CTL_DIR"'
 CTL=$B/apps/xskfctl
 
 # steer PID EXPR: EXPR over the first port's steering member `s` of the run PID's live JSON
