@@ -405,7 +405,7 @@ XSKF_API int xskf_engine__steer_udp(struct xskf_engine *eng, unsigned int port, 
  * the RX queue count that leaves a bound queue behind. Returns 0 while the engine can go on;
  * -ENODEV (an interface went away) or -EEXIST (our program is no longer attached): frames no
  * longer reach the sockets, the caller should stop and exit non-zero. The ports are looked at
- * (a few ioctls, one netlink query per port, sysfs: 0.2-0.5 ms of CPU) at most every 250 ms;
+ * (a few ioctls, one netlink query per port, sysfs: about 0.4 ms of CPU) at most every 250 ms;
  * a call in between returns what the last look found and serves the device plugin's socket
  * (--serve uds): call it every few tens of milliseconds.
  * Thread: control thread, while the engine runs (xskf_app__main() calls it).
