@@ -154,7 +154,7 @@ int main(int argc, char **argv)
 	static const struct option lo[] = { { "cpus", required_argument, NULL, 'C' }, {} };
 	const char *ifname = NULL;
 	uint32_t queue = 0, batch = 64, idx, i;
-	double secs = 0, t0;
+	double secs = 0, t0, took;
 	bool macswap = false;
 	uint16_t bind = XDP_COPY;
 	int cpu = -1, c, err;
@@ -219,12 +219,13 @@ int main(int argc, char **argv)
 		macswap ? "macswap" : "rxdrop", batch);
 	t0 = now_s();
 	loop(&r, batch, macswap, secs > 0 ? t0 + secs : 1e300);
-	secs = now_s() - t0;
-	if (getsockopt(xsk_socket__fd(r.xsk), SOL_XDP, XDP_STATISTICS, &st, &(socklen_t){ sizeof(st) }))
+	took = now_s() - t0;
+	if (getsockopt(xsk_socket__fd(r.xsk), SOL_XDP, XDP_STATISTICS, &st,
+		       &(socklen_t){ sizeof(st) }))
 		die("getsockopt(XDP_STATISTICS)", errno);
 	printf("{\"rx\": %llu, \"tx\": %llu, \"seconds\": %.6f, \"kernel\": {\"rx_dropped\": %llu, "
 	       "\"rx_ring_full\": %llu, \"rx_fill_ring_empty_descs\": %llu}}\n",
-	       (unsigned long long)r.rx_n, (unsigned long long)r.tx_n, secs,
+	       (unsigned long long)r.rx_n, (unsigned long long)r.tx_n, took,
 	       (unsigned long long)st.rx_dropped, (unsigned long long)st.rx_ring_full,
 	       (unsigned long long)st.rx_fill_ring_empty_descs);
 	xsk_socket__delete(r.xsk);

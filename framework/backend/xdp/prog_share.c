@@ -413,7 +413,7 @@ static void read_owners(int fd, struct xskf_prog_qowner o[XSKF_PROG_MAX_QUEUES])
 
 int xskf_share__reap(struct xskf_port *port)
 {
-	struct xskf_prog_qowner own[XSKF_PROG_MAX_QUEUES], o;
+	struct xskf_prog_qowner own[XSKF_PROG_MAX_QUEUES];
 	uint32_t me = (uint32_t)getpid(), q, dead = 0;
 	int fd;
 
@@ -426,15 +426,16 @@ int xskf_share__reap(struct xskf_port *port)
 			dead++;
 	if (!dead || xskf_share__lock(port))
 		return 0;
+	/* again under the lock: another run may have taken a queue over since */
+	read_owners(fd, own);
 	for (q = 0; q < XSKF_PROG_MAX_QUEUES; q++) {
-		if (bpf_map_lookup_elem(fd, &q, &o) || !o.pid || o.pid == me || o.gone ||
-		    owner_live(&o))
+		if (!own[q].pid || own[q].pid == me || own[q].gone || owner_live(&own[q]))
 			continue;
 		pr_info("%s: queue %u: its owner %.16s pid %u is gone: its rules leave the table, "
 			"the queue is free\n",
-			port->name, q, o.comm, o.pid);
-		o.gone = 1;
-		bpf_map_update_elem(fd, &q, &o, 0);
+			port->name, q, own[q].comm, own[q].pid);
+		own[q].gone = 1;
+		bpf_map_update_elem(fd, &q, &own[q], 0);
 	}
 	xskf_steer__rewrite(port); /* without the rules of owners no longer alive */
 	xskf_share__unlock(port);
