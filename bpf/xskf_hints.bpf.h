@@ -65,19 +65,38 @@ const volatile __u32 xskf_hints_mask = XSKF_HINT_ALL;
  * from ctx rather than keeping them: fresh pointers carry no packet range from the stage before,
  * so the verifier's states from all paths of that stage compare equal and are pruned.
  */
-static __always_inline struct xskf_meta *xskf_hints_meta(struct xdp_md *ctx)
+static __always_inline struct xskf_meta *xskf_hints_meta_at(struct xdp_md *ctx, const bool head)
 {
-	struct xskf_meta *m = (void *)(long)ctx->data_meta;
+	struct xskf_meta *m;
 
+	if (head) {
+		/* carried in the headroom: the meta is the first bytes of the data */
+		m = (void *)(long)ctx->data;
+		if ((void *)(m + 1) > (void *)(long)ctx->data_end)
+			return 0;
+		return m;
+	}
+	m = (void *)(long)ctx->data_meta;
 	if ((void *)(m + 1) > (void *)(long)ctx->data)
 		return 0;
 	return m;
 }
 
-/* The meta of a frame that is not parsed: every value absent, NOPARSE said. */
-static __always_inline int xskf_hints_blank(struct xdp_md *ctx)
+static __always_inline struct xskf_meta *xskf_hints_meta(struct xdp_md *ctx)
 {
-	struct xskf_meta *m = xskf_hints_meta(ctx);
+	return xskf_hints_meta_at(ctx, false);
+}
+
+/* The frame's first byte: after the meta when it is carried in the headroom (@head). */
+static __always_inline void *xskf_hints_frame(struct xdp_md *ctx, const bool head)
+{
+	return (void *)(long)ctx->data + (head ? sizeof(struct xskf_meta) : 0);
+}
+
+/* The meta of a frame that is not parsed: every value absent, NOPARSE said. */
+static __always_inline int xskf_hints_blank(struct xdp_md *ctx, const bool head)
+{
+	struct xskf_meta *m = xskf_hints_meta_at(ctx, head);
 	__u64 *w;
 
 	if (!m)
@@ -93,14 +112,14 @@ static __always_inline int xskf_hints_blank(struct xdp_md *ctx)
 }
 
 /* Stage 1: the outer frame, and everything but the tunnel and the driver's values. */
-static __always_inline int xskf_hints_outer(struct xdp_md *ctx)
+static __always_inline int xskf_hints_outer(struct xdp_md *ctx, const bool head)
 {
-	struct xskf_meta *m = xskf_hints_meta(ctx);
+	struct xskf_meta *m = xskf_hints_meta_at(ctx, head);
 	struct xskf_parse p;
 
 	if (!m)
 		return -1;
-	xskf_parse_outer((void *)(long)ctx->data, (void *)(long)ctx->data_end, &p);
+	xskf_parse_outer(xskf_hints_frame(ctx, head), (void *)(long)ctx->data_end, &p);
 	m->rx_timestamp = 0;
 	m->rx_hash = 0;
 	m->ptype = p.ptype;
@@ -123,9 +142,9 @@ static __always_inline int xskf_hints_outer(struct xdp_md *ctx)
  * paths (VLANs, IPv4/IPv6, extension chains, L4 types) reach this stage as one state instead
  * of each walking the inner parse again.
  */
-static __always_inline void xskf_hints_tunnel(struct xdp_md *ctx)
+static __always_inline void xskf_hints_tunnel(struct xdp_md *ctx, const bool head)
 {
-	struct xskf_meta *m = xskf_hints_meta(ctx);
+	struct xskf_meta *m = xskf_hints_meta_at(ctx, head);
 	struct xskf_parse p;
 
 	if (!m || !(m->ptype & XSKF_PTYPE_TUNNEL_MASK))
@@ -133,7 +152,7 @@ static __always_inline void xskf_hints_tunnel(struct xdp_md *ctx)
 	p.ptype = m->ptype;
 	p.l4_off = m->l4_off;
 	p.inner_off = p.inner_l3_off = p.inner_l4_off = 0;
-	xskf_parse_inner((void *)(long)ctx->data, (void *)(long)ctx->data_end, &p);
+	xskf_parse_inner(xskf_hints_frame(ctx, head), (void *)(long)ctx->data_end, &p);
 	m->ptype = p.ptype;
 	m->inner_off = p.inner_off;
 	m->inner_l3_off = p.inner_l3_off;
@@ -146,7 +165,7 @@ static __always_inline void xskf_hints_tunnel(struct xdp_md *ctx)
  * without RX timestamping), -EOPNOTSUPP (the driver does not implement it) or another error:
  * all but 0 mean "absent", and the meta keeps what the software parse found (VLAN) or nothing.
  */
-static __always_inline void xskf_hints_hw(struct xdp_md *ctx)
+static __always_inline void xskf_hints_hw(struct xdp_md *ctx, const bool head)
 {
 	enum xdp_rss_hash_type type = XDP_RSS_TYPE_NONE;
 	struct xskf_meta *m;
@@ -162,7 +181,7 @@ static __always_inline void xskf_hints_hw(struct xdp_md *ctx)
 		ts_err = bpf_xdp_metadata_rx_timestamp(ctx, &ts);
 	if (xskf_hints_kfuncs & XSKF_HINTS_KF_VLAN_TAG)
 		vlan_err = bpf_xdp_metadata_rx_vlan_tag(ctx, &vproto, &tci);
-	m = xskf_hints_meta(ctx);
+	m = xskf_hints_meta_at(ctx, head);
 	if (!m)
 		return;
 	/*
@@ -189,40 +208,58 @@ static __always_inline void xskf_hints_hw(struct xdp_md *ctx)
 }
 
 /*
- * xskf_hints_write() - write struct xskf_meta in front of the frame of @ctx.
+ * xskf_hints_write_at() - write struct xskf_meta in front of the frame of @ctx.
  * @hw: call the XDP metadata kfuncs (a device-bound program only); a compile-time constant.
+ * @head: a compile-time constant. false: in the metadata area (bpf_xdp_adjust_meta()), where
+ * AF_XDP leaves it in front of the frame. true: in the headroom (bpf_xdp_adjust_head()), for
+ * kernels whose verifier refuses bpf_xdp_adjust_meta(): the meta is then the first
+ * sizeof(struct xskf_meta) bytes of the data, the framework moves the descriptor past it
+ * before the app sees the frame (so it sits where data_meta would have put it), and the caller
+ * must call this only for a frame that goes to an xskf socket (never one for the stack).
  *
- * Returns 0 when the meta was written, -1 when bpf_xdp_adjust_meta() failed (driver without
- * data_meta support): there is then no meta, and the frame is to be delivered as usual. Packet
- * pointers the caller derived before the call are invalid afterwards (the adjust moves them):
- * read ctx->data again. Cost (docs/hints.md): one helper call and the parse, about 8 ns for
- * plain IPv4/IPv6 frames and 15-25 ns for tunnels and extension chains, and with @hw up to
+ * Returns 0 when the meta was written, -1 when the adjust failed (driver without data_meta
+ * support, or a headroom too small): there is then no meta and the frame is as it came.
+ * Packet pointers the caller derived before the call are invalid afterwards (the adjust moves
+ * them): read ctx->data again. Cost (docs/hints.md): one helper call and the parse, about 8 ns
+ * for plain IPv4/IPv6 frames and 15-25 ns for tunnels and extension chains, and with @hw up to
  * three kfunc calls.
  */
-static __always_inline int xskf_hints_write(struct xdp_md *ctx, const bool hw)
+static __always_inline int xskf_hints_write_at(struct xdp_md *ctx, const bool hw, const bool head)
 {
+	const int sz = (int)sizeof(struct xskf_meta);
 	struct xskf_meta *m;
 
-	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(struct xskf_meta)))
+	if (head ? bpf_xdp_adjust_head(ctx, -sz) : bpf_xdp_adjust_meta(ctx, -sz))
 		return -1;
 	if (!(xskf_hints_mask & XSKF_HINT_PARSE)) {
-		if (xskf_hints_blank(ctx))
-			return -1;
+		if (xskf_hints_blank(ctx, head))
+			goto undo;
 	} else {
-		if (xskf_hints_outer(ctx))
-			return -1;
+		if (xskf_hints_outer(ctx, head))
+			goto undo;
 		/* make clang load the stage 1 results back from the meta (xskf_hints_tunnel()) */
 		asm volatile("" ::: "memory");
 		if (xskf_hints_mask & XSKF_HINT_TUNNEL)
-			xskf_hints_tunnel(ctx);
+			xskf_hints_tunnel(ctx, head);
 	}
 	if (hw)
-		xskf_hints_hw(ctx);
-	m = xskf_hints_meta(ctx);
+		xskf_hints_hw(ctx, head);
+	m = xskf_hints_meta_at(ctx, head);
 	if (!m)
-		return -1;
+		goto undo;
 	m->magic = XSKF_META_MAGIC; /* last: the meta is complete */
 	return 0;
+undo:
+	/* the frame back as it came (unreachable: the adjust made the room the checks want) */
+	if (head)
+		bpf_xdp_adjust_head(ctx, sz);
+	return -1;
+}
+
+/* xskf_hints_write() - xskf_hints_write_at() in the metadata area (data_meta). */
+static __always_inline int xskf_hints_write(struct xdp_md *ctx, const bool hw)
+{
+	return xskf_hints_write_at(ctx, hw, false);
 }
 
 #endif /* XSKF_HINTS_BPF_H */

@@ -14,7 +14,9 @@
  *                       slots Linux 6.13+ refuses to a program that changes packet data
  *                       unless libxdp's stub does too (libxdp 1.5.5+).
  * With hints on (rodata hints_on), each variant first writes struct xskf_meta in front of the
- * frame (bpf/xskf_hints.bpf.h); a frame whose meta cannot be written is still delivered.
+ * frame (bpf/xskf_hints.bpf.h); a frame whose meta cannot be written is still delivered. Where
+ * the kernel refuses bpf_xdp_adjust_meta() (rodata meta_head), the meta goes into the headroom
+ * of frames bound for a socket only, after the redirect said so (hints_head()).
  * Before that, the steering table (bpf/xskf_steer.bpf.h) decides: to the socket, to the stack
  * (here or on a cpumap CPU), or dropped; while it steers nothing (no rule, every default xsk),
  * one load tells so and the frame costs what it did before steering.
@@ -83,6 +85,12 @@ struct {
 
 /* Set before load from the framework (skeleton rodata). */
 const volatile __u32 hints_on = 0;
+/*
+ * The hints in the headroom (bpf_xdp_adjust_head()) instead of the metadata area: for kernels
+ * whose verifier refuses bpf_xdp_adjust_meta() (framework/backend/xdp/features.c). With 0 the
+ * headroom path is dead code the verifier drops, and with 1 the metadata path is.
+ */
+const volatile __u32 meta_head = 0;
 static __always_inline void count(__u32 queue, int ret)
 {
 	struct xskf_prog_counters *c = bpf_map_lookup_elem(&counters, &queue);
@@ -120,6 +128,32 @@ static __noinline int hints_hw(struct xdp_md *ctx)
 	return xskf_hints_write(ctx, true);
 }
 
+static __noinline int hints_sw_head(struct xdp_md *ctx)
+{
+	return xskf_hints_write_at(ctx, false, true);
+}
+
+static __noinline int hints_hw_head(struct xdp_md *ctx)
+{
+	return xskf_hints_write_at(ctx, true, true);
+}
+
+/*
+ * The hints in the headroom of a frame bpf_redirect_map() sends to a socket: only there, so
+ * that a frame for the stack is never changed, and not on a queue served to another AF_XDP
+ * app (--serve), whose frames must arrive as they came. false when they could not be written:
+ * the frame is then as it came, and goes to the stack (the framework would strip bytes of the
+ * frame itself if it went to the socket without them).
+ */
+static __always_inline bool hints_head(struct xdp_md *ctx, __u32 queue, const bool hw)
+{
+	struct xskf_prog_qowner *o = bpf_map_lookup_elem(&xskf_queues, &queue);
+
+	if (o && o->served)
+		return true;
+	return (hw ? hints_hw_head(ctx) : hints_sw_head(ctx)) == 0;
+}
+
 /*
  * To the queue's socket (none bound: the stack), with the hints first when they are on.
  * @steered: the table classified the frame, count it in steering's counters too (a constant:
@@ -131,12 +165,16 @@ static __always_inline int deliver(struct xdp_md *ctx, __u32 queue, const bool h
 	int ret = XDP_PASS;
 
 	/* frames with no socket fall back to the stack with the meta: harmless */
-	if (meta && hints_on && (hw ? hints_hw(ctx) : hints_sw(ctx)) < 0)
+	if (meta && hints_on && !meta_head && (hw ? hints_hw(ctx) : hints_sw(ctx)) < 0)
 		count_error(queue);
 	if (!lookup)
 		ret = bpf_redirect_map(&xsks, queue, XDP_PASS);
 	else if (bpf_map_lookup_elem(&xsks, &queue))
 		ret = bpf_redirect_map(&xsks, queue, 0);
+	if (meta && hints_on && meta_head && ret == XDP_REDIRECT && !hints_head(ctx, queue, hw)) {
+		count_error(queue);
+		ret = XDP_PASS;
+	}
 	if (steered)
 		xskf_steer_count(queue,
 				 ret == XDP_REDIRECT ? XSKF_STEER_ACT_XSK : XSKF_STEER_ACT_PASS);

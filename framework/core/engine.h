@@ -41,6 +41,9 @@ struct xskf_engine {
 	uint32_t hints;            /* XSKF_HINT_* the app reads; 0 (and o.no_hints): no meta */
 	bool prefetch;             /* the worker prefetches each frame's first line (worker.c) */
 	bool hints_unread;         /* hints off because the app reads none (not --no-hints) */
+	bool hints_head;           /* the XDP program carries the hints in the headroom, in front
+				    * of the frame's data: RX moves each descriptor past them
+				    * (backend/xdp/features.c, adjust_meta refused) */
 	atomic_bool stop;
 	bool busy_poll;  /* -B, and the sockets can busy poll (the backend's idle_help()) */
 	/*

@@ -67,7 +67,7 @@ static inline void frags_put_rest(struct xskf_worker *w, const struct xskf_pkt *
  */
 static inline __attribute__((always_inline)) unsigned int
 rx_take_sg(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, uint32_t batch,
-	   bool hints, bool draining, bool *has_frags)
+	   bool hints, bool head, bool draining, bool *has_frags)
 {
 	struct xskf_umem *um = &w->umem;
 	uint8_t *area = um->area;
@@ -125,16 +125,21 @@ rx_take_sg(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, ui
 		end = i + k;
 		p = &pkts[np++];
 		p->addr = d->addr;
-		p->data = area + d->addr;
 		p->len = d->len;
+		/* hints in the headroom: the first buffer starts with them (ring_ops.h, rx_pkts()) */
+		if (unlikely(head)) {
+			p->addr += sizeof(struct xskf_meta);
+			p->len -= (uint32_t)sizeof(struct xskf_meta);
+		}
+		p->data = area + p->addr;
 		p->port = p->out_port = port;
 		p->queue = queue;
-		p->headroom = (uint16_t)(d->addr & fmask);
+		p->headroom = (uint16_t)(p->addr & fmask);
 		p->action = XSKF_DROP;
 		p->frags = (uint8_t)k;
 		p->frag_idx = k ? (uint16_t)nseg : XSKF_NO_FRAGS;
-		p->meta = hints ? (const void *)(area + d->addr - sizeof(struct xskf_meta)) : NULL;
-		bytes += d->len;
+		p->meta = hints ? (const void *)(area + p->addr - sizeof(struct xskf_meta)) : NULL;
+		bytes += p->len;
 		for (i++; i <= end; i++) {
 			d = &ring[(idx + i) & mask];
 			w->segs[nseg++] = *d;

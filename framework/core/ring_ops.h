@@ -415,12 +415,14 @@ static inline __attribute__((always_inline)) void rx_prefetch(const void *line)
 /*
  * Fill @k packet views from @k contiguous RX descriptors. Two 64-bit stores carry the six small
  * fields: {len, port, queue} and {out_port = port, headroom, action = XSKF_DROP, frags = 0, frag_idx}.
- * Returns their bytes. @hints and @prefetch are constants at each call: the meta pointer and
- * the prefetch (rx_prefetch()) cost nothing without them.
+ * Returns their bytes. @hints, @head and @prefetch are constants at each call: the meta
+ * pointer, the move past a meta carried in the headroom (@head) and the prefetch
+ * (rx_prefetch()) cost nothing without them.
  */
 static inline __attribute__((always_inline)) uint64_t
 rx_pkts(struct xskf_pkt *restrict p, const struct xdp_desc *restrict d, uint32_t k,
-	uint8_t *area, uint64_t fmask, uint64_t w_lpq, uint64_t w_oha, bool hints, bool prefetch)
+	uint8_t *area, uint64_t fmask, uint64_t w_lpq, uint64_t w_oha, bool hints, bool head,
+	bool prefetch)
 {
 	const struct xdp_desc *end = d + k;
 	uint64_t bytes = 0;
@@ -430,6 +432,13 @@ rx_pkts(struct xskf_pkt *restrict p, const struct xdp_desc *restrict d, uint32_t
 	for (; d < end; d++, p++) {
 		uint64_t addr = d->addr, w;
 		uint32_t len = d->len;
+
+		if (head) {
+			/* the XDP program carried the meta in the headroom, as the frame's first
+			 * bytes (bpf/xskf_hints.bpf.h): past it, it lies where data_meta puts it */
+			addr += sizeof(struct xskf_meta);
+			len -= (uint32_t)sizeof(struct xskf_meta);
+		}
 
 		p->data = area + addr;
 		w = w_lpq | len;
@@ -454,7 +463,7 @@ rx_pkts(struct xskf_pkt *restrict p, const struct xdp_desc *restrict d, uint32_t
  */
 static inline __attribute__((always_inline)) unsigned int
 rx_take(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, uint32_t batch,
-	bool hints, bool prefetch)
+	bool hints, bool head, bool prefetch)
 {
 	struct xskf_umem *um = &w->umem;
 	uint8_t *area = um->area;
@@ -470,22 +479,26 @@ rx_take(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, uint3
 	i = idx & s->rx.mask;
 	first = s->rx.size - i < n ? s->rx.size - i : n;
 	/* one copy of the loop for each of the three cases, each without a test per frame */
-#define RX_PKTS(h, pf)                                                                     \
-	(rx_pkts(pkts, descs + i, first, area, fmask, w_lpq, w_oha, h, pf) +               \
-	 rx_pkts(pkts + first, descs, n - first, area, fmask, w_lpq, w_oha, h, pf))
+#define RX_PKTS(h, hd, pf)                                                                 \
+	(rx_pkts(pkts, descs + i, first, area, fmask, w_lpq, w_oha, h, hd, pf) +           \
+	 rx_pkts(pkts + first, descs, n - first, area, fmask, w_lpq, w_oha, h, hd, pf))
 	if (XSKF_RX_PREFETCH < XSKF_MAX_BATCH) {
 		/* a shorter distance, to measure it: the first XSKF_RX_PREFETCH frames only */
-		bytes = hints ? RX_PKTS(true, false) : RX_PKTS(false, false);
+		bytes = !hints ? RX_PKTS(false, false, false)
+			: head ? RX_PKTS(true, true, false)
+			       : RX_PKTS(true, false, false);
 		const uint32_t ahead = XSKF_RX_PREFETCH; /* a variable: 0 is a valid value */
 
 		for (i = 0; (hints || prefetch) && i < n && i < ahead; i++)
 			rx_prefetch(hints ? (const void *)pkts[i].meta : pkts[i].data);
+	} else if (hints && head) {
+		bytes = RX_PKTS(true, true, true);
 	} else if (hints) {
-		bytes = RX_PKTS(true, true);
+		bytes = RX_PKTS(true, false, true);
 	} else if (prefetch) {
-		bytes = RX_PKTS(false, true);
+		bytes = RX_PKTS(false, false, true);
 	} else {
-		bytes = RX_PKTS(false, false);
+		bytes = RX_PKTS(false, false, false);
 	}
 #undef RX_PKTS
 	xsk_ring_cons__release(&s->rx, n);

@@ -174,6 +174,7 @@ static void burst_cfg(struct xskf_worker *w)
 	c->wctx = w->wctx;
 	c->batch = eng->o.batch;
 	c->hints = !eng->o.no_hints;
+	c->hints_head = c->hints && eng->hints_head;
 	/* hints read imply frames read: rx_take() prefetches then (ring_ops.h, rx_prefetch()) */
 	c->prefetch = eng->prefetch;
 	/*

@@ -30,7 +30,7 @@ struct xskf_burst_cfg {
 	uint32_t batch;
 	uint32_t csum_whole;     /* bursts shorter than this are looked at whole (csum.h) */
 	unsigned int csum_every; /* full bursts left until the next sample */
-	bool hints, prefetch, csum_repair;
+	bool hints, hints_head, prefetch, csum_repair;
 };
 
 struct xskf_worker {

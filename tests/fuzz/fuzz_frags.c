@@ -214,7 +214,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			krx.producer++;
 		}
 		if (o & 2) {
-			n = rx_take_sg(&worker, &sock, pkts, batch, false, false, &has_frags);
+			n = rx_take_sg(&worker, &sock, pkts, batch, false, false, false, &has_frags);
 			FUZZ_ASSERT(n <= batch, "%u frames from a burst of %u", n, batch);
 			for (k = 0, i = 0; i < n; i++)
 				k += xskf_pkt__nb_segs(&pkts[i]);
@@ -237,7 +237,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (k = 0; k < 4 * RING && (krx.producer != krx.consumer || xskf_sock__staged(&sock) ||
 			       xskf_sock__tx_out(&sock));
 	     k++) {
-		unsigned int n = rx_take_sg(&worker, &sock, pkts, batch, false, true, &has_frags);
+		unsigned int n = rx_take_sg(&worker, &sock, pkts, batch, false, false, true, &has_frags);
 
 		dispatch_sg(&worker, &sock, pkts, n);
 		flush_tx(&sock);

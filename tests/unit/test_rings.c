@@ -219,7 +219,7 @@ static void stress(unsigned int rounds)
 		n = kern_take_fill(got, rnd(room + 1));
 		for (i = 0; i < n; i++)
 			kern_rx(got[i], 60 + rnd(1400));
-		n = rx_take(&worker, &sock, pkts, 1 + rnd(32), rnd(2), rnd(2));
+		n = rx_take(&worker, &sock, pkts, 1 + rnd(32), rnd(2), false, rnd(2));
 		verdicts(pkts, n);
 		dispatch(&worker, &sock, pkts, n, 0);
 		if (rnd(3))
@@ -236,7 +236,7 @@ static void stress(unsigned int rounds)
 		kern_tx_some(TX_SZ);
 		reap_completions(&sock, &worker.umem, 0);
 	}
-	while ((n = rx_take(&worker, &sock, pkts, 32, false, false))) {
+	while ((n = rx_take(&worker, &sock, pkts, 32, false, false, false))) {
 		m.drop_app += n;
 		dispatch(&worker, &sock, pkts, n, 0);
 	}
@@ -347,7 +347,7 @@ static void frags_cases(void)
 		}
 	kern_rx_seg(got[9], 100, true);
 	kern_rx_seg(got[10], 100, true);
-	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, &has_frags);
+	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, false, &has_frags);
 	CHECK(n == 3 && has_frags && pkts[0].frags == 2 && xskf_pkt__nb_segs(&pkts[0]) == 3,
 	      "three whole frames of 3 taken (%u)", n);
 	CHECK(krx.consumer == 9 && census_sum() + 9 == FRAMES,
@@ -386,9 +386,9 @@ static void frags_cases(void)
 	      "completions counted by frame: 3 packets, 1800 bytes");
 
 	/* the cut multi-buffer frame never ends: held while running, dropped when draining */
-	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, &has_frags);
+	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, false, &has_frags);
 	CHECK(n == 0 && krx.consumer == 9, "an open multi-buffer frame is held back");
-	n = rx_take_sg(&worker, &sock, pkts, 16, true, true, &has_frags);
+	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, true, &has_frags);
 	CHECK(n == 0 && krx.consumer == 11 && sock.c.drop_chain_open == 1 && census_sum() == FRAMES,
 	      "draining: the open multi-buffer frame dropped, counted (drop_chain_open), its "
 	      "buffers back");
@@ -399,7 +399,7 @@ static void frags_cases(void)
 	for (i = 0; i <= XSKF_MAX_SEGS; i++)
 		kern_rx_seg(got[i], 64, i < XSKF_MAX_SEGS);
 	before = worker.umem.cache_len;
-	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, &has_frags);
+	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, false, &has_frags);
 	CHECK(n == 0 && sock.c.drop_chain_long == 1 &&
 		  worker.umem.cache_len == before + XSKF_MAX_SEGS + 1 && !sock.rx_skip &&
 		  census_sum() == FRAMES,
@@ -410,7 +410,7 @@ static void frags_cases(void)
 	kern_rx_seg(got[50], 64, true);
 	kern_rx_seg(got[51], 64, true);
 	kern_rx_seg(got[52], 64, false);
-	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, &has_frags);
+	n = rx_take_sg(&worker, &sock, pkts, 16, true, false, false, &has_frags);
 	pkts[0].action = XSKF_TX;
 	dispatch_sg(&worker, &sock, pkts, n);
 	CHECK(n == 1 && sock.c.drop_chain_tx == 1 && !xskf_sock__staged(&sock) &&
@@ -430,13 +430,13 @@ static void frags_cases(void)
 	for (i = 0; i < 3; i++)
 		kern_rx_seg(got[XSKF_MAX_SEGS + i], 100, i < 2);
 	before = sock.c.drop_chain_open;
-	n = rx_take_sg(&worker, &sock, pkts, 2, true, true, &has_frags);
+	n = rx_take_sg(&worker, &sock, pkts, 2, true, false, true, &has_frags);
 	CHECK(n == 1 && pkts[0].frags == XSKF_MAX_SEGS - 1 && sock.c.drop_chain_open == before,
 	      "draining, a full peek ending inside a whole multi-buffer frame: the multi-buffer "
 	      "frame of %d taken, the cut one held",
 	      XSKF_MAX_SEGS);
 	dispatch_sg(&worker, &sock, pkts, n);
-	n = rx_take_sg(&worker, &sock, pkts, 2, true, true, &has_frags);
+	n = rx_take_sg(&worker, &sock, pkts, 2, true, false, true, &has_frags);
 	CHECK(n == 1 && pkts[0].frags == 2 && xskf_pkt__total_len(&pkts[0]) == 300 &&
 		  sock.c.drop_chain_open == before,
 	      "the next burst takes the held multi-buffer frame whole: 3 buffers, 300 bytes, "
@@ -473,7 +473,7 @@ int main(void)
 	/* RX: the kernel puts 12 of the frames it took into the RX ring */
 	for (i = 0; i < 12; i++)
 		kern_rx(got[i], 60 + i);
-	n = rx_take(&worker, &sock, pkts, 16, true, true);
+	n = rx_take(&worker, &sock, pkts, 16, true, false, true);
 	CHECK(n == 12 && sock.c.rx_packets == 12, "RX burst of 12");
 	CHECK(pkts[0].data == (uint8_t *)worker.umem.area + got[0] + RXOFF && pkts[0].len == 60 &&
 		      pkts[0].headroom == RXOFF && pkts[0].queue == 3 && pkts[0].action == XSKF_DROP,
@@ -505,7 +505,7 @@ int main(void)
 	/* TX: the ring holds 8; 4 more frames received and sent back make 12 wait */
 	for (i = 12; i < 16; i++)
 		kern_rx(got[i], 100);
-	n = rx_take(&worker, &sock, pkts, 16, true, true);
+	n = rx_take(&worker, &sock, pkts, 16, true, false, true);
 	for (i = 0; i < n; i++)
 		pkts[i].action = XSKF_TX;
 	dispatch(&worker, &sock, pkts, n, 0);
@@ -534,6 +534,25 @@ int main(void)
 		if (worker.umem.cache[i] % FSIZE)
 			break;
 	CHECK(i == worker.umem.cache_len, "every cached frame is back at its chunk start");
+
+	/* hints carried in the headroom (adjust_meta refused): each descriptor starts with the
+	 * meta; the view starts past it, with the meta where data_meta would have put it */
+	refill(&sock, &worker.umem, 1);
+	CHECK(kern_take_fill(got, 2) == 2, "2 frames from the fill ring");
+	kern_rx(got[0], 60 + 32);
+	kern_rx(got[1], 100 + 32);
+	before = sock.c.rx_bytes;
+	n = rx_take(&worker, &sock, pkts, 16, true, true, true);
+	CHECK(n == 2 && pkts[0].len == 60 && pkts[1].len == 100 &&
+		      pkts[0].addr == got[0] + RXOFF + 32 &&
+		      pkts[0].data == (uint8_t *)worker.umem.area + got[0] + RXOFF + 32 &&
+		      pkts[0].headroom == RXOFF + 32 &&
+		      (const uint8_t *)pkts[1].meta == (uint8_t *)worker.umem.area + got[1] + RXOFF &&
+		      sock.c.rx_bytes == before + 160,
+	      "head hints: view past the meta, meta at the descriptor's start, bytes without it");
+	for (i = 0; i < n; i++)
+		xskf_cache_put(&worker.umem, pkts[i].addr);
+	CHECK(census_sum() == FRAMES, "census adds up after a burst with head hints");
 
 	/* staging overflow: frames beyond the staging capacity are dropped and counted */
 	before = sock.c.drop_tx_full;

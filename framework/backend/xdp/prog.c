@@ -20,6 +20,7 @@
 
 #include "backend/xdp/xdp.h"
 #include "core/hints.h"
+#include "backend/xdp/features.h"
 #include "backend/xdp/hints_probe.h"
 #include "core/engine.h"
 #include "core/proc.h"
@@ -360,6 +361,37 @@ static bool kernel_has_member(const struct btf *btf, const char *type, const cha
 #define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
 
 /*
+ * Where the program writes the hints: in the metadata area where the kernel takes
+ * bpf_xdp_adjust_meta(), else in the headroom (bpf_xdp_adjust_head()), which the RX path moves
+ * past (eng->hints_head); with neither, no hints. Each said in one line.
+ */
+static void hints_where(struct xskf_engine *eng)
+{
+	int meta, head;
+
+	if (eng->o.no_hints)
+		return;
+	meta = xskf_features__probe(XSKF_FEAT_ADJUST_META);
+	if (!meta)
+		return;
+	head = xskf_features__probe(XSKF_FEAT_ADJUST_HEAD);
+	if (!head) {
+		eng->hints_head = true;
+		pr_info("RX hints: bpf_xdp_adjust_meta() %s: the XDP program carries them in the "
+			"headroom (bpf_xdp_adjust_head()) of frames bound for our sockets, and the "
+			"framework moves each frame past them before the app sees it\n",
+			meta == -ECANCELED ? "forced off by XSKF_FEATURES_OFF"
+					   : "refused by this kernel's verifier");
+		return;
+	}
+	pr_warn("RX hints off: the kernel refuses both bpf_xdp_adjust_meta() and "
+		"bpf_xdp_adjust_head() (%s)\n",
+		head == -ECANCELED ? "forced off by XSKF_FEATURES_OFF" : strerror(-head));
+	eng->o.no_hints = true;
+	eng->hints = 0;
+}
+
+/*
  * What the kernel's BTF tells, read once per run (it is 5-6 MiB to parse): the hint kfuncs,
  * and whether bpf_redirect_xsk() exists. libbpf still parses it once more for each object it
  * loads with kfunc externs (libbpf 1.1 takes no parsed BTF from its caller). A failure here
@@ -404,9 +436,12 @@ int xskf_prog__probe_kernel(struct xskf_engine *eng)
 	 * kernel's own structure says it, not the error.
 	 */
 	xskf_xdp_eng(eng)->kernel_sg = kernel_has_member(btf, "xdp_sock", "sg");
-	xskf_xdp_eng(eng)->kernel_no_frags =
-	    !kernel_has_member(btf, "bpf_prog_aux", "xdp_has_frags");
 	btf__free(btf);
+	/* frags-aware programs: a kernel without refuses the flag (features.c loads one) */
+	xskf_xdp_eng(eng)->kernel_no_frags = xskf_features__probe(XSKF_FEAT_FRAGS) != 0;
+	if (xskf_xdp_eng(eng)->kernel_sg && xskf_features__probe(XSKF_FEAT_XSK_SG))
+		xskf_xdp_eng(eng)->kernel_sg = false;
+	hints_where(eng);
 	return 0;
 }
 
@@ -706,6 +741,7 @@ static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port
 	}
 	/* no hint read: the program writes no meta at all; else only what is read */
 	skel->rodata->hints_on = !eng->o.no_hints;
+	skel->rodata->meta_head = eng->hints_head;
 	skel->rodata->xskf_hints_mask = eng->hints;
 	hw = skel->progs.xskf_redirect_hw;
 	if (xskf_xdp_port(port)->hints_hw) {
