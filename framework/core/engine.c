@@ -61,6 +61,9 @@ static void xskf_engine_hints(struct xskf_engine *eng)
 	const struct xskf_app *app = &eng->app;
 
 	eng->hints = app->flags & XSKF_APP_F_HINTS ? app->hints & XSKF_HINT_ALL : XSKF_HINT_ALL;
+	/* a TX-only app's sockets receive nothing: its program carries no hints' code at all */
+	if (app->flags & XSKF_APP_F_TX_ONLY)
+		eng->hints = 0;
 	if (eng->o.no_hints)
 		eng->hints = 0;
 	if (!eng->hints && !eng->o.no_hints) {

@@ -243,18 +243,18 @@ static int probe_bpffs(void)
 #define PROBE_FRAME  4096
 
 /*
- * Bind a copy-mode AF_XDP socket with a TX ring to queue 0 of the loopback device with
- * @bind_flags, then call @after on it (may be NULL). lo takes no XDP program and its queue is
- * nobody's AF_XDP queue: the probe disturbs nothing. Returns 0 or the first -errno.
+ * A copy-mode AF_XDP socket with a TX ring bound to queue 0 of the loopback device with
+ * @bind_flags: its fd, or -errno. lo takes no XDP program and its queue is nobody's AF_XDP
+ * queue: the probe disturbs nothing. The kernel frees a closed socket's hold on the queue a
+ * little later (EBUSY meanwhile): the bind is tried again while it says so, up to a second.
  */
-static int xsk_probe(__u16 bind_flags, int (*after)(int fd))
+static int xsk_bound(__u16 bind_flags, void **area)
 {
 	struct sockaddr_xdp sxdp = { .sxdp_family = AF_XDP, .sxdp_queue_id = 0,
 				     .sxdp_flags = XDP_COPY | bind_flags };
 	size_t len = PROBE_FRAMES * PROBE_FRAME;
 	struct xdp_umem_reg mr = { .len = len, .chunk_size = PROBE_FRAME };
-	int fd, ring = PROBE_FRAMES, err = 0;
-	void *area;
+	int fd, ring = PROBE_FRAMES, err = 0, tries = 100;
 
 	sxdp.sxdp_ifindex = if_nametoindex("lo");
 	if (!sxdp.sxdp_ifindex)
@@ -262,59 +262,70 @@ static int xsk_probe(__u16 bind_flags, int (*after)(int fd))
 	fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	area = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (area == MAP_FAILED) {
+	*area = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (*area == MAP_FAILED) {
 		err = -errno;
 		close(fd);
 		return err;
 	}
-	mr.addr = (__u64)(unsigned long)area;
+	mr.addr = (__u64)(unsigned long)*area;
 	if (setsockopt(fd, SOL_XDP, XDP_UMEM_REG, &mr, sizeof(mr)) ||
 	    setsockopt(fd, SOL_XDP, XDP_UMEM_FILL_RING, &ring, sizeof(ring)) ||
 	    setsockopt(fd, SOL_XDP, XDP_UMEM_COMPLETION_RING, &ring, sizeof(ring)) ||
-	    setsockopt(fd, SOL_XDP, XDP_TX_RING, &ring, sizeof(ring)) ||
-	    bind(fd, (struct sockaddr *)&sxdp, sizeof(sxdp)))
+	    setsockopt(fd, SOL_XDP, XDP_TX_RING, &ring, sizeof(ring)))
 		err = -errno;
-	if (!err && after)
-		err = after(fd);
+	while (!err && bind(fd, (struct sockaddr *)&sxdp, sizeof(sxdp))) {
+		err = -errno;
+		if (err == -EBUSY && --tries > 0) {
+			usleep(10000);
+			err = 0;
+		}
+	}
+	if (!err)
+		return fd;
 	close(fd);
-	munmap(area, len);
+	munmap(*area, len);
+	return err;
+}
+
+static void xsk_unbound(int fd, void *area)
+{
+	close(fd);
+	munmap(area, PROBE_FRAMES * PROBE_FRAME);
+}
+
+static int xsk_probe(__u16 bind_flags, int opt_level, int opt, int val)
+{
+	void *area;
+	int fd = xsk_bound(bind_flags, &area), err = 0;
+
+	if (fd < 0)
+		return fd;
+	if (opt && setsockopt(fd, opt_level, opt, &val, sizeof(val)))
+		err = -errno;
+	xsk_unbound(fd, area);
 	return err;
 }
 
 static int probe_need_wakeup(void)
 {
-	return xsk_probe(XDP_USE_NEED_WAKEUP, NULL);
+	return xsk_probe(XDP_USE_NEED_WAKEUP, 0, 0, 0);
 }
 
 static int probe_xsk_sg(void)
 {
-	return xsk_probe(XDP_USE_SG, NULL);
-}
-
-static int set_prefer_busy_poll(int fd)
-{
-	int one = 1;
-
-	return setsockopt(fd, SOL_SOCKET, SO_PREFER_BUSY_POLL, &one, sizeof(one)) ? -errno : 0;
+	return xsk_probe(XDP_USE_SG, 0, 0, 0);
 }
 
 static int probe_busy_poll(void)
 {
-	return xsk_probe(0, set_prefer_busy_poll);
-}
-
-static int set_tx_budget(int fd)
-{
-	int budget = 32;
-
-	return setsockopt(fd, SOL_XDP, XDP_MAX_TX_SKB_BUDGET, &budget, sizeof(budget)) ? -errno
-										      : 0;
+	return xsk_probe(0, SOL_SOCKET, SO_PREFER_BUSY_POLL, 1);
 }
 
 static int probe_tx_budget(void)
 {
-	return xsk_probe(0, set_tx_budget);
+	/* 32 to the TX ring's size is taken; a kernel without the option says ENOPROTOOPT */
+	return xsk_probe(0, SOL_XDP, XDP_MAX_TX_SKB_BUDGET, 32);
 }
 
 /* ---- the table ---- */

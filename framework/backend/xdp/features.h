@@ -61,4 +61,10 @@ void xskf_features__check_env(void);
  */
 void xskf_features__print(FILE *f, bool json);
 
+/*
+ * xskf_features__cmd() - `xskf features [-i IFACE] [--json]`: the table, the interface's driver
+ * (netdev netlink) and what xskf will use. Returns the exit status. Thread: main.
+ */
+int xskf_features__cmd(int argc, char **argv);
+
 #endif /* XSKF_XDP_FEATURES_H */

@@ -88,6 +88,15 @@ int xskf_netdev__zc_max_segs(int ifindex, uint32_t *segs)
 	return err;
 }
 
+int xskf_netdev__xdp_features(int ifindex, uint64_t *feat)
+{
+	int err = netdev_attr(ifindex, 3 /* NETDEV_A_DEV_XDP_FEATURES */, feat);
+
+	if (err)
+		*feat = 0;
+	return err;
+}
+
 int xskf_hints__probe_xsk_features(int ifindex, uint64_t *feat)
 {
 	int err = netdev_attr(ifindex, XSKF_NETDEV_A_DEV_XSK_FEATURES, feat);

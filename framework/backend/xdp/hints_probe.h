@@ -12,6 +12,8 @@
 #ifndef XSKF_HINTS_PROBE_H
 #define XSKF_HINTS_PROBE_H
 
+#include <stdint.h>
+
 #include "xskf_meta.h" /* XSKF_HINTS_KF_* */
 
 /*
@@ -46,6 +48,13 @@ int xskf_hints__probe_dev(int ifindex, unsigned int *mask);
  * is 0), -EOPNOTSUPP (no netdev family), or another -errno. Thread: any.
  */
 int xskf_netdev__zc_max_segs(int ifindex, uint32_t *segs);
+
+/*
+ * xskf_netdev__xdp_features() - the netdev netlink xdp-features of @ifindex (Linux 6.3+): bit 0
+ * basic, 1 redirect, 2 ndo-xmit, 3 xsk-zerocopy, 4 hw-offload, 5 rx-sg, 6 ndo-xmit-sg.
+ * Returns 0, -EOPNOTSUPP (no netdev family), or another -errno (*@feat 0). Thread: any.
+ */
+int xskf_netdev__xdp_features(int ifindex, uint64_t *feat);
 
 /*
  * xskf_hints__probe_xsk_features() - the netdev netlink xsk-features of @ifindex (Linux 6.8+):

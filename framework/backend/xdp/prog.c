@@ -439,7 +439,9 @@ int xskf_prog__probe_kernel(struct xskf_engine *eng)
 	btf__free(btf);
 	/* frags-aware programs: a kernel without refuses the flag (features.c loads one) */
 	xskf_xdp_eng(eng)->kernel_no_frags = xskf_features__probe(XSKF_FEAT_FRAGS) != 0;
-	if (xskf_xdp_eng(eng)->kernel_sg && xskf_features__probe(XSKF_FEAT_XSK_SG))
+	/* multi-buffer AF_XDP: the bind refuses the flag (EINVAL) or it is forced off */
+	err = xskf_features__probe(XSKF_FEAT_XSK_SG);
+	if (err == -EINVAL || err == -ECANCELED)
 		xskf_xdp_eng(eng)->kernel_sg = false;
 	hints_where(eng);
 	return 0;
