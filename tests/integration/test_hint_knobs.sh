@@ -14,7 +14,14 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
-mode=${1:?hash|none|all}
+mode=${1:?hash|none|all|all-head}
+head=0
+if [ "$mode" = all-head ]; then
+	# bpf_xdp_adjust_meta() forced off: the meta in the headroom, the frame moved past it
+	head=1
+	mode=all
+	export XSKF_FEATURES_OFF=adjust_meta
+fi
 TP=${XSKF_TEST_PLUGINS:?XSKF_TEST_PLUGINS not set (run through meson test)}
 tb_up_out "xk$$"
 NUDP=300
@@ -36,7 +43,7 @@ kill -INT $pid
 wait $pid || fail "xskf run hint_check failed"
 c() { json_get "$out/rx.json" "d['plugins'][0]['counters']['$1']"; }
 frames=$(c frames) meta=$(c meta) hw=$(c hash_hw) noparse=$(c noparse) other=$(c other_fields)
-mbytes=$(c meta_bytes)
+mbytes=$(c meta_bytes) udpok=$(c udp_at_offs)
 echo "frames $frames meta $meta hash_hw $hw noparse $noparse other_fields $other meta_bytes $mbytes"
 grep "RX hints" "$out/rx.err"
 # the stacks' own frames (IPv6 MLD/ND) may add a few
@@ -60,6 +67,10 @@ all)
 	[ "$meta" = "$frames" ] || fail "meta on $meta of $frames frames"
 	[ "$noparse" = 0 ] || fail "NOPARSE on $noparse frames"
 	[ "$other" -ge $NUDP ] || fail "the parse's fields on $other frames only: the check sees nothing"
+	[ "$udpok" = $NUDP ] || fail "IPv4/UDP at the meta's offsets in $udpok of $NUDP frames"
+	if [ $head = 1 ]; then
+		grep -q "carries them in the headroom" "$out/rx.err" || fail "the headroom's line not said"
+	fi
 	;;
 esac
 assert_no_xdp "after the run"

@@ -7,10 +7,20 @@
 #           fall back to software (hash_sw). Exact counts for both.
 #   skb:    the SKB-mode variant has no kfuncs: every IP frame is hash_sw, ptype everywhere.
 #   off:    --no-hints: no meta at all.
+#   native-head, skb-head: native and skb with bpf_xdp_adjust_meta() forced off
+#           (XSKF_FEATURES_OFF=adjust_meta): the program carries the meta in the headroom and
+#           the framework moves each frame past it; the same counts, and the line that says so.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
-mode=${1:?native|skb|off}
+mode=${1:?native|skb|off|native-head|skb-head}
+head=0
+case $mode in *-head)
+	head=1
+	mode=${mode%-head}
+	export XSKF_FEATURES_OFF=adjust_meta
+	;;
+esac
 tb_up_out "xh$$"
 NGEN=3000
 NUDP=200
@@ -48,6 +58,12 @@ echo "rx $rx: hash_hw $hw hash_sw $sw hash_none $none no_meta $nometa"
 # the stacks' own frames (IPv6 MLD/ND) may add a few to the totals
 total=$((NGEN + NUDP))
 [ "$rx" -ge $total ] && [ "$rx" -le $((total + 10)) ] || fail "received $rx, sent $total"
+if [ $head = 1 ]; then
+	grep -q "RX hints: bpf_xdp_adjust_meta() forced off by XSKF_FEATURES_OFF: the XDP program carries them in the headroom" "$out/rx.err" ||
+		fail "the headroom's line not said"
+elif grep -q "in the headroom" "$out/rx.err"; then
+	fail "headroom hints without XSKF_FEATURES_OFF on a kernel that takes adjust_meta"
+fi
 case $mode in
 native)
 	grep -q "RX hints from the driver: rx_hash" "$out/rx.err" || fail "hw variant not chosen"
@@ -68,4 +84,4 @@ off)
 	;;
 esac
 assert_no_xdp "after the run"
-ok "hints $mode: hw $hw, sw $sw, none $none, no meta $nometa of $rx"
+ok "hints $mode$([ $head = 1 ] && echo ' (in the headroom)'): hw $hw, sw $sw, none $none, no meta $nometa of $rx"

@@ -13,6 +13,10 @@
  *                 meta's magic right in front of the frame: the program wrote one anyway (in
  *                 copy mode the kernel copies data_meta into the UMEM in front of the frame,
  *                 and nothing else writes there)
+ *   udp_at_offs   frames whose meta says IPv4/UDP and whose bytes agree: an IPv4 header at
+ *                 l3_off, the payload "knob" after the UDP header at l4_off (so the frame the
+ *                 app sees starts where the meta's offsets count from, wherever the program
+ *                 carried the meta)
  * Every frame is dropped.
  */
 #include <errno.h>
@@ -21,9 +25,9 @@
 #include <xskf_plugin.h>
 #include <xskf_hints.h>
 
-enum { C_FRAMES, C_META, C_HASH_HW, C_NOPARSE, C_OTHER, C_META_BYTES, C_MAX };
-static const char *const names[] = { "frames", "meta", "hash_hw", "noparse", "other_fields",
-				     "meta_bytes", NULL };
+enum { C_FRAMES, C_META, C_HASH_HW, C_NOPARSE, C_OTHER, C_META_BYTES, C_UDP_AT_OFFS, C_MAX };
+static const char *const names[] = { "frames",	   "meta",	 "hash_hw",	"noparse",
+				     "other_fields", "meta_bytes", "udp_at_offs", NULL };
 
 static int hc_worker_init(void *app_ctx, const struct xskf_worker_info *wi, void **wctx)
 {
@@ -60,6 +64,11 @@ static void hc_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 		    m->inner_l4_off || m->vlan_tci || m->rx_timestamp ||
 		    (m->src & ~(3u << (2 * XSKF_F_HASH) | XSKF_META_NOPARSE)))
 			c[C_OTHER]++;
+		if ((m->ptype & XSKF_PTYPE_L3_MASK) == XSKF_PTYPE_L3_IPV4 &&
+		    (m->ptype & XSKF_PTYPE_L4_MASK) == XSKF_PTYPE_L4_UDP &&
+		    (uint32_t)m->l4_off + 12 <= p->len && m->l3_off < p->len &&
+		    p->data[m->l3_off] == 0x45 && !memcmp(p->data + m->l4_off + 8, "knob", 4))
+			c[C_UDP_AT_OFFS]++;
 	}
 }
 
