@@ -280,9 +280,11 @@ void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int cen
 	fprintf(f,
 		"{\n  \"app\": \"%s\",\n  \"backend\": \"%s\",\n  \"version\": \"%s\",\n"
 		"  \"plugin_abi\": %d,\n  \"libbpf\": \"%s\",\n  \"libxdp\": \"%s\",\n"
-		"  \"duration_s\": %.3f,\n  \"ports\": [\n",
+		"  \"duration_s\": %.3f,\n  \"hints_in\": \"%s\",\n  \"ports\": [\n",
 		eng->app.name ? eng->app.name : "", eng->be->name, v.xskf, v.plugin_abi, v.libbpf,
-		v.libxdp, elapsed);
+		v.libxdp, elapsed,
+		/* where the XDP program writes the hints (backend/xdp/features.c) */
+		eng->o.no_hints ? "none" : eng->hints_head ? "headroom" : "data_meta");
 	for (i = 0; i < eng->nr_ports; i++) {
 		struct xskf_port *p = &eng->ports[i];
 		const char *attach, *redirect, *pinned = NULL;
