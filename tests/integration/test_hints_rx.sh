@@ -58,6 +58,9 @@ echo "rx $rx: hash_hw $hw hash_sw $sw hash_none $none no_meta $nometa"
 # the stacks' own frames (IPv6 MLD/ND) may add a few to the totals
 total=$((NGEN + NUDP))
 [ "$rx" -ge $total ] && [ "$rx" -le $((total + 10)) ] || fail "received $rx, sent $total"
+where=$(json_get "$out/rx.json" "d['hints_in']")
+[ "$where" = "$([ $head = 1 ] && echo headroom || { [ $mode = off ] && echo none || echo data_meta; })" ] ||
+	fail "--json says hints_in '$where'"
 if [ $head = 1 ]; then
 	grep -q "RX hints: bpf_xdp_adjust_meta() forced off by XSKF_FEATURES_OFF: the XDP program carries them in the headroom" "$out/rx.err" ||
 		fail "the headroom's line not said"
