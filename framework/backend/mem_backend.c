@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "backend/mem_backend.h"
+#include "backend/xdp/features.h" /* xskf_features__forced_off(): the same switch */
 #include "core/backend.h"
 #include "core/clock.h"
 #include "core/ring_ops.h"
@@ -171,6 +172,12 @@ static int mem_prime(struct xskf_worker *w)
 	struct xskf_umem *um = &w->umem;
 	struct xskf_meta meta;
 
+	/*
+	 * XSKF_FEATURES_OFF=adjust_meta: the stand-in plays a kernel that refuses
+	 * bpf_xdp_adjust_meta(), whose program carries the meta in the headroom: each RX
+	 * descriptor then starts at the meta (xskf_mem__kernel()), as the XDP backend's do
+	 */
+	eng->hints_head = !o->no_hints && xskf_features__forced_off("adjust_meta");
 	for (i = 0; i <= mo->nr_port_frames; i++) {
 		uint32_t l = i < mo->nr_port_frames ? mo->port_frame_lens[i] : len;
 
@@ -211,6 +218,7 @@ static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 	struct xskf_mem_worker *mw = mem_worker(w);
 	uint32_t off = eng->rx_data_off, len = mem_of(eng)->len;
 	uint32_t segs = mem_of(eng)->o.segs > 1 ? mem_of(eng)->o.segs : 1;
+	uint32_t head = eng->hints_head ? (uint32_t)sizeof(struct xskf_meta) : 0;
 	unsigned int i;
 
 	if (!mw->t0)
@@ -281,6 +289,10 @@ static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 				if (m->meta_on)
 					memcpy(p - sizeof(m->meta), &m->meta, sizeof(m->meta));
 				d->len = m->len;
+			}
+			if (head && j % segs == 0) {
+				d->addr -= head;
+				d->len += head;
 			}
 		}
 		fill->consumer += n;
