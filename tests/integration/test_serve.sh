@@ -13,7 +13,8 @@
 #                           plugin's socket (--serve-uds): the client takes it by /xsk_map_fd
 #                           and receives exactly its frames; bad input (dp_uds_client.py) is
 #                           answered /nak, /host_nak, /fd_nak or /error and leaves no fd behind;
-#                           the socket file goes at exit
+#                           the socket files go at exit, in their own folder even when it
+#                           was renamed and a symlink put in its place (the target untouched)
 #   test_serve.sh unpriv-pinned, unpriv-uds
 #                         - xsk-rxdrop as user nobody with CAP_NET_RAW alone (setpriv) on the
 #                           served queue 1, the XSKMAP taken from the pinned path (--xsk-map)
@@ -143,10 +144,25 @@ run_uds() {
 	[ "$(app_rx $a)" = 3000 ] || fail "xskf received $(app_rx $a), not 3000"
 	ok "the client took the XSKMAP by /xsk_map_fd and received exactly 2000; xskf 3000"
 
+	# the folder renamed and a symlink to another in its place: the sockets are removed in
+	# the folder they were made in (its fd, held), never through the symlink (issue 44)
+	local moved=$XSKF_CTL_DIR.moved victim=$XSKF_CTL_DIR.victim
+	mkdir -m 0700 "$victim"
+	at_exit "rm -rf '$victim' '$moved'"
+	for f in afxdp.sock "xsk-rxdrop.$a.sock"; do
+		$PY -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$victim/$f"
+	done
+	mv "$XSKF_CTL_DIR" "$moved"
+	ln -s "$victim" "$XSKF_CTL_DIR"
 	stop_run $a || { cat "$out/a.err"; fail "xsk-rxdrop exited $?"; }
+	rm "$XSKF_CTL_DIR"
+	mv "$moved" "$XSKF_CTL_DIR"
+	[ -S "$victim/afxdp.sock" ] && [ -S "$victim/xsk-rxdrop.$a.sock" ] ||
+		fail "a socket in the symlink's target was removed: $(ls "$victim")"
 	[ ! -e "$sock" ] || fail "socket file left at exit"
+	[ ! -e "$XSKF_CTL_DIR/xsk-rxdrop.$a.sock" ] || fail "control socket left at exit"
 	assert_no_xdp "after SIGINT"
-	ok "socket file removed at exit"
+	ok "socket files removed at exit in their own folder, renamed meanwhile; the symlink's target untouched"
 }
 
 # an unprivileged user: nobody, CAP_NET_RAW alone (the AF_XDP socket), no CAP_BPF,

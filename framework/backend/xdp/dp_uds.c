@@ -51,15 +51,13 @@ struct dp_conn {
 static struct {
 	int fd;
 	struct dp_conn c[DP_MAX_CONN];
-} srv = { .fd = -1 };
-
-/* For the fatal-signal hook's unlink(). */
-static char sig_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	/* the socket file, removed through its folder's fd, and only while it is ours */
+	struct xskf_sock_file file;
+} srv = { .fd = -1, .file = { .dfd = -1 } };
 
 void xskf_dp_uds__emergency(void)
 {
-	if (sig_path[0])
-		unlink(sig_path);
+	xskf_sock_file__unlink(&srv.file);
 }
 
 /*
@@ -144,31 +142,28 @@ int xskf_dp_uds__open(struct xskf_engine *eng)
 		close(dfd);
 		return err;
 	}
-	memcpy(sa.sun_path, path, strlen(path) + 1);
 	srv.fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	old = umask(0177); /* made 0600: nobody else may connect until it is given to the group */
-	if (srv.fd < 0 || bind(srv.fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		err = -errno;
-		umask(old);
-		pr_warn("--serve-uds %s: %s\n", path, strerror(-err));
+	/* bound in the folder's fd, which is kept: the file is removed there, not by path */
+	err = srv.fd < 0 ? -errno : xskf_sock_file__bind(&srv.file, srv.fd, dfd, dir, slash + 1);
+	umask(old);
+	if (err) {
+		pr_warn("--serve-uds %s: %s\n", path,
+			err == -EXDEV ? "the folder changed while the socket was made" : strerror(-err));
 		if (srv.fd >= 0)
 			close(srv.fd);
 		srv.fd = -1;
 		close(dfd);
 		return err;
 	}
-	umask(old);
-	snprintf(sig_path, sizeof(sig_path), "%s", path);
 	if ((eng->o.pin_group && (fchownat(dfd, slash + 1, (uid_t)-1, gid, AT_SYMLINK_NOFOLLOW) ||
 				  fchmodat(dfd, slash + 1, 0660, 0))) ||
 	    listen(srv.fd, DP_MAX_CONN)) {
 		err = -errno;
 		pr_warn("--serve-uds %s: %s\n", path, strerror(-err));
-		close(dfd);
 		xskf_dp_uds__close();
 		return err;
 	}
-	close(dfd);
 	pr_info("device-plugin socket %s (AF_XDP device plugin protocol %s: /connect, "
 		"/xsk_map_fd,IFACE), for %s\n",
 		path, XSKF_DP_PROTO_VERSION, eng->o.pin_group ? eng->o.pin_group : "the owner only");
@@ -401,7 +396,7 @@ void xskf_dp_uds__close(void)
 			conn_close(&srv.c[i]);
 	close(srv.fd);
 	srv.fd = -1;
-	if (sig_path[0])
-		unlink(sig_path);
-	sig_path[0] = 0;
+	if (xskf_sock_file__remove(&srv.file) < 0)
+		pr_warn("--serve-uds: the socket's name no longer holds the socket xskf made "
+			"(replaced since): left alone\n");
 }
