@@ -14,6 +14,7 @@
  * count and rate in proportion. The framework still attaches its XDP program on the interface
  * (see docs/forwarding.md); it passes what arrives to the stack.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <arpa/inet.h>
@@ -894,17 +895,32 @@ static const struct xskf_cli_opt txgen_opts[] = {
     {NULL, 0, NULL, NULL},
 };
 
-static int parse_num(const char *name, const char *s, uint64_t min, uint64_t max, uint64_t *v)
+/*
+ * Decimal, as every option number and rule is: "010" is 10 (base 0 read it as octal 8), and
+ * hexadecimal is refused. A leading digit keeps strtoull() from skipping spaces or taking a
+ * sign.
+ */
+static bool dec_num(const char *s, unsigned long long *v)
 {
 	char *end;
 
+	if (!isdigit((unsigned char)s[0]))
+		return false;
 	errno = 0;
-	*v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || s[0] == '-' || *v < min || *v > max) {
+	*v = strtoull(s, &end, 10);
+	return !errno && !*end;
+}
+
+static int parse_num(const char *name, const char *s, uint64_t min, uint64_t max, uint64_t *v)
+{
+	unsigned long long n;
+
+	if (!dec_num(s, &n) || n < min || n > max) {
 		fprintf(stderr, "txgen: invalid --%s '%s': use a number from %llu to %llu\n", name, s,
 			(unsigned long long)min, (unsigned long long)max);
 		return -EINVAL;
 	}
+	*v = n;
 	return 0;
 }
 
@@ -912,7 +928,7 @@ static int txgen_parse(void *ctx, int idx, const char *arg)
 {
 	struct txgen *t = ctx;
 	const char *name = txgen_opts[idx].name;
-	uint64_t v;
+	uint64_t v = 0;
 	int err = 0;
 
 	switch (idx) {
@@ -987,13 +1003,9 @@ static int txgen_parse(void *ctx, int idx, const char *arg)
 static int check_size(struct txgen *t, uint32_t frame_size, bool no_hints)
 {
 	uint32_t room = frame_room(frame_size, no_hints), room4k = frame_room(4096, no_hints);
-	unsigned long long v;
-	bool number;
-	char *end;
+	unsigned long long v = 0;
+	bool number = dec_num(t->size_arg, &v);
 
-	errno = 0;
-	v = strtoull(t->size_arg, &end, 0);
-	number = !errno && end != t->size_arg && !*end && t->size_arg[0] != '-';
 	t->room = room;
 	t->frame_size = frame_size;
 	if (number && v >= 60 && v <= room) {

@@ -65,6 +65,7 @@ static void usage(FILE *f)
 		"      --snaplen S  capture: bytes kept of each frame, 1 to 65535 (default all,\n"
 		"                   at most 4096)\n"
 		"  -w FILE          capture: the pcapng file to write, - for stdout\n"
+		"      --mode MODE  capture: the -w file's mode, octal (default 0600)\n"
 		"  -V, --version    xskfctl's version and the plugin ABI it knows\n"
 		"  -h, --help       this text\n",
 		ctl_dir());

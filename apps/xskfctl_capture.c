@@ -157,25 +157,32 @@ static const char *not_ours(const struct stat *st, char *buf, size_t len)
  * The -w file, opened before the run is asked for a capture (a path that cannot be written is
  * said before a capture starts). xskfctl mostly runs as root, and the path may be in a folder
  * others can write (/tmp): a symlink, FIFO, device or hard link planted under that name would
- * make root write where it should not. So a new file is created O_CREAT | O_EXCL | O_NOFOLLOW;
- * an existing one is replaced (truncated once the run says ok) only when it is a regular file
- * of the caller's with one link, checked on the opened fd; anything else is refused in one line.
- * *@created: the file is new (removed again if the capture does not start).
+ * make root write where it should not. So the folder is opened once and the file is reached
+ * through it (openat, unlinkat: a folder renamed meanwhile cannot send either elsewhere); a new
+ * file is created O_CREAT | O_EXCL | O_NOFOLLOW; an existing one is replaced (truncated once
+ * the run says ok) only when it is a regular file of the caller's with one link, checked on
+ * the opened fd; anything else is refused in one line. Either gets @mode (0600 unless --mode
+ * says otherwise): a capture holds others' traffic, not for every local user to read.
  */
-static int open_out(const char *file, bool *created)
+struct out_file {
+	int dfd;	  /* the folder of the file, held until the file is closed */
+	const char *base; /* its name there */
+	bool created;	  /* new: removed again if the capture does not start */
+};
+
+static int open_new_or_ours(const char *file, struct out_file *o)
 {
 	struct stat st, st2;
 	const char *what;
 	char buf[64];
 	int fd;
 
-	*created = false;
-	fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	fd = openat(o->dfd, o->base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd >= 0) {
-		*created = true;
+		o->created = true;
 		return fd;
 	}
-	if (errno != EEXIST || lstat(file, &st)) {
+	if (errno != EEXIST || fstatat(o->dfd, o->base, &st, AT_SYMLINK_NOFOLLOW)) {
 		fprintf(stderr, "xskfctl: cannot write %s: %s\n", file, strerror(errno));
 		return -1;
 	}
@@ -187,8 +194,8 @@ static int open_out(const char *file, bool *created)
 			file, what);
 		return -1;
 	}
-	/* O_NONBLOCK: a FIFO swapped in since the lstat() does not hold the open */
-	fd = open(file, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO swapped in since the fstatat() does not hold the open */
+	fd = openat(o->dfd, o->base, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		fprintf(stderr, "xskfctl: cannot write %s: %s\n", file, strerror(errno));
 		return -1;
@@ -205,13 +212,61 @@ static int open_out(const char *file, bool *created)
 	return fd;
 }
 
+static int open_out(const char *file, mode_t mode, struct out_file *o)
+{
+	const char *slash = strrchr(file, '/');
+	char dir[4096];
+	int fd;
+
+	o->created = false;
+	o->base = slash ? slash + 1 : file;
+	if (!*o->base || (slash && (size_t)(slash - file) >= sizeof(dir))) {
+		fprintf(stderr, "xskfctl: capture: -w %s: give a file name\n", file);
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - file) : 1, slash ? file : ".");
+	o->dfd = open(slash == file ? "/" : dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (o->dfd < 0) {
+		fprintf(stderr, "xskfctl: cannot write %s: %s\n", file, strerror(errno));
+		return -1;
+	}
+	fd = open_new_or_ours(file, o);
+	/* the mode asked, whatever the umask or the old file's mode */
+	if (fd >= 0 && fchmod(fd, mode)) {
+		fprintf(stderr, "xskfctl: cannot set the mode of %s: %s\n", file, strerror(errno));
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0) {
+		close(o->dfd);
+		o->dfd = -1;
+	}
+	return fd;
+}
+
 /* A file open_out() created for a capture that did not start: gone again, if still ours. */
-static void remove_new(const char *file, int fd)
+static void remove_new(const struct out_file *o, int fd)
 {
 	struct stat a, b;
 
-	if (!fstat(fd, &a) && !lstat(file, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-		unlink(file);
+	if (!fstat(fd, &a) && !fstatat(o->dfd, o->base, &b, AT_SYMLINK_NOFOLLOW) &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		unlinkat(o->dfd, o->base, 0);
+}
+
+/* --mode: octal, as chmod takes it (the one option number that is not decimal), 0 to 0777 */
+static bool parse_mode(const char *s, mode_t *mode)
+{
+	char *end;
+	unsigned long v;
+
+	if (!*s || strspn(s, "01234567") != strlen(s))
+		return false;
+	v = strtoul(s, &end, 8);
+	if (*end || v > 0777)
+		return false;
+	*mode = (mode_t)v;
+	return true;
 }
 
 int cmd_capture(const char *want, int argc, char **argv)
@@ -220,7 +275,9 @@ int cmd_capture(const char *want, int argc, char **argv)
 	const char *file = NULL, *port = NULL;
 	unsigned long long count = 0, snap = 0, queue = 0;
 	unsigned int dirs = 0; /* 1 rx, 2 tx: --rx --tx is both */
-	bool has_queue = false, created = false, ending = false;
+	bool has_queue = false, ending = false;
+	struct out_file of = { .dfd = -1 };
+	mode_t mode = 0600;
 	struct scan sc = {0};
 	struct ctl_inst inst;
 	struct sigaction sa = {.sa_handler = on_stop}; /* no SA_RESTART: poll() returns */
@@ -232,7 +289,7 @@ int cmd_capture(const char *want, int argc, char **argv)
 	for (i = 0; i < argc; i++) {
 		const char *o = argv[i];
 		bool val = !strcmp(o, "--port") || !strcmp(o, "--queue") || !strcmp(o, "-c") ||
-			   !strcmp(o, "--snaplen") || !strcmp(o, "-w");
+			   !strcmp(o, "--snaplen") || !strcmp(o, "-w") || !strcmp(o, "--mode");
 
 		if (!strcmp(o, "--rx") || !strcmp(o, "--tx") || !strcmp(o, "--both")) {
 			dirs |= o[2] == 'r' ? 1 : o[2] == 't' ? 2 : 3;
@@ -270,6 +327,12 @@ int cmd_capture(const char *want, int argc, char **argv)
 						"bytes (leave it out for whole frames)\n", argv[i]);
 				return 2;
 			}
+		} else if (!strcmp(o, "--mode")) {
+			if (!parse_mode(argv[i], &mode)) {
+				fprintf(stderr, "xskfctl: capture: invalid --mode '%s': octal, 0 to "
+						"0777 (default 0600)\n", argv[i]);
+				return 2;
+			}
 		} else {
 			file = argv[i];
 		}
@@ -292,7 +355,7 @@ int cmd_capture(const char *want, int argc, char **argv)
 		return 1;
 	/* the file first: a path that cannot be written starts no capture on the run */
 	if (strcmp(file, "-")) {
-		ofd = open_out(file, &created);
+		ofd = open_out(file, mode, &of);
 		if (ofd < 0)
 			return 1;
 	}
@@ -332,11 +395,11 @@ int cmd_capture(const char *want, int argc, char **argv)
 	}
 	/* the run's own words on what it captures: a script waits for this line */
 	fprintf(stderr, "xskfctl: %s\n", line + 4);
-	if (ofd >= 0 && !created && ftruncate(ofd, 0)) {
+	if (ofd >= 0 && !of.created && ftruncate(ofd, 0)) {
 		fprintf(stderr, "xskfctl: cannot write %s: %s\n", file, strerror(errno));
 		goto out;
 	}
-	created = false; /* the capture started: the file stays, whatever it holds */
+	of.created = false; /* the capture started: the file stays, whatever it holds */
 	out = ofd >= 0 ? fdopen(ofd, "wb") : stdout;
 	if (!out) {
 		fprintf(stderr, "xskfctl: cannot write %s: %s\n", file, strerror(errno));
@@ -412,10 +475,12 @@ out:
 		rc = 1;
 	}
 	if (ofd >= 0) {
-		if (created)
-			remove_new(file, ofd);
+		if (of.created)
+			remove_new(&of, ofd);
 		close(ofd);
 	}
+	if (of.dfd >= 0)
+		close(of.dfd);
 	if (fd >= 0)
 		close(fd);
 	free(sc.blk);

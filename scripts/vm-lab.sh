@@ -88,6 +88,18 @@ usage() { sed -n '/^#   scripts\/vm-lab.sh/,/^#$/p' "$0" | sed 's/^# \{0,1\}//';
 skip() { echo "vm-lab: skipped: $*"; exit 77; }
 die() { echo "vm-lab: $*" >&2; exit 1; }
 log() { echo "vm-lab: $*"; }
+# What an interrupted or failed run must not leave (cleanup() below, on every exit, Ctrl-C
+# too): the temporary folders of a kernel or an initramfs being made, a root filesystem
+# half made, and the proc mounted in the root filesystem while apt-get runs there.
+LAB_TMPS=()
+LAB_MOUNTS=()
+lab_leftovers() {
+	local m
+	for m in "${LAB_MOUNTS[@]}"; do
+		! mountpoint -q "$m" 2>/dev/null || umount -l "$m"
+	done
+	[ ${#LAB_TMPS[@]} = 0 ] || rm -rf -- "${LAB_TMPS[@]}"
+}
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -222,6 +234,7 @@ kernel_fetch() {
 	deps=$(lab_apt_cache show "$img=$ver" | sed -n 's/^Depends: //p' | tr ',|' '\n\n' |
 		sed -n 's/^ *\(linux-\(binary\|modules\)-[^ ]*\) .*/\1/p')
 	tmp=$(mktemp -d "$CACHE/.kernel.XXXXXX")
+	LAB_TMPS+=("$tmp")
 	(cd "$tmp" && lab_apt -q download "$img=$ver" $(for p in $deps; do echo "$p=$ver"; done)) \
 		>"$tmp/download.log" 2>&1 || die "kernel $k: apt-get download failed: $(tail -1 "$tmp/download.log")"
 	mkdir "$tmp/x"
@@ -266,6 +279,7 @@ rootfs_make() {
 	fi
 	log "root filesystem: debootstrap bookworm (about 3 minutes; the .debs are cached)"
 	rm -rf "$root.tmp"
+	LAB_TMPS+=("$root.tmp")
 	mkdir -p "$CACHE/debs"
 	debootstrap --variant=minbase --cache-dir="$CACHE/debs" --include="${ROOT_PKGS// /,}" \
 		bookworm "$root.tmp" "$MIRROR" >"$CACHE/debootstrap.log" 2>&1 ||
@@ -286,6 +300,7 @@ initramfs_make() {
 	[ -s "$ir" ] && [ "$ir" -nt "$dir/VERSION" ] && [ "$ir" -nt "$0" ] && return 0
 	local t
 	t=$(mktemp -d "$CACHE/.initramfs.XXXXXX")
+	LAB_TMPS+=("$t" "$ir.tmp")
 	mkdir -p "$t"/{bin,dev,proc,sys,newroot,mods}
 	cp "$(command -v busybox)" "$t/bin/busybox"
 	# each module after those it needs (the depends= of its .modinfo)
@@ -336,6 +351,7 @@ NS=xskflab$$
 cleanup() {
 	ip netns pids "$NS" 2>/dev/null | xargs -r kill 2>/dev/null
 	ip netns del "$NS" 2>/dev/null
+	lab_leftovers
 	if [ $KEEP = 1 ] || [ "${FAILED:-0}" != 0 ]; then
 		echo "vm-lab: run folder kept: $RUN"
 	else
@@ -344,6 +360,8 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+# the strict reading of what the guest wrote, and the host's writes into its folder
+source "$SRC/scripts/vm_lab_parse.sh"
 
 source "$SRC/scripts/vm_lab_core.sh"
 apt_update

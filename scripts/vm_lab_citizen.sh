@@ -110,8 +110,8 @@ host_citizen2() {
 	lab_wait "$LAB_TIMEOUT" test -e "$d/uname" || return 0
 	lab_wait $WAIT_S test -e "$d/$t.ready1" || return 0
 	ip netns exec "$NS" $PY -c "$SEND_PY" tap0 $GUEST_MAC $HOST_IP $GUEST_IP $n \
-		>"$d/$t.gen1.json" 2>"$d/$t.gen1.err"
-	json "$d/$t.gen1.json" "d['sent']" >"$d/$t.sent1"
+		>"$d.host/$t.gen1.json" 2>"$d.host/$t.gen1.err"
+	lab_json_int "$d.host/$t.gen1.json" "d['sent']" | lab_put "$d" "$t.sent1"
 }
 
 # check_citizen2 D T: one component shared by both runs, named in xdp-loader's status beside the
@@ -129,17 +129,19 @@ check_citizen2() {
 		{ echo "run b did not join run a's component: $(grep -m2 'libxdp\|attached\|joined' "$d/$t.b.err")"; return 1; }
 	[ "$(grep -c xskf_redirect "$d/$t.status1")" = 1 ] && grep -q xdpfilt "$d/$t.status1" ||
 		{ echo "xdp-loader status, both runs and the filter: $(tr '\n' '|' <"$d/$t.status1")"; return 1; }
-	sent=$(cat "$d/$t.sent1"); h=$(cat "$d/$t.hits")
-	ra=$(json "$d/$t.a.json" "sum(q['program']['redirected'] for q in d['queues'])")
-	rb=$(json "$d/$t.b.json" "sum(q['program']['redirected'] for q in d['queues'])")
+	# the host's own count, then the guest's, each a strict decimal integer
+	sent=$(lab_json_int "$d.host/$t.gen1.json" "d['sent']") || { echo "$sent"; return 1; }
+	h=$(lab_int "$d/$t.hits") || { echo "$h"; return 1; }
+	ra=$(lab_json_int "$d/$t.a.json" "sum(q['program']['redirected'] for q in d['queues'])") || { echo "$ra"; return 1; }
+	rb=$(lab_json_int "$d/$t.b.json" "sum(q['program']['redirected'] for q in d['queues'])") || { echo "$rb"; return 1; }
 	[ "${h:-0}" -gt 0 ] && [ "${ra:-0}" -gt 0 ] && [ "${rb:-0}" -gt 0 ] ||
 		{ echo "each must see frames: filter dropped ${h:-?}, run a ${ra:-?}, run b ${rb:-?}"; return 1; }
 	[ $((ra + rb)) = $((sent - h)) ] || { echo "sent $sent, filter dropped $h, run a $ra + run b $rb"; return 1; }
 	for x in a b; do
-		rx=$(json "$d/$t.$x.json" "sum(q['rx_packets'] for q in d['queues'])")
-		kd=$(json "$d/$t.$x.json" "sum(q['kernel']['rx_dropped'] + q['kernel']['rx_ring_full'] for q in d['queues'])")
 		local rd
-		rd=$(json "$d/$t.$x.json" "sum(q['program']['redirected'] for q in d['queues'])")
+		rx=$(lab_json_int "$d/$t.$x.json" "sum(q['rx_packets'] for q in d['queues'])") || { echo "$rx"; return 1; }
+		kd=$(lab_json_int "$d/$t.$x.json" "sum(q['kernel']['rx_dropped'] + q['kernel']['rx_ring_full'] for q in d['queues'])") || { echo "$kd"; return 1; }
+		rd=$(lab_json_int "$d/$t.$x.json" "sum(q['program']['redirected'] for q in d['queues'])") || { echo "$rd"; return 1; }
 		[ "$rx" = $((rd - kd)) ] || { echo "run $x: redirected $rd, received $rx, kernel drops $kd"; return 1; }
 	done
 	grep -q xskf_redirect "$d/$t.status2" && grep -q xdpfilt "$d/$t.status2" ||

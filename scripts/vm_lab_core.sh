@@ -43,6 +43,7 @@ core_rootfs() {
 	log "root filesystem: adding$missing (apt-get in the root filesystem)"
 	cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
 	mount -t proc proc "$root/proc" || die "cannot mount /proc in $root"
+	LAB_MOUNTS+=("$root/proc") # unmounted by vm-lab.sh's cleanup if stopped before the line below
 	{ chroot "$root" apt-get -q update &&
 		chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get -q -y \
 			--no-install-recommends install $missing; } >"$CACHE/core-pkgs.log" 2>&1

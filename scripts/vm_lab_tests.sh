@@ -287,17 +287,17 @@ host_frames() {
 	lab_wait "$LAB_TIMEOUT" test -e "$d/uname" || return 0
 	# until the run is up (T.ready) or gone (T.rc), however long its start takes: a state
 	ready_or_rc() { [ -e "$d/$t.ready" ] || [ -e "$d/$t.rc" ]; }
-	lab_wait "$LAB_TIMEOUT" ready_or_rc || { touch "$d/$t.done"; return 0; }
+	lab_wait "$LAB_TIMEOUT" ready_or_rc || { lab_put "$d" "$t.done" </dev/null; return 0; }
 	[ -e "$d/$t.ready" ] || return 0 # the guest failed to start it: judged below
 	ip netns exec "$NS" $PY -c "$SEND_PY" tap0 $GUEST_MAC $HOST_IP $GUEST_IP $n ${LAB_SRC_ADDRS:-1} \
-		>"$d/$t.gen.json" 2>"$d/$t.gen.err"
-	echo $n >"$d/$t.sent"
+		>"$d.host/$t.gen.json" 2>"$d.host/$t.gen.err"
+	echo $n | lab_put "$d" "$t.sent"
 	seen_all() {
 		seen=$(json "$d/$t.live" "sum(q['program']['redirected'] for q in d['queues'])")
 		[ -n "$seen" ] && [ "$seen" -ge $n ]
 	}
 	lab_wait $WAIT_S seen_all
-	touch "$d/$t.done"
+	lab_put "$d" "$t.done" </dev/null
 }
 
 # Host side of a citizen test: a round of N frames each time the guest is ready for one.
@@ -307,8 +307,8 @@ host_rounds() {
 	for r in 1 2; do
 		lab_wait $WAIT_S test -e "$d/$t.ready$r" || return 0
 		ip netns exec "$NS" $PY -c "$SEND_PY" tap0 $GUEST_MAC $HOST_IP $GUEST_IP $n \
-			>"$d/$t.gen$r.json" 2>"$d/$t.gen$r.err"
-		json "$d/$t.gen$r.json" "d['sent']" >"$d/$t.sent$r"
+			>"$d.host/$t.gen$r.json" 2>"$d.host/$t.gen$r.err"
+		lab_json_int "$d.host/$t.gen$r.json" "d['sent']" | lab_put "$d" "$t.sent$r"
 	done
 }
 
@@ -316,17 +316,19 @@ host_rounds() {
 # redirected by xskf's program, received (less the kernel's drops); round 2 after one of them
 # detached alone: the other still sees every frame; xdp-loader status named both.
 check_citizen() {
-	local d=$1 t=$2 rc s1 s2 redir rx kd h1 c2 a1 a2
+	local d=$1 t=$2 rc s1 s2 redir rx kd h1 c1 c2 a1 a2
 	rc=$(cat "$d/$t.rc" 2>/dev/null)
 	[ "$rc" = 0 ] || { echo "xsk-rxdrop exited ${rc:-?}: $(tail -3 "$d/$t.err" 2>/dev/null | tr '\n' ' ') $(tail -2 "$d/$t.filter" 2>/dev/null | tr '\n' ' ')"; return 1; }
 	grep -q xskf_redirect "$d/$t.status1" && grep -q xdpfilt "$d/$t.status1" ||
 		{ echo "xdp-loader status does not name both programs: $(tr '\n' '|' <"$d/$t.status1")"; return 1; }
 	grep -q "through libxdp's dispatcher" "$d/$t.err" || { echo "not attached through the dispatcher: $(grep -m2 'libxdp\|attached' "$d/$t.err")"; return 1; }
-	s1=$(cat "$d/$t.sent1"); s2=$(cat "$d/$t.sent2")
-	redir=$(json "$d/$t.json" "sum(q['program']['redirected'] for q in d['queues'])")
-	rx=$(json "$d/$t.json" "sum(q['rx_packets'] for q in d['queues'])")
-	kd=$(json "$d/$t.json" "sum(q['kernel']['rx_dropped'] + q['kernel']['rx_ring_full'] for q in d['queues'])")
-	read -r _ _ h1 <"$d/$t.counts1"
+	# the host's own counts (its folder), then the guest's, each a strict decimal integer
+	s1=$(lab_json_int "$d.host/$t.gen1.json" "d['sent']") || { echo "$s1"; return 1; }
+	s2=$(lab_json_int "$d.host/$t.gen2.json" "d['sent']") || { echo "$s2"; return 1; }
+	redir=$(lab_json_int "$d/$t.json" "sum(q['program']['redirected'] for q in d['queues'])") || { echo "$redir"; return 1; }
+	rx=$(lab_json_int "$d/$t.json" "sum(q['rx_packets'] for q in d['queues'])") || { echo "$rx"; return 1; }
+	kd=$(lab_json_int "$d/$t.json" "sum(q['kernel']['rx_dropped'] + q['kernel']['rx_ring_full'] for q in d['queues'])") || { echo "$kd"; return 1; }
+	lab_ints "$d/$t.counts1" a1 c1 h1 || return 1
 	[ "${h1:-0}" -gt 0 ] || { echo "xdp-filter dropped nothing of round 1"; return 1; }
 	[ "$rx" = $((redir - kd)) ] || { echo "redirected $redir, received $rx, kernel drops $kd"; return 1; }
 	if [ -e "$d/$t.counts2" ]; then # filter-first: xskf left, the filter sees round 2
@@ -337,11 +339,11 @@ check_citizen() {
 		# unreachable and asks for the host's address first); its port-1024 hits are the
 		# generator's alone: every 16th frame (exact where the tap dropped none)
 		local h2 want2 seen2
-		read -r a1 c1 _ <"$d/$t.counts1"; read -r a2 c2 h2 <"$d/$t.counts2"
+		lab_ints "$d/$t.counts2" a2 c2 h2 || return 1
 		seen2=$((a2 + c2 - a1 - c1))
 		want2=$(((s2 + 15) / 16))
 		[ "$seen2" -ge "$s2" ] || { echo "round 2 (xskf gone): sent $s2, the filter saw $seen2"; return 1; }
-		[ "$(json "$d/$t.gen2.json" "d['tap_dropped']")" != 0 ] || [ $((h2 - h1)) = $want2 ] ||
+		[ "$(json "$d.host/$t.gen2.json" "d['tap_dropped']")" != 0 ] || [ $((h2 - h1)) = $want2 ] ||
 			{ echo "round 2 (xskf gone): the filter dropped $((h2 - h1)) of the $want2 frames from port 1024"; return 1; }
 		grep -q xdpfilt "$d/$t.status2" && ! grep -q xskf_redirect "$d/$t.status2" ||
 			{ echo "after xskf left: $(tr '\n' '|' <"$d/$t.status2")"; return 1; }
@@ -362,10 +364,10 @@ check_frames() {
 	local d=$1 t=$2 zc=$3 sent redir rx kd rc
 	rc=$(cat "$d/$t.rc" 2>/dev/null)
 	[ "$rc" = 0 ] || { echo "xsk-rxdrop exited ${rc:-?}: $(tail -3 "$d/$t.err" 2>/dev/null | tr '\n' ' ')"; return 1; }
-	sent=$(json "$d/$t.gen.json" "d['sent']")
-	redir=$(json "$d/$t.json" "sum(q['program']['redirected'] for q in d['queues'])")
-	rx=$(json "$d/$t.json" "sum(q['rx_packets'] for q in d['queues'])")
-	kd=$(json "$d/$t.json" "sum(q['kernel']['rx_dropped'] + q['kernel']['rx_ring_full'] for q in d['queues'])")
+	sent=$(lab_json_int "$d.host/$t.gen.json" "d['sent']") || { echo "$sent"; return 1; }
+	redir=$(lab_json_int "$d/$t.json" "sum(q['program']['redirected'] for q in d['queues'])") || { echo "$redir"; return 1; }
+	rx=$(lab_json_int "$d/$t.json" "sum(q['rx_packets'] for q in d['queues'])") || { echo "$rx"; return 1; }
+	kd=$(lab_json_int "$d/$t.json" "sum(q['kernel']['rx_dropped'] + q['kernel']['rx_ring_full'] for q in d['queues'])") || { echo "$kd"; return 1; }
 	[ -n "$sent" ] && [ "$sent" = "$redir" ] || { echo "sent ${sent:-?}, redirected ${redir:-?}"; return 1; }
 	[ "$rx" = $((redir - kd)) ] || { echo "redirected $redir, received $rx, kernel drops $kd"; return 1; }
 	[ "$(json "$d/$t.json" "all(q['reconciled'] for q in d['queues'])")" = True ] ||
@@ -394,7 +396,9 @@ check_load() {
 lab_kernel() {
 	local k=$1 nic=$2 d=$RUN/$1-$2 kd=$CACHE/kernel-$1 t line fail=0 res
 	shift 2
-	mkdir -p "$d"
+	# the host's own files (its generators' counts, captures, QEMU's log) beside the run
+	# folder, out of the guest's reach; the guest's share is d
+	mkdir -p "$d" "$d.host"
 	guest_script >"$d/guest.sh"
 	[ "$nic" = igb ] && igb_guest_script >"$d/guest_igb.sh"
 	guest_tests "$k" "$nic" "$@" >"$d/tests"
@@ -462,7 +466,7 @@ lab_kernel() {
 			"${srcfs[@]}" \
 			-netdev tap,id=n0,ifname=tap0,script=no,downscript=no,queues=$queues,vhost=off -device "$dev" \
 			"${nic1[@]}" \
-			>"$d/qemu.log" 2>&1 &
+			>"$d.host/qemu.log" 2>&1 &
 		QEMU_PID=$!
 	}
 	lab_boot
@@ -495,7 +499,7 @@ lab_kernel() {
 	local qrc=$?
 	[ -e "$d/guest.done" ] || {
 		echo "kernel $k, $nic: the guest did not finish (QEMU exit $qrc; console: $d/console.log)"
-		tail -5 "$d/console.log" 2>/dev/null || tail -3 "$d/qemu.log"
+		tail -5 "$d/console.log" 2>/dev/null || tail -3 "$d.host/qemu.log"
 		return 1
 	}
 	log "kernel $k: $(cat "$d/uname") booted with $nic$(qemu_version "$nic"), $(grep -c . "$d/tests") test(s)"

@@ -145,23 +145,23 @@ zc_ready() { [ -e "$1/$2.ready" ] || [ -e "$1/$2.rc" ]; }
 
 # zc_cap D T IF N: capture N lab frames on IF into D/T.IF.cap in the background (CAP_PID)
 zc_cap() {
-	CAP_OUT=$1/$2.$3.cap
+	CAP_OUT=$1.host/$2.$3.cap
 	rm -f "$CAP_OUT.ready" "$CAP_OUT.go"
-	ip netns exec "$NS" $PY "$SRC/scripts/vm_lab_zc.py" cap "$3" "$1/$2.$3.cap" "$4" $WAIT_S \
-		2>"$1/$2.$3.cap.err" &
+	ip netns exec "$NS" $PY "$SRC/scripts/vm_lab_zc.py" cap "$3" "$1.host/$2.$3.cap" "$4" $WAIT_S \
+		2>"$1.host/$2.$3.cap.err" &
 	CAP_PID=$!
-	lab_wait 30 test -e "$1/$2.$3.cap.ready"
+	lab_wait 30 test -e "$1.host/$2.$3.cap.ready"
 }
 # zc_cap_go: the frames of the running capture are due now: its bound (WAIT_S) starts
 zc_cap_go() { [ -z "${CAP_OUT:-}" ] || touch "$CAP_OUT.go"; }
 zc_send() { # zc_send D T IF DMAC SIP DIP [SIZE [ADDRS]]: N lab frames from IF
 	ip netns exec "$NS" $PY "$SRC/scripts/vm_lab_zc.py" send "$3" "$4" "$5" "$6" $ZC_N ${7:-} ${8:-} \
-		>"$1/$2.gen.json" 2>"$1/$2.gen.err"
+		>"$1.host/$2.gen.json" 2>"$1.host/$2.gen.err"
 }
 zc_redirected() { # zc_redirected D T: the live counters show every frame sent redirected
 	local seen
 	seen=$(json "$1/$2.live" "sum(q['program']['redirected'] for q in d['queues'])")
-	[ -n "$seen" ] && [ "$seen" -ge "$(json "$1/$2.gen.json" "d['sent']")" ]
+	[ -n "$seen" ] && [ "$seen" -ge "$(json "$1.host/$2.gen.json" "d['sent']")" ]
 }
 
 # zc_host D T KIND: the host's side of test T.
@@ -176,7 +176,7 @@ zc_host() {
 	tunnel) zc_cap "$d" "$t" vx0 $ZC_N ;;
 	jumbo) ip -n "$NS" link set tap0 mtu 9000 ;;
 	esac
-	touch "$d/$t.go"
+	lab_put "$d" "$t.go" </dev/null
 	# until the app is up or gone, however long its start takes (two igb ports under a loaded
 	# TCG: 2 minutes, each attach resetting a link): a state, bounded by QEMU's timeout only
 	lab_wait "$LAB_TIMEOUT" zc_ready "$d" "$t"
@@ -192,13 +192,13 @@ zc_host() {
 			zc_cap "$d" "$t" tap0 $ZC_N
 			zc_cap_go
 			ip netns exec "$NS" $PY "$SRC/scripts/vm_lab_zc.py" send vx0 $TAP0_MAC 203.0.113.2 \
-				203.0.113.1 $ZC_N >"$d/$t.gen2.json" 2>"$d/$t.gen2.err"
+				203.0.113.1 $ZC_N >"$d.host/$t.gen2.json" 2>"$d.host/$t.gen2.err"
 			;;
 		# counted per queue (check_frames): from LAB_SRC_ADDRS addresses (igb: 16)
 		jumbo) zc_send "$d" "$t" tap0 $GUEST_MAC $HOST_IP $GUEST_IP 9014 ${LAB_SRC_ADDRS:-1} ;;
 		rx | busy | napi | hints) zc_send "$d" "$t" tap0 $GUEST_MAC $HOST_IP $GUEST_IP 60 ${LAB_SRC_ADDRS:-1} ;;
 		steer)
-			ip netns exec "$NS" ping -c 10 -i 0.2 -W 5 $GUEST_IP >"$d/$t.ping" 2>&1 &
+			ip netns exec "$NS" ping -c 10 -i 0.2 -W 5 $GUEST_IP >"$d.host/$t.ping" 2>&1 &
 			local ping=$!
 			zc_send "$d" "$t" tap0 $GUEST_MAC $HOST_IP $GUEST_IP 60 ${LAB_SRC_ADDRS:-1}
 			wait $ping
@@ -209,10 +209,10 @@ zc_host() {
 		refuse) ;;
 		*) lab_wait $WAIT_S zc_redirected "$d" "$t" ;;
 		esac
-		touch "$d/$t.done"
+		lab_put "$d" "$t.done" </dev/null
 	else
 		[ -n "${CAP_PID:-}" ] && kill $CAP_PID 2>/dev/null
-		touch "$d/$t.done" # a guest that comes up after all stops, and is judged
+		lab_put "$d" "$t.done" </dev/null # a guest that comes up after all stops, and is judged
 	fi
 	CAP_PID= CAP_OUT=
 	zc_wait_rc "$d" "$t"
@@ -316,12 +316,14 @@ zc_check() {
 			local h
 			h=$(json "$d/$t.json" "' '.join(str(d['app_stats'][k]) for k in ('hash_hw', 'hash_hw_same', 'hash_hw_differ', 'hash_sw'))")
 			set -- $h
-			[ $# = 4 ] && [ "$3" = 0 ] && [ $(($1 + $4)) -ge "$(json "$d/$t.gen.json" "d['sent']")" ] ||
+			# the guest's numbers checked before any arithmetic sees them
+			[ $# = 4 ] && lab_is_int "$1" && lab_is_int "$4" && [ "$3" = 0 ] &&
+				[ $(($1 + $4)) -ge "$(json "$d.host/$t.gen.json" "d['sent']")" ] ||
 				{ echo "hash_hw ${1:-?} (same ${2:-?}, differ ${3:-?}), hash_sw ${4:-?}"; return 1; }
 			res="$res; driver hashes $1 ($2 the same as software, $3 not), software hashes $4; $(grep -m1 -i 'hint' "$d/$t.err")"
 			;;
 		steer)
-			grep -q ' 10 received' "$d/$t.ping" || { echo "ping: $(grep -m1 received "$d/$t.ping")"; return 1; }
+			grep -q ' 10 received' "$d.host/$t.ping" || { echo "ping: $(grep -m1 received "$d.host/$t.ping")"; return 1; }
 			res="$res; ping 10 of 10 answered"
 			;;
 		esac

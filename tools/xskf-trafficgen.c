@@ -12,6 +12,7 @@
  * and after, not assumed: a test can assert that its receiver saw exactly `sent` frames.
  * See docs/trafficgen.md.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -134,9 +135,14 @@ static uint64_t parse_u64(const char *s, const char *what, uint64_t min, uint64_
 	unsigned long long v;
 	char *end;
 
+	/* decimal, as every option number is ("010" is 10, not octal); a digit first, so no
+	 * space or sign is skipped */
+	if (!isdigit((unsigned char)*s))
+		die(2, "bad %s '%s' (expected %llu..%llu)", what, s, (unsigned long long)min,
+		    (unsigned long long)max);
 	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s || *end || *s == '-' || v < min || v > max)
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v < min || v > max)
 		die(2, "bad %s '%s' (expected %llu..%llu)", what, s, (unsigned long long)min,
 		    (unsigned long long)max);
 	return v;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <linux/ethtool.h>
@@ -476,8 +477,8 @@ static void *worker_main(void *arg)
 	/* a name the tests (and top -H) can find the workers by */
 	snprintf(name, sizeof(name), "xskf-w%u", w->id);
 	pthread_setname_np(pthread_self(), name);
-	/* the per-packet path needs none; CAP_NET_ADMIN stays for a crash's detach (privs.c) */
-	err = w->eng->be->caps ? xskf_privs__keep(1ull << CAP_NET_ADMIN) : 0;
+	/* the per-packet path needs none; a crash's detach is asked of the control thread */
+	err = w->eng->be->caps ? xskf_privs__keep(0) : 0;
 	if (err)
 		pr_warn("warning: worker %u: cannot drop its capabilities: %s\n", w->id,
 			strerror(-err));
@@ -531,12 +532,54 @@ int xskf_engine__on_fatal(void (*fn)(int sig))
 /* the backend's emergency(), for the handler, which has no engine at hand */
 static void (*fatal_emergency)(void);
 
+/*
+ * Workers hold no capability (privs.c), so a worker that crashes cannot detach the program
+ * itself: its handler asks the control thread, which keeps CAP_NET_ADMIN, with fwd_sig (a
+ * real-time signal of our own, set at install: SIGRTMIN is a libc call), and waits for it
+ * (1 s at most: a control thread that is stuck does not hold the crash forever).
+ */
+static pid_t ctrl_tid;
+static int fwd_sig;
+static volatile sig_atomic_t fwd_asked, fwd_done;
+static struct sigaction fwd_old; /* the runner's stop handler of that signal, for others' */
+
+static void fwd_signal(int sig, siginfo_t *si, void *uc)
+{
+	/* only a worker's crash asks; the signal from anyone else means what it meant before */
+	if (!fwd_asked || si->si_pid != getpid()) {
+		if (fwd_old.sa_flags & SA_SIGINFO)
+			fwd_old.sa_sigaction(sig, si, uc);
+		else if (fwd_old.sa_handler != SIG_DFL && fwd_old.sa_handler != SIG_IGN)
+			fwd_old.sa_handler(sig);
+		return;
+	}
+	if (fatal_emergency)
+		fatal_emergency();
+	fwd_done = 1;
+}
+
+static void emergency_here_or_forward(void)
+{
+	struct timespec ms10 = { .tv_nsec = 10000000 };
+	int i;
+
+	if (!fatal_emergency)
+		return;
+	fwd_asked = 1;
+	if ((pid_t)syscall(SYS_gettid) == ctrl_tid || !fwd_sig ||
+	    syscall(SYS_tgkill, getpid(), ctrl_tid, fwd_sig)) {
+		fatal_emergency(); /* the control thread, or no way to ask it: try here */
+		return;
+	}
+	for (i = 0; i < 100 && !fwd_done; i++)
+		nanosleep(&ms10, NULL);
+}
+
 static void fatal_signal(int sig)
 {
 	size_t i;
 
-	if (fatal_emergency)
-		fatal_emergency();
+	emergency_here_or_forward();
 	for (i = 0; i < sizeof(fatal_hooks) / sizeof(fatal_hooks[0]) && fatal_hooks[i]; i++)
 		fatal_hooks[i](sig);
 	signal(sig, SIG_DFL);
@@ -548,10 +591,18 @@ static void install_fatal_handlers(void)
 	/* synchronous faults: returning would run the faulting instruction again (run.c says more) */
 	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGSYS, SIGTRAP };
 	struct sigaction sa = { .sa_handler = fatal_signal, .sa_flags = SA_RESETHAND };
+	struct sigaction fwd = { .sa_sigaction = fwd_signal, .sa_flags = SA_SIGINFO };
 	size_t i;
 
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
+	/* called on the control thread, before the workers start: the one that detaches */
+	ctrl_tid = (pid_t)syscall(SYS_gettid);
+	if (!fwd_sig) { /* once: a second install would save our own handler as the old one */
+		fwd_sig = SIGRTMIN;
+		if (sigaction(fwd_sig, &fwd, &fwd_old))
+			fwd_sig = 0;
+	}
 }
 
 static void teardown(struct xskf_engine *eng)
@@ -668,11 +719,9 @@ int xskf_engine__start(struct xskf_engine *eng)
 	err = xskf_privs__keep(keep);
 	if (err)
 		pr_warn("warning: cannot drop capabilities after set-up: %s\n", strerror(-err));
-	else if (keep == 1ull << CAP_NET_ADMIN)
-		pr_debug("capabilities after set-up: CAP_NET_ADMIN only, in every thread\n");
 	else
 		pr_debug("capabilities after set-up: %#llx in the control thread (its backend's "
-			 "watch and tear-down), CAP_NET_ADMIN only in the workers\n",
+			 "watch and tear-down), none in the workers\n",
 			 (unsigned long long)keep);
 	return 0;
 }

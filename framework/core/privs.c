@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Least privilege after set-up. Capabilities are per thread in Linux; once the sockets are
- * bound and the program attached, every thread keeps CAP_NET_ADMIN and nothing else:
+ * bound and the program attached:
  *
- *   control thread   CAP_NET_ADMIN to detach the XDP program at exit (netlink); the rest it
- *                    does afterwards (XDP_STATISTICS, BPF map reads and program queries through
- *                    fds it already holds, the watch's ioctls and netlink dumps) needs none.
- *                    What its backend asks more (keep_caps: the xdp backend with a component in
- *                    libxdp's dispatcher keeps CAP_SYS_ADMIN and CAP_BPF, for libxdp's detach)
- *   workers          the per-packet path needs none (rings are plain memory; the wakeups,
- *                    sendto/recvfrom on a bound AF_XDP socket, need no capability), but a
- *                    crash runs the fatal-signal handler on the crashing thread, and its
- *                    emergency detach needs CAP_NET_ADMIN
+ *   control thread   CAP_NET_ADMIN to detach the XDP program at exit (netlink), and a worker's
+ *                    at its crash (engine.c forwards the fatal signal's detach to it); the rest
+ *                    it does afterwards (XDP_STATISTICS, BPF map reads and updates and program
+ *                    queries through fds it already holds, the device-plugin socket, the
+ *                    watch's ioctls and netlink dumps) needs none. What its backend asks more
+ *                    (keep_caps: the xdp backend with a component in libxdp's dispatcher keeps
+ *                    CAP_SYS_ADMIN and CAP_BPF, for libxdp's detach)
+ *   workers          none: the per-packet path needs none (rings are plain memory; the
+ *                    wakeups, sendto/recvfrom on a bound AF_XDP socket, need no capability)
  *
  * Permitted, effective and inheritable sets and the bounding set are all reduced, so nothing
- * can be regained (a root process keeps uid 0 but not the capabilities that make it powerful).
+ * can be regained. The uid stays 0 in every thread: the files removed at exit (the control
+ * socket, the device-plugin socket, pins, lock files) are root's in root's folders. Without
+ * CAP_DAC_OVERRIDE, CAP_FOWNER and the others, uid 0 is the owner of root's files, no more.
  */
 #include <errno.h>
 #include <stdint.h>

@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "core/proc.h"
@@ -122,4 +124,60 @@ int xskf_proc__trusted_dir_open(const char *dir, mode_t mode, char *why, size_t 
 int xskf_proc__ctl_dir_open(char *why, size_t len)
 {
 	return xskf_proc__trusted_dir_open(xskf_proc__ctl_dir(), 0700, why, len);
+}
+
+int xskf_sock_file__bind(struct xskf_sock_file *f, int sock, int dfd, const char *dir,
+			 const char *name)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat st;
+	int n, r = -1;
+
+	if (strlen(name) >= sizeof(f->name))
+		return -ENAMETOOLONG;
+	/* through the fd: a folder renamed since it was checked cannot send bind elsewhere */
+	n = snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d/%s", dfd, name);
+	if (n > 0 && (size_t)n < sizeof(sa.sun_path))
+		r = bind(sock, (struct sockaddr *)&sa, sizeof(sa));
+	/* no /proc, or a name too long for the detour: the path, checked on the fd below */
+	if (r && (n <= 0 || (size_t)n >= sizeof(sa.sun_path) || errno == ENOENT)) {
+		n = snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/%s", dir, name);
+		if (n < 0 || (size_t)n >= sizeof(sa.sun_path))
+			return -ENAMETOOLONG;
+		r = bind(sock, (struct sockaddr *)&sa, sizeof(sa));
+	}
+	if (r)
+		return -errno;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISSOCK(st.st_mode))
+		return -EXDEV;
+	f->dfd = dfd;
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	memcpy(f->name, name, strlen(name) + 1);
+	return 0;
+}
+
+int xskf_sock_file__unlink(const struct xskf_sock_file *f)
+{
+	struct stat st;
+
+	if (f->dfd < 0 || !f->name[0])
+		return 0;
+	if (fstatat(f->dfd, f->name, &st, AT_SYMLINK_NOFOLLOW))
+		return 0;
+	if (!S_ISSOCK(st.st_mode) || st.st_dev != f->dev || st.st_ino != f->ino)
+		return -1;
+	return unlinkat(f->dfd, f->name, 0) ? 0 : 1;
+}
+
+int xskf_sock_file__remove(struct xskf_sock_file *f)
+{
+	int r = xskf_sock_file__unlink(f), dfd = f->dfd;
+
+	/* the name first: a fatal-signal hook running now finds nothing to do */
+	f->name[0] = 0;
+	f->dfd = -1;
+	if (dfd >= 0)
+		close(dfd);
+	return r;
 }

@@ -36,4 +36,33 @@ int xskf_proc__ctl_dir_open(char *why, size_t len);
  */
 int xskf_proc__trusted_dir_open(const char *dir, mode_t mode, char *why, size_t len);
 
+/*
+ * A socket file xskf made in a folder it holds open (the control folder, --serve-uds's), so
+ * that it is removed there and nowhere else: the folder's fd is kept from bind to removal,
+ * and the file is removed only while it is the inode bind made (dev and ino). A folder
+ * renamed and replaced by a symlink, or a file swapped in, is then left alone.
+ */
+struct xskf_sock_file {
+	int dfd; /* the folder, -1 when none */
+	dev_t dev;
+	ino_t ino;
+	char name[108];
+};
+
+/*
+ * Bind @sock to @name in the folder @dfd (@dir its path, for a kernel without /proc): through
+ * /proc/self/fd/DFD/NAME, so that the path is resolved from the fd, not from @dir again.
+ * Takes @dfd on success (xskf_sock_file__remove() closes it). Returns 0 or -errno (-EXDEV:
+ * the file bind made is not at @name in @dfd: the folder changed under us). Thread: any.
+ */
+int xskf_sock_file__bind(struct xskf_sock_file *f, int sock, int dfd, const char *dir,
+			 const char *name);
+/*
+ * Remove the file when it is still the one bind made (async-signal-safe: fstatat, unlinkat).
+ * 1 removed, 0 already gone, -1 something else is there now (left alone). Thread: any.
+ */
+int xskf_sock_file__unlink(const struct xskf_sock_file *f);
+/* Unlink as above, then close the folder. Thread: any. */
+int xskf_sock_file__remove(struct xskf_sock_file *f);
+
 #endif /* XSKF_PROC_H */

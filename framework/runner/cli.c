@@ -3,6 +3,7 @@
  * The standard command line of apps/: one table of options gives getopt_long's table, its short
  * options string and the --help text, so they cannot disagree. App options are appended from struct xskf_app_cli.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -191,14 +192,27 @@ out:
 	return 0;
 }
 
-static int parse_u32(const char *name, const char *s, uint32_t min, uint32_t max, uint32_t *out)
+/*
+ * An option number: decimal, as rules are (steer_parse.c): "010" is 10, not octal 8 as base 0
+ * read it, and "0x10" is refused (no option documents hexadecimal). The first character must
+ * be a digit: strtoul() would skip spaces and take a sign ("-1" is ULONG_MAX).
+ */
+static int parse_dec(const char *s, unsigned long long *out)
 {
 	char *end;
-	unsigned long v;
 
+	if (!isdigit((unsigned char)s[0]))
+		return -EINVAL;
 	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end || s[0] == '-' || v < min || v > max) {
+	*out = strtoull(s, &end, 10);
+	return errno || *end ? -EINVAL : 0;
+}
+
+static int parse_u32(const char *name, const char *s, uint32_t min, uint32_t max, uint32_t *out)
+{
+	unsigned long long v;
+
+	if (parse_dec(s, &v) || v < min || v > max) {
 		pr_warn("invalid %s '%s': use a number from %u to %u\n", name, s, min, max);
 		return -EINVAL;
 	}
@@ -212,8 +226,8 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 	struct option lopts[NR_STD + 64 + 1];
 	char shorts[2 * NR_STD + 2], *s = shorts;
 	size_t n = 0, i, nr_app = 0;
+	unsigned long long ull;
 	uint32_t v;
-	char *end;
 	int opt, idx, err = 0;
 
 	memset(lopts, 0, sizeof(lopts));
@@ -431,13 +445,12 @@ int xskf_cli__parse(struct xskf_cli *c, const struct xskf_app_cli *cli, void *ap
 			}
 			break;
 		case O_MEM_FRAMES:
-			errno = 0;
-			c->mem.frames = strtoull(optarg, &end, 0);
-			if (errno || end == optarg || *end || optarg[0] == '-' || !c->mem.frames) {
+			if (parse_dec(optarg, &ull) || !ull) {
 				pr_warn("invalid --mem-frames '%s': use a number above 0\n",
 					optarg);
 				err = -EINVAL;
 			}
+			c->mem.frames = ull;
 			break;
 		case O_MEM_FRAME:
 			err = read_frame(c, optarg);

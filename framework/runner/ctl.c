@@ -66,8 +66,12 @@ struct xskf_ctl {
 static struct ctl_client *capturing;
 static struct xskf_engine *cap_eng;
 
-/* Emergency clean-up (a fatal signal): the path, for an async-signal-safe unlink(). */
-static char ctl_path_sig[108];
+/*
+ * The socket file, in the control folder's fd held from start to stop: removed there, only
+ * while it is the inode bind made (also by the fatal-signal hook: fstatat and unlinkat are
+ * async-signal-safe). One control socket per process.
+ */
+static struct xskf_sock_file ctl_file = { .dfd = -1 };
 
 static const char *ctl_dir(void)
 {
@@ -159,40 +163,48 @@ struct xskf_ctl *xskf_ctl__open(const char *name)
 	const char *dir = ctl_dir();
 	struct xskf_ctl *ctl;
 	mode_t old;
-	int n, dfd, i;
+	int n, dfd, i, err;
 
 	dfd = open_dir(dir);
 	if (dfd < 0)
 		return NULL;
 	remove_stale(dfd);
-	close(dfd);
 	ctl = calloc(1, sizeof(*ctl));
-	if (!ctl)
+	if (!ctl) {
+		close(dfd);
 		return NULL;
+	}
 	for (i = 0; i < CTL_MAX_CLIENTS; i++)
 		ctl->cl[i].fd = -1;
 	ctl->uid = geteuid();
 	n = snprintf(ctl->path, sizeof(ctl->path), "%s/%s.%d.sock", dir, name, (int)getpid());
 	if (n < 0 || (size_t)n >= sizeof(sa.sun_path)) {
 		pr_warn("warning: no control socket: the path in %s is too long\n", dir);
+		close(dfd);
 		free(ctl);
 		return NULL;
 	}
-	memcpy(sa.sun_path, ctl->path, (size_t)n + 1);
 	ctl->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	old = umask(0177); /* the socket is created 0600: nobody else may even connect */
-	if (ctl->fd < 0 || bind(ctl->fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-	    listen(ctl->fd, CTL_MAX_CLIENTS)) {
-		umask(old);
-		pr_warn("warning: no control socket %s: %s\n", ctl->path, strerror(errno));
+	/* bound through the folder's fd, kept until xskf_ctl__close() removes the file there */
+	err = ctl->fd < 0 ? -errno
+			  : xskf_sock_file__bind(&ctl_file, ctl->fd, dfd, dir,
+						 ctl->path + strlen(dir) + 1);
+	umask(old);
+	if (!err && listen(ctl->fd, CTL_MAX_CLIENTS))
+		err = -errno;
+	if (err) {
+		pr_warn("warning: no control socket %s: %s\n", ctl->path,
+			err == -EXDEV ? "the folder changed while the socket was made" : strerror(-err));
+		if (ctl_file.dfd >= 0)
+			xskf_sock_file__remove(&ctl_file); /* closes dfd */
+		else
+			close(dfd);
 		if (ctl->fd >= 0)
 			close(ctl->fd);
 		free(ctl);
 		return NULL;
 	}
-	umask(old);
-	chmod(ctl->path, 0600);
-	memcpy(ctl_path_sig, ctl->path, sizeof(ctl_path_sig));
 	/* a crash removes the file too: the core's fatal-signal handler calls this back */
 	xskf_engine__on_fatal(xskf_ctl__emergency_unlink);
 	pr_info("control socket %s (xskfctl stats)\n", ctl->path);
@@ -202,8 +214,7 @@ struct xskf_ctl *xskf_ctl__open(const char *name)
 void xskf_ctl__emergency_unlink(int sig)
 {
 	(void)sig;
-	if (ctl_path_sig[0])
-		unlink(ctl_path_sig);
+	xskf_sock_file__unlink(&ctl_file);
 }
 
 /*
@@ -550,7 +561,9 @@ void xskf_ctl__close(struct xskf_ctl *ctl)
 		if (ctl->cl[i].st != CL_FREE)
 			drop(&ctl->cl[i]);
 	close(ctl->fd);
-	unlink(ctl->path);
-	ctl_path_sig[0] = 0;
+	if (xskf_sock_file__remove(&ctl_file) < 0)
+		pr_warn("warning: %s no longer holds the control socket xskf made (replaced "
+			"since): left alone\n",
+			ctl->path);
 	free(ctl);
 }

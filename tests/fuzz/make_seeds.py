@@ -296,6 +296,9 @@ cmdlines = {
               '2', '--quiet', '--no-need-wakeup', '-c', '-S'],
     'bad_cluster': ['-vXz', '-i'],
     'non_option': ['-i', 'a', 'extra', '--', '-v'],
+    # numbers are decimal: leading zeros read as such, hexadecimal, signs and spaces refused
+    'numbers': ['-i', 'a', '-q', '010', '-q', '0x1', '--batch', '+8', '--interval', ' 2',
+                '--frames', '0100'],
 }
 for name, args in cmdlines.items():
     write('fuzz_cli', name, b'\0'.join(a.encode() for a in args))

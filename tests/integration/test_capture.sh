@@ -19,7 +19,8 @@
 #   file        -w where root must not write: a symlink (its target untouched), a FIFO, a
 #               folder, a file with two hard links, a file of another user: each refused in one
 #               line naming it and the fix, exit 1, before the run is asked (a capture going on
-#               does not answer first); a regular file of ours is replaced; --rx --tx is both
+#               does not answer first); a regular file of ours is replaced; --rx --tx is both;
+#               the file is 0600 whatever the umask, or --mode's (octal), a bad --mode refused
 # Root (the veth bed, the control folder); exit 77 to skip.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -229,7 +230,29 @@ file)
 	send 2 0
 	wait $c || fail "capture into a file of ours: exit $? ($(cat "$out/m.err"))"
 	[ "$(tshark_n "$out/mine.pcapng")" = 2 ] || fail "the replaced file"
-	ok "a regular file of ours replaced (2 frames), --rx --tx captures rx and tx"
+	# made 0644 by echo: a capture holds others' traffic, so the file is 0600 now
+	[ "$(stat -c %a "$out/mine.pcapng")" = 600 ] || fail "the replaced file's mode: $(stat -c %a "$out/mine.pcapng")"
+	ok "a regular file of ours replaced (2 frames, mode 600), --rx --tx captures rx and tx"
+	# a new file: 0600 whatever the umask; --mode, octal, when asked; a bad --mode refused
+	(umask 000 && exec "$CTL" capture -c 1 -w "$out/new.pcapng" 2>"$out/n.err") &
+	c=$!
+	wait_line "$out/n.err" "capturing"
+	send 1 0
+	wait $c || fail "capture into a new file: exit $? ($(cat "$out/n.err"))"
+	[ "$(stat -c %a "$out/new.pcapng")" = 600 ] || fail "a new file's mode (umask 000): $(stat -c %a "$out/new.pcapng")"
+	"$CTL" capture -c 1 --mode 0640 -w "$out/shared.pcapng" 2>"$out/s.err" &
+	c=$!
+	wait_line "$out/s.err" "capturing"
+	send 1 0
+	wait $c || fail "capture --mode 0640: exit $? ($(cat "$out/s.err"))"
+	[ "$(stat -c %a "$out/shared.pcapng")" = 640 ] || fail "--mode 0640: $(stat -c %a "$out/shared.pcapng")"
+	for m in 0x1ff 888 1777 ''; do
+		"$CTL" capture -c 1 --mode "$m" -w "$out/m.pcapng" 2>"$out/m.err" && fail "--mode '$m': exit 0"
+		grep -qxF "xskfctl: capture: invalid --mode '$m': octal, 0 to 0777 (default 0600)" "$out/m.err" ||
+			fail "--mode '$m': $(cat "$out/m.err")"
+		[ -e "$out/m.pcapng" ] && fail "--mode '$m' left a file"
+	done
+	ok "a new file 0600 (umask 000), --mode 0640 gives 640; $(cat "$out/m.err")"
 	# the path is checked before the run is asked: with a capture going on, a bad path is
 	# said (not "another capture")
 	"$CTL" capture -w "$out/a.pcapng" 2>"$out/a.err" &

@@ -154,8 +154,11 @@ fi
 CT=xskf-test-ct$$
 at_exit 'podman rm -f "$CT" "$CT-default" >/dev/null 2>&1'
 # podman's own profile refuses bpf() without CAP_SYS_ADMIN: the run stops in one line
+# the image runs as nobody by itself (the Containerfile's USER): no --user given below
+[ "$(podman image inspect --format '{{.Config.User}}' "$IMAGE")" = 65534:65534 ] ||
+	fail "the image's user is '$(podman image inspect --format '{{.Config.User}}' "$IMAGE")', not 65534:65534"
 "${PODMAN[@]}" run "${LIMITS[@]}" --rm --name "$CT-default" --network "ns:/run/netns/$TB_NS_DUT" \
-	--user 65534:65534 --cap-drop all --cap-add NET_RAW "${mounts[@]}" \
+	--cap-drop all --cap-add NET_RAW "${mounts[@]}" \
 	"${ctl[@]}" "$IMAGE" \
 	xsk-rxdrop -i "$TB_IF_DUT" -q 1 "${from[@]}" -c --frames 2048 --cpus 0 \
 	>/dev/null 2>"$out/d.err" && fail "the served run started under podman's default seccomp profile"
@@ -170,7 +173,7 @@ ok "podman's default seccomp profile: refused in one line ($refused (bpf() is re
 # nobody, with CAP_NET_RAW and nothing else (podman gives an added capability to a non-root
 # user as an ambient one), no new privileges, the veth's namespace, 8 MiB of locked memory
 # (the default limit here): a 4 MiB UMEM in copy mode, as test_serve.sh's unprivileged runs
-"${PODMAN[@]}" run "${LIMITS[@]}" --rm --name "$CT" --network "ns:/run/netns/$TB_NS_DUT" --user 65534:65534 \
+"${PODMAN[@]}" run "${LIMITS[@]}" --rm --name "$CT" --network "ns:/run/netns/$TB_NS_DUT" \
 	--cap-drop all --cap-add NET_RAW --security-opt no-new-privileges \
 	--security-opt seccomp="$out/seccomp.json" "${mounts[@]}" \
 	"${ctl[@]}" "$IMAGE" \

@@ -13,7 +13,8 @@
 #                           plugin's socket (--serve-uds): the client takes it by /xsk_map_fd
 #                           and receives exactly its frames; bad input (dp_uds_client.py) is
 #                           answered /nak, /host_nak, /fd_nak or /error and leaves no fd behind;
-#                           the socket file goes at exit
+#                           the socket files go at exit, in their own folder even when it
+#                           was renamed and a symlink put in its place (the target untouched)
 #   test_serve.sh unpriv-pinned, unpriv-uds
 #                         - xsk-rxdrop as user nobody with CAP_NET_RAW alone (setpriv) on the
 #                           served queue 1, the XSKMAP taken from the pinned path (--xsk-map)
@@ -143,10 +144,25 @@ run_uds() {
 	[ "$(app_rx $a)" = 3000 ] || fail "xskf received $(app_rx $a), not 3000"
 	ok "the client took the XSKMAP by /xsk_map_fd and received exactly 2000; xskf 3000"
 
+	# the folder renamed and a symlink to another in its place: the sockets are removed in
+	# the folder they were made in (its fd, held), never through the symlink (issue 44)
+	local moved=$XSKF_CTL_DIR.moved victim=$XSKF_CTL_DIR.victim
+	mkdir -m 0700 "$victim"
+	at_exit "rm -rf '$victim' '$moved'"
+	for f in afxdp.sock "xsk-rxdrop.$a.sock"; do
+		$PY -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$victim/$f"
+	done
+	mv "$XSKF_CTL_DIR" "$moved"
+	ln -s "$victim" "$XSKF_CTL_DIR"
 	stop_run $a || { cat "$out/a.err"; fail "xsk-rxdrop exited $?"; }
+	rm "$XSKF_CTL_DIR"
+	mv "$moved" "$XSKF_CTL_DIR"
+	[ -S "$victim/afxdp.sock" ] && [ -S "$victim/xsk-rxdrop.$a.sock" ] ||
+		fail "a socket in the symlink's target was removed: $(ls "$victim")"
 	[ ! -e "$sock" ] || fail "socket file left at exit"
+	[ ! -e "$XSKF_CTL_DIR/xsk-rxdrop.$a.sock" ] || fail "control socket left at exit"
 	assert_no_xdp "after SIGINT"
-	ok "socket file removed at exit"
+	ok "socket files removed at exit in their own folder, renamed meanwhile; the symlink's target untouched"
 }
 
 # an unprivileged user: nobody, CAP_NET_RAW alone (the AF_XDP socket), no CAP_BPF,
@@ -162,6 +178,30 @@ u_live() { # u_live PID EXPR: app_live of the unprivileged run (its own control 
 		$PY -c "import json,sys; j=json.load(sys.stdin); print($2)"
 }
 u_rx() { u_live "$1" "sum(q['rx_packets'] for q in j['queues'])"; }
+
+# flood_start SOCK: idle clients of 8 uids of group nogroup take the server's 64 places, each
+# opened again as soon as the server closes it (issue 44); a client of another uid must still
+# be served within the server's deadline (1 s), and so must the unprivileged run after it
+flood_start() {
+	local dpc=$S/tests/integration/dp_uds_client.py
+	$PY "$dpc" "$1" "$TB_IF_DUT" --flood 65526,65527,65528,65529,65530,65531,65532,65533 8 \
+		>"$out/flood.out" 2>&1 &
+	FLOOD=$!
+	at_exit "kill $FLOOD 2>/dev/null"
+	wait_line "$out/flood.out" "^flooding: 8 uids, 8 connections each"
+	setpriv --reuid=65534 --regid=nogroup --clear-groups $PY "$dpc" "$1" "$TB_IF_DUT" \
+		--served-within 1.0 >"$out/within.out" 2>&1 || { cat "$out/within.out"; fail "not served beside the flood"; }
+	ok "64 idle connections of 8 uids, opened again as closed: another uid $(cat "$out/within.out" | sed 's/^ok - //')"
+}
+flood_stop() { # the flood ends; the server closed its idle connections (said in a line)
+	local n
+	kill -TERM $FLOOD
+	wait $FLOOD || fail "the flood exited $?"
+	n=$(awk '/^closed/ {s += $2} END {print s + 0}' "$out/flood.out")
+	[ "$n" -gt 0 ] || { cat "$out/flood.out"; fail "the server closed none of the idle connections"; }
+	wait_line "$out/a.err" "device-plugin socket: closed [0-9]* connections\? that had not taken an XSKMAP (1000 ms from connect to /xsk_map_fd; 8 connections per peer uid, 64 in all)"
+	ok "the flood ended: the server had closed $n of its idle connections; the unprivileged run was served beside it"
+}
 
 run_unpriv() {
 	local how=$1 a u sock udir from rc
@@ -181,6 +221,7 @@ run_unpriv() {
 		from=(--xsk-map-uds "$sock")
 	fi
 	a=$PID
+	[ "$how" = uds ] && flood_start "$sock"
 	# what a served run cannot do is refused in one line, before anything is set up
 	ip netns exec "$TB_NS_DUT" "${AS_NOBODY[@]}" env XSKF_CTL_DIR="$UCTL" "$RXDROP" -i "$TB_IF_DUT" \
 		-q 1 "${from[@]}" --steer "udp dport 6000 xsk" >/dev/null 2>"$out/r.err" &&
@@ -194,6 +235,7 @@ run_unpriv() {
 	u=$!
 	wait_line "$out/u.err" "served: the XSKMAP (id [0-9]*) of ${from[1]}; this run attaches no XDP program"
 	wait_for "control socket of pid $u" u_live "$u" 1
+	[ "$how" = uds ] && flood_stop
 	# the run's capabilities: at most CAP_NET_RAW (bit 13; its bounding set holds nothing
 	# else), none left once set up (privs.c drops them), uid nobody
 	[ "$(awk '/^CapBnd/ {print $2}' /proc/$u/status)" = 0000000000002000 ] &&

@@ -3,7 +3,9 @@
 #
 # deploy/seccomp-allow-bpf.py (docs/operations.md, "Containers"): on a profile shaped like the
 # runtimes' defaults (bpf() refused without CAP_SYS_ADMIN, allowed with it), the copy allows
-# bpf() to everyone and keeps every other rule as it was; bad input is one line and exit 1.
+# everyone the four bpf() commands a served app uses, by the first argument (OBJ_GET,
+# OBJ_GET_INFO_BY_FD, MAP_UPDATE_ELEM, MAP_DELETE_ELEM), no other, and keeps every other rule
+# as it was; bad input is one line and exit 1.
 # No root needed (test_container.sh runs a container under the profile it writes).
 set -euo pipefail
 SRC=${XSKF_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -27,17 +29,30 @@ import json, sys
 p = json.load(open(sys.argv[1]))
 r = p["syscalls"]
 assert p["defaultAction"] == "SCMP_ACT_ERRNO", p
-# nothing refuses bpf() any more; one rule allows it unconditionally
+# nothing refuses bpf() by name any more (the default action does, for the other commands)
 assert not [x for x in r if "bpf" in x["names"] and x["action"] != "SCMP_ACT_ALLOW"], r
-assert [x for x in r if x["names"] == ["bpf"] and x["action"] == "SCMP_ACT_ALLOW"
-        and not x.get("includes") and not x.get("excludes")], r
+# without CAP_SYS_ADMIN: exactly the served app's commands, each by its first argument
+free = [x for x in r if "bpf" in x["names"] and not x.get("includes")]
+cmds = []
+for x in free:
+    assert x["names"] == ["bpf"] and x["action"] == "SCMP_ACT_ALLOW", x
+    assert len(x.get("args", [])) == 1, x  # never bpf() whatever its command
+    a = x["args"][0]
+    assert a["index"] == 0 and a["op"] == "SCMP_CMP_EQ", x
+    cmds.append(a["value"])
+# BPF_MAP_UPDATE_ELEM 2, BPF_MAP_DELETE_ELEM 3, BPF_OBJ_GET 7, BPF_OBJ_GET_INFO_BY_FD 15;
+# not BPF_MAP_CREATE 0, BPF_MAP_LOOKUP_ELEM 1, BPF_PROG_LOAD 5, BPF_*_GET_FD_BY_ID 13/14 ...
+assert sorted(cmds) == [2, 3, 7, 15], cmds
+# the rule for callers with CAP_SYS_ADMIN is kept as it was
+assert {"names": ["bpf", "perf_event_open"], "action": "SCMP_ACT_ALLOW",
+        "includes": {"caps": ["CAP_SYS_ADMIN"]}} in r, r
 # the other names keep their rules: perf_event_open still refused without CAP_SYS_ADMIN
 assert {"names": ["perf_event_open"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1,
         "excludes": {"caps": ["CAP_SYS_ADMIN"]}} in r, r
 assert {"names": ["read", "write"], "action": "SCMP_ACT_ALLOW"} in r, r
-assert len(r) == 4, r  # the bpf-only refusal is gone, the allow rule added
+assert len(r) == 7, r  # the bpf-only refusal is gone, four allow rules added
 EOP
-echo "ok - bpf() allowed to every caller, every other rule kept"
+echo "ok - bpf() OBJ_GET, OBJ_GET_INFO_BY_FD, MAP_UPDATE_ELEM, MAP_DELETE_ELEM allowed to every caller, no other command; every other rule kept"
 
 bad() { # bad EXPECTED-LINE ARGS...: one line on stderr, exit 1, nothing written
 	local err rc=0

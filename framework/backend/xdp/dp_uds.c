@@ -13,6 +13,8 @@
  * /nak and the close), CONNECTED (/version, /xsk_map_fd, /config_busy_poll, /fin; a second
  * /connect or junk gets /nak and the connection stays, as the device plugin does). A peer that
  * goes away is closed at its next read; every fd a peer passes is closed once answered.
+ * Connections have a deadline to take their XSKMAP, and places are shared by peer uid (see
+ * DP_DEADLINE_MS): an idle client cannot keep another out.
  * The socket file is removed at stop, at a failed start, by the fatal-signal hook, and a
  * stale one (nobody listening: a SIGKILLed run's) at the next start (said).
  */
@@ -31,35 +33,52 @@
 #include "backend/xdp/dp_proto.h"
 #include "backend/xdp/dp_uds.h"
 #include "backend/xdp/xdp.h"
+#include "core/clock.h"
 #include "core/engine.h"
 #include "core/log.h"
 #include "core/proc.h"
 #include "xskf_redirect.skel.h"
 
-#define DP_MAX_CONN 16 /* connections at once; the next gets /error */
-#define DP_ACCEPTS 16  /* accept() calls per watch */
-#define DP_MSGS 8      /* messages per connection per watch: a flood cannot hold the thread */
+/*
+ * Under load (issue 44): a client that connects and then says nothing must not keep others
+ * out. A connection has DP_DEADLINE_MS from accept to take its XSKMAP (the control socket's
+ * idea, ctl.c: DPDK and --xsk-map-uds ask at once); then it is held for the client's life, as
+ * the device plugin does, with no deadline. A peer uid (SO_PEERCRED) holds DP_PER_UID
+ * connections at most: its next one takes the place of its oldest still asking. A full
+ * table gives the newcomer the place of the oldest asking connection of the uid holding the
+ * most: idle clients of one uid, or of a few, cannot keep another uid out.
+ */
+#define DP_MAX_CONN 64	      /* connections at once */
+#define DP_PER_UID 8	      /* of one peer uid */
+#define DP_DEADLINE_MS 1000  /* from accept to the XSKMAP given (or /fin) */
+#define DP_ACCEPTS 16	      /* accept() calls per watch */
+#define DP_MSGS 8	      /* messages per connection per watch: a flood cannot hold the thread */
 
 
 struct dp_conn {
 	int fd;
 	bool connected;
+	bool held;	   /* its XSKMAP given: no deadline from then on */
 	pid_t pid;
+	uid_t uid;
+	uint64_t since;	   /* accepted, xskf_now_ns() */
+	uint64_t deadline; /* to be given its XSKMAP by */
 	char host[XSKF_DP_MSG_MAX + 1];
 };
 
 static struct {
 	int fd;
 	struct dp_conn c[DP_MAX_CONN];
-} srv = { .fd = -1 };
-
-/* For the fatal-signal hook's unlink(). */
-static char sig_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	/* the socket file, removed through its folder's fd, and only while it is ours */
+	struct xskf_sock_file file;
+	/* connections closed for the deadline or for a newcomer, said once a second at most */
+	unsigned long dropped;
+	uint64_t said_ns;
+} srv = { .fd = -1, .file = { .dfd = -1 } };
 
 void xskf_dp_uds__emergency(void)
 {
-	if (sig_path[0])
-		unlink(sig_path);
+	xskf_sock_file__unlink(&srv.file);
 }
 
 /*
@@ -144,31 +163,28 @@ int xskf_dp_uds__open(struct xskf_engine *eng)
 		close(dfd);
 		return err;
 	}
-	memcpy(sa.sun_path, path, strlen(path) + 1);
 	srv.fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	old = umask(0177); /* made 0600: nobody else may connect until it is given to the group */
-	if (srv.fd < 0 || bind(srv.fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		err = -errno;
-		umask(old);
-		pr_warn("--serve-uds %s: %s\n", path, strerror(-err));
+	/* bound in the folder's fd, which is kept: the file is removed there, not by path */
+	err = srv.fd < 0 ? -errno : xskf_sock_file__bind(&srv.file, srv.fd, dfd, dir, slash + 1);
+	umask(old);
+	if (err) {
+		pr_warn("--serve-uds %s: %s\n", path,
+			err == -EXDEV ? "the folder changed while the socket was made" : strerror(-err));
 		if (srv.fd >= 0)
 			close(srv.fd);
 		srv.fd = -1;
 		close(dfd);
 		return err;
 	}
-	umask(old);
-	snprintf(sig_path, sizeof(sig_path), "%s", path);
 	if ((eng->o.pin_group && (fchownat(dfd, slash + 1, (uid_t)-1, gid, AT_SYMLINK_NOFOLLOW) ||
 				  fchmodat(dfd, slash + 1, 0660, 0))) ||
 	    listen(srv.fd, DP_MAX_CONN)) {
 		err = -errno;
 		pr_warn("--serve-uds %s: %s\n", path, strerror(-err));
-		close(dfd);
 		xskf_dp_uds__close();
 		return err;
 	}
-	close(dfd);
 	pr_info("device-plugin socket %s (AF_XDP device plugin protocol %s: /connect, "
 		"/xsk_map_fd,IFACE), for %s\n",
 		path, XSKF_DP_PROTO_VERSION, eng->o.pin_group ? eng->o.pin_group : "the owner only");
@@ -273,6 +289,8 @@ static bool request(struct xskf_engine *eng, struct dp_conn *c, const char *buf,
 			return answer(c, "/fd_nak", -1);
 		pr_info("device-plugin socket: gave the XSKMAP of %s to %s (pid %d)\n", p->name,
 			c->host, (int)c->pid);
+		c->held = true;
+		c->deadline = UINT64_MAX;
 		return answer(c, "/fd_ack", bpf_map__fd(xskf_xdp_port(p)->skel->maps.xsks));
 	case XSKF_DP_BUSY_POLL:
 		return answer(c, busy_poll(fd, &m) ? "/config_busy_poll_ack"
@@ -343,18 +361,102 @@ static void conn_step(struct xskf_engine *eng, struct dp_conn *c)
 	}
 }
 
-static struct dp_conn *free_slot(void)
+/* Connections of @uid open now. */
+static unsigned int uid_conns(uid_t uid)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < DP_MAX_CONN; i++)
+		n += srv.c[i].fd >= 0 && srv.c[i].uid == uid;
+	return n;
+}
+
+/*
+ * The slot for a newcomer of @uid: a free one while @uid holds fewer than DP_PER_UID;
+ * else its own oldest connection still asking; in a full table, the oldest asking one of
+ * the uid holding the most. NULL: every candidate holds its XSKMAP (the newcomer is refused).
+ */
+static struct dp_conn *slot_for(uid_t uid)
+{
+	struct dp_conn *best = NULL;
+	unsigned int i, n, best_n = 0;
+	bool own = uid_conns(uid) >= DP_PER_UID;
+
+	for (i = 0; i < DP_MAX_CONN && !own; i++)
+		if (srv.c[i].fd < 0)
+			return &srv.c[i];
+	for (i = 0; i < DP_MAX_CONN; i++) {
+		struct dp_conn *c = &srv.c[i];
+
+		if (c->held || (own && c->uid != uid))
+			continue;
+		n = own ? DP_PER_UID : uid_conns(c->uid);
+		if (!best || n > best_n || (n == best_n && c->since < best->since)) {
+			best = c;
+			best_n = n;
+		}
+	}
+	return best;
+}
+
+/* Close @c for the deadline or a newcomer: /error, so that a client knows it was not it. */
+static void conn_drop(struct dp_conn *c)
+{
+	send(c->fd, "/error", 6, MSG_DONTWAIT | MSG_NOSIGNAL);
+	c->connected = false; /* not "went away": said in the count below */
+	conn_gone(c);
+	srv.dropped++;
+}
+
+/* Connections past their deadline closed, and what was dropped said once a second at most. */
+static void expire(uint64_t now)
 {
 	int i;
 
 	for (i = 0; i < DP_MAX_CONN; i++)
-		if (srv.c[i].fd < 0)
-			return &srv.c[i];
-	return NULL;
+		if (srv.c[i].fd >= 0 && now >= srv.c[i].deadline)
+			conn_drop(&srv.c[i]);
+	if (srv.dropped && now - srv.said_ns >= 1000000000ull) {
+		pr_info("device-plugin socket: closed %lu connection%s that had not taken an XSKMAP "
+			"(%d ms from connect to /xsk_map_fd; %d connections per peer uid, %d in all)\n",
+			srv.dropped, srv.dropped == 1 ? "" : "s", DP_DEADLINE_MS, DP_PER_UID,
+			DP_MAX_CONN);
+		srv.dropped = 0;
+		srv.said_ns = now;
+	}
+}
+
+/* A connection accepted: into its slot (taking another's place, as slot_for() says), or refused. */
+static void take(struct xskf_engine *eng, int fd, uint64_t now)
+{
+	struct ucred cr = { .pid = 0, .uid = (uid_t)-1 };
+	socklen_t cl = sizeof(cr);
+	struct dp_conn *c;
+
+	/* no credentials: counted as one unknown uid, which gets no more than any other */
+	getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &cl);
+	c = slot_for(cr.uid);
+	if (!c) {
+		send(fd, "/error", 6, MSG_DONTWAIT | MSG_NOSIGNAL);
+		close(fd);
+		srv.dropped++;
+		return;
+	}
+	if (c->fd >= 0)
+		conn_drop(c);
+	c->fd = fd;
+	c->connected = false;
+	c->held = false;
+	c->pid = cr.pid;
+	c->uid = cr.uid;
+	c->since = now;
+	c->deadline = now + DP_DEADLINE_MS * 1000000ull;
+	conn_step(eng, c); /* a request sent with the connect: answered now */
 }
 
 void xskf_dp_uds__serve(struct xskf_engine *eng)
 {
+	uint64_t now = xskf_now_ns();
 	int i, k, fd;
 
 	if (srv.fd < 0)
@@ -363,30 +465,12 @@ void xskf_dp_uds__serve(struct xskf_engine *eng)
 	for (i = 0; i < DP_MAX_CONN; i++)
 		if (srv.c[i].fd >= 0)
 			conn_step(eng, &srv.c[i]);
+	expire(now);
 	for (k = 0; k < DP_ACCEPTS; k++) {
-		struct dp_conn *c = NULL;
-		struct ucred cr;
-		socklen_t cl = sizeof(cr);
-
 		fd = accept4(srv.fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0)
 			break;
-		c = free_slot();
-		if (!c) {
-			/* peers may have gone since the step above: their slots first */
-			for (i = 0; i < DP_MAX_CONN; i++)
-				conn_step(eng, &srv.c[i]);
-			c = free_slot();
-		}
-		if (!c) {
-			send(fd, "/error", 6, MSG_DONTWAIT | MSG_NOSIGNAL);
-			close(fd);
-			continue;
-		}
-		c->fd = fd;
-		c->connected = false;
-		c->pid = getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &cl) ? 0 : cr.pid;
-		conn_step(eng, c); /* a request sent with the connect: answered now */
+		take(eng, fd, now);
 	}
 }
 
@@ -401,7 +485,7 @@ void xskf_dp_uds__close(void)
 			conn_close(&srv.c[i]);
 	close(srv.fd);
 	srv.fd = -1;
-	if (sig_path[0])
-		unlink(sig_path);
-	sig_path[0] = 0;
+	if (xskf_sock_file__remove(&srv.file) < 0)
+		pr_warn("--serve-uds: the socket's name no longer holds the socket xskf made "
+			"(replaced since): left alone\n");
 }
