@@ -28,6 +28,7 @@
 #include <bpf/libbpf.h>
 #include <xdp/libxdp.h>
 
+#include "backend/xdp/features.h"
 #include "backend/xdp/verifier_log.h"
 #include "backend/xdp/xdp.h"
 #include "core/engine.h"
@@ -253,6 +254,17 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 	 * libxdp without a bpffs loads our program once more to attach it alone (a second
 	 * verification, the longest part of a start): we attach the loaded one ourselves
 	 */
+	/*
+	 * ext programs forced off (XSKF_FEATURES_OFF=ext, features.c): as on a kernel that
+	 * refuses them. Only the forced answer counts here: libbpf's own probe of ext programs
+	 * is not trusted to decide (libxdp's load says the kernel's word, below)
+	 */
+	if (xskf_features__probe(XSKF_FEAT_EXT) == -ECANCELED) {
+		snprintf(why, sizeof(why), "freplace (ext) programs forced off by XSKF_FEATURES_OFF");
+		if (!xskf_xdp_port(port)->disp.told++)
+			say_alone(port);
+		return -EOPNOTSUPP;
+	}
 	if (!xskf_disp__bpffs(port)) {
 		snprintf(why, sizeof(why), "no bpffs");
 		if (!xskf_xdp_port(port)
