@@ -463,7 +463,6 @@ XSKF_API int xskf_engine__queue_stats(struct xskf_engine *eng, unsigned int idx,
 				      unsigned int *port, uint32_t *queue,
 				      struct xskf_queue_stats *st);
 
-/* Frame census: where every UMEM frame of one worker is. */
 /* What a worker did with its time (docs/idle.md), since it started. */
 struct xskf_idle_stats {
 	size_t sz;               /* set by the caller: sizeof(struct xskf_idle_stats) */
@@ -478,7 +477,7 @@ struct xskf_idle_stats {
 	 */
 	uint64_t lost_asleep;
 };
-#define xskf_idle_stats__last_field empty_wakeups
+#define xskf_idle_stats__last_field lost_asleep
 
 /*
  * xskf_engine__idle_stats() - worker @worker's busy and asleep time and wake-ups, read now
@@ -492,6 +491,7 @@ XSKF_API int xskf_engine__idle_stats(const struct xskf_engine *eng, unsigned int
 /* "busy", "adaptive" or "sleep" for @mode; "?" otherwise. Thread: any. */
 XSKF_API const char *xskf_idle__name(enum xskf_idle mode);
 
+/* Frame census: where every UMEM frame of one worker is. */
 struct xskf_frame_census {
 	uint64_t total;
 	uint64_t cache;       /* free, in the worker's cache */

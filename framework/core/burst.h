@@ -5,7 +5,7 @@
  * burst, and tests no feature itself.
  *
  *     s->burst     take the RX burst, the app's rx_burst(), its verdicts carried out
- *     s->dispatch  the verdicts of a burst the app built (tx_fill())
+ *     s->verdicts  the verdicts of a burst the app built (tx_fill())
  *     s->reap      completions back to the cache
  *
  * Each is one instantiation of one inline body per kind (ring_ops.h: XSKF_BURST_*): frames

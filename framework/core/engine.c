@@ -671,7 +671,7 @@ static int start_workers(struct xskf_engine *eng)
 }
 
 /*
- * One sequence for every backend; the backend table (backend/backend.h) says what its kernel
+ * One sequence for every backend; the backend table (core/backend.h) says what its kernel
  * needs at each step (the memory backend: no preflight, no program, no capabilities).
  */
 int xskf_engine__start(struct xskf_engine *eng)

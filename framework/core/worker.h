@@ -48,7 +48,7 @@ struct xskf_worker {
 	struct xskf_worker_info info;
 	void *wctx;
 	int init_err;
-	/* its backend's step (backend/backend.h), NULL when a kernel serves the rings */
+	/* its backend's step (core/backend.h), NULL when a kernel serves the rings */
 	void (*step)(struct xskf_worker *w, uint32_t batch, bool rx);
 	void *be_priv; /* its backend's own state of the worker (backend/, opaque here) */
 	/* live capture (capture.h): the published ring, read once a burst; its owner */
