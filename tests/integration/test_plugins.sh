@@ -350,9 +350,9 @@ for i in range(int(sys.argv[1])):
           i, i % 250 + 1, 10000 + i, (i * 7) % 250 + 1, 20000 + i, 1000 - i % 1000))' "$1"
 	}
 	for so in talker talker_buf; do
-		"$XSKF" run "$TP/$so.so" -i mem0 --backend memory --quiet >/dev/null 2>"$out/t.err" &
+		"$XSKF" run "$TP/$so.so" -i mem0 --backend memory --quiet >/dev/null 2>"$out/t.$so.err" &
 		pid=$!
-		wait_line "$out/t.err" "control socket"
+		wait_line "$out/t.$so.err" "control socket"
 		for n in 64 5000; do
 			rc=0
 			"$CTL" talker top $n >"$out/a.$n" || rc=$?
