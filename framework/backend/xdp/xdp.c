@@ -684,4 +684,6 @@ const struct xskf_backend_ops xskf_backend_xdp = {
 	.promisc = xskf_promisc__take,
 	/* idle workers: their sleep, and what the kernel adds */
 	.wait = xdp_wait, .idle_help = xdp_idle_help,
+	/* xskfctl doctor: the program's counters of every queue, NAPI IDs, interrupts */
+	.doctor = xskf_xdp__doctor,
 };

@@ -122,6 +122,8 @@ int xskf_prog__counters(struct xskf_port *port, uint32_t queue, uint64_t out[3])
  * gone, 2 xskf's of a live run (*@pid). Its name ("'name' (id N)") into @name. Thread: any.
  */
 int xskf_prog__owner(uint32_t id, char *name, size_t name_len, int *pid);
+/* The backend's part of the control socket's "doctor" answer (doctor_live.c). */
+void xskf_xdp__doctor(struct xskf_engine *eng, FILE *f);
 void xskf_prog__emergency_detach(void);
 
 /*
