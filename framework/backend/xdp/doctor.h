@@ -136,6 +136,10 @@ void xskf_dr__check_features(struct xskf_dr_report *r, const struct xskf_dr_ask 
 /* The NAPI IDs of the asked queues (netdev queue-get): what -B needs. */
 void xskf_dr__check_napi(struct xskf_dr_report *r, const struct xskf_dr_ask *a, int ifindex);
 
+/* ---- at start-up (doctor_start.c): the cheap and certain checks, a warning line each ---- */
+struct xskf_engine;
+void xskf_dr__startup(const struct xskf_engine *eng);
+
 /* ---- the commands ---- */
 int xskf_doctor__cmd(int argc, char **argv);
 #endif /* XSKF_DOCTOR_H */
