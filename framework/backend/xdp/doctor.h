@@ -124,6 +124,9 @@ void xskf_dr__judge_huge(struct xskf_dr_report *r, const struct xskf_dr_ask *a, 
 /* RLIMIT_MEMLOCK @limit (RLIM_INFINITY: none) and whether CAP_IPC_LOCK lifts it. */
 void xskf_dr__judge_memlock(struct xskf_dr_report *r, const struct xskf_dr_ask *a,
 			    uint64_t limit, bool ipc_lock, unsigned int workers);
+/* --frames @frames (0: the default) for @socks sockets per worker of @fill-slot fill rings. */
+void xskf_dr__judge_umem(struct xskf_dr_report *r, uint32_t frames, uint32_t fill, uint32_t tx,
+			 unsigned int socks);
 /* "0-3,6" into a set of CPUs (at most @max); -EINVAL when it is no cpu list. */
 int xskf_dr__cpu_list(const char *s, bool *set, unsigned int max);
 

@@ -286,6 +286,7 @@ static void check_memory(struct dr_run *d)
 
 	d->a.umem_bytes = (uint64_t)(d->frames ? d->frames : per * (d->fill + d->tx)) *
 			  d->a.frame_size;
+	xskf_dr__judge_umem(&d->r, d->frames, d->fill, d->tx, per);
 	if (size && node >= 0 && xskf_huge__pool(size, node, &p))
 		p.free = 0;
 	xskf_dr__judge_huge(&d->r, &d->a, node, size, p.free, d->workers);

@@ -348,3 +348,22 @@ void xskf_dr__judge_memlock(struct xskf_dr_report *r, const struct xskf_dr_ask *
 		     workers > 1 ? "s" : "", (unsigned long long)a->umem_bytes,
 		     (unsigned long long)kib, (unsigned long long)kib);
 }
+
+void xskf_dr__judge_umem(struct xskf_dr_report *r, uint32_t frames, uint32_t fill, uint32_t tx,
+			 unsigned int socks)
+{
+	uint64_t need = (uint64_t)socks * fill;
+
+	if (!frames || frames >= need) {
+		xskf_dr__add(r, XSKF_DR_OK, "umem", "the UMEM (%s) can fill every fill ring",
+			     frames ? "--frames" : "the fill and TX rings of every socket");
+		return;
+	}
+	xskf_dr__add(r, XSKF_DR_PROBLEM, "umem",
+		     "the UMEM is too small for the rings: the fill ring can never be full, and a "
+		     "burst longer than the frames in it is dropped (kernel rx_dropped)\n--frames %u "
+		     "for %u socket%s per worker, each fill ring %u slots (%llu frames to fill "
+		     "them, and TX rings of %u)\n--frames %llu (or leave --frames out)", frames,
+		     socks, socks > 1 ? "s" : "", fill, (unsigned long long)need, tx,
+		     (unsigned long long)socks * (fill + tx));
+}
