@@ -156,6 +156,8 @@ int cmd_doctor(const char *want, int argc, char **argv)
 		return 1;
 	if (take(inst.path, &a, err, sizeof(err)))
 		goto fail;
+	/* on stderr: the window is open (a test sends its frames once it reads this) */
+	fprintf(stderr, "xskfctl: doctor: sampling %s for %.1f s\n", inst.name, secs);
 	usleep((useconds_t)(secs * 1e6));
 	if (take(inst.path, &b, err, sizeof(err)))
 		goto fail;
