@@ -37,12 +37,25 @@ struct dr_run {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: xskf doctor -i IFACE [-q Q]... [--cpus LIST] [-z] [-B] [--skb]\n"
-		   "                   [--frame-size N] [--frames N] [--fill-ring N] [--tx-ring N]\n"
-		   "                   [--no-hints] [--mac MAC] [--json] [-v]\n"
+	fprintf(f, "usage: xskf doctor -i IFACE [-q Q]... [options] [--json]\n"
 		   "Read IFACE and the kernel: one line per reason frames would not reach a\n"
 		   "run with these options, with its evidence and fix; \"no problem found\" when\n"
-		   "there is none. Exit 0: no problem, 1: problems, 2: usage. See xskf-doctor(1).\n");
+		   "there is none. Exit 0: no problem, 1: problems, 2: usage. See xskf-doctor(1).\n"
+		   "  -i, --interface IFACE  the interface the run will use\n"
+		   "  -q, --queue Q          a queue it will bind (repeat; default: every queue)\n"
+		   "      --cpus LIST        the workers' CPUs, as the run's --cpus\n"
+		   "  -z, --zero-copy        the run asks for zero-copy\n"
+		   "  -B, --busy-poll        the run asks for busy polling\n"
+		   "      --skb              the run asks for SKB (generic) mode\n"
+		   "      --frame-size N     the run's UMEM frame size (2048 or 4096; default 2048)\n"
+		   "      --frames N         the run's --frames (default: fill + TX ring per socket)\n"
+		   "      --fill-ring N      the run's fill ring size (default 2048)\n"
+		   "      --tx-ring N        the run's TX ring size (default 2048)\n"
+		   "      --no-hints         the run's --no-hints (less headroom in front of frames)\n"
+		   "      --mac MAC          the destination MAC of the traffic (MAC filter check)\n"
+		   "      --json             one JSON document with every check\n"
+		   "  -v, --verbose          also the checks that found nothing wrong\n"
+		   "  -h, --help             this text\n");
 }
 
 static int parse_mac(const char *s, uint8_t *m)
