@@ -161,6 +161,9 @@ static void flow_hash(void)
 	reset(two, 2);
 	xskf_dr__judge_rxfh(&r, &a, TCP_V4_FLOW, 0, -EOPNOTSUPP);
 	CHECK(r.n == 1 && r.f[0].sev == XSKF_DR_UNKNOWN, "EOPNOTSUPP: not reported");
+	reset(two, 2);
+	xskf_dr__judge_rxfh(&r, &a, TCP_V4_FLOW, 0, 0);
+	CHECK(r.n == 1 && r.f[0].sev == XSKF_DR_UNKNOWN, "no field (virtio-net without RSS): unknown");
 }
 
 static void promisc(void)

@@ -117,9 +117,13 @@ static int parse_one(struct dr_run *d, int c, const char *arg)
 			if (set[i])
 				d->a.cpus[d->a.ncpus++] = (int)i;
 		return 0;
-	case O_FRAME: v = num("--frame-size", arg, 2048, 4096);
-		d->a.frame_size = (uint32_t)v;
-		return v == 2048 || v == 4096 ? 0 : -EINVAL;
+	case O_FRAME:
+		if (strcmp(arg, "2048") && strcmp(arg, "4096")) {
+			pr_warn("doctor: invalid --frame-size '%s': 2048 or 4096\n", arg);
+			return -EINVAL;
+		}
+		d->a.frame_size = (uint32_t)atoi(arg);
+		return 0;
 	case O_FRAMES: v = num("--frames", arg, 1, 1 << 24); d->frames = (uint32_t)v; break;
 	case O_FILL: v = num("--fill-ring", arg, 1, 1 << 20); d->fill = (uint32_t)v; break;
 	case O_TXR: v = num("--tx-ring", arg, 1, 1 << 20); d->tx = (uint32_t)v; break;

@@ -111,8 +111,8 @@ void xskf_dr__judge_queues(struct xskf_dr_report *r, const struct xskf_dr_ask *a
 				     max_rx ? ", and the driver allows no more" : "", nr_rx - 1);
 	}
 	if (!bad)
-		xskf_dr__add(r, XSKF_DR_OK, "queues", "%s has %u RX queues; the asked ones exist",
-			     a->ifname, nr_rx);
+		xskf_dr__add(r, XSKF_DR_OK, "queues", "%s has %u RX queue%s; the asked ones exist",
+			     a->ifname, nr_rx, nr_rx == 1 ? "" : "s");
 }
 
 
@@ -307,8 +307,8 @@ void xskf_dr__judge_huge(struct xskf_dr_report *r, const struct xskf_dr_ask *a, 
 		return;
 	}
 	if (node < 0) {
-		xskf_dr__add(r, XSKF_DR_OK, "hugepages", "no NUMA node (a virtual device): the "
-			     "UMEM's node does not matter");
+		xskf_dr__add(r, XSKF_DR_OK, "hugepages", "the NIC has no NUMA node (a virtual "
+			     "device, or a machine of one node): the UMEM's node does not matter");
 		return;
 	}
 	if (free >= need) {

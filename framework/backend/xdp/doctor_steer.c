@@ -241,6 +241,12 @@ void xskf_dr__judge_rxfh(struct xskf_dr_report *r, const struct xskf_dr_ask *a, 
 		return;
 	}
 	rxh_words(fields, w, sizeof(w));
+	if (!(fields & (RXH_IP_SRC | RXH_IP_DST | RXH_L4_B_0_1 | RXH_L4_B_2_3))) {
+		/* virtio-net without RSS: the device, not a hash the driver can tell, picks */
+		xskf_dr__add(r, XSKF_DR_UNKNOWN, "rx-flow-hash", "the driver reports no address or "
+			     "port field in its %s rx-flow-hash\nETHTOOL_GRXFH: %s\n", fw, w);
+		return;
+	}
 	if ((fields & (RXH_L4_B_0_1 | RXH_L4_B_2_3)) || a->nq == 1) {
 		xskf_dr__add(r, XSKF_DR_OK, "rx-flow-hash", "%s frames are hashed over %s; asked: "
 			     "%s", fw, w, xskf_dr__asked_words(a, qw, sizeof(qw)));
