@@ -103,8 +103,10 @@ static int take(const char *path, struct dr_sample *s, char *err, size_t el)
 	if (ctl_ask(path, "doctor\n", &ans, &len, err, el))
 		return -1;
 	if (len >= 6 && !memcmp(ans, "error:", 6)) {
-		snprintf(err, el, "the run does not answer 'doctor' (an xskf older than "
-			 "xskfctl?): %.*s", (int)strcspn(ans, "\n"), ans);
+		snprintf(err, el,
+			 "the run does not answer 'doctor' (an xskf older than "
+			 "xskfctl?): %.*s",
+			 (int)strcspn(ans, "\n"), ans);
 		free(ans);
 		return -1;
 	}
@@ -142,13 +144,17 @@ int cmd_doctor(const char *want, int argc, char **argv)
 		} else if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
 			secs = strtod(argv[++i], &end);
 			if (*end || !(secs >= 0.1 && secs <= 3600)) {
-				fprintf(stderr, "xskfctl: doctor: invalid --seconds '%s': 0.1 to "
-						"3600\n", argv[i]);
+				fprintf(stderr,
+					"xskfctl: doctor: invalid --seconds '%s': 0.1 to "
+					"3600\n",
+					argv[i]);
 				return 2;
 			}
 		} else {
-			fprintf(stderr, "xskfctl: doctor: unknown argument '%s' (doctor "
-					"[--seconds N] [--json])\n", argv[i]);
+			fprintf(stderr,
+				"xskfctl: doctor: unknown argument '%s' (doctor "
+				"[--seconds N] [--json])\n",
+				argv[i]);
 			return 2;
 		}
 	}

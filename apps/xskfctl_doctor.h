@@ -26,7 +26,7 @@ struct dr_sample {
 };
 /* One line into @o: what, evidence and fix printf-style, separated by '\n' in @fmt. */
 __attribute__((format(printf, 4, 5))) void dr_add(struct dr_out *o, int sev, const char *check,
-						 const char *fmt, ...);
+						  const char *fmt, ...);
 /* Every loss between samples @a and @b (b later), by cause. */
 void dr_judge(struct dr_out *o, const struct dr_sample *a, const struct dr_sample *b);
 int cmd_doctor(const char *want, int argc, char **argv);

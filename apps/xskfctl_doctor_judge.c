@@ -91,8 +91,7 @@ static int find_queue(const struct xj_node *n, int arr, const char *port, uint64
 }
 
 /* Steering's count @key ("pass", "cpumap") on @port's queue @q, in sample @n (0: none). */
-static uint64_t steer_count(const struct xj_node *n, const char *port, uint64_t q,
-			    const char *key)
+static uint64_t steer_count(const struct xj_node *n, const char *port, uint64_t q, const char *key)
 {
 	int p = find_str(n, xj_get(n, 0, "steering"), "port", port);
 	int e = p >= 0 ? find(n, xj_get(n, p, "queues"), "queue", q) : -1;
@@ -106,8 +105,9 @@ struct qwin {
 	uint64_t queue, worker;
 	uint64_t rx, redir, passed, errors, kdrop, kfull, kfempty, wfempty;
 	uint64_t txfull, txring, other, chains, tx, stpass, stcpu;
-	double busy;	  /* its worker's busy share in the window, 0..1 (-1: unknown) */
-	double busy_s;	  /* its worker's time at work in the window */
+	bool no_prog;  /* no program of the run's counts (memory backend, a served run) */
+	double busy;   /* its worker's busy share in the window, 0..1 (-1: unknown) */
+	double busy_s; /* its worker's time at work in the window */
 	uint64_t lost_asleep, rx_ring, fill, rxr, batch, frames, socks;
 	double secs;
 };
@@ -122,6 +122,13 @@ static void window(struct qwin *w, const struct dr_sample *a, const struct dr_sa
 	uint64_t busy, asleep;
 
 	w->port = xj_str(bn, qb, "port", "?");
+	/* the run's own reconciled holds a served run (--xsk-map) to nothing: report.c */
+	w->no_prog =
+	    strcmp(xj_str(bn, 0, "backend", "xdp"), "xdp") ||
+	    (!grew(val(an, qa, "program", "redirected"), val(bn, qb, "program", "redirected")) &&
+	     xj_get(bn, qb, "reconciled") >= 0 &&
+	     bn[xj_get(bn, qb, "reconciled")].type == XJ_TRUE &&
+	     grew(val(an, qa, NULL, "rx_packets"), val(bn, qb, NULL, "rx_packets")));
 	w->queue = val(bn, qb, NULL, "queue");
 	w->worker = val(bn, qb, NULL, "worker");
 	w->rx = D(NULL, "rx_packets");
@@ -141,9 +148,9 @@ static void window(struct qwin *w, const struct dr_sample *a, const struct dr_sa
 	wb = find(bn, xj_get(bn, 0, "workers"), "worker", w->worker);
 	busy = wa >= 0 && wb >= 0 ? grew(val(an, wa, NULL, "busy_ns"), val(bn, wb, NULL, "busy_ns"))
 				  : 0;
-	asleep = wa >= 0 && wb >= 0 ? grew(val(an, wa, NULL, "asleep_ns"),
-					   val(bn, wb, NULL, "asleep_ns"))
-				    : 0;
+	asleep = wa >= 0 && wb >= 0
+		     ? grew(val(an, wa, NULL, "asleep_ns"), val(bn, wb, NULL, "asleep_ns"))
+		     : 0;
 	w->busy = busy + asleep ? (double)busy / (double)(busy + asleep) : -1;
 	w->busy_s = (double)busy / 1e9;
 	w->lost_asleep = wa >= 0 && wb >= 0 ? grew(val(an, wa, NULL, "lost_asleep"),
@@ -173,10 +180,13 @@ static void window(struct qwin *w, const struct dr_sample *a, const struct dr_sa
 static const char *busy_words(const struct qwin *w, char *buf, size_t len)
 {
 	if (w->busy < 0)
-		snprintf(buf, len, "worker %llu's time at work unknown", (unsigned long long)w->worker);
+		snprintf(buf, len, "worker %llu's time at work unknown",
+			 (unsigned long long)w->worker);
 	else if (w->rx)
-		snprintf(buf, len, "worker %llu worked %.2f s of the %.1f s, %.1f us per frame "
-			 "received", (unsigned long long)w->worker, w->busy_s, w->secs,
+		snprintf(buf, len,
+			 "worker %llu worked %.2f s of the %.1f s, %.1f us per frame "
+			 "received",
+			 (unsigned long long)w->worker, w->busy_s, w->secs,
 			 w->busy_s * 1e6 / (double)w->rx);
 	else
 		snprintf(buf, len, "worker %llu worked %.2f s of the %.1f s and received nothing",
@@ -192,28 +202,31 @@ static void fill_empty(struct dr_out *o, const struct qwin *w)
 
 	busy_words(w, bw, sizeof(bw));
 	if (w->frames && w->frames < need) {
-		dr_add(o, DR_PROBLEM, "fill-empty",
-		       "%s queue %llu lost %llu frames: the fill ring was empty when they came, "
-		       "and the UMEM is too small to fill it\nkernel rx_dropped +%llu, "
-		       "rx_fill_ring_empty_descs +%llu; the UMEM has %llu frames for %llu socket%s, "
-		       "each fill ring %llu slots (%llu frames to fill them)\n--frames %llu or "
-		       "more (or leave --frames out: the fill and TX rings of every socket)",
-		       w->port, (unsigned long long)w->queue, (unsigned long long)w->kdrop,
-		       (unsigned long long)w->kdrop, (unsigned long long)w->kfempty,
-		       (unsigned long long)w->frames, (unsigned long long)w->socks,
-		       w->socks > 1 ? "s" : "", (unsigned long long)w->fill,
-		       (unsigned long long)need, (unsigned long long)(2 * need));
+		dr_add(
+		    o, DR_PROBLEM, "fill-empty",
+		    "%s queue %llu lost %llu frames: the fill ring was empty when they came, "
+		    "and the UMEM is too small to fill it\nkernel rx_dropped +%llu, "
+		    "rx_fill_ring_empty_descs +%llu; the UMEM has %llu frames for %llu socket%s, "
+		    "each fill ring %llu slots (%llu frames to fill them)\n--frames %llu or "
+		    "more (or leave --frames out: the fill and TX rings of every socket)",
+		    w->port, (unsigned long long)w->queue, (unsigned long long)w->kdrop,
+		    (unsigned long long)w->kdrop, (unsigned long long)w->kfempty,
+		    (unsigned long long)w->frames, (unsigned long long)w->socks,
+		    w->socks > 1 ? "s" : "", (unsigned long long)w->fill, (unsigned long long)need,
+		    (unsigned long long)(2 * need));
 		return;
 	}
 	/* most of them lost while the worker slept: it was asleep, not slow */
 	if (2 * w->lost_asleep > w->kdrop) {
-		dr_add(o, DR_PROBLEM, "fill-empty",
-		       "%s queue %llu lost %llu frames: the fill ring ran dry while the worker slept "
-		       "(idle) and a burst came\nkernel rx_dropped +%llu, rx_fill_ring_empty_descs "
-		       "+%llu; lost while asleep +%llu; %s\n--idle busy (or a bigger --fill-ring "
-		       "and --frames to hold a burst)", w->port, (unsigned long long)w->queue,
-		       (unsigned long long)w->kdrop, (unsigned long long)w->kdrop,
-		       (unsigned long long)w->kfempty, (unsigned long long)w->lost_asleep, bw);
+		dr_add(
+		    o, DR_PROBLEM, "fill-empty",
+		    "%s queue %llu lost %llu frames: the fill ring ran dry while the worker slept "
+		    "(idle) and a burst came\nkernel rx_dropped +%llu, rx_fill_ring_empty_descs "
+		    "+%llu; lost while asleep +%llu; %s\n--idle busy (or a bigger --fill-ring "
+		    "and --frames to hold a burst)",
+		    w->port, (unsigned long long)w->queue, (unsigned long long)w->kdrop,
+		    (unsigned long long)w->kdrop, (unsigned long long)w->kfempty,
+		    (unsigned long long)w->lost_asleep, bw);
 		return;
 	}
 	dr_add(o, DR_PROBLEM, "fill-empty",
@@ -226,8 +239,8 @@ static void fill_empty(struct dr_out *o, const struct qwin *w)
 	       w->port, (unsigned long long)w->queue, (unsigned long long)w->kdrop,
 	       (unsigned long long)w->kdrop, (unsigned long long)w->kfempty, w->secs,
 	       (unsigned long long)w->lost_asleep, (unsigned long long)w->fill,
-	       (unsigned long long)w->frames, (unsigned long long)w->socks,
-	       w->socks > 1 ? "s" : "", bw);
+	       (unsigned long long)w->frames, (unsigned long long)w->socks, w->socks > 1 ? "s" : "",
+	       bw);
 }
 
 /* The kernel's losses on one bound queue. */
@@ -239,23 +252,26 @@ static void kernel_losses(struct dr_out *o, const struct qwin *w)
 	if (w->kdrop && w->kfempty)
 		fill_empty(o, w);
 	else if (w->kdrop)
-		dr_add(o, DR_PROBLEM, "rx-dropped",
-		       "%s queue %llu: the kernel dropped %llu frames with buffers in the fill ring: "
-		       "frames longer than a UMEM frame holds (or invalid)\nkernel rx_dropped +%llu, "
-		       "rx_fill_ring_empty_descs +0\nxskf doctor -i %s (its mtu line: --frame-size "
-		       "4096, or a lower MTU)", w->port, (unsigned long long)w->queue,
-		       (unsigned long long)w->kdrop, (unsigned long long)w->kdrop, w->port);
+		dr_add(
+		    o, DR_PROBLEM, "rx-dropped",
+		    "%s queue %llu: the kernel dropped %llu frames with buffers in the fill ring: "
+		    "frames longer than a UMEM frame holds (or invalid)\nkernel rx_dropped +%llu, "
+		    "rx_fill_ring_empty_descs +0\nxskf doctor -i %s (its mtu line: --frame-size "
+		    "4096, or a lower MTU)",
+		    w->port, (unsigned long long)w->queue, (unsigned long long)w->kdrop,
+		    (unsigned long long)w->kdrop, w->port);
 	if (w->kfull)
-		dr_add(o, DR_PROBLEM, "rx-ring-full",
-		       "%s queue %llu lost %llu frames: the RX ring was full: the worker takes "
-		       "frames off it slower than they come\nkernel rx_ring_full +%llu in %.1f s; RX "
-		       "ring %llu slots, bursts of %llu; %s\na cheaper app per frame, or more queues "
-		       "and workers (-q, --cpus); --rx-ring %llu --fill-ring %llu (--frames to "
-		       "match) ride out longer bursts",
-		       w->port, (unsigned long long)w->queue, (unsigned long long)w->kfull,
-		       (unsigned long long)w->kfull, w->secs, (unsigned long long)w->rxr,
-		       (unsigned long long)w->batch, bw, (unsigned long long)(2 * w->rxr),
-		       (unsigned long long)(2 * w->fill));
+		dr_add(
+		    o, DR_PROBLEM, "rx-ring-full",
+		    "%s queue %llu lost %llu frames: the RX ring was full: the worker takes "
+		    "frames off it slower than they come\nkernel rx_ring_full +%llu in %.1f s; RX "
+		    "ring %llu slots, bursts of %llu; %s\na cheaper app per frame, or more queues "
+		    "and workers (-q, --cpus); --rx-ring %llu --fill-ring %llu (--frames to "
+		    "match) ride out longer bursts",
+		    w->port, (unsigned long long)w->queue, (unsigned long long)w->kfull,
+		    (unsigned long long)w->kfull, w->secs, (unsigned long long)w->rxr,
+		    (unsigned long long)w->batch, bw, (unsigned long long)(2 * w->rxr),
+		    (unsigned long long)(2 * w->fill));
 }
 
 /* What the program and the worker counted on one bound queue. */
@@ -265,43 +281,49 @@ static void worker_losses(struct dr_out *o, const struct qwin *w)
 
 	/* the rules' own choice: said, not a loss of the run's */
 	if (w->passed && w->stpass)
-		dr_add(o, DR_INFO, "passed",
-		       "%s queue %llu: the steering rules passed %llu frames to the stack\n"
-		       "program passed +%llu, steering pass +%llu (xskfctl steer list: each "
-		       "rule's hits)\nxskfctl steer del ID (if a rule passes what the app should get)",
-		       w->port, (unsigned long long)q, (unsigned long long)w->stpass,
-		       (unsigned long long)w->passed, (unsigned long long)w->stpass);
+		dr_add(
+		    o, DR_INFO, "passed",
+		    "%s queue %llu: the steering rules passed %llu frames to the stack\n"
+		    "program passed +%llu, steering pass +%llu (xskfctl steer list: each "
+		    "rule's hits)\nxskfctl steer del ID (if a rule passes what the app should get)",
+		    w->port, (unsigned long long)q, (unsigned long long)w->stpass,
+		    (unsigned long long)w->passed, (unsigned long long)w->stpass);
 	if (w->passed > w->stpass + w->stcpu)
-		dr_add(o, DR_PROBLEM, "passed",
-		       "%s queue %llu: the program passed %llu frames to the stack though this run "
-		       "binds the queue: its socket was not in the XSKMAP\nprogram passed +%llu, by "
-		       "steering rules +%llu (pass) and +%llu (to CPUs)\nrestart the run "
-		       "(xskfctl stats: its queues)",
-		       w->port, (unsigned long long)q,
-		       (unsigned long long)(w->passed - w->stpass - w->stcpu),
-		       (unsigned long long)w->passed, (unsigned long long)w->stpass,
-		       (unsigned long long)w->stcpu);
+		dr_add(
+		    o, DR_PROBLEM, "passed",
+		    "%s queue %llu: the program passed %llu frames to the stack though this run "
+		    "binds the queue: its socket was not in the XSKMAP\nprogram passed +%llu, by "
+		    "steering rules +%llu (pass) and +%llu (to CPUs)\nrestart the run "
+		    "(xskfctl stats: its queues)",
+		    w->port, (unsigned long long)q,
+		    (unsigned long long)(w->passed - w->stpass - w->stcpu),
+		    (unsigned long long)w->passed, (unsigned long long)w->stpass,
+		    (unsigned long long)w->stcpu);
 	if (w->errors)
 		dr_add(o, DR_PROBLEM, "errors",
 		       "%s queue %llu: the program could not deliver %llu frames (no room for the "
 		       "RX hints, or the redirect failed)\nprogram errors +%llu\n--no-hints, if "
-		       "the frames come without headroom", w->port, (unsigned long long)q,
-		       (unsigned long long)w->errors, (unsigned long long)w->errors);
+		       "the frames come without headroom",
+		       w->port, (unsigned long long)q, (unsigned long long)w->errors,
+		       (unsigned long long)w->errors);
 	if (w->txfull)
-		dr_add(o, DR_PROBLEM, "tx-full",
-		       "%s queue %llu: %llu frames to send were dropped: the TX ring stayed full "
-		       "(completions come late, or the port sends slower than the app)\ndrop_tx_full "
-		       "+%llu, TX ring found full %llu times, sent +%llu\na bigger --tx-ring and "
-		       "--comp-ring, or a slower sender", w->port, (unsigned long long)q,
-		       (unsigned long long)w->txfull, (unsigned long long)w->txfull,
-		       (unsigned long long)w->txring, (unsigned long long)w->tx);
+		dr_add(
+		    o, DR_PROBLEM, "tx-full",
+		    "%s queue %llu: %llu frames to send were dropped: the TX ring stayed full "
+		    "(completions come late, or the port sends slower than the app)\ndrop_tx_full "
+		    "+%llu, TX ring found full %llu times, sent +%llu\na bigger --tx-ring and "
+		    "--comp-ring, or a slower sender",
+		    w->port, (unsigned long long)q, (unsigned long long)w->txfull,
+		    (unsigned long long)w->txfull, (unsigned long long)w->txring,
+		    (unsigned long long)w->tx);
 	if (w->other)
-		dr_add(o, DR_PROBLEM, "other-drops",
-		       "%s queue %llu: the worker dropped %llu frames: to a port that is not there, "
-		       "too long for their port, or with more buffers than it takes\ndrop_no_port + "
-		       "drop_too_long + chains.drop_tx = +%llu\nxskfctl stats (the queue's counters)",
-		       w->port, (unsigned long long)q, (unsigned long long)w->other,
-		       (unsigned long long)w->other);
+		dr_add(
+		    o, DR_PROBLEM, "other-drops",
+		    "%s queue %llu: the worker dropped %llu frames: to a port that is not there, "
+		    "too long for their port, or with more buffers than it takes\ndrop_no_port + "
+		    "drop_too_long + chains.drop_tx = +%llu\nxskfctl stats (the queue's counters)",
+		    w->port, (unsigned long long)q, (unsigned long long)w->other,
+		    (unsigned long long)w->other);
 }
 
 /* redirected = received + kernel drops + multi-buffer drops + frames still in the RX ring. */
@@ -311,14 +333,14 @@ static void reconcile(struct dr_out *o, const struct qwin *w)
 	/* read a moment apart: frames in the RX ring, and a burst the worker holds */
 	uint64_t slack = w->rx_ring + w->batch;
 
-	if (acc + slack >= w->redir && acc <= w->redir + slack)
+	if (w->no_prog || (acc + slack >= w->redir && acc <= w->redir + slack))
 		return;
 	dr_add(o, DR_PROBLEM, "reconcile",
 	       "%s queue %llu: the counters do not reconcile: the program redirected %llu frames, "
 	       "the socket accounts for %llu\nreceived +%llu, kernel rx_dropped +%llu, "
 	       "rx_ring_full +%llu, multi-buffer drops +%llu; %llu in the RX ring at the end\n"
-	       "report it with both samples (xskfctl stats, twice)", w->port,
-	       (unsigned long long)w->queue, (unsigned long long)w->redir,
+	       "report it with both samples (xskfctl stats, twice)",
+	       w->port, (unsigned long long)w->queue, (unsigned long long)w->redir,
 	       (unsigned long long)acc, (unsigned long long)w->rx, (unsigned long long)w->kdrop,
 	       (unsigned long long)w->kfull, (unsigned long long)w->chains,
 	       (unsigned long long)w->rx_ring);
@@ -332,7 +354,7 @@ static uint64_t judge_bound(struct dr_out *o, const struct dr_sample *a, const s
 	uint64_t got = 0;
 
 	for (qb = xj_first(bn, qs); qb >= 0; qb = xj_next(bn, qs, qb)) {
-		struct qwin w = { .secs = b->t - a->t };
+		struct qwin w = {.secs = b->t - a->t};
 		int qa = find_queue(an, xj_get(an, 0, "queues"), xj_str(bn, qb, "port", ""),
 				    val(bn, qb, NULL, "queue"));
 
@@ -370,16 +392,18 @@ static void judge_unbound(struct dr_out *o, const struct dr_sample *a, const str
 
 			if (!pass || find_queue(sn, xj_get(sn, 0, "queues"), port, q) >= 0)
 				continue;
-			dr_add(o, DR_PROBLEM, "unbound-queue",
-			       "%llu frames arrived on %s queue %llu, where this run binds no socket: "
-			       "the program passed them to the stack%s\nprogram passed +%llu on queue "
-			       "%llu; the bound queues received %llu\nbind queue %llu too (-q %llu), or "
-			       "steer the flow to a bound queue (xskf doctor -i %s: RSS, ntuple)",
-			       (unsigned long long)pass, port, (unsigned long long)q,
-			       got ? "" : ", while the bound queues received nothing",
-			       (unsigned long long)pass, (unsigned long long)q,
-			       (unsigned long long)got, (unsigned long long)q, (unsigned long long)q,
-			       port);
+			dr_add(
+			    o, DR_PROBLEM, "unbound-queue",
+			    "%llu frames arrived on %s queue %llu, where this run binds no socket: "
+			    "the program passed them to the stack%s\nprogram passed +%llu on queue "
+			    "%llu; the bound queues received %llu\nbind queue %llu too (-q %llu), "
+			    "or "
+			    "steer the flow to a bound queue (xskf doctor -i %s: RSS, ntuple)",
+			    (unsigned long long)pass, port, (unsigned long long)q,
+			    got ? "" : ", while the bound queues received nothing",
+			    (unsigned long long)pass, (unsigned long long)q,
+			    (unsigned long long)got, (unsigned long long)q, (unsigned long long)q,
+			    port);
 		}
 	}
 }
@@ -419,15 +443,17 @@ static void judge_setup(struct dr_out *o, const struct dr_sample *b)
 		socks++;
 		if (cpu < 0 || !aff[0] || !in_list(aff, cpu))
 			continue;
-		dr_add(o, DR_PROBLEM, "irq-cpu",
-		       "%s queue %llu: worker %llu polls on CPU %d, where the queue's interrupt runs: "
-		       "the softirq that fills its rings and the worker take turns\nIRQ %llu (%s), "
-		       "effective affinity %s; the worker pinned to CPU %d (--cpus)\necho CPU > "
-		       "/proc/irq/%llu/smp_affinity_list with a CPU no worker uses (or other "
-		       "--cpus)", xj_str(n, s, "port", "?"), (unsigned long long)val(n, s, NULL, "queue"),
-		       (unsigned long long)val(n, s, NULL, "worker"), cpu,
-		       (unsigned long long)val(n, s, NULL, "irq"), xj_str(n, s, "irq_name", "?"), aff,
-		       cpu, (unsigned long long)val(n, s, NULL, "irq"));
+		dr_add(
+		    o, DR_PROBLEM, "irq-cpu",
+		    "%s queue %llu: worker %llu polls on CPU %d, where the queue's interrupt runs: "
+		    "the softirq that fills its rings and the worker take turns\nIRQ %llu (%s), "
+		    "effective affinity %s; the worker pinned to CPU %d (--cpus)\necho CPU > "
+		    "/proc/irq/%llu/smp_affinity_list with a CPU no worker uses (or other "
+		    "--cpus)",
+		    xj_str(n, s, "port", "?"), (unsigned long long)val(n, s, NULL, "queue"),
+		    (unsigned long long)val(n, s, NULL, "worker"), cpu,
+		    (unsigned long long)val(n, s, NULL, "irq"), xj_str(n, s, "irq_name", "?"), aff,
+		    cpu, (unsigned long long)val(n, s, NULL, "irq"));
 	}
 	if (bp >= 0 && xj_get(n, bp, "asked") >= 0 && n[xj_get(n, bp, "asked")].type == XJ_TRUE &&
 	    xj_get(n, bp, "on") >= 0 && n[xj_get(n, bp, "on")].type != XJ_TRUE)
@@ -435,8 +461,8 @@ static void judge_setup(struct dr_out *o, const struct dr_sample *b)
 		       "busy polling (-B) was asked and is off: %u of the run's %u sockets %s no "
 		       "NAPI ID to poll (their driver names none, as veth)\ndoctor answer: "
 		       "busy_poll.asked true, on false; napi_id 0 on %u socket%s\ndrop -B (the "
-		       "worker polls its rings either way)", nonapi, socks,
-		       nonapi == 1 ? "has" : "have", nonapi, nonapi == 1 ? "" : "s");
+		       "worker polls its rings either way)",
+		       nonapi, socks, nonapi == 1 ? "has" : "have", nonapi, nonapi == 1 ? "" : "s");
 	arr = xj_get(n, 0, "programs");
 	for (s = xj_first(n, arr); s >= 0; s = xj_next(n, arr, s))
 		dr_add(o, strcmp(xj_str(n, s, "severity", ""), "problem") ? DR_INFO : DR_PROBLEM,

@@ -32,14 +32,14 @@ static void slow_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 }
 
 static struct xskf_app slow_app = {
-	.name = "slow",
-	.flags = XSKF_APP_F_NO_TOUCH,
-	.rx_burst = slow_burst,
+    .name = "slow",
+    .flags = XSKF_APP_F_NO_TOUCH,
+    .rx_burst = slow_burst,
 };
 
 static const struct xskf_cli_opt slow_opts[] = {
-	{ "frame-us", 1, "US", "time spent on each frame, 1 to 1000000 us (default 100)" },
-	{ NULL, 0, NULL, NULL },
+    {"frame-us", 1, "US", "time spent on each frame, 1 to 1000000 us (default 100)"},
+    {NULL, 0, NULL, NULL},
 };
 
 static int slow_parse(void *ctx, int idx, const char *arg)
@@ -56,10 +56,10 @@ static int slow_parse(void *ctx, int idx, const char *arg)
 }
 
 static const struct xskf_app_cli slow_cli = {
-	.sz = sizeof(slow_cli),
-	.summary = "Spend a set time on each frame, then drop it (a test plugin: a slow app).",
-	.opts = slow_opts,
-	.parse = slow_parse,
+    .sz = sizeof(slow_cli),
+    .summary = "Spend a set time on each frame, then drop it (a test plugin: a slow app).",
+    .opts = slow_opts,
+    .parse = slow_parse,
 };
 
 XSKF_PLUGIN(.name = "slow", .app = &slow_app, .cli = &slow_cli);

@@ -59,13 +59,16 @@ static void irq_names(void)
 	CHECK(xskf_dr__irq_queue("eth0") == -1, "igb's link vector: none");
 	CHECK(xskf_dr__irq_queue("ens3-2") == 2, "a name ending in -N: queue N");
 	CHECK(!xskf_dr__irq_line(" 45:   1234    0  IR-PCI-MSIX-0000:03:00.0    1-edge      "
-				 "eth0-TxRx-0\n", &irq, name, sizeof(name)) &&
-		      irq == 45 && !strcmp(name, "eth0-TxRx-0"),
+				 "eth0-TxRx-0\n",
+				 &irq, name, sizeof(name)) &&
+		  irq == 45 && !strcmp(name, "eth0-TxRx-0"),
 	      "a /proc/interrupts line: IRQ 45, eth0-TxRx-0 (got %u %s)", irq, name);
 	CHECK(xskf_dr__irq_line("           CPU0       CPU1\n", &irq, name, sizeof(name)) ==
-		      -EINVAL, "the header is no IRQ");
+		  -EINVAL,
+	      "the header is no IRQ");
 	CHECK(xskf_dr__irq_line("NMI:          0          0   Non-maskable interrupts\n", &irq,
-				name, sizeof(name)) == -EINVAL, "NMI: is no IRQ");
+				name, sizeof(name)) == -EINVAL,
+	      "NMI: is no IRQ");
 }
 
 static void cpu_lists(void)
@@ -90,28 +93,28 @@ static void rss(void)
 	xskf_dr__judge_rss(&r, &a, indir, 128, 4, 0);
 	f = only(XSKF_DR_PROBLEM);
 	CHECK(f && !strcmp(f->check, "rss") && !strcmp(f->fix, "ethtool -X eth0 equal 4") &&
-		      strstr(f->evidence, "128 entries name queues 0-1 only"),
+		  strstr(f->evidence, "128 entries name queues 0-1 only"),
 	      "queue 3 outside the table: %s / %s / %s", f ? f->what : "-", f ? f->evidence : "-",
 	      f ? f->fix : "-");
 	reset(&q0, 1);
 	xskf_dr__judge_rss(&r, &a, indir, 128, 4, 0);
 	f = only(XSKF_DR_INFO);
 	CHECK(!only(XSKF_DR_PROBLEM) && f && !strcmp(f->check, "rss-unbound") &&
-		      !strcmp(f->fix, "ethtool -X eth0 weight 1 0 0 0 (or bind every queue: no -q)") &&
-		      strstr(f->what, "64 of the 128"),
+		  !strcmp(f->fix, "ethtool -X eth0 weight 1 0 0 0 (or bind every queue: no -q)") &&
+		  strstr(f->what, "64 of the 128"),
 	      "queue 0 in the table, queue 1 unbound: information (%s; %s)", f ? f->what : "-",
 	      f ? f->fix : "-");
 	reset(&q0, 1);
 	xskf_dr__judge_rss(&r, &a, NULL, 0, 2, -EOPNOTSUPP);
 	CHECK(r.n == 1 && r.f[0].sev == XSKF_DR_UNKNOWN &&
-		      strstr(r.f[0].what, "not reported by the driver"),
+		  strstr(r.f[0].what, "not reported by the driver"),
 	      "veth: not reported by the driver, no problem");
 }
 
 static void rules(void)
 {
-	struct ethtool_rx_flow_spec fs = { .flow_type = UDP_V4_FLOW, .ring_cookie = 2,
-					   .location = 5 };
+	struct ethtool_rx_flow_spec fs = {
+	    .flow_type = UDP_V4_FLOW, .ring_cookie = 2, .location = 5};
 	const struct xskf_dr_finding *f;
 	uint32_t q0 = 0, q2 = 2;
 	char w[128];
@@ -120,13 +123,14 @@ static void rules(void)
 	fs.m_u.udp_ip4_spec.pdst = 0xffff;
 	fs.h_u.udp_ip4_spec.ip4dst = htonl(0xc0000201);
 	fs.m_u.udp_ip4_spec.ip4dst = 0xffffffff;
-	CHECK(!strcmp(xskf_dr__rule_words(&fs, w, sizeof(w)), "udp4 dst-ip 192.0.2.1 dst-port 9000"),
-	      "rule words: %s", w);
+	CHECK(
+	    !strcmp(xskf_dr__rule_words(&fs, w, sizeof(w)), "udp4 dst-ip 192.0.2.1 dst-port 9000"),
+	    "rule words: %s", w);
 	reset(&q0, 1);
 	xskf_dr__judge_rule(&r, &a, &fs);
 	f = only(XSKF_DR_PROBLEM);
 	CHECK(f && !strcmp(f->check, "ntuple") && strstr(f->what, "to queue 2") &&
-		      !strcmp(f->fix, "ethtool -N eth0 delete 5 (or bind queue 2 too: -q 2)"),
+		  !strcmp(f->fix, "ethtool -N eth0 delete 5 (or bind queue 2 too: -q 2)"),
 	      "a rule to an unbound queue: %s; %s", f ? f->what : "-", f ? f->fix : "-");
 	reset(&q2, 1);
 	xskf_dr__judge_rule(&r, &a, &fs);
@@ -135,21 +139,22 @@ static void rules(void)
 	reset(&q2, 1);
 	xskf_dr__judge_rule(&r, &a, &fs);
 	f = only(XSKF_DR_PROBLEM);
-	CHECK(f && strstr(f->what, "drops its frames") && !strcmp(f->fix, "ethtool -N eth0 delete 5"),
+	CHECK(f && strstr(f->what, "drops its frames") &&
+		  !strcmp(f->fix, "ethtool -N eth0 delete 5"),
 	      "a drop rule");
 }
 
 static void flow_hash(void)
 {
-	uint32_t two[2] = { 0, 1 }, q0 = 0;
+	uint32_t two[2] = {0, 1}, q0 = 0;
 	const struct xskf_dr_finding *f;
 
 	reset(two, 2);
 	xskf_dr__judge_rxfh(&r, &a, UDP_V4_FLOW, RXH_IP_SRC | RXH_IP_DST, 0);
 	f = only(XSKF_DR_PROBLEM);
 	CHECK(f && !strcmp(f->check, "rx-flow-hash") &&
-		      !strcmp(f->fix, "ethtool -N eth0 rx-flow-hash udp4 sdfn") &&
-		      strstr(f->evidence, "IP SA, IP DA"),
+		  !strcmp(f->fix, "ethtool -N eth0 rx-flow-hash udp4 sdfn") &&
+		  strstr(f->evidence, "IP SA, IP DA"),
 	      "udp4 over addresses, two queues: %s", f ? f->evidence : "-");
 	reset(two, 2);
 	xskf_dr__judge_rxfh(&r, &a, UDP_V4_FLOW,
@@ -163,12 +168,13 @@ static void flow_hash(void)
 	CHECK(r.n == 1 && r.f[0].sev == XSKF_DR_UNKNOWN, "EOPNOTSUPP: not reported");
 	reset(two, 2);
 	xskf_dr__judge_rxfh(&r, &a, TCP_V4_FLOW, 0, 0);
-	CHECK(r.n == 1 && r.f[0].sev == XSKF_DR_UNKNOWN, "no field (virtio-net without RSS): unknown");
+	CHECK(r.n == 1 && r.f[0].sev == XSKF_DR_UNKNOWN,
+	      "no field (virtio-net without RSS): unknown");
 }
 
 static void promisc(void)
 {
-	static const uint8_t own[6] = { 0x02, 0, 0, 0, 0, 1 }, other[6] = { 0x02, 0, 0, 0, 0, 9 };
+	static const uint8_t own[6] = {0x02, 0, 0, 0, 0, 1}, other[6] = {0x02, 0, 0, 0, 0, 9};
 	const struct xskf_dr_finding *f;
 	uint32_t q0 = 0;
 
@@ -183,7 +189,7 @@ static void promisc(void)
 	xskf_dr__judge_promisc(&r, &a, true, false, own);
 	f = only(XSKF_DR_PROBLEM);
 	CHECK(f && !strcmp(f->fix, "ip link set dev eth0 promisc on") &&
-		      strstr(f->what, "02:00:00:00:00:09"),
+		  strstr(f->what, "02:00:00:00:00:09"),
 	      "a foreign MAC, promisc off: %s", f ? f->what : "-");
 	reset(&q0, 1);
 	a.mac_known = true;
@@ -206,7 +212,7 @@ static void irqs(void)
 	xskf_dr__judge_irq(&r, &a, 1, 45, "eth0-TxRx-1", "1", 4);
 	f = only(XSKF_DR_PROBLEM);
 	CHECK(f && !strcmp(f->check, "irq-cpu") && strstr(f->what, "its own worker") &&
-		      !strncmp(f->fix, "echo 0 > /proc/irq/45/smp_affinity_list", 39),
+		  !strncmp(f->fix, "echo 0 > /proc/irq/45/smp_affinity_list", 39),
 	      "the worker on its queue's IRQ CPU: %s; %s", f ? f->what : "-", f ? f->fix : "-");
 	reset(&q1, 1);
 	a.cpus[0] = 1;
@@ -243,8 +249,9 @@ static void link_mem(void)
 	reset(&q0, 1);
 	xskf_dr__judge_huge(&r, &a, 1, 2 << 20, 0, 1);
 	f = only(XSKF_DR_PROBLEM);
-	CHECK(f && !strcmp(f->check, "hugepages") && strstr(f->fix, "node1/hugepages/"
-								     "hugepages-2048kB/nr_hugepages"),
+	CHECK(f && !strcmp(f->check, "hugepages") &&
+		  strstr(f->fix, "node1/hugepages/"
+				 "hugepages-2048kB/nr_hugepages"),
 	      "no hugepages on the NIC's node 1: %s", f ? f->fix : "-");
 	reset(&q0, 1);
 	xskf_dr__judge_huge(&r, &a, -1, 2 << 20, 0, 1);
@@ -276,7 +283,7 @@ static void output(void)
 	xskf_dr__json(f, &r, "eth0", a.queues, a.nq);
 	fclose(f);
 	CHECK(strstr(buf, "\"problems\": 1, \"infos\": 0") &&
-		      strstr(buf, "\"what\": \"what \\\"quoted\\\"\""),
+		  strstr(buf, "\"what\": \"what \\\"quoted\\\"\""),
 	      "JSON: counts and escapes");
 }
 

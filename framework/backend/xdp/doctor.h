@@ -23,10 +23,10 @@ enum xskf_dr_sev { XSKF_DR_OK, XSKF_DR_UNKNOWN, XSKF_DR_INFO, XSKF_DR_PROBLEM };
 
 struct xskf_dr_finding {
 	enum xskf_dr_sev sev;
-	char check[24];	   /* its stable name: "rss", "ntuple", "irq-cpu", ... (xskf-doctor(1)) */
-	char what[256];	   /* what is wrong (or what was found) */
+	char check[24];	    /* its stable name: "rss", "irq-cpu", ... (xskf-doctor(1)) */
+	char what[256];	    /* what is wrong (or what was found) */
 	char evidence[384]; /* the numbers, the rule */
-	char fix[256];	   /* the exact command, or "" */
+	char fix[256];	    /* the exact command, or "" */
 };
 
 #define XSKF_DR_MAX 64
@@ -40,8 +40,8 @@ struct xskf_dr_report {
 
 /* One finding into @r: the three texts printf-style, separated by a '\n' in @fmt. */
 __attribute__((format(printf, 4, 5))) void xskf_dr__add(struct xskf_dr_report *r,
-							 enum xskf_dr_sev sev,
-							 const char *check, const char *fmt, ...);
+							enum xskf_dr_sev sev, const char *check,
+							const char *fmt, ...);
 unsigned int xskf_dr__count(const struct xskf_dr_report *r, enum xskf_dr_sev sev);
 const char *xskf_dr__sev_name(enum xskf_dr_sev sev);
 /*
@@ -60,17 +60,17 @@ const char *xskf_dr__ranges(const bool *set, unsigned int n, char *buf, size_t l
 struct xskf_dr_ask {
 	const char *ifname;
 	uint32_t queues[XSKF_DR_MAXQ];
-	unsigned int nq;      /* 0: every RX queue */
-	int cpus[256];	      /* --cpus, the workers' CPUs */
-	unsigned int ncpus;   /* 0: not given (workers not pinned) */
-	uint32_t frame_size;  /* --frame-size (2048) */
-	uint32_t headroom;    /* in front of a frame's data: 256 + the hints (watch.c's room) */
-	uint64_t umem_bytes;  /* per worker: frames * frame_size */
-	bool zero_copy;	      /* -z asked */
-	bool busy_poll;	      /* -B asked */
-	bool skb;	      /* --skb asked */
-	bool mac_known;	      /* --mac given: */
-	uint8_t mac[6];	      /* the traffic's destination MAC */
+	unsigned int nq;     /* 0: every RX queue */
+	int cpus[256];	     /* --cpus, the workers' CPUs */
+	unsigned int ncpus;  /* 0: not given (workers not pinned) */
+	uint32_t frame_size; /* --frame-size (2048) */
+	uint32_t headroom;   /* in front of a frame's data: 256 + the hints (watch.c's room) */
+	uint64_t umem_bytes; /* per worker: frames * frame_size */
+	bool zero_copy;	     /* -z asked */
+	bool busy_poll;	     /* -B asked */
+	bool skb;	     /* --skb asked */
+	bool mac_known;	     /* --mac given: */
+	uint8_t mac[6];	     /* the traffic's destination MAC */
 };
 
 /* Is queue @q asked (every queue when none is named)? */
@@ -100,8 +100,8 @@ const char *xskf_dr__rule_words(const struct ethtool_rx_flow_spec *fs, char *buf
 void xskf_dr__judge_rxfh(struct xskf_dr_report *r, const struct xskf_dr_ask *a, uint32_t flow,
 			 uint64_t fields, int err);
 /* Promiscuous mode: @physical (a device with a MAC filter), @promisc, the interface's MAC. */
-void xskf_dr__judge_promisc(struct xskf_dr_report *r, const struct xskf_dr_ask *a,
-			    bool physical, bool promisc, const uint8_t *ifmac);
+void xskf_dr__judge_promisc(struct xskf_dr_report *r, const struct xskf_dr_ask *a, bool physical,
+			    bool promisc, const uint8_t *ifmac);
 
 /*
  * The RX queue an interrupt serves, from its name in /proc/interrupts ("eth0-TxRx-3",
@@ -122,8 +122,8 @@ void xskf_dr__judge_irq(struct xskf_dr_report *r, const struct xskf_dr_ask *a, u
 void xskf_dr__judge_huge(struct xskf_dr_report *r, const struct xskf_dr_ask *a, int node,
 			 uint64_t page_size, long free, unsigned int workers);
 /* RLIMIT_MEMLOCK @limit (RLIM_INFINITY: none) and whether CAP_IPC_LOCK lifts it. */
-void xskf_dr__judge_memlock(struct xskf_dr_report *r, const struct xskf_dr_ask *a,
-			    uint64_t limit, bool ipc_lock, unsigned int workers);
+void xskf_dr__judge_memlock(struct xskf_dr_report *r, const struct xskf_dr_ask *a, uint64_t limit,
+			    bool ipc_lock, unsigned int workers);
 /* --frames @frames (0: the default) for @socks sockets per worker of @fill-slot fill rings. */
 void xskf_dr__judge_umem(struct xskf_dr_report *r, uint32_t frames, uint32_t fill, uint32_t tx,
 			 unsigned int socks);
@@ -134,8 +134,8 @@ int xskf_dr__cpu_list(const char *s, bool *set, unsigned int max);
 /* The programs on the interface: a foreign one in front, SKB mode. */
 void xskf_dr__check_xdp(struct xskf_dr_report *r, const struct xskf_dr_ask *a, int ifindex);
 /* netdev xdp-features @xf (@xerr: not known): native XDP, zero-copy. */
-void xskf_dr__check_features(struct xskf_dr_report *r, const struct xskf_dr_ask *a,
-			     int ifindex, uint64_t xf, int xerr);
+void xskf_dr__check_features(struct xskf_dr_report *r, const struct xskf_dr_ask *a, int ifindex,
+			     uint64_t xf, int xerr);
 /* The NAPI IDs of the asked queues (netdev queue-get): what -B needs. */
 void xskf_dr__check_napi(struct xskf_dr_report *r, const struct xskf_dr_ask *a, int ifindex);
 

@@ -37,25 +37,26 @@ struct dr_run {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: xskf doctor -i IFACE [-q Q]... [options] [--json]\n"
-		   "Read IFACE and the kernel: one line per reason frames would not reach a\n"
-		   "run with these options, with its evidence and fix; \"no problem found\" when\n"
-		   "there is none. Exit 0: no problem, 1: problems, 2: usage. See xskf-doctor(1).\n"
-		   "  -i, --interface IFACE  the interface the run will use\n"
-		   "  -q, --queue Q          a queue it will bind (repeat; default: every queue)\n"
-		   "      --cpus LIST        the workers' CPUs, as the run's --cpus\n"
-		   "  -z, --zero-copy        the run asks for zero-copy\n"
-		   "  -B, --busy-poll        the run asks for busy polling\n"
-		   "      --skb              the run asks for SKB (generic) mode\n"
-		   "      --frame-size N     the run's UMEM frame size (2048 or 4096; default 2048)\n"
-		   "      --frames N         the run's --frames (default: fill + TX ring per socket)\n"
-		   "      --fill-ring N      the run's fill ring size (default 2048)\n"
-		   "      --tx-ring N        the run's TX ring size (default 2048)\n"
-		   "      --no-hints         the run's --no-hints (less headroom in front of frames)\n"
-		   "      --mac MAC          the destination MAC of the traffic (MAC filter check)\n"
-		   "      --json             one JSON document with every check\n"
-		   "  -v, --verbose          also the checks that found nothing wrong\n"
-		   "  -h, --help             this text\n");
+	fprintf(f,
+		"usage: xskf doctor -i IFACE [-q Q]... [options] [--json]\n"
+		"Read IFACE and the kernel: one line per reason frames would not reach a\n"
+		"run with these options, with its evidence and fix; \"no problem found\" when\n"
+		"there is none. Exit 0: no problem, 1: problems, 2: usage. See xskf-doctor(1).\n"
+		"  -i, --interface IFACE  the interface the run will use\n"
+		"  -q, --queue Q          a queue it will bind (repeat; default: every queue)\n"
+		"      --cpus LIST        the workers' CPUs, as the run's --cpus\n"
+		"  -z, --zero-copy        the run asks for zero-copy\n"
+		"  -B, --busy-poll        the run asks for busy polling\n"
+		"      --skb              the run asks for SKB (generic) mode\n"
+		"      --frame-size N     the run's UMEM frame size (2048 or 4096; default 2048)\n"
+		"      --frames N         the run's --frames (default: fill + TX ring per socket)\n"
+		"      --fill-ring N      the run's fill ring size (default 2048)\n"
+		"      --tx-ring N        the run's TX ring size (default 2048)\n"
+		"      --no-hints         the run's --no-hints (less headroom in front of frames)\n"
+		"      --mac MAC          the destination MAC of the traffic (MAC filter check)\n"
+		"      --json             one JSON document with every check\n"
+		"  -v, --verbose          also the checks that found nothing wrong\n"
+		"  -h, --help             this text\n");
 }
 
 static int parse_mac(const char *s, uint8_t *m)
@@ -95,19 +96,33 @@ static int parse_one(struct dr_run *d, int c, const char *arg)
 	unsigned int i;
 
 	switch (c) {
-	case 'i': d->a.ifname = arg; return 0;
+	case 'i':
+		d->a.ifname = arg;
+		return 0;
 	case 'q':
 		v = num("-q", arg, 0, XSKF_DR_MAXQ - 1);
 		if (v < 0 || d->a.nq == XSKF_DR_MAXQ)
 			return -EINVAL;
 		d->a.queues[d->a.nq++] = (uint32_t)v;
 		return 0;
-	case 'z': d->a.zero_copy = true; return 0;
-	case 'B': d->a.busy_poll = true; return 0;
-	case 'v': d->verbose = true; return 0;
-	case O_SKB: d->a.skb = true; return 0;
-	case O_JSON: d->json = true; return 0;
-	case O_NOHINTS: d->no_hints = true; return 0;
+	case 'z':
+		d->a.zero_copy = true;
+		return 0;
+	case 'B':
+		d->a.busy_poll = true;
+		return 0;
+	case 'v':
+		d->verbose = true;
+		return 0;
+	case O_SKB:
+		d->a.skb = true;
+		return 0;
+	case O_JSON:
+		d->json = true;
+		return 0;
+	case O_NOHINTS:
+		d->no_hints = true;
+		return 0;
 	case O_CPUS:
 		if (xskf_dr__cpu_list(arg, set, 256)) {
 			pr_warn("doctor: invalid --cpus '%s': a CPU list ('1' or '0,2-3')\n", arg);
@@ -124,17 +139,28 @@ static int parse_one(struct dr_run *d, int c, const char *arg)
 		}
 		d->a.frame_size = (uint32_t)atoi(arg);
 		return 0;
-	case O_FRAMES: v = num("--frames", arg, 1, 1 << 24); d->frames = (uint32_t)v; break;
-	case O_FILL: v = num("--fill-ring", arg, 1, 1 << 20); d->fill = (uint32_t)v; break;
-	case O_TXR: v = num("--tx-ring", arg, 1, 1 << 20); d->tx = (uint32_t)v; break;
+	case O_FRAMES:
+		v = num("--frames", arg, 1, 1 << 24);
+		d->frames = (uint32_t)v;
+		break;
+	case O_FILL:
+		v = num("--fill-ring", arg, 1, 1 << 20);
+		d->fill = (uint32_t)v;
+		break;
+	case O_TXR:
+		v = num("--tx-ring", arg, 1, 1 << 20);
+		d->tx = (uint32_t)v;
+		break;
 	case O_MAC:
 		if (parse_mac(arg, d->a.mac)) {
-			pr_warn("doctor: invalid --mac '%s': six hex bytes, aa:bb:cc:dd:ee:ff\n", arg);
+			pr_warn("doctor: invalid --mac '%s': six hex bytes, aa:bb:cc:dd:ee:ff\n",
+				arg);
 			return -EINVAL;
 		}
 		d->a.mac_known = true;
 		return 0;
-	default: return -EINVAL;
+	default:
+		return -EINVAL;
 	}
 	return v < 0 ? -EINVAL : 0;
 }
@@ -142,15 +168,14 @@ static int parse_one(struct dr_run *d, int c, const char *arg)
 static int parse(struct dr_run *d, int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{ "interface", 1, NULL, 'i' }, { "queue", 1, NULL, 'q' },
-		{ "zero-copy", 0, NULL, 'z' }, { "busy-poll", 0, NULL, 'B' },
-		{ "verbose", 0, NULL, 'v' },   { "help", 0, NULL, 'h' },
-		{ "cpus", 1, NULL, O_CPUS },   { "frame-size", 1, NULL, O_FRAME },
-		{ "frames", 1, NULL, O_FRAMES }, { "fill-ring", 1, NULL, O_FILL },
-		{ "tx-ring", 1, NULL, O_TXR }, { "skb", 0, NULL, O_SKB },
-		{ "mac", 1, NULL, O_MAC },     { "json", 0, NULL, O_JSON },
-		{ "no-hints", 0, NULL, O_NOHINTS }, { NULL, 0, NULL, 0 }
-	};
+	    {"interface", 1, NULL, 'i'},      {"queue", 1, NULL, 'q'},
+	    {"zero-copy", 0, NULL, 'z'},      {"busy-poll", 0, NULL, 'B'},
+	    {"verbose", 0, NULL, 'v'},	      {"help", 0, NULL, 'h'},
+	    {"cpus", 1, NULL, O_CPUS},	      {"frame-size", 1, NULL, O_FRAME},
+	    {"frames", 1, NULL, O_FRAMES},    {"fill-ring", 1, NULL, O_FILL},
+	    {"tx-ring", 1, NULL, O_TXR},      {"skb", 0, NULL, O_SKB},
+	    {"mac", 1, NULL, O_MAC},	      {"json", 0, NULL, O_JSON},
+	    {"no-hints", 0, NULL, O_NOHINTS}, {NULL, 0, NULL, 0}};
 	int c;
 
 	optind = 1;
@@ -216,7 +241,7 @@ static void check_link(struct dr_run *d, int rx_sg)
 /* Where the NIC sends frames before XDP: RSS, ntuple rules, the fields it hashes over. */
 static void check_steering(struct dr_run *d)
 {
-	static const uint32_t flows[] = { TCP_V4_FLOW, UDP_V4_FLOW, TCP_V6_FLOW, UDP_V6_FLOW };
+	static const uint32_t flows[] = {TCP_V4_FLOW, UDP_V4_FLOW, TCP_V6_FLOW, UDP_V6_FLOW};
 	struct ethtool_rx_flow_spec *rules;
 	unsigned int n, i;
 	uint32_t *indir;
@@ -228,9 +253,11 @@ static void check_steering(struct dr_run *d)
 	free(indir);
 	err = xskf_dr__rules(d->efd, d->a.ifname, &rules, &n);
 	if (err)
-		xskf_dr__add(&d->r, XSKF_DR_UNKNOWN, "ntuple", "the ntuple rules are %s\n"
-			     "ETHTOOL_GRXCLSRLCNT: %s\n", err == -EOPNOTSUPP ?
-			     "not reported by the driver" : "unknown", strerror(-err));
+		xskf_dr__add(&d->r, XSKF_DR_UNKNOWN, "ntuple",
+			     "the ntuple rules are %s\n"
+			     "ETHTOOL_GRXCLSRLCNT: %s\n",
+			     err == -EOPNOTSUPP ? "not reported by the driver" : "unknown",
+			     strerror(-err));
 	else if (!n)
 		xskf_dr__add(&d->r, XSKF_DR_OK, "ntuple", "no ntuple rule");
 	for (i = 0; !err && i < n; i++)
@@ -249,7 +276,7 @@ static void check_promisc(struct dr_run *d)
 	struct ifreq ifr = {};
 	char path[128];
 	bool promisc = false;
-	uint8_t mac[6] = { 0 };
+	uint8_t mac[6] = {0};
 
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", d->a.ifname);
 	if (!ioctl(d->efd, SIOCGIFFLAGS, &ifr))
@@ -277,17 +304,20 @@ static void check_irqs(struct dr_run *d)
 		seen += d->r.n > before;
 	}
 	if (!d->a.ncpus)
-		xskf_dr__add(&d->r, XSKF_DR_OK, "irq-cpu", "no --cpus: workers not pinned, the "
+		xskf_dr__add(&d->r, XSKF_DR_OK, "irq-cpu",
+			     "no --cpus: workers not pinned, the "
 			     "scheduler places them");
 	else if (!seen)
-		xskf_dr__add(&d->r, XSKF_DR_OK, "irq-cpu", "no interrupt of an asked queue found "
-			     "(%s)", n < 0 ? strerror(-n) : "a virtual device, or no MSI-X");
+		xskf_dr__add(&d->r, XSKF_DR_OK, "irq-cpu",
+			     "no interrupt of an asked queue found "
+			     "(%s)",
+			     n < 0 ? strerror(-n) : "a virtual device, or no MSI-X");
 }
 
 /* Capabilities of this process: CAP_IPC_LOCK lifts RLIMIT_MEMLOCK for UMEMs. */
 static bool has_ipc_lock(void)
 {
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_header_struct h = {.version = _LINUX_CAPABILITY_VERSION_3};
 	struct __user_cap_data_struct c[2] = {};
 
 	return !syscall(SYS_capget, &h, c) && (c[0].effective & (1u << CAP_IPC_LOCK));
@@ -301,8 +331,8 @@ static void check_memory(struct dr_run *d)
 	struct xskf_huge_pool p = {};
 	struct rlimit rl;
 
-	d->a.umem_bytes = (uint64_t)(d->frames ? d->frames : per * (d->fill + d->tx)) *
-			  d->a.frame_size;
+	d->a.umem_bytes =
+	    (uint64_t)(d->frames ? d->frames : per * (d->fill + d->tx)) * d->a.frame_size;
 	xskf_dr__judge_umem(&d->r, d->frames, d->fill, d->tx, per);
 	if (size && node >= 0 && xskf_huge__pool(size, node, &p))
 		p.free = 0;
@@ -348,8 +378,9 @@ int xskf_doctor__cmd(int argc, char **argv)
 	d.a.headroom = 256 + (d.no_hints ? 0 : (uint32_t)sizeof(struct xskf_meta));
 	d.ifindex = (int)if_nametoindex(d.a.ifname);
 	if (!d.ifindex) {
-		pr_warn("doctor: no interface '%s' in this network namespace (ip link lists them)\n",
-			d.a.ifname);
+		pr_warn(
+		    "doctor: no interface '%s' in this network namespace (ip link lists them)\n",
+		    d.a.ifname);
 		return 2;
 	}
 	d.efd = xskf_dr__open_ethtool();

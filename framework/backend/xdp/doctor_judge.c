@@ -51,31 +51,37 @@ void xskf_dr__judge_link(struct xskf_dr_report *r, const struct xskf_dr_ask *a, 
 	if (!up)
 		xskf_dr__add(r, XSKF_DR_PROBLEM, "link",
 			     "%s is down: it receives nothing\nIFF_UP not set (ip link show %s)\n"
-			     "ip link set dev %s up", n, n, n);
+			     "ip link set dev %s up",
+			     n, n, n);
 	else if (!carrier)
 		xskf_dr__add(r, XSKF_DR_PROBLEM, "link",
 			     "%s has no carrier: nothing arrives\nIFF_UP set, carrier 0 "
 			     "(/sys/class/net/%s/carrier)\nbring its other end up (a veth: "
 			     "ip link set dev PEER up, in the peer's namespace; a NIC: its cable "
-			     "and switch port)", n, n);
+			     "and switch port)",
+			     n, n);
 	else
 		xskf_dr__add(r, XSKF_DR_OK, "link", "%s is up, with carrier", n);
 	if (mtu <= 0 || frame <= room) {
-		xskf_dr__add(r, XSKF_DR_OK, "mtu", "MTU %d: frames of up to %u bytes fit one "
-			     "%u-byte UMEM frame (%u bytes after its headroom)", mtu, frame,
-			     a->frame_size, room);
+		xskf_dr__add(r, XSKF_DR_OK, "mtu",
+			     "MTU %d: frames of up to %u bytes fit one "
+			     "%u-byte UMEM frame (%u bytes after its headroom)",
+			     mtu, frame, a->frame_size, room);
 		return;
 	}
-	xskf_dr__add(r, rx_sg == 1 ? XSKF_DR_INFO : XSKF_DR_PROBLEM, "mtu",
-		     "frames longer than %u bytes do not fit one UMEM frame: the kernel drops them "
-		     "(rx_dropped) unless the app takes multi-buffer frames%s\nMTU %d + %d = %u-byte "
-		     "frames; --frame-size %u less %u bytes of headroom = %u; driver multi-buffer "
-		     "in native mode (xdp-features rx-sg): %s\n%s%u",
-		     room, rx_sg == 1 ? " (XSKF_APP_F_FRAGS, Linux 6.6+)" : "", mtu, DR_MTU_EXTRA,
-		     frame, a->frame_size, a->headroom, room,
-		     rx_sg == 1 ? "yes" : rx_sg == 0 ? "no" : "unknown",
-		     a->frame_size < 4096 && frame <= 4096 - a->headroom ? "--frame-size " : "",
-		     a->frame_size < 4096 && frame <= 4096 - a->headroom ? 4096 : 0);
+	xskf_dr__add(
+	    r, rx_sg == 1 ? XSKF_DR_INFO : XSKF_DR_PROBLEM, "mtu",
+	    "frames longer than %u bytes do not fit one UMEM frame: the kernel drops them "
+	    "(rx_dropped) unless the app takes multi-buffer frames%s\nMTU %d + %d = %u-byte "
+	    "frames; --frame-size %u less %u bytes of headroom = %u; driver multi-buffer "
+	    "in native mode (xdp-features rx-sg): %s\n%s%u",
+	    room, rx_sg == 1 ? " (XSKF_APP_F_FRAGS, Linux 6.6+)" : "", mtu, DR_MTU_EXTRA, frame,
+	    a->frame_size, a->headroom, room,
+	    rx_sg == 1	 ? "yes"
+	    : rx_sg == 0 ? "no"
+			 : "unknown",
+	    a->frame_size < 4096 && frame <= 4096 - a->headroom ? "--frame-size " : "",
+	    a->frame_size < 4096 && frame <= 4096 - a->headroom ? 4096 : 0);
 	/* the fix above fits --frame-size 4096; else the MTU that fits, in a line of its own */
 	if (!(a->frame_size < 4096 && frame <= 4096 - a->headroom))
 		snprintf(r->f[r->n - 1].fix, sizeof(r->f[0].fix), "ip link set dev %s mtu %u", n,
@@ -88,8 +94,10 @@ void xskf_dr__judge_queues(struct xskf_dr_report *r, const struct xskf_dr_ask *a
 	unsigned int i, bad = 0;
 
 	if (!nr_rx) {
-		xskf_dr__add(r, XSKF_DR_UNKNOWN, "queues", "the RX queue count of %s is not "
-			     "reported\n/sys/class/net/%s/queues has no rx-N\n", a->ifname, a->ifname);
+		xskf_dr__add(r, XSKF_DR_UNKNOWN, "queues",
+			     "the RX queue count of %s is not "
+			     "reported\n/sys/class/net/%s/queues has no rx-N\n",
+			     a->ifname, a->ifname);
 		return;
 	}
 	for (i = 0; i < a->nq; i++) {
@@ -99,25 +107,26 @@ void xskf_dr__judge_queues(struct xskf_dr_report *r, const struct xskf_dr_ask *a
 			continue;
 		bad++;
 		if (max_rx > q)
-			xskf_dr__add(r, XSKF_DR_PROBLEM, "queues",
-				     "queue %u asked, %s has no such RX queue\n%u RX queues (0-%u), "
-				     "at most %u (ethtool -l %s)\nethtool -L %s combined %u", q,
-				     a->ifname, nr_rx, nr_rx - 1, max_rx, a->ifname, a->ifname,
-				     q + 1);
+			xskf_dr__add(
+			    r, XSKF_DR_PROBLEM, "queues",
+			    "queue %u asked, %s has no such RX queue\n%u RX queues (0-%u), "
+			    "at most %u (ethtool -l %s)\nethtool -L %s combined %u",
+			    q, a->ifname, nr_rx, nr_rx - 1, max_rx, a->ifname, a->ifname, q + 1);
 		else
-			xskf_dr__add(r, XSKF_DR_PROBLEM, "queues",
-				     "queue %u asked, %s has no such RX queue\n%u RX queues (0-%u)%s"
-				     "\n-q with a queue of 0-%u", q, a->ifname, nr_rx, nr_rx - 1,
-				     max_rx ? ", and the driver allows no more" : "", nr_rx - 1);
+			xskf_dr__add(
+			    r, XSKF_DR_PROBLEM, "queues",
+			    "queue %u asked, %s has no such RX queue\n%u RX queues (0-%u)%s"
+			    "\n-q with a queue of 0-%u",
+			    q, a->ifname, nr_rx, nr_rx - 1,
+			    max_rx ? ", and the driver allows no more" : "", nr_rx - 1);
 	}
 	if (!bad)
 		xskf_dr__add(r, XSKF_DR_OK, "queues", "%s has %u RX queue%s; the asked ones exist",
 			     a->ifname, nr_rx, nr_rx == 1 ? "" : "s");
 }
 
-
-void xskf_dr__judge_promisc(struct xskf_dr_report *r, const struct xskf_dr_ask *a,
-			    bool physical, bool promisc, const uint8_t *ifmac)
+void xskf_dr__judge_promisc(struct xskf_dr_report *r, const struct xskf_dr_ask *a, bool physical,
+			    bool promisc, const uint8_t *ifmac)
 {
 	const uint8_t *m = a->mac;
 	char own[24], want[24];
@@ -128,8 +137,9 @@ void xskf_dr__judge_promisc(struct xskf_dr_report *r, const struct xskf_dr_ask *
 		 m[5]);
 	/* a virtual device (veth, ...) has no MAC filter in front of XDP: it sees every frame */
 	if (!physical || promisc) {
-		xskf_dr__add(r, XSKF_DR_OK, "promisc", "%s", promisc ? "promiscuous mode on" :
-			     "a virtual device: no MAC filter in front of XDP");
+		xskf_dr__add(r, XSKF_DR_OK, "promisc", "%s",
+			     promisc ? "promiscuous mode on"
+				     : "a virtual device: no MAC filter in front of XDP");
 		return;
 	}
 	/* multicast and broadcast (the group bit) pass the unicast filter */
@@ -142,14 +152,17 @@ void xskf_dr__judge_promisc(struct xskf_dr_report *r, const struct xskf_dr_ask *
 		xskf_dr__add(r, XSKF_DR_PROBLEM, "promisc",
 			     "frames to %s are dropped by the NIC's MAC filter, before XDP\n"
 			     "%s's MAC is %s, promiscuous mode off; the traffic is for %s (--mac)\n"
-			     "ip link set dev %s promisc on", want, a->ifname, own, want, a->ifname);
+			     "ip link set dev %s promisc on",
+			     want, a->ifname, own, want, a->ifname);
 		return;
 	}
-	xskf_dr__add(r, XSKF_DR_INFO, "promisc",
-		     "the NIC passes only frames to %s, broadcast and its multicast groups: traffic "
-		     "for another MAC never reaches XDP\npromiscuous mode off; the traffic's MAC is "
-		     "not known (--mac MAC checks it)\nip link set dev %s promisc on (only if the "
-		     "traffic is for another MAC)", own, a->ifname);
+	xskf_dr__add(
+	    r, XSKF_DR_INFO, "promisc",
+	    "the NIC passes only frames to %s, broadcast and its multicast groups: traffic "
+	    "for another MAC never reaches XDP\npromiscuous mode off; the traffic's MAC is "
+	    "not known (--mac MAC checks it)\nip link set dev %s promisc on (only if the "
+	    "traffic is for another MAC)",
+	    own, a->ifname);
 }
 
 /* The number after @word in @name (case-insensitive), or -1. */
@@ -170,8 +183,8 @@ static int number_after(const char *name, const char *word)
 
 int xskf_dr__irq_queue(const char *name)
 {
-	static const char *const rx_words[] = { "txrx-", "-rx-", "input.", "mlx5_comp", "-fp-",
-						"-rxtx-", "-queue-" };
+	static const char *const rx_words[] = {"txrx-", "-rx-",	  "input.", "mlx5_comp",
+					       "-fp-",	"-rxtx-", "-queue-"};
 	const char *dash;
 	unsigned int i;
 	int q;
@@ -266,8 +279,10 @@ void xskf_dr__judge_irq(struct xskf_dr_report *r, const struct xskf_dr_ask *a, u
 		if (a->cpus[i] >= 0 && a->cpus[i] < 4096 && aff[a->cpus[i]])
 			cpu = a->cpus[i];
 	if (cpu < 0) {
-		xskf_dr__add(r, XSKF_DR_OK, "irq-cpu", "queue %u's interrupt %u (%s) runs on CPUs "
-			     "%s, no worker's", q, irq, name, affinity);
+		xskf_dr__add(r, XSKF_DR_OK, "irq-cpu",
+			     "queue %u's interrupt %u (%s) runs on CPUs "
+			     "%s, no worker's",
+			     q, irq, name, affinity);
 		return;
 	}
 	/* a CPU of the machine that no worker polls on */
@@ -283,16 +298,21 @@ void xskf_dr__judge_irq(struct xskf_dr_report *r, const struct xskf_dr_ask *a, u
 		     "queue %u's interrupt runs on CPU %d, where %s polls: the softirq that fills "
 		     "its rings waits for the worker, and the worker for it\nIRQ %u (%s): "
 		     "/proc/irq/%u/effective_affinity_list %s; --cpus puts the worker of queue %u "
-		     "on CPU %d\n", q, cpu, worker_cpu(a, j, nq) == cpu ? "its own worker" :
-		     "a worker", irq, name, irq, affinity, q, worker_cpu(a, j, nq));
+		     "on CPU %d\n",
+		     q, cpu, worker_cpu(a, j, nq) == cpu ? "its own worker" : "a worker", irq, name,
+		     irq, affinity, q, worker_cpu(a, j, nq));
 	if (spare >= 0)
-		snprintf(r->f[r->n - 1].fix, sizeof(r->f[0].fix), "echo %d > "
+		snprintf(r->f[r->n - 1].fix, sizeof(r->f[0].fix),
+			 "echo %d > "
 			 "/proc/irq/%u/smp_affinity_list (irqbalance may move it back: systemctl "
-			 "stop irqbalance)", spare, irq);
+			 "stop irqbalance)",
+			 spare, irq);
 	else
-		snprintf(r->f[r->n - 1].fix, sizeof(r->f[0].fix), "every CPU has a worker: give "
+		snprintf(r->f[r->n - 1].fix, sizeof(r->f[0].fix),
+			 "every CPU has a worker: give "
 			 "--cpus one CPU fewer, and the interrupt that one (echo CPU > "
-			 "/proc/irq/%u/smp_affinity_list)", irq);
+			 "/proc/irq/%u/smp_affinity_list)",
+			 irq);
 }
 
 void xskf_dr__judge_huge(struct xskf_dr_report *r, const struct xskf_dr_ask *a, int node,
@@ -302,51 +322,58 @@ void xskf_dr__judge_huge(struct xskf_dr_report *r, const struct xskf_dr_ask *a, 
 	long need = (long)(per * workers);
 
 	if (!page_size) {
-		xskf_dr__add(r, XSKF_DR_OK, "hugepages", "the kernel has no hugepages: UMEMs on "
+		xskf_dr__add(r, XSKF_DR_OK, "hugepages",
+			     "the kernel has no hugepages: UMEMs on "
 			     "normal pages");
 		return;
 	}
 	if (node < 0) {
-		xskf_dr__add(r, XSKF_DR_OK, "hugepages", "the NIC has no NUMA node (a virtual "
+		xskf_dr__add(r, XSKF_DR_OK, "hugepages",
+			     "the NIC has no NUMA node (a virtual "
 			     "device, or a machine of one node): the UMEM's node does not matter");
 		return;
 	}
 	if (free >= need) {
-		xskf_dr__add(r, XSKF_DR_OK, "hugepages", "%ld free %llu KiB pages on node %d, the "
-			     "NIC's; %ld needed", free, (unsigned long long)page_size >> 10, node,
-			     need);
+		xskf_dr__add(r, XSKF_DR_OK, "hugepages",
+			     "%ld free %llu KiB pages on node %d, the "
+			     "NIC's; %ld needed",
+			     free, (unsigned long long)page_size >> 10, node, need);
 		return;
 	}
-	xskf_dr__add(r, XSKF_DR_PROBLEM, "hugepages",
-		     "the UMEM%s cannot all be on hugepages on node %d, the NIC's: the rest go on "
-		     "normal pages or another node (xskf says which at start)\nnode %d has %ld free "
-		     "%llu KiB pages (/sys/devices/system/node/node%d/hugepages/hugepages-%llukB/"
-		     "free_hugepages); %u worker%s x %llu pages of UMEM (%llu bytes each) = %ld\n"
-		     "echo %ld > /sys/devices/system/node/node%d/hugepages/hugepages-%llukB/"
-		     "nr_hugepages (the node's nr_hugepages plus %ld)",
-		     workers > 1 ? "s" : "", node, node, free, (unsigned long long)page_size >> 10,
-		     node, (unsigned long long)page_size >> 10, workers, workers > 1 ? "s" : "",
-		     (unsigned long long)per, (unsigned long long)a->umem_bytes, need, need - free,
-		     node, (unsigned long long)page_size >> 10, need - free);
+	xskf_dr__add(
+	    r, XSKF_DR_PROBLEM, "hugepages",
+	    "the UMEM%s cannot all be on hugepages on node %d, the NIC's: the rest go on "
+	    "normal pages or another node (xskf says which at start)\nnode %d has %ld free "
+	    "%llu KiB pages (/sys/devices/system/node/node%d/hugepages/hugepages-%llukB/"
+	    "free_hugepages); %u worker%s x %llu pages of UMEM (%llu bytes each) = %ld\n"
+	    "echo %ld > /sys/devices/system/node/node%d/hugepages/hugepages-%llukB/"
+	    "nr_hugepages (the node's nr_hugepages plus %ld)",
+	    workers > 1 ? "s" : "", node, node, free, (unsigned long long)page_size >> 10, node,
+	    (unsigned long long)page_size >> 10, workers, workers > 1 ? "s" : "",
+	    (unsigned long long)per, (unsigned long long)a->umem_bytes, need, need - free, node,
+	    (unsigned long long)page_size >> 10, need - free);
 }
 
-void xskf_dr__judge_memlock(struct xskf_dr_report *r, const struct xskf_dr_ask *a,
-			    uint64_t limit, bool ipc_lock, unsigned int workers)
+void xskf_dr__judge_memlock(struct xskf_dr_report *r, const struct xskf_dr_ask *a, uint64_t limit,
+			    bool ipc_lock, unsigned int workers)
 {
 	uint64_t need = a->umem_bytes * workers, kib = (need + 1023) >> 10;
 
 	if (ipc_lock || limit >= need) {
-		xskf_dr__add(r, XSKF_DR_OK, "memlock", "%s", ipc_lock ? "CAP_IPC_LOCK: UMEMs are "
-			     "not charged to RLIMIT_MEMLOCK" : "RLIMIT_MEMLOCK holds the UMEMs");
+		xskf_dr__add(r, XSKF_DR_OK, "memlock", "%s",
+			     ipc_lock ? "CAP_IPC_LOCK: UMEMs are "
+					"not charged to RLIMIT_MEMLOCK"
+				      : "RLIMIT_MEMLOCK holds the UMEMs");
 		return;
 	}
-	xskf_dr__add(r, XSKF_DR_PROBLEM, "memlock",
-		     "the UMEMs do not fit the locked-memory limit: the socket's UMEM registration "
-		     "fails (ENOBUFS)\nRLIMIT_MEMLOCK %llu KiB, no CAP_IPC_LOCK; %u worker%s x %llu "
-		     "bytes of UMEM = %llu KiB\nulimit -l %llu (or unlimited; a service: "
-		     "LimitMEMLOCK=)", (unsigned long long)limit >> 10, workers,
-		     workers > 1 ? "s" : "", (unsigned long long)a->umem_bytes,
-		     (unsigned long long)kib, (unsigned long long)kib);
+	xskf_dr__add(
+	    r, XSKF_DR_PROBLEM, "memlock",
+	    "the UMEMs do not fit the locked-memory limit: the socket's UMEM registration "
+	    "fails (ENOBUFS)\nRLIMIT_MEMLOCK %llu KiB, no CAP_IPC_LOCK; %u worker%s x %llu "
+	    "bytes of UMEM = %llu KiB\nulimit -l %llu (or unlimited; a service: "
+	    "LimitMEMLOCK=)",
+	    (unsigned long long)limit >> 10, workers, workers > 1 ? "s" : "",
+	    (unsigned long long)a->umem_bytes, (unsigned long long)kib, (unsigned long long)kib);
 }
 
 void xskf_dr__judge_umem(struct xskf_dr_report *r, uint32_t frames, uint32_t fill, uint32_t tx,
@@ -359,11 +386,12 @@ void xskf_dr__judge_umem(struct xskf_dr_report *r, uint32_t frames, uint32_t fil
 			     frames ? "--frames" : "the fill and TX rings of every socket");
 		return;
 	}
-	xskf_dr__add(r, XSKF_DR_PROBLEM, "umem",
-		     "the UMEM is too small for the rings: the fill ring can never be full, and a "
-		     "burst longer than the frames in it is dropped (kernel rx_dropped)\n--frames %u "
-		     "for %u socket%s per worker, each fill ring %u slots (%llu frames to fill "
-		     "them, and TX rings of %u)\n--frames %llu (or leave --frames out)", frames,
-		     socks, socks > 1 ? "s" : "", fill, (unsigned long long)need, tx,
-		     (unsigned long long)socks * (fill + tx));
+	xskf_dr__add(
+	    r, XSKF_DR_PROBLEM, "umem",
+	    "the UMEM is too small for the rings: the fill ring can never be full, and a "
+	    "burst longer than the frames in it is dropped (kernel rx_dropped)\n--frames %u "
+	    "for %u socket%s per worker, each fill ring %u slots (%llu frames to fill "
+	    "them, and TX rings of %u)\n--frames %llu (or leave --frames out)",
+	    frames, socks, socks > 1 ? "s" : "", fill, (unsigned long long)need, tx,
+	    (unsigned long long)socks * (fill + tx));
 }

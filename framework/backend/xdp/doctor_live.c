@@ -30,8 +30,8 @@ static void json_text(FILE *f, const char *s)
 
 static void port_queues(FILE *f, struct xskf_port *p)
 {
-	unsigned int q, n = p->nr_hw_queues < XSKF_PROG_MAX_QUEUES ? p->nr_hw_queues
-								    : XSKF_PROG_MAX_QUEUES;
+	unsigned int q,
+	    n = p->nr_hw_queues < XSKF_PROG_MAX_QUEUES ? p->nr_hw_queues : XSKF_PROG_MAX_QUEUES;
 	uint64_t c[3];
 
 	fprintf(f, "{\"name\": \"%s\", \"rx_queues\": %u, \"program\": [", p->name,
@@ -39,9 +39,11 @@ static void port_queues(FILE *f, struct xskf_port *p)
 	for (q = 0; q < n; q++) {
 		if (xskf_prog__counters(p, q, c))
 			c[0] = c[1] = c[2] = 0;
-		fprintf(f, "%s{\"queue\": %u, \"redirected\": %llu, \"passed\": %llu, \"errors\": %llu}",
-			q ? ", " : "", q, (unsigned long long)c[0], (unsigned long long)c[1],
-			(unsigned long long)c[2]);
+		fprintf(
+		    f,
+		    "%s{\"queue\": %u, \"redirected\": %llu, \"passed\": %llu, \"errors\": %llu}",
+		    q ? ", " : "", q, (unsigned long long)c[0], (unsigned long long)c[1],
+		    (unsigned long long)c[2]);
 	}
 	fprintf(f, "]}");
 }
@@ -53,8 +55,9 @@ static void sock_irq(FILE *f, const struct xskf_sock *s, const struct xskf_dr_ir
 
 	for (i = 0; i < n && irqs[i].queue != s->queue; i++)
 		;
-	fprintf(f, "{\"port\": \"%s\", \"queue\": %u, \"worker\": %u, \"cpu\": %d, \"napi_id\": %u, "
-		   "\"irq\": %d, \"irq_name\": ",
+	fprintf(f,
+		"{\"port\": \"%s\", \"queue\": %u, \"worker\": %u, \"cpu\": %d, \"napi_id\": %u, "
+		"\"irq\": %d, \"irq_name\": ",
 		s->port->name, s->queue, s->worker->id, s->worker->cpu, xskf_sock__napi_id(s),
 		i < n ? (int)irqs[i].irq : -1);
 	json_text(f, i < n ? irqs[i].name : "");
@@ -67,7 +70,7 @@ static void sock_irq(FILE *f, const struct xskf_sock *s, const struct xskf_dr_ir
 static void port_programs(FILE *f, struct xskf_port *p, bool *first)
 {
 	static struct xskf_dr_report r;
-	struct xskf_dr_ask a = { .ifname = p->name };
+	struct xskf_dr_ask a = {.ifname = p->name};
 	unsigned int i;
 
 	/*
@@ -82,8 +85,8 @@ static void port_programs(FILE *f, struct xskf_port *p, bool *first)
 	for (i = 0; i < r.n; i++) {
 		if (r.f[i].sev < XSKF_DR_INFO)
 			continue;
-		fprintf(f, "%s{\"check\": \"%s\", \"severity\": \"%s\", \"what\": ", *first ? "" : ", ",
-			r.f[i].check, xskf_dr__sev_name(r.f[i].sev));
+		fprintf(f, "%s{\"check\": \"%s\", \"severity\": \"%s\", \"what\": ",
+			*first ? "" : ", ", r.f[i].check, xskf_dr__sev_name(r.f[i].sev));
 		json_text(f, r.f[i].what);
 		fprintf(f, ", \"evidence\": ");
 		json_text(f, r.f[i].evidence);

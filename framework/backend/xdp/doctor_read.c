@@ -24,7 +24,7 @@ int xskf_dr__open_ethtool(void)
 
 int xskf_dr__channels(int fd, const char *ifn, unsigned int *rx, unsigned int *max_rx)
 {
-	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+	struct ethtool_channels ch = {.cmd = ETHTOOL_GCHANNELS};
 	int err = xskf_ethtool(fd, ifn, &ch);
 
 	if (err)
@@ -37,7 +37,7 @@ int xskf_dr__channels(int fd, const char *ifn, unsigned int *rx, unsigned int *m
 
 int xskf_dr__indir(int fd, const char *ifn, uint32_t **indir, unsigned int *n)
 {
-	struct ethtool_rxfh_indir head = { .cmd = ETHTOOL_GRXFHINDIR }, *t;
+	struct ethtool_rxfh_indir head = {.cmd = ETHTOOL_GRXFHINDIR}, *t;
 	int err;
 
 	*indir = NULL;
@@ -67,7 +67,7 @@ int xskf_dr__indir(int fd, const char *ifn, uint32_t **indir, unsigned int *n)
 
 int xskf_dr__rules(int fd, const char *ifn, struct ethtool_rx_flow_spec **rules, unsigned int *n)
 {
-	struct ethtool_rxnfc cnt = { .cmd = ETHTOOL_GRXCLSRLCNT }, *all;
+	struct ethtool_rxnfc cnt = {.cmd = ETHTOOL_GRXCLSRLCNT}, *all;
 	unsigned int i, got = 0;
 	int err;
 
@@ -86,7 +86,7 @@ int xskf_dr__rules(int fd, const char *ifn, struct ethtool_rx_flow_spec **rules,
 	all->rule_cnt = cnt.rule_cnt;
 	err = xskf_ethtool(fd, ifn, all);
 	for (i = 0; !err && i < all->rule_cnt && i < cnt.rule_cnt; i++) {
-		struct ethtool_rxnfc one = { .cmd = ETHTOOL_GRXCLSRULE };
+		struct ethtool_rxnfc one = {.cmd = ETHTOOL_GRXCLSRULE};
 
 		one.fs.location = all->rule_locs[i];
 		/* a rule deleted between the two calls is no rule */
@@ -105,7 +105,7 @@ out:
 
 int xskf_dr__rxfh(int fd, const char *ifn, uint32_t flow, uint64_t *fields)
 {
-	struct ethtool_rxnfc nfc = { .cmd = ETHTOOL_GRXFH, .flow_type = flow };
+	struct ethtool_rxnfc nfc = {.cmd = ETHTOOL_GRXFH, .flow_type = flow};
 	int err = xskf_ethtool(fd, ifn, &nfc);
 
 	*fields = err ? 0 : nfc.data;
@@ -127,7 +127,7 @@ static bool own_irq(const char *ifn, unsigned int irq)
 /* The CPUs IRQ @irq runs on: the effective affinity, else the allowed one ("" unknown). */
 static void irq_affinity(unsigned int irq, char *buf, size_t len)
 {
-	static const char *const files[] = { "effective_affinity_list", "smp_affinity_list" };
+	static const char *const files[] = {"effective_affinity_list", "smp_affinity_list"};
 	unsigned int i;
 
 	buf[0] = 0;

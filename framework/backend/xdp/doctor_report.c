@@ -50,7 +50,7 @@ unsigned int xskf_dr__count(const struct xskf_dr_report *r, enum xskf_dr_sev sev
 
 const char *xskf_dr__sev_name(enum xskf_dr_sev sev)
 {
-	static const char *const names[] = { "ok", "unknown", "info", "problem" };
+	static const char *const names[] = {"ok", "unknown", "info", "problem"};
 
 	return names[sev];
 }
@@ -141,4 +141,3 @@ const char *xskf_dr__ranges(const bool *set, unsigned int n, char *buf, size_t l
 		snprintf(buf, len, "none");
 	return buf;
 }
-

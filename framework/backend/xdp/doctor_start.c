@@ -41,10 +41,11 @@ static void rss_set(const struct xskf_engine *eng, const struct xskf_port *p, in
 
 		if (s->port != p || s->queue >= XSKF_DR_MAXQ || in[s->queue])
 			continue;
-		pr_warn("warning: %s queue %u is not in the RSS indirection table (queues %s): it "
-			"gets no hashed frame, only those an ntuple rule sends it ('xskf doctor -i %s "
-			"-q %u' says more)\n",
-			p->name, s->queue, words, p->name, s->queue);
+		pr_warn(
+		    "warning: %s queue %u is not in the RSS indirection table (queues %s): it "
+		    "gets no hashed frame, only those an ntuple rule sends it ('xskf doctor -i %s "
+		    "-q %u' says more)\n",
+		    p->name, s->queue, words, p->name, s->queue);
 	}
 }
 

@@ -38,12 +38,13 @@ static void rss_unbound(struct xskf_dr_report *r, const struct xskf_dr_ask *a,
 	for (i = 0; i < nr_rx && i < XSKF_DR_MAXQ && off < sizeof(weights); i++)
 		off += (size_t)snprintf(weights + off, sizeof(weights) - off, " %d",
 					xskf_dr__asked(a, i) ? 1 : 0);
-	xskf_dr__add(r, XSKF_DR_INFO, "rss-unbound",
-		     "%u of the %u RSS table entries send frames to queues %s, where this run binds "
-		     "no socket: those frames go to the stack\nethtool -x %s; asked: %s\n"
-		     "ethtool -X %s weight%s (or bind every queue: no -q)", hit, n,
-		     xskf_dr__ranges(other, XSKF_DR_MAXQ, ow, sizeof(ow)), a->ifname,
-		     xskf_dr__asked_words(a, qw, sizeof(qw)), a->ifname, nr_rx ? weights : " ...");
+	xskf_dr__add(
+	    r, XSKF_DR_INFO, "rss-unbound",
+	    "%u of the %u RSS table entries send frames to queues %s, where this run binds "
+	    "no socket: those frames go to the stack\nethtool -x %s; asked: %s\n"
+	    "ethtool -X %s weight%s (or bind every queue: no -q)",
+	    hit, n, xskf_dr__ranges(other, XSKF_DR_MAXQ, ow, sizeof(ow)), a->ifname,
+	    xskf_dr__asked_words(a, qw, sizeof(qw)), a->ifname, nr_rx ? weights : " ...");
 }
 
 void xskf_dr__judge_rss(struct xskf_dr_report *r, const struct xskf_dr_ask *a,
@@ -54,7 +55,8 @@ void xskf_dr__judge_rss(struct xskf_dr_report *r, const struct xskf_dr_ask *a,
 	char inw[256], outw[256], qw[256];
 
 	if (err || !n) {
-		xskf_dr__add(r, XSKF_DR_UNKNOWN, "rss", "the RSS indirection table is %s\n"
+		xskf_dr__add(r, XSKF_DR_UNKNOWN, "rss",
+			     "the RSS indirection table is %s\n"
 			     "ETHTOOL_GRXFHINDIR: %s\n",
 			     err == -EOPNOTSUPP || !n ? "not reported by the driver" : "unknown",
 			     err ? strerror(-err) : "no entries");
@@ -76,16 +78,19 @@ void xskf_dr__judge_rss(struct xskf_dr_report *r, const struct xskf_dr_ask *a,
 	}
 	xskf_dr__ranges(in, XSKF_DR_MAXQ, inw, sizeof(inw));
 	if (nout) {
-		xskf_dr__add(r, XSKF_DR_PROBLEM, "rss",
-			     "queue%s %s of %s get%s no RSS-hashed frames: only an ntuple rule can "
-			     "send frames there\nthe RSS indirection table's %u entries name queues "
-			     "%s only (ethtool -x %s)\nethtool -X %s equal %u", nout > 1 ? "s" : "",
-			     xskf_dr__ranges(out, XSKF_DR_MAXQ, outw, sizeof(outw)), a->ifname,
-			     nout > 1 ? "" : "s", n, inw, a->ifname, a->ifname, top);
+		xskf_dr__add(
+		    r, XSKF_DR_PROBLEM, "rss",
+		    "queue%s %s of %s get%s no RSS-hashed frames: only an ntuple rule can "
+		    "send frames there\nthe RSS indirection table's %u entries name queues "
+		    "%s only (ethtool -x %s)\nethtool -X %s equal %u",
+		    nout > 1 ? "s" : "", xskf_dr__ranges(out, XSKF_DR_MAXQ, outw, sizeof(outw)),
+		    a->ifname, nout > 1 ? "" : "s", n, inw, a->ifname, a->ifname, top);
 		return;
 	}
-	xskf_dr__add(r, XSKF_DR_OK, "rss", "the RSS indirection table spreads frames over queues "
-		     "%s; asked: %s", inw, xskf_dr__asked_words(a, qw, sizeof(qw)));
+	xskf_dr__add(r, XSKF_DR_OK, "rss",
+		     "the RSS indirection table spreads frames over queues "
+		     "%s; asked: %s",
+		     inw, xskf_dr__asked_words(a, qw, sizeof(qw)));
 	rss_unbound(r, a, indir, n, nr_rx);
 }
 
@@ -93,15 +98,24 @@ void xskf_dr__judge_rss(struct xskf_dr_report *r, const struct xskf_dr_ask *a,
 static const char *flow_word(uint32_t flow)
 {
 	switch (flow & ~(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS)) {
-	case TCP_V4_FLOW: return "tcp4";
-	case UDP_V4_FLOW: return "udp4";
-	case SCTP_V4_FLOW: return "sctp4";
-	case IPV4_USER_FLOW: return "ip4";
-	case TCP_V6_FLOW: return "tcp6";
-	case UDP_V6_FLOW: return "udp6";
-	case SCTP_V6_FLOW: return "sctp6";
-	case IPV6_USER_FLOW: return "ip6";
-	case ETHER_FLOW: return "ether";
+	case TCP_V4_FLOW:
+		return "tcp4";
+	case UDP_V4_FLOW:
+		return "udp4";
+	case SCTP_V4_FLOW:
+		return "sctp4";
+	case IPV4_USER_FLOW:
+		return "ip4";
+	case TCP_V6_FLOW:
+		return "tcp6";
+	case UDP_V6_FLOW:
+		return "udp6";
+	case SCTP_V6_FLOW:
+		return "sctp6";
+	case IPV6_USER_FLOW:
+		return "ip6";
+	case ETHER_FLOW:
+		return "ether";
 	}
 	return NULL;
 }
@@ -170,8 +184,8 @@ void xskf_dr__judge_rule(struct xskf_dr_report *r, const struct xskf_dr_ask *a,
 			 const struct ethtool_rx_flow_spec *fs)
 {
 	uint64_t q = fs->ring_cookie & ETHTOOL_RX_FLOW_SPEC_RING;
-	uint64_t vf = (fs->ring_cookie & ETHTOOL_RX_FLOW_SPEC_RING_VF) >>
-		      ETHTOOL_RX_FLOW_SPEC_RING_VF_OFF;
+	uint64_t vf =
+	    (fs->ring_cookie & ETHTOOL_RX_FLOW_SPEC_RING_VF) >> ETHTOOL_RX_FLOW_SPEC_RING_VF_OFF;
 	char w[256], qw[256];
 
 	xskf_dr__rule_words(fs, w, sizeof(w));
@@ -183,26 +197,30 @@ void xskf_dr__judge_rule(struct xskf_dr_report *r, const struct xskf_dr_ask *a,
 		return;
 	}
 	if (vf) {
-		xskf_dr__add(r, XSKF_DR_PROBLEM, "ntuple",
-			     "ntuple rule %u sends its frames (%s) to virtual function %llu: they "
-			     "never reach this interface's queues\nethtool -n %s: rule %u, vf %llu, "
-			     "queue %llu\nethtool -N %s delete %u", fs->location, w,
-			     (unsigned long long)vf, a->ifname, fs->location,
-			     (unsigned long long)vf, (unsigned long long)q, a->ifname, fs->location);
+		xskf_dr__add(
+		    r, XSKF_DR_PROBLEM, "ntuple",
+		    "ntuple rule %u sends its frames (%s) to virtual function %llu: they "
+		    "never reach this interface's queues\nethtool -n %s: rule %u, vf %llu, "
+		    "queue %llu\nethtool -N %s delete %u",
+		    fs->location, w, (unsigned long long)vf, a->ifname, fs->location,
+		    (unsigned long long)vf, (unsigned long long)q, a->ifname, fs->location);
 		return;
 	}
 	if (xskf_dr__asked(a, (uint32_t)q)) {
-		xskf_dr__add(r, XSKF_DR_OK, "ntuple", "ntuple rule %u sends %s to queue %llu, "
-			     "asked", fs->location, w, (unsigned long long)q);
+		xskf_dr__add(r, XSKF_DR_OK, "ntuple",
+			     "ntuple rule %u sends %s to queue %llu, "
+			     "asked",
+			     fs->location, w, (unsigned long long)q);
 		return;
 	}
-	xskf_dr__add(r, XSKF_DR_PROBLEM, "ntuple",
-		     "ntuple rule %u sends its frames (%s) to queue %llu, where this run binds no "
-		     "socket: they go to the stack\nethtool -n %s: rule %u, action %llu; asked: %s\n"
-		     "ethtool -N %s delete %u (or bind queue %llu too: -q %llu)", fs->location, w,
-		     (unsigned long long)q, a->ifname, fs->location, (unsigned long long)q,
-		     xskf_dr__asked_words(a, qw, sizeof(qw)), a->ifname, fs->location,
-		     (unsigned long long)q, (unsigned long long)q);
+	xskf_dr__add(
+	    r, XSKF_DR_PROBLEM, "ntuple",
+	    "ntuple rule %u sends its frames (%s) to queue %llu, where this run binds no "
+	    "socket: they go to the stack\nethtool -n %s: rule %u, action %llu; asked: %s\n"
+	    "ethtool -N %s delete %u (or bind queue %llu too: -q %llu)",
+	    fs->location, w, (unsigned long long)q, a->ifname, fs->location, (unsigned long long)q,
+	    xskf_dr__asked_words(a, qw, sizeof(qw)), a->ifname, fs->location, (unsigned long long)q,
+	    (unsigned long long)q);
 }
 
 /* "IP SA, IP DA, L4 bytes 0 & 1": ethtool -n's words for RXH_* @fields. */
@@ -211,10 +229,13 @@ static const char *rxh_words(uint64_t fields, char *buf, size_t len)
 	static const struct {
 		uint64_t bit;
 		const char *w;
-	} rxh[] = { { RXH_L2DA, "L2DA" },	{ RXH_VLAN, "VLAN tag" },
-		    { RXH_L3_PROTO, "L3 proto" }, { RXH_IP_SRC, "IP SA" },
-		    { RXH_IP_DST, "IP DA" },	{ RXH_L4_B_0_1, "L4 bytes 0 & 1 [TCP/UDP src port]" },
-		    { RXH_L4_B_2_3, "L4 bytes 2 & 3 [TCP/UDP dst port]" } };
+	} rxh[] = {{RXH_L2DA, "L2DA"},
+		   {RXH_VLAN, "VLAN tag"},
+		   {RXH_L3_PROTO, "L3 proto"},
+		   {RXH_IP_SRC, "IP SA"},
+		   {RXH_IP_DST, "IP DA"},
+		   {RXH_L4_B_0_1, "L4 bytes 0 & 1 [TCP/UDP src port]"},
+		   {RXH_L4_B_2_3, "L4 bytes 2 & 3 [TCP/UDP dst port]"}};
 	size_t off = 0, i;
 
 	buf[0] = 0;
@@ -234,8 +255,10 @@ void xskf_dr__judge_rxfh(struct xskf_dr_report *r, const struct xskf_dr_ask *a, 
 	char w[160], qw[256];
 
 	if (err) {
-		xskf_dr__add(r, XSKF_DR_UNKNOWN, "rx-flow-hash", "the %s rx-flow-hash is %s\n"
-			     "ETHTOOL_GRXFH: %s\n", fw ? fw : "?",
+		xskf_dr__add(r, XSKF_DR_UNKNOWN, "rx-flow-hash",
+			     "the %s rx-flow-hash is %s\n"
+			     "ETHTOOL_GRXFH: %s\n",
+			     fw ? fw : "?",
 			     err == -EOPNOTSUPP ? "not reported by the driver" : "unknown",
 			     strerror(-err));
 		return;
@@ -243,19 +266,23 @@ void xskf_dr__judge_rxfh(struct xskf_dr_report *r, const struct xskf_dr_ask *a, 
 	rxh_words(fields, w, sizeof(w));
 	if (!(fields & (RXH_IP_SRC | RXH_IP_DST | RXH_L4_B_0_1 | RXH_L4_B_2_3))) {
 		/* virtio-net without RSS: the device, not a hash the driver can tell, picks */
-		xskf_dr__add(r, XSKF_DR_UNKNOWN, "rx-flow-hash", "the driver reports no address or "
-			     "port field in its %s rx-flow-hash\nETHTOOL_GRXFH: %s\n", fw, w);
+		xskf_dr__add(r, XSKF_DR_UNKNOWN, "rx-flow-hash",
+			     "the driver reports no address or "
+			     "port field in its %s rx-flow-hash\nETHTOOL_GRXFH: %s\n",
+			     fw, w);
 		return;
 	}
 	if ((fields & (RXH_L4_B_0_1 | RXH_L4_B_2_3)) || a->nq == 1) {
-		xskf_dr__add(r, XSKF_DR_OK, "rx-flow-hash", "%s frames are hashed over %s; asked: "
-			     "%s", fw, w, xskf_dr__asked_words(a, qw, sizeof(qw)));
+		xskf_dr__add(r, XSKF_DR_OK, "rx-flow-hash",
+			     "%s frames are hashed over %s; asked: "
+			     "%s",
+			     fw, w, xskf_dr__asked_words(a, qw, sizeof(qw)));
 		return;
 	}
 	xskf_dr__add(r, XSKF_DR_PROBLEM, "rx-flow-hash",
 		     "%s frames are hashed over their addresses only: every flow between two hosts "
 		     "lands on one queue, and the other asked queues get none of them\n"
 		     "ethtool -n %s rx-flow-hash %s: %s; asked: %s\n"
-		     "ethtool -N %s rx-flow-hash %s sdfn", fw, a->ifname, fw, w,
-		     xskf_dr__asked_words(a, qw, sizeof(qw)), a->ifname, fw);
+		     "ethtool -N %s rx-flow-hash %s sdfn",
+		     fw, a->ifname, fw, w, xskf_dr__asked_words(a, qw, sizeof(qw)), a->ifname, fw);
 }

@@ -31,9 +31,11 @@ static void judge_dispatcher(struct xskf_dr_report *r, const struct xskf_dr_ask 
 	unsigned int foreign = 0;
 
 	if (libxdp_get_error(mp) || !mp || xdp_multiprog__is_legacy(mp)) {
-		xskf_dr__add(r, XSKF_DR_UNKNOWN, "xdp", "libxdp's dispatcher (id %u) is attached; "
+		xskf_dr__add(r, XSKF_DR_UNKNOWN, "xdp",
+			     "libxdp's dispatcher (id %u) is attached; "
 			     "its programs are pinned in a bpffs this process does not see\n"
-			     "xdp-loader status %s\n", id, a->ifname);
+			     "xdp-loader status %s\n",
+			     id, a->ifname);
 		if (!libxdp_get_error(mp) && mp)
 			xdp_multiprog__close(mp);
 		return;
@@ -50,23 +52,23 @@ static void judge_dispatcher(struct xskf_dr_report *r, const struct xskf_dr_ask 
 		 * Information, not a problem: it runs there by design and passes frames on by
 		 * default; what it drops cannot be counted from here.
 		 */
-		xskf_dr__add(r, XSKF_DR_INFO,
-			     "xdp", "XDP program %s runs %s xskf's in libxdp's dispatcher: frames it "
+		xskf_dr__add(r, XSKF_DR_INFO, "xdp",
+			     "XDP program %s runs %s xskf's in libxdp's dispatcher: frames it "
 			     "drops, redirects or sends back%s never reach xskf's sockets\n"
 			     "xdp-loader status %s: %s, priority %u (xskf's: 50)\n"
-			     "xdp-loader unload %s -i %u", name,
-			     xdp_program__run_prio(p) < 50 ? "before" : "beside",
+			     "xdp-loader unload %s -i %u",
+			     name, xdp_program__run_prio(p) < 50 ? "before" : "beside",
 			     xdp_program__run_prio(p) < 50 ? "" : " when it runs first", a->ifname,
 			     name, xdp_program__run_prio(p), a->ifname, xdp_program__id(p));
 	}
 	xdp_multiprog__close(mp);
 	if (!foreign)
-		xskf_dr__add(r, XSKF_DR_OK, "xdp", "libxdp's dispatcher holds xskf's programs only");
+		xskf_dr__add(r, XSKF_DR_OK, "xdp",
+			     "libxdp's dispatcher holds xskf's programs only");
 }
 
 /* One program attached alone in @mode (XDP_FLAGS_DRV_MODE, _SKB_MODE). */
-static void judge_prog(struct xskf_dr_report *r, const struct xskf_dr_ask *a, uint32_t id,
-		       bool skb)
+static void judge_prog(struct xskf_dr_report *r, const struct xskf_dr_ask *a, uint32_t id, bool skb)
 {
 	const char *n = a->ifname, *mw = skb ? "SKB (generic)" : "native";
 	char name[96];
@@ -76,21 +78,25 @@ static void judge_prog(struct xskf_dr_report *r, const struct xskf_dr_ask *a, ui
 		xskf_dr__add(r, a->zero_copy ? XSKF_DR_PROBLEM : XSKF_DR_INFO, "xdp-mode",
 			     "xskf's program of the run of pid %d is attached in SKB mode: a run "
 			     "that joins it runs in copy mode%s\nbpf_xdp_query(%s): %s, SKB mode\n"
-			     "stop that run and start it without --skb", pid,
-			     a->zero_copy ? ", and -z fails" : "", n, name);
+			     "stop that run and start it without --skb",
+			     pid, a->zero_copy ? ", and -z fails" : "", n, name);
 	else if (own == 2)
-		xskf_dr__add(r, XSKF_DR_OK, "xdp", "xskf's program of the run of pid %d (%s mode): "
-			     "a run on other queues joins it", pid, mw);
+		xskf_dr__add(r, XSKF_DR_OK, "xdp",
+			     "xskf's program of the run of pid %d (%s mode): "
+			     "a run on other queues joins it",
+			     pid, mw);
 	else if (own == 1)
-		xskf_dr__add(r, XSKF_DR_OK, "xdp", "xskf's program %s, left by a run that is gone "
-			     "(pid %d): the next run replaces it", name, pid);
+		xskf_dr__add(r, XSKF_DR_OK, "xdp",
+			     "xskf's program %s, left by a run that is gone "
+			     "(pid %d): the next run replaces it",
+			     name, pid);
 	else
 		xskf_dr__add(r, XSKF_DR_PROBLEM, "xdp",
 			     "another XDP program %s holds %s alone, in %s mode: it sees every "
 			     "frame first, and xskf refuses to start beside it\nbpf_xdp_query(%s): "
 			     "%s, %s mode, not xskf's, not libxdp's dispatcher\nip link set dev %s "
-			     "%s off (or xskf run --force: replaced until xskf exits)", name, n, mw,
-			     n, name, mw, n, skb ? "xdpgeneric" : "xdp");
+			     "%s off (or xskf run --force: replaced until xskf exits)",
+			     name, n, mw, n, name, mw, n, skb ? "xdpgeneric" : "xdp");
 }
 
 void xskf_dr__check_xdp(struct xskf_dr_report *r, const struct xskf_dr_ask *a, int ifindex)
@@ -99,16 +105,18 @@ void xskf_dr__check_xdp(struct xskf_dr_report *r, const struct xskf_dr_ask *a, i
 	int err = bpf_xdp_query(ifindex, 0, &q);
 
 	if (err) {
-		xskf_dr__add(r, XSKF_DR_UNKNOWN, "xdp", "the XDP programs of %s are unknown\n"
-			     "bpf_xdp_query: %s%s\n", a->ifname, strerror(-err),
-			     err == -EPERM ? " (run as root)" : "");
+		xskf_dr__add(r, XSKF_DR_UNKNOWN, "xdp",
+			     "the XDP programs of %s are unknown\n"
+			     "bpf_xdp_query: %s%s\n",
+			     a->ifname, strerror(-err), err == -EPERM ? " (run as root)" : "");
 		return;
 	}
 	if (q.hw_prog_id)
-		xskf_dr__add(r, XSKF_DR_PROBLEM, "xdp", "an offloaded XDP program (id %u) runs in "
+		xskf_dr__add(r, XSKF_DR_PROBLEM, "xdp",
+			     "an offloaded XDP program (id %u) runs in "
 			     "the NIC: xskf refuses to start\nbpf_xdp_query(%s): hw_prog_id %u\n"
-			     "ip link set dev %s xdpoffload off", q.hw_prog_id, a->ifname,
-			     q.hw_prog_id, a->ifname);
+			     "ip link set dev %s xdpoffload off",
+			     q.hw_prog_id, a->ifname, q.hw_prog_id, a->ifname);
 	if (q.drv_prog_id) {
 		if (xskf_disp__is_dispatcher(q.drv_prog_id))
 			judge_dispatcher(r, a, ifindex, q.drv_prog_id);
@@ -125,13 +133,14 @@ void xskf_dr__check_xdp(struct xskf_dr_report *r, const struct xskf_dr_ask *a, i
 		xskf_dr__add(r, XSKF_DR_OK, "xdp", "no XDP program on %s", a->ifname);
 }
 
-void xskf_dr__check_features(struct xskf_dr_report *r, const struct xskf_dr_ask *a,
-			     int ifindex, uint64_t xf, int xerr)
+void xskf_dr__check_features(struct xskf_dr_report *r, const struct xskf_dr_ask *a, int ifindex,
+			     uint64_t xf, int xerr)
 {
 	const char *n = a->ifname;
 
 	if (xerr) {
-		xskf_dr__add(r, XSKF_DR_UNKNOWN, "zero-copy", "the driver's XDP features are not "
+		xskf_dr__add(r, XSKF_DR_UNKNOWN, "zero-copy",
+			     "the driver's XDP features are not "
 			     "reported\nnetdev netlink xdp-features: %s (Linux 6.3+)\n",
 			     strerror(-xerr));
 		return;
@@ -141,23 +150,26 @@ void xskf_dr__check_features(struct xskf_dr_report *r, const struct xskf_dr_ask 
 		xskf_dr__add(r, a->zero_copy ? XSKF_DR_PROBLEM : XSKF_DR_INFO, "xdp-mode",
 			     "the driver of %s has no native XDP: xskf attaches in SKB (generic) "
 			     "mode, where every frame is copied%s\nnetdev xdp-features of %s: no "
-			     "basic (xskf features -i %s)\n%s", n,
-			     a->zero_copy ? " and -z fails" : "", n, n,
+			     "basic (xskf features -i %s)\n%s",
+			     n, a->zero_copy ? " and -z fails" : "", n, n,
 			     a->zero_copy ? "drop -z (copy mode)" : "");
 	else if (a->skb)
 		xskf_dr__add(r, a->zero_copy ? XSKF_DR_PROBLEM : XSKF_DR_INFO, "xdp-mode",
 			     "--skb asked: SKB (generic) mode copies every frame into the UMEM%s\n"
 			     "the driver of %s has native XDP (netdev xdp-features: basic)\n"
-			     "drop --skb", a->zero_copy ? ", and -z fails" : "", n);
+			     "drop --skb",
+			     a->zero_copy ? ", and -z fails" : "", n);
 	if (a->zero_copy && (xf & XF_BASIC) && !(xf & XF_ZC))
 		xskf_dr__add(r, XSKF_DR_PROBLEM, "zero-copy",
 			     "-z asked, and the driver of %s has no AF_XDP zero-copy: the bind "
 			     "fails\nnetdev xdp-features of %s: no xsk-zerocopy (xskf features -i "
-			     "%s)\ndrop -z (xskf tries zero-copy, then copy mode)", n, n, n);
+			     "%s)\ndrop -z (xskf tries zero-copy, then copy mode)",
+			     n, n, n);
 	else
-		xskf_dr__add(r, XSKF_DR_OK, "zero-copy", "%s", xf & XF_ZC ?
-			     "the driver has AF_XDP zero-copy" : "copy mode: the driver has no "
-			     "AF_XDP zero-copy");
+		xskf_dr__add(r, XSKF_DR_OK, "zero-copy", "%s",
+			     xf & XF_ZC ? "the driver has AF_XDP zero-copy"
+					: "copy mode: the driver has no "
+					  "AF_XDP zero-copy");
 }
 
 void xskf_dr__check_napi(struct xskf_dr_report *r, const struct xskf_dr_ask *a, int ifindex)
@@ -182,8 +194,10 @@ void xskf_dr__check_napi(struct xskf_dr_report *r, const struct xskf_dr_ask *a, 
 		xskf_napi_nl__close(&nl);
 	}
 	if (err) {
-		xskf_dr__add(r, XSKF_DR_UNKNOWN, "napi", "the NAPI IDs of the queues are not "
-			     "reported\nnetdev netlink queue-get: %s (Linux 6.8+)\n", strerror(-err));
+		xskf_dr__add(r, XSKF_DR_UNKNOWN, "napi",
+			     "the NAPI IDs of the queues are not "
+			     "reported\nnetdev netlink queue-get: %s (Linux 6.8+)\n",
+			     strerror(-err));
 		return;
 	}
 	if (!nr) {
@@ -196,6 +210,7 @@ void xskf_dr__check_napi(struct xskf_dr_report *r, const struct xskf_dr_ask *a, 
 		     "the %u asked queues (the driver names none, as veth does)\n%s",
 		     nr > 1 ? "s" : "", qw, a->ifname, nr > 1 ? "ve" : "s",
 		     a->busy_poll ? ": busy polling (-B) needs one, and xskf falls back to "
-				    "polling the rings without it" : "", nr, a->nq,
-		     a->busy_poll ? "drop -B (--busy-poll)" : "");
+				    "polling the rings without it"
+				  : "",
+		     nr, a->nq, a->busy_poll ? "drop -B (--busy-poll)" : "");
 }
