@@ -11,11 +11,12 @@
  *   xskfctl [-s ...] metrics [--all]              the counters, Prometheus text format
  *   xskfctl [-s ...] top [--interval S] [--count N]  rates per port and queue, redrawn
  *   xskfctl [-s ...] capture [...] -w FILE|-          a live capture into pcapng
+ *   xskfctl [-s ...] doctor [--seconds N] [--json]   every loss of the next N s, by cause
  *
  * Without -s: the one socket in /run/xskf (or $XSKF_CTL_DIR); -s picks a run by its name (the
  * NAME of NAME.PID.sock), its pid, or its socket's path. Exit 0 when the answer is not an
  * error, 1 when it is or nothing answers, 2 on usage errors. list, metrics and top are
- * xskfctl's own (built from `stats` answers; capture streams): a plugin of one of those names is
+ * xskfctl's own (built from `stats` answers, doctor also from `doctor` ones; capture streams): a plugin of one of those names is
  * not reachable.
  *
  * Who answers is checked (SO_PEERCRED: the uid that created the listening socket): root or
@@ -34,6 +35,7 @@
 
 #include "xskf_plugin.h"
 #include "xskfctl.h"
+#include "xskfctl_doctor.h"
 
 #ifndef XSKF_VERSION
 #define XSKF_VERSION "unknown"
@@ -49,6 +51,7 @@ static void usage(FILE *f)
 		"       xskfctl [-s NAME|PID|SOCKET] top [--interval S] [--count N]\n"
 		"       xskfctl [-s NAME|PID|SOCKET] capture [--port IFACE] [--queue Q]\n"
 		"               [--rx|--tx|--both] [-c N] [--snaplen S] -w FILE.pcapng|-\n"
+		"       xskfctl [-s NAME|PID|SOCKET] doctor [--seconds N] [--json]\n"
 		"  -s, --socket X   the run to ask: its name (xsk-rxdrop, filter+l2fwd), its pid,\n"
 		"                   or its socket's path (default: the only run in %s)\n"
 		"      --name NAME  the run called NAME (as -s NAME)\n"
@@ -66,6 +69,8 @@ static void usage(FILE *f)
 		"                   at most 4096)\n"
 		"  -w FILE          capture: the pcapng file to write, - for stdout\n"
 		"      --mode MODE  capture: the -w file's mode, octal (default 0600)\n"
+		"      --seconds N  doctor: sample the counters this long (default 3)\n"
+		"      --json       doctor: one JSON document (xskfctl(1))\n"
 		"  -V, --version    xskfctl's version and the plugin ABI it knows\n"
 		"  -h, --help       this text\n",
 		ctl_dir());
@@ -179,5 +184,7 @@ int main(int argc, char **argv)
 		return cmd_top(want, argc - i - 1, argv + i + 1);
 	if (!strcmp(argv[i], "capture"))
 		return cmd_capture(want, argc - i - 1, argv + i + 1);
+	if (!strcmp(argv[i], "doctor"))
+		return cmd_doctor(want, argc - i - 1, argv + i + 1);
 	return cmd_remote(want, argc - i, argv + i);
 }

@@ -102,6 +102,9 @@ struct xskf_backend_ops {
 			    const char **pinned);
 	/* the backend's own members of the JSON document (",\n  \"name\": ..."), or NULL */
 	void (*json)(struct xskf_engine *eng, FILE *f);
+	/* the backend's members of the control socket's "doctor" answer (runner/ctl_doctor.c),
+	 * each after a comma; NULL: none */
+	void (*doctor)(struct xskf_engine *eng, FILE *f);
 };
 
 extern const struct xskf_backend_ops xskf_backend_xdp;

@@ -314,11 +314,14 @@ static void answer(FILE *f, struct ctl_client *c, struct xskf_chain *ch, struct 
 		}
 		plugin_command(f, &ch->pl[k], k, a1);
 		return;
+	case XSKF_CTL_DOCTOR:
+		xskf_ctl__doctor(f, eng);
+		return;
 	case XSKF_CTL_CAPTURE: /* taken by start_capture() before an answer is written */
 	case XSKF_CTL_BAD:
 		break;
 	}
-	fprintf(f, "error: bad request (one line: stats, plugins, or PLUGIN ARGS)\n");
+	fprintf(f, "error: bad request (one line: stats, plugins, doctor, or PLUGIN ARGS)\n");
 }
 
 static void drop(struct ctl_client *c)

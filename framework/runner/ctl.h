@@ -7,6 +7,7 @@
 #define XSKF_CTL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "xskf.h"
 
@@ -33,6 +34,7 @@ enum xskf_ctl_req {
 	XSKF_CTL_PLUGINS,
 	XSKF_CTL_PLUGIN_CMD,
 	XSKF_CTL_CAPTURE, /* "capture ARGS": arg1 the arguments, for xskf_ctl__capture_args() */
+	XSKF_CTL_DOCTOR,  /* "doctor": what `xskfctl doctor` needs beyond stats (ctl_doctor.c) */
 };
 enum xskf_ctl_req xskf_ctl__parse(char *buf, size_t len, char **arg0, char **arg1);
 
@@ -54,4 +56,11 @@ struct xskf_ctl_capture {
 int xskf_ctl__capture_args(const char *args, struct xskf_ctl_capture *c, char *err,
 			   size_t errlen);
 
+/*
+ * The answer to "doctor" (ctl_doctor.c): one JSON document of what the stats document does not
+ * hold and `xskfctl doctor` needs: the ring sizes, each worker's CPU and UMEM, busy polling
+ * asked and in use, and the backend's part (xdp: the program's counters on every RX queue,
+ * bound or not; each socket's NAPI ID and its queue's interrupt). Read only.
+ */
+void xskf_ctl__doctor(FILE *f, struct xskf_engine *eng);
 #endif /* XSKF_CTL_H */

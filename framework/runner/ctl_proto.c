@@ -5,6 +5,7 @@
  *
  *   stats                the JSON document of the run, now
  *   plugins              one line per plugin of the chain
+ *   doctor               what `xskfctl doctor` needs beyond stats (ctl_doctor.c)
  *   capture [ARGS...]    a live capture: ARGS as xskf_ctl__capture_args() reads them; a
  *                        line the client sends after it ("end") ends the capture
  *   PLUGIN [ARGS...]     the plugin's command (e.g. "tunnel reload")
@@ -58,6 +59,8 @@ enum xskf_ctl_req xskf_ctl__parse(char *buf, size_t len, char **arg0, char **arg
 		return **arg1 ? XSKF_CTL_BAD : XSKF_CTL_PLUGINS;
 	if (!strcmp(buf, "capture"))
 		return XSKF_CTL_CAPTURE;
+	if (!strcmp(buf, "doctor"))
+		return **arg1 ? XSKF_CTL_BAD : XSKF_CTL_DOCTOR;
 	return XSKF_CTL_PLUGIN_CMD;
 }
 

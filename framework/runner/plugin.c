@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend/xdp/doctor.h"   /* xskf doctor: why frames would not arrive */
 #include "backend/xdp/features.h" /* xskf features: the XDP backend's probe table */
 #include "core/compiler.h"
 #include "core/log.h"
@@ -379,6 +380,8 @@ static void usage(FILE *f)
 		   "       xskf plugins          list the plugins found\n"
 		   "       xskf features [-i IFACE] [--json]   the kernel features xskf probes, and\n"
 		   "                             what it does without each\n"
+		   "       xskf doctor -i IFACE [-q Q]... [--json]   why frames would not reach\n"
+		   "                             a run's sockets, with the fix (xskf-doctor(1))\n"
 		   "       xskf --version        versions of xskf, the plugin ABI, libbpf, libxdp\n"
 		   "       xskf run PLUGIN --help   the options of a plugin and the standard ones\n"
 		   "PLUGIN is a name (looked up in $XSKF_PLUGIN_PATH, next to xskf, and in %s)\n"
@@ -480,6 +483,8 @@ int xskf_run__main(int argc, char **argv)
 		return list_plugins();
 	if (!strcmp(argv[1], "features"))
 		return xskf_features__cmd(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "doctor"))
+		return xskf_doctor__cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "run") || argc < 3 || argv[2][0] == '-') {
 		usage(stderr);
 		return 2;

@@ -51,6 +51,8 @@ static enum xskf_ctl_req model(const uint8_t *d, size_t len, char *name, char *a
 		return args[0] ? XSKF_CTL_BAD : XSKF_CTL_PLUGINS;
 	if (!strcmp(name, "capture"))
 		return XSKF_CTL_CAPTURE;
+	if (!strcmp(name, "doctor"))
+		return args[0] ? XSKF_CTL_BAD : XSKF_CTL_DOCTOR;
 	return XSKF_CTL_PLUGIN_CMD;
 }
 

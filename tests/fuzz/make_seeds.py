@@ -317,11 +317,12 @@ for name, req in {'stats': b'stats\n', 'plugins': b'plugins\n', 'cmd': b'tunnel 
                   'capture': b'capture dir=rx port=veth0 queue=1 count=100 snaplen=128\n',
                   'capture_none': b'capture\n',
                   'capture_twice': b'capture count=1 count=2\n',
-                  'capture_big': b'capture count=99999999999999999999 snaplen=65536\n'}.items():
+                  'capture_big': b'capture count=99999999999999999999 snaplen=65536\n',
+                  'doctor': b'doctor\n', 'bad_doctor_arg': b'doctor now\n'}.items():
     write('fuzz_ctl', name, req)
 write_dict('fuzz_ctl', ['stats', 'plugins', 'tunnel', 'reload', '\r\n', '\n', ' ', '-', '_',
                         'capture', 'port=', 'queue=', 'dir=', 'count=', 'snaplen=', 'rx', 'tx',
-                        'both', '65535', '0', 'steer', 'add', 'del', 'list'])
+                        'both', '65535', '0', 'steer', 'add', 'del', 'list', 'doctor'])
 
 
 # --- xskfctl's JSON reader: the stats document and its edges ---------------------------------

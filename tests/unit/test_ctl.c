@@ -38,6 +38,8 @@ int main(void)
 	CHECK(P("stats\n") == XSKF_CTL_STATS, "stats");
 	CHECK(P("stats") == XSKF_CTL_STATS, "stats without a newline (the peer closed)");
 	CHECK(P("stats\r\n") == XSKF_CTL_STATS, "stats with CRLF");
+	CHECK(P("doctor\n") == XSKF_CTL_DOCTOR, "doctor");
+	CHECK(P("doctor now\n") == XSKF_CTL_BAD, "doctor takes no argument");
 	CHECK(P("plugins\n") == XSKF_CTL_PLUGINS, "plugins");
 	CHECK(P("tunnel reload\n") == XSKF_CTL_PLUGIN_CMD && !strcmp(a0, "tunnel") &&
 		      !strcmp(a1, "reload"),

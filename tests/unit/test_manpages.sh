@@ -42,7 +42,7 @@ EOPY
 checked=0
 for c in "xsk-rxdrop:apps/xsk-rxdrop" "xsk-l2fwd:apps/xsk-l2fwd" "xsk-tunnel:apps/xsk-tunnel" \
 	"xsk-txgen:apps/xsk-txgen" "xskfctl:apps/xskfctl" "xskf-trafficgen:tools/xskf-trafficgen" \
-	"xskf:apps/xskf run filter"; do
+	"xskf:apps/xskf run filter" "xskf-doctor:apps/xskf doctor"; do
 	page=${c%%:*}
 	read -r -a cmd <<<"$B/${c#*:}"
 	h=$(help_opts "${cmd[@]}")

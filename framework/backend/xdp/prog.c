@@ -1013,6 +1013,16 @@ void xskf_prog__teardown(struct xskf_port *port)
 	xskf_xdp_port(port)->share.lock_fd = -1;
 }
 
+int xskf_prog__owner(uint32_t id, char *name, size_t name_len, int *pid)
+{
+	bool shares;
+	pid_t p = 0;
+	enum owner_kind k = classify(id, name, name_len, &p, &shares);
+
+	*pid = (int)p;
+	return k == OWNER_OURS_ALIVE ? 2 : k == OWNER_OURS_DEAD ? 1 : 0;
+}
+
 int xskf_prog__counters(struct xskf_port *port, uint32_t queue, uint64_t out[3])
 {
 	int ncpu = libbpf_num_possible_cpus(), i;

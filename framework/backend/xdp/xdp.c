@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 
+#include "backend/xdp/doctor.h"
 #include "backend/xdp/dp_uds.h"
 #include "backend/xdp/pin.h"
 #include "backend/xdp/rss_key.h"
@@ -305,6 +306,8 @@ static int xdp_attach(struct xskf_engine *eng)
 		err = xskf_served__attach(eng);
 		goto attached;
 	}
+	/* what xskf doctor would say first: the queue outside RSS, the worker on the IRQ's CPU */
+	xskf_dr__startup(eng);
 	for (i = 0; i < eng->nr_ports && !err; i++)
 		err = xskf_prog__setup(eng, &eng->ports[i]);
 	/*
@@ -684,4 +687,6 @@ const struct xskf_backend_ops xskf_backend_xdp = {
 	.promisc = xskf_promisc__take,
 	/* idle workers: their sleep, and what the kernel adds */
 	.wait = xdp_wait, .idle_help = xdp_idle_help,
+	/* xskfctl doctor: the program's counters of every queue, NAPI IDs, interrupts */
+	.doctor = xskf_xdp__doctor,
 };

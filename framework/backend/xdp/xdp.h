@@ -117,6 +117,13 @@ int xskf_prog__set_xsk(struct xskf_port *port, uint32_t queue, int xsk_fd);
 void xskf_prog__detach(struct xskf_port *port);
 void xskf_prog__teardown(struct xskf_port *port);
 int xskf_prog__counters(struct xskf_port *port, uint32_t queue, uint64_t out[3]);
+/*
+ * xskf_prog__owner() - whose XDP program @id is: 0 another's, 1 xskf's left by a run that is
+ * gone, 2 xskf's of a live run (*@pid). Its name ("'name' (id N)") into @name. Thread: any.
+ */
+int xskf_prog__owner(uint32_t id, char *name, size_t name_len, int *pid);
+/* The backend's part of the control socket's "doctor" answer (doctor_live.c). */
+void xskf_xdp__doctor(struct xskf_engine *eng, FILE *f);
 void xskf_prog__emergency_detach(void);
 
 /*

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The xdp backend's part of the control socket's "doctor" answer (runner/ctl_doctor.c): the
+ * program's counters on every RX queue of each port, bound or not (frames on a queue without a
+ * socket are passed to the stack, and only these counters see them), each socket's NAPI ID and
+ * its queue's interrupt, and what `xskf doctor`'s XDP check says of the programs attached now
+ * (another one in front of ours in libxdp's dispatcher). Control thread; read only.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "backend/xdp/doctor.h"
+#include "backend/xdp/doctor_read.h"
+#include "backend/xdp/xdp.h"
+#include "core/engine.h"
+#include "core/sock.h"
+#include "core/worker.h"
+#include "xskf_prog.h"
+
+static void json_text(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s >= 0x20)
+			fputc(*s, f);
+	fputc('"', f);
+}
+
+static void port_queues(FILE *f, struct xskf_port *p)
+{
+	unsigned int q,
+	    n = p->nr_hw_queues < XSKF_PROG_MAX_QUEUES ? p->nr_hw_queues : XSKF_PROG_MAX_QUEUES;
+	uint64_t c[3];
+
+	fprintf(f, "{\"name\": \"%s\", \"rx_queues\": %u, \"program\": [", p->name,
+		p->nr_hw_queues);
+	for (q = 0; q < n; q++) {
+		if (xskf_prog__counters(p, q, c))
+			c[0] = c[1] = c[2] = 0;
+		fprintf(
+		    f,
+		    "%s{\"queue\": %u, \"redirected\": %llu, \"passed\": %llu, \"errors\": %llu}",
+		    q ? ", " : "", q, (unsigned long long)c[0], (unsigned long long)c[1],
+		    (unsigned long long)c[2]);
+	}
+	fprintf(f, "]}");
+}
+
+/* Socket @s's queue interrupt among @irqs (@n of its port's). */
+static void sock_irq(FILE *f, const struct xskf_sock *s, const struct xskf_dr_irq *irqs, int n)
+{
+	int i;
+
+	for (i = 0; i < n && irqs[i].queue != s->queue; i++)
+		;
+	fprintf(f,
+		"{\"port\": \"%s\", \"queue\": %u, \"worker\": %u, \"cpu\": %d, \"napi_id\": %u, "
+		"\"irq\": %d, \"irq_name\": ",
+		s->port->name, s->queue, s->worker->id, s->worker->cpu, xskf_sock__napi_id(s),
+		i < n ? (int)irqs[i].irq : -1);
+	json_text(f, i < n ? irqs[i].name : "");
+	fprintf(f, ", \"irq_cpus\": ");
+	json_text(f, i < n ? irqs[i].affinity : "");
+	fputc('}', f);
+}
+
+/* The problems `xskf doctor` finds with the programs attached to @p now. */
+static void port_programs(FILE *f, struct xskf_port *p, bool *first)
+{
+	static struct xskf_dr_report r;
+	struct xskf_dr_ask a = {.ifname = p->name};
+	unsigned int i;
+
+	/*
+	 * Alone on the interface, nothing runs in front of our program (watch.c says when another
+	 * replaces it); and the capabilities to look at other programs are kept only for the
+	 * dispatcher's sake (xdp_keep_caps()).
+	 */
+	if (!xskf_xdp_port(p)->disp.on)
+		return;
+	memset(&r, 0, sizeof(r));
+	xskf_dr__check_xdp(&r, &a, p->ifindex);
+	for (i = 0; i < r.n; i++) {
+		if (r.f[i].sev < XSKF_DR_INFO)
+			continue;
+		fprintf(f, "%s{\"check\": \"%s\", \"severity\": \"%s\", \"what\": ",
+			*first ? "" : ", ", r.f[i].check, xskf_dr__sev_name(r.f[i].sev));
+		json_text(f, r.f[i].what);
+		fprintf(f, ", \"evidence\": ");
+		json_text(f, r.f[i].evidence);
+		fprintf(f, ", \"fix\": ");
+		json_text(f, r.f[i].fix);
+		fputc('}', f);
+		*first = false;
+	}
+}
+
+void xskf_xdp__doctor(struct xskf_engine *eng, FILE *f)
+{
+	static struct xskf_dr_irq irqs[XSKF_MAX_PORTS][64];
+	int nirq[XSKF_MAX_PORTS];
+	unsigned int i;
+	bool first = true;
+
+	fprintf(f, ",\n \"ports\": [");
+	for (i = 0; i < eng->nr_ports; i++) {
+		fprintf(f, "%s", i ? ",\n   " : "");
+		port_queues(f, &eng->ports[i]);
+		nirq[i] = xskf_dr__irqs(eng->ports[i].name, irqs[i], 64);
+	}
+	fprintf(f, "],\n \"sockets\": [");
+	for (i = 0; i < eng->nr_socks; i++) {
+		const struct xskf_sock *s = &eng->socks[i];
+
+		fprintf(f, "%s", i ? ", " : "");
+		sock_irq(f, s, irqs[s->port->idx], nirq[s->port->idx]);
+	}
+	fprintf(f, "],\n \"programs\": [");
+	for (i = 0; i < eng->nr_ports; i++)
+		port_programs(f, &eng->ports[i], &first);
+	fprintf(f, "]");
+}

@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# xskf doctor and xskfctl doctor on the veth bed (issue 46): each fault made on purpose, and
+# doctor names exactly that cause in one line and no other; a healthy setup gets exactly
+# "no problem found".
+#   test_doctor.sh pre-healthy    xskf doctor -q 0 on the bed: "no problem found", exit 0; --json
+#   test_doctor.sh pre-foreign    another XDP program attached alone (foreign_pass.bpf.c)
+#   test_doctor.sh pre-queue      a queue the veth does not have
+#   test_doctor.sh pre-busy-poll  -B where the queues have no NAPI ID (veth names none)
+#   test_doctor.sh pre-umem       --frames smaller than the fill ring
+#   test_doctor.sh live-healthy   a run receiving paced traffic: "no problem found"
+#   test_doctor.sh live-unbound   a run on queue 0, the traffic sent to queue 1 (--cpus 1)
+#   test_doctor.sh live-slow      an app slower than the traffic (tests/plugins/slow.c) starves
+#                                 the fill ring
+#   test_doctor.sh live-umem      a UMEM too small for the fill ring, a burst
+#   test_doctor.sh live-busy-poll -B on sockets without a NAPI ID
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+require_root
+case_name=${1:?case}
+XSKF=$B/apps/xskf
+CTL=$B/apps/xskfctl
+TP=${XSKF_TEST_PLUGINS:-$B/tests/plugins}
+tb_up_out "xd$$"
+IF=$TB_IF_DUT
+
+# pre ARGS...: xskf doctor on the bed's DUT interface; its stdout in $out/dr.out, status in rc
+pre() {
+	dut "$XSKF" doctor -i "$IF" "$@" >"$out/dr.out" 2>"$out/dr.err"
+	rc=$?
+	cat "$out/dr.out"
+}
+
+# only_line PATTERN: the doctor's output is one line, and it matches PATTERN (grep -E)
+only_line() {
+	[ "$(wc -l <"$out/dr.out")" = 1 ] || fail "not one line: $(cat "$out/dr.out" "$out/dr.err")"
+	grep -Eq -- "$1" "$out/dr.out" || fail "the line is not '$1': $(cat "$out/dr.out")"
+}
+
+# start_run ARGS...: xskf run ARGS on the DUT, in the background: $pid, its stderr $out/rx.err
+start_run() {
+	XSKF_PLUGIN_PATH=$TP ip netns exec "$TB_NS_DUT" "$XSKF" run "$@" >"$out/rx.out" 2>"$out/rx.err" &
+	pid=$!
+	FAIL_HOOKS=(show_run)
+	wait_for "control socket of pid $pid" ctl_up "$pid"
+}
+show_run() { tail -5 "$out/rx.err"; }
+
+# doctor_bg SECONDS: xskfctl doctor on the run, in the background ($dpid); returns once its
+# first sample is taken (its "sampling" line on stderr)
+doctor_bg() {
+	"$CTL" -s "$pid" doctor --seconds "$1" >"$out/dr.out" 2>"$out/dr.err" &
+	dpid=$!
+	wait_line "$out/dr.err" "doctor: sampling"
+}
+
+# doctor_end: wait for xskfctl doctor; its status in rc, its lines shown
+doctor_end() {
+	wait "$dpid"
+	rc=$?
+	cat "$out/dr.out"
+}
+
+case $case_name in
+pre-healthy)
+	pre -q 0
+	[ "$(cat "$out/dr.out")" = "no problem found" ] && [ $rc = 0 ] ||
+		fail "a healthy bed: $(cat "$out/dr.out" "$out/dr.err") (exit $rc)"
+	dut "$XSKF" doctor -i "$IF" -q 0 --json >"$out/dr.json" || fail "--json exit $?"
+	[ "$(json_get "$out/dr.json" 'd["doctor"], d["interface"], d["queues"], d["problems"]')" = \
+		"1 $IF [0] 0" ] || fail "JSON: $(cat "$out/dr.json")"
+	# every check has the five members; the driver's unanswered ones say so, not a problem
+	json_get "$out/dr.json" 'all(set(c) == {"check", "severity", "what", "evidence", "fix"} for c in d["checks"])' |
+		grep -q True || fail "JSON members"
+	json_get "$out/dr.json" '[c["severity"] for c in d["checks"] if c["check"] == "rss"]' |
+		grep -q unknown || fail "rss on veth: not 'unknown'"
+	grep -q "not reported by the driver" "$out/dr.json" || fail "no 'not reported by the driver'"
+	ok "healthy: exactly 'no problem found', exit 0; --json: problems 0, rss unknown"
+	;;
+pre-foreign)
+	dut ip link set dev "$IF" xdpdrv obj "$XSKF_FOREIGN_OBJ" sec xdp || fail "attach foreign"
+	pre -q 0
+	only_line "^problem xdp: another XDP program 'foreign_pass' \(id [0-9]+\) holds $IF alone, in native mode: .*; fix: ip link set dev $IF xdp off"
+	[ $rc = 1 ] || fail "exit $rc with a problem"
+	ok "another program in front: one line, its name, mode and fix"
+	;;
+pre-queue)
+	pre -q 5
+	only_line "^problem queues: queue 5 asked, $IF has no such RX queue; evidence: 2 RX queues \(0-1\)"
+	ok "a queue the interface lacks"
+	;;
+pre-busy-poll)
+	pre -q 0 -B
+	only_line "^problem napi: queue 0 of $IF has no NAPI ID: busy polling \(-B\) needs one.*; fix: drop -B"
+	ok "-B without a NAPI ID"
+	;;
+pre-umem)
+	pre -q 0 --frames 1024
+	only_line "^problem umem: the UMEM is too small for the rings: .*--frames 1024 for 1 socket per worker, each fill ring 2048 slots.*; fix: --frames 4096"
+	ok "a UMEM too small for the fill ring"
+	;;
+live-healthy)
+	start_run rxdrop -i "$IF" -q 0 -c --cpus 1
+	doctor_bg 3
+	# veth: the peer's RX queue is the sending CPU modulo the queue count (queue 0)
+	gen_paced $pid 3000 500 --cpus 0 --json
+	doctor_end
+	[ "$(cat "$out/dr.out")" = "no problem found" ] && [ $rc = 0 ] ||
+		fail "a healthy run: $(cat "$out/dr.out") (exit $rc)"
+	ok "a healthy run receiving 3000 frames: exactly 'no problem found'"
+	;;
+live-unbound)
+	start_run rxdrop -i "$IF" -q 0 -c --cpus 1
+	doctor_bg 8
+	gen "$GEN" -i "$TB_IF_GEN" -n 1000 --cpus 1 --resend --json >"$out/gen.json" || fail "generator"
+	sent_is "$out/gen.json" 1000
+	doctor_end
+	only_line "^problem unbound-queue: 1000 frames arrived on $IF queue 1, where this run binds no socket: the program passed them to the stack, while the bound queues received nothing; evidence: program passed \+1000 on queue 1; the bound queues received 0; fix: bind queue 1 too \(-q 1\)"
+	ok "traffic on an unbound queue: one line, 1000 frames, queue 1"
+	;;
+live-slow)
+	# an RX ring bigger than the frames the fill ring holds: the fill ring runs dry first
+	start_run slow -i "$IF" -q 0 -c --cpus 1 --rx-ring 4096 -- --frame-us 100
+	doctor_bg 4
+	gen "$GEN" -i "$TB_IF_GEN" -n 20000 --cpus 0 --rate 50000 --json >"$out/gen.json" || fail "generator"
+	doctor_end
+	only_line "^problem fill-empty: $IF queue 0 lost [0-9]+ frames: the fill ring was empty when they came: the app gives buffers back slower than the traffic takes them; evidence: kernel rx_dropped \+[0-9]+, rx_fill_ring_empty_descs \+[0-9]+ in [0-9.]+ s \([0-9]+ of them while the worker slept\); fill ring 2048 slots, UMEM 4096 frames for 1 socket; worker 0 worked [0-9.]+ s of the [0-9.]+ s, [0-9.]+ us per frame received"
+	# the plugin spends 100 us on each frame: the line says so
+	us=$(sed -E 's/.* ([0-9.]+) us per frame received.*/\1/' "$out/dr.out")
+	[ "${us%.*}" -ge 100 ] || fail "$us us per frame, the plugin spends 100"
+	ok "a slow app: one line, the fill ring empty, $us us per frame"
+	;;
+live-umem)
+	start_run rxdrop -i "$IF" -q 0 -c --cpus 1 --frames 256
+	doctor_bg 4
+	gen "$GEN" -i "$TB_IF_GEN" -n 50000 --cpus 0 --json >"$out/gen.json" || fail "generator"
+	doctor_end
+	only_line "^problem fill-empty: $IF queue 0 lost [0-9]+ frames: the fill ring was empty when they came, and the UMEM is too small to fill it; evidence: .*the UMEM has 256 frames for 1 socket, each fill ring 2048 slots \(2048 frames to fill them\); fix: --frames 4096 or more"
+	ok "a UMEM too small: one line, its frames and the fill ring's"
+	;;
+live-busy-poll)
+	start_run rxdrop -i "$IF" -q 0 -c -B --cpus 1
+	doctor_bg 1
+	doctor_end
+	only_line "^problem busy-poll: busy polling \(-B\) was asked and is off: 1 of the run's 1 sockets has no NAPI ID to poll .*; fix: drop -B"
+	ok "-B without NAPI IDs: one line"
+	;;
+*) fail "case $case_name" ;;
+esac
+if [ -n "${pid:-}" ]; then
+	stop_run "$pid" || fail "the run exited $?"
+	# a healthy start says nothing of doctor's: no start-up warning names it on veth
+	! grep -q "xskf doctor" "$out/rx.err" || fail "start-up warned: $(grep "xskf doctor" "$out/rx.err")"
+fi
+exit 0

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * `xskfctl doctor`'s judge (apps/xskfctl_doctor_judge.c) with made-up samples of a run's
+ * `stats` and `doctor` answers: each loss made on purpose is named by exactly one line, of its
+ * cause, and a window without loss says nothing.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../tap.h"
+#include "xskfctl_doctor.h"
+
+/* The counters a case sets; the rest are 0. */
+struct win {
+	unsigned long long rx, redir, passed1, kdrop, kfull, kfempty, umem;
+	unsigned long long busy, asleep, lost_asleep;
+	const char *irq_cpus;
+	bool bp_asked, bp_on;
+	unsigned int napi;
+};
+
+static void doc(struct xj_doc *d, const char *text)
+{
+	size_t off;
+	const char *why;
+
+	if (xj_doc__new(d, text, strlen(text), &off, &why))
+		printf("# bad test JSON at %zu: %s\n", off, why);
+}
+
+static void sample(struct dr_sample *s, const struct win *w, double t)
+{
+	char st[2048], dr[2048];
+
+	snprintf(
+	    st, sizeof(st),
+	    "{\"queues\": [{\"port\": \"eth0\", \"queue\": 0, \"worker\": 0, \"rx_packets\": %llu, "
+	    "\"kernel\": {\"rx_dropped\": %llu, \"rx_ring_full\": %llu, "
+	    "\"rx_fill_ring_empty_descs\": %llu}, \"program\": {\"redirected\": %llu, "
+	    "\"passed\": 0, \"errors\": 0}}], \"census\": [{\"worker\": 0, \"rx_ring\": 0}], "
+	    "\"workers\": [{\"worker\": 0, \"busy_ns\": %llu, \"asleep_ns\": %llu, "
+	    "\"lost_asleep\": %llu}]}",
+	    w->rx, w->kdrop, w->kfull, w->kfempty, w->redir, w->busy, w->asleep, w->lost_asleep);
+	snprintf(
+	    dr, sizeof(dr),
+	    "{\"doctor\": 1, \"rings\": {\"rx\": 2048, \"tx\": 2048, \"fill\": 2048, \"comp\": "
+	    "2048, \"frame_size\": 2048, \"batch\": 64}, \"busy_poll\": {\"asked\": %s, \"on\": "
+	    "%s}, \"idle\": \"adaptive\", \"workers\": [{\"worker\": 0, \"cpu\": 1, "
+	    "\"umem_frames\": %llu, \"sockets\": 1}], \"ports\": [{\"name\": \"eth0\", "
+	    "\"rx_queues\": 2, \"program\": [{\"queue\": 0, \"redirected\": %llu, \"passed\": 0, "
+	    "\"errors\": 0}, {\"queue\": 1, \"redirected\": 0, \"passed\": %llu, \"errors\": "
+	    "0}]}], "
+	    "\"sockets\": [{\"port\": \"eth0\", \"queue\": 0, \"worker\": 0, \"cpu\": 1, "
+	    "\"napi_id\": %u, \"irq\": 45, \"irq_name\": \"eth0-TxRx-0\", \"irq_cpus\": \"%s\"}], "
+	    "\"programs\": []}",
+	    w->bp_asked ? "true" : "false", w->bp_on ? "true" : "false", w->umem ? w->umem : 4096,
+	    w->redir, w->passed1, w->napi, w->irq_cpus ? w->irq_cpus : "");
+	doc(&s->stats, st);
+	doc(&s->dr, dr);
+	s->t = t;
+}
+
+/* Judge the window @a -> @b: exactly one line, of check @check, holding @text (or none). */
+static void judge(const char *name, const struct win *a, const struct win *b, const char *check,
+		  const char *text)
+{
+	static struct dr_out o;
+	struct dr_sample sa = {}, sb = {};
+
+	memset(&o, 0, sizeof(o));
+	sample(&sa, a, 0);
+	sample(&sb, b, 3);
+	dr_judge(&o, &sa, &sb);
+	if (!check)
+		CHECK(o.n == 0, "%s: no line (got %u, the first: %s)", name, o.n,
+		      o.n ? o.l[0].what : "-");
+	else
+		CHECK(o.n == 1 && !strcmp(o.l[0].check, check) && o.l[0].sev == DR_PROBLEM &&
+			  strstr(o.l[0].what, text),
+		      "%s: one line, %s (got %u: %s %s)", name, check, o.n,
+		      o.n ? o.l[0].check : "-", o.n ? o.l[0].what : "-");
+	xj_doc__free(&sa.stats);
+	xj_doc__free(&sa.dr);
+	xj_doc__free(&sb.stats);
+	xj_doc__free(&sb.dr);
+}
+
+int main(void)
+{
+	struct win a = {.busy = 1, .asleep = 1}, b;
+
+	b = a;
+	b.rx = b.redir = 1000;
+	judge("healthy", &a, &b, NULL, NULL);
+	b = a;
+	b.passed1 = 500;
+	judge("traffic on an unbound queue", &a, &b, "unbound-queue",
+	      "500 frames arrived on eth0 queue 1, where this run binds no socket: the program "
+	      "passed them to the stack, while the bound queues received nothing");
+	b = a;
+	b.rx = 1000, b.redir = 3000, b.kdrop = b.kfempty = 2000, b.busy = 95, b.asleep = 5;
+	judge("a slow app", &a, &b, "fill-empty", "the app gives buffers back slower");
+	b.umem = a.umem = 1024;
+	judge("a UMEM too small", &a, &b, "fill-empty", "the UMEM is too small to fill it");
+	b = a = (struct win){.busy = 1, .asleep = 1};
+	b.rx = 1000, b.redir = 3000, b.kfull = 2000;
+	judge("the RX ring full", &a, &b, "rx-ring-full", "lost 2000 frames: the RX ring was full");
+	b = a;
+	b.kdrop = b.redir = 10;
+	judge("frames too long", &a, &b, "rx-dropped", "dropped 10 frames with buffers");
+	b = a;
+	a.bp_asked = b.bp_asked = true;
+	judge("-B without NAPI IDs", &a, &b, "busy-poll", "busy polling (-B) was asked and is off");
+	b = a = (struct win){.busy = 1, .asleep = 1, .irq_cpus = "0-1"};
+	judge("the worker on its IRQ's CPU", &a, &b, "irq-cpu", "worker 0 polls on CPU 1");
+	b = a = (struct win){.busy = 1, .asleep = 1};
+	b.redir = 5000, b.rx = 1000;
+	judge("counters that do not reconcile", &a, &b, "reconcile",
+	      "the program redirected 5000 frames, the socket accounts for 1000");
+	return tap_done();
+}
