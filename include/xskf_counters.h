@@ -116,7 +116,14 @@
 	  "Launch times refused: in the past or too far ahead.")                                   \
 	X(txmd_stamps, tx_meta, stamps, WORKER, counter, "TX timestamps handed back to the app.")  \
 	X(txmd_stamps_lost, tx_meta, stamps_lost, WORKER, counter,                                 \
-	  "TX timestamps asked for and not handed back.")
+	  "TX timestamps asked for and not handed back.")                                          \
+	/*                                                                                         \
+	 * Frames (RX descriptors) still in the RX ring when the worker stopped draining it at the \
+	 * end of a run: an app slower than half a second for what the ring held. Redirected, so   \
+	 * reconciliation counts them; never read by the app.                                      \
+	 */                                                                                        \
+	X(rx_left, , rx_left_at_stop, WORKER, counter,                                             \
+	  "Frames left in the RX ring when the worker stopped draining it at the end.")
 
 /* A row macro that expands to nothing: for the rows a use of the table leaves out. */
 #define XSKF_COUNTER_SKIP(...)

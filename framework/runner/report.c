@@ -132,7 +132,7 @@ static bool reconciles(const struct xskf_engine *eng, const struct xskf_queue_st
 		return true;
 	/* multi-buffer frames the worker dropped as bad were received, not counted in rx_packets */
 	return s->prog_redirected == s->rx_packets + s->drop_chain_long + s->drop_chain_open +
-					     s->k_rx_dropped + s->k_rx_ring_full;
+					     s->k_rx_dropped + s->k_rx_ring_full + s->rx_left;
 }
 
 int xskf_report__summary(struct xskf_engine *eng, FILE *f, double elapsed)
@@ -172,6 +172,12 @@ int xskf_report__summary(struct xskf_engine *eng, FILE *f, double elapsed)
 				(unsigned long long)st.txmd_launch_bad,
 				(unsigned long long)st.txmd_stamps,
 				(unsigned long long)st.txmd_stamps_lost);
+		if (st.rx_left)
+			fprintf(f,
+				"%s:%u %llu frames were still in the RX ring when the drain's half "
+				"second ended (the app took longer for what the ring held): counted, "
+				"never handed to the app\n",
+				eng->ports[port].name, q, (unsigned long long)st.rx_left);
 		if (!reconciles(eng, &st))
 			err = -EIO;
 	}
