@@ -81,6 +81,19 @@ static enum owner_kind classify(uint32_t id, char *name, size_t name_len, pid_t 
 				*pid = live;
 		}
 	}
+	/*
+	 * The maps say dead; the kernel has the last word: a process that holds the program's
+	 * owner map is a run of it, whatever its record says (someone may have written it)
+	 */
+	if (kind == OWNER_OURS_DEAD && (fd = xskf_share__prog_map(id, "xskf_queues", &mi)) >= 0) {
+		pid_t holder = xskf_share__map_holder(mi.id);
+
+		close(fd);
+		if (holder) {
+			kind = OWNER_OURS_ALIVE;
+			*pid = holder;
+		}
+	}
 	return kind;
 }
 
