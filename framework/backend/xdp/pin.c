@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Serving other AF_XDP apps (docs/operations.md, "Serving other AF_XDP apps"): --serve keeps
- * queues for their sockets, --pin-dir pins each port's XSKMAP and rule maps in bpffs, in
+ * queues for their sockets, --pin-dir pins each port's XSKMAP (and nothing else) in bpffs, in
  * PIN_DIR/IFNAME/, where libxdp's xsk_socket__update_xskmap() or DPDK's use_pinned_map finds
  * the XSKMAP (as "xsks_map", the device plugin's name).
  *
@@ -131,6 +131,12 @@ int xskf_pin__serve_queues(struct xskf_engine *eng, struct xskf_port *p, bool ex
 static const char *pin_name(const struct bpf_map *m)
 {
 	return strcmp(bpf_map__name(m), "xsks") ? bpf_map__name(m) : "xsks_map";
+}
+
+/* Is @m one a served app needs (pinned), or one only xskf writes (not pinned)? */
+static bool pinned_for_apps(const struct xskf_redirect *skel, const struct bpf_map *m)
+{
+	return m == skel->maps.xsks;
 }
 
 /* What the fatal-signal hook removes: each port's folder, and the names in it. */
@@ -326,8 +332,14 @@ int xskf_pin__port(struct xskf_engine *eng, struct xskf_port *p)
 	bpf_object__for_each_map(m, xskf_xdp_port(p)->skel->obj) {
 		const char *name = pin_name(m);
 
-		if (strchr(name, '.'))
-			continue; /* .rodata, .bss: the program's own settings */
+		/*
+		 * Only what a served app needs: the XSKMAP. The others (owners, rules, the
+		 * table, counters) only xskf writes; the runs that share the program reach them
+		 * by its map ids (prog_share.c, root only) and xskfctl reads the counters on the
+		 * control socket, so a pin would only hand them to the group.
+		 */
+		if (!pinned_for_apps(xskf_xdp_port(p)->skel, m))
+			continue;
 		snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", fd, name);
 		if (bpf_obj_pin(bpf_map__fd(m), path)) {
 			err = -errno;
@@ -345,9 +357,7 @@ int xskf_pin__port(struct xskf_engine *eng, struct xskf_port *p)
 				xskf_xdp_port(p)->pin_path, name, eng->o.pin_group, strerror(-err));
 			goto fail;
 		}
-		if (!strcmp(name, "xsks_map") || !strncmp(name, "xskf_", 5))
-			nl += (size_t)snprintf(names + nl, sizeof(names) - nl, "%s%s", nl ? ", " : "",
-					       name);
+		nl += (size_t)snprintf(names + nl, sizeof(names) - nl, "%s%s", nl ? ", " : "", name);
 	}
 	/* the folder last: the group sees it whole or not at all */
 	if (group && (fchown(fd, (uid_t)-1, gid) || fchmod(fd, 0750))) {
@@ -358,8 +368,9 @@ int xskf_pin__port(struct xskf_engine *eng, struct xskf_port *p)
 	}
 	close(fd);
 	close(bfd);
-	pr_info("%s: maps pinned in %s (%s, and the rule tables steer_*), for %s\n", p->name,
-		xskf_xdp_port(p)->pin_path, names, group ? eng->o.pin_group : "the owner only");
+	pr_info("%s: maps pinned in %s (%s: the other maps only xskf writes, not pinned), for %s\n",
+		p->name, xskf_xdp_port(p)->pin_path, names,
+		group ? eng->o.pin_group : "the owner only");
 	return 0;
 fail:
 	if (fd >= 0) {
