@@ -37,6 +37,7 @@
 #include "xskf_prog.h"
 #include "xskf_hints.bpf.h"
 #include "xskf_steer.bpf.h"
+#include "xskf_serve.bpf.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_XSKMAP);
@@ -133,7 +134,9 @@ static __always_inline int deliver(struct xdp_md *ctx, __u32 queue, const bool h
 	/* frames with no socket fall back to the stack with the meta: harmless */
 	if (meta && hints_on && (hw ? hints_hw(ctx) : hints_sw(ctx)) < 0)
 		count_error(queue);
-	if (!lookup)
+	if (xskf_serve_redirect(queue, lookup, &ret)) {
+		/* a served queue: its app's socket, in the queue's own XSKMAP */
+	} else if (!lookup)
 		ret = bpf_redirect_map(&xsks, queue, XDP_PASS);
 	else if (bpf_map_lookup_elem(&xsks, &queue))
 		ret = bpf_redirect_map(&xsks, queue, 0);

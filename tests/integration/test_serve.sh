@@ -49,8 +49,8 @@ run_pinned() {
 	for m in xskf_queues xskf_rules xskf_owner steer_acts steer_gen counters; do
 		[ ! -e "$PINS/$m" ] || fail "map $m pinned"
 	done
-	[ "$(ls "$PINS")" = xsks_map ] || fail "pinned: $(ls "$PINS")"
-	ok "maps pinned in $PINS (0750, maps 0660, group nogroup): xsks_map alone"
+	[ "$(ls "$PINS" | tr '\n' ' ')" = "xsks_map xsks_map_q1 " ] || fail "pinned: $(ls "$PINS")"
+	ok "maps pinned in $PINS (0750, maps 0660, group nogroup): queue 1's XSKMAP alone (xsks_map, xsks_map_q1)"
 
 	ip netns exec "$TB_NS_DUT" "$CLIENT" "$TB_IF_DUT" 1 --pinned "$PINS/xsks_map" >"$out/client.out" 2>"$out/client.err" &
 	c=$!

@@ -719,6 +719,8 @@ static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port
 	}
 	/* no hint read: the program writes no meta at all; else only what is read */
 	skel->rodata->hints_on = !eng->o.no_hints;
+	/* no served queue: the verifier cuts the served path out (xskf_serve.bpf.h) */
+	skel->rodata->serve_on = xskf_xdp_port(port)->nr_served > 0;
 	skel->rodata->xskf_hints_mask = eng->hints;
 	hw = skel->progs.xskf_redirect_hw;
 	if (xskf_xdp_port(port)->hints_hw) {
@@ -971,6 +973,7 @@ void xskf_prog__detach(struct xskf_port *port)
 void xskf_prog__teardown(struct xskf_port *port)
 {
 	xskf_prog__detach(port);
+	xskf_serve_maps__drop(port);
 	xskf_steer__unload(port);
 	if (xskf_xdp_port(port)->skel)
 		xskf_redirect__destroy(xskf_xdp_port(port)->skel);

@@ -295,6 +295,14 @@ int xskf_share__join(struct xskf_engine *eng, struct xskf_port *port)
 		    want == XSKF_ATTACH_SKB ? "-S" : "-N");
 		return -EINVAL;
 	}
+	/* a served queue's XSKMAP is made by the run that loaded the program (serve_maps.c) */
+	if (xskf_xdp_port(port)->nr_served) {
+		pr_warn("%s: --serve: another xskf run holds the XDP program (id %u) of this "
+			"interface; queues are served by the run that loaded it: serve them there, "
+			"or stop that run first\n",
+			port->name, id);
+		return -EBUSY;
+	}
 	pfd = bpf_prog_get_fd_by_id(id);
 	if (pfd < 0 || bpf_obj_get_info_by_fd(pfd, &info, &len)) {
 		err = pfd < 0 ? -errno : -EIO;
@@ -391,9 +399,7 @@ bool xskf_share__leave(struct xskf_port *port)
 			bpf_map_update_elem(fd, &q, &none, 0);
 	}
 	/* another app's socket in a queue we served: out with our rules (its owner is gone) */
-	for (i = 0; i < xskf_xdp_port(port)->nr_served; i++)
-		bpf_map_delete_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.xsks),
-				    &xskf_xdp_port(port)->served[i]);
+	xskf_serve_maps__drop(port);
 	xskf_xdp_port(port)->share.claimed = false;
 	if (others && xskf_xdp_port(port)->attached) {
 		pr_info("%s: the XDP program stays for the other xskf runs on this interface; our "
