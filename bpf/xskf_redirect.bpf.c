@@ -134,12 +134,8 @@ static __always_inline int deliver(struct xdp_md *ctx, __u32 queue, const bool h
 	/* frames with no socket fall back to the stack with the meta: harmless */
 	if (meta && hints_on && (hw ? hints_hw(ctx) : hints_sw(ctx)) < 0)
 		count_error(queue);
-	if (xskf_serve_redirect(queue, lookup, &ret)) {
-		/* a served queue: its app's socket, in the queue's own XSKMAP */
-	} else if (!lookup)
-		ret = bpf_redirect_map(&xsks, queue, XDP_PASS);
-	else if (bpf_map_lookup_elem(&xsks, &queue))
-		ret = bpf_redirect_map(&xsks, queue, 0);
+	/* our socket (xsks), a served app's (its queue's own XSKMAP), or the stack */
+	ret = xskf_serve_redirect(&xsks, queue, lookup);
 	if (steered)
 		xskf_steer_count(queue,
 				 ret == XDP_REDIRECT ? XSKF_STEER_ACT_XSK : XSKF_STEER_ACT_PASS);

@@ -36,26 +36,25 @@ struct {
 const volatile __u32 serve_on = 0;
 
 /*
- * A frame of a served queue to its app's socket (none entered: the stack). True when @queue is
- * served (*@ret set), false otherwise (the caller's own XSKMAP decides). @lookup: the kernel's
- * redirect_map takes no fallback action (the _lk program): look the socket up first.
+ * A frame of @queue to its socket: in the served queue's own XSKMAP when the queue is served,
+ * else in the run's own XSKMAP @xsks; no socket there: XDP_PASS, the stack. @lookup: the
+ * kernel's redirect_map takes no fallback action (the _lk program): look the socket up first.
  */
-static __always_inline bool xskf_serve_redirect(__u32 queue, const bool lookup, int *ret)
+static __always_inline int xskf_serve_redirect(void *xsks, __u32 queue, const bool lookup)
 {
-	void *inner;
+	void *map = xsks;
 
-	if (!serve_on)
-		return false;
-	inner = bpf_map_lookup_elem(&xskf_served, &queue);
-	if (!inner)
-		return false;
+	if (serve_on) {
+		void *inner = bpf_map_lookup_elem(&xskf_served, &queue);
+
+		if (inner)
+			map = inner;
+	}
 	if (!lookup)
-		*ret = bpf_redirect_map(inner, queue, XDP_PASS);
-	else if (bpf_map_lookup_elem(inner, &queue))
-		*ret = bpf_redirect_map(inner, queue, 0);
-	else
-		*ret = XDP_PASS;
-	return true;
+		return bpf_redirect_map(map, queue, XDP_PASS);
+	if (bpf_map_lookup_elem(map, &queue))
+		return bpf_redirect_map(map, queue, 0);
+	return XDP_PASS;
 }
 
 #endif /* XSKF_SERVE_BPF_H */
