@@ -459,14 +459,16 @@ void xskf_pin__served_line(const struct xskf_engine *eng, const struct xskf_port
 		l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%u", i ? "," : "",
 				      xskf_xdp_port(p)->served[i]);
 	if (xskf_xdp_port(p)->pin_path[0])
-		snprintf(how, sizeof(how), "entering its socket in %s/xsks_map",
-			 xskf_xdp_port(p)->pin_path);
+		snprintf(how, sizeof(how), "entering its socket in %s/xsks_map_qQ (its queue's own "
+					   "XSKMAP%s)",
+			 xskf_xdp_port(p)->pin_path,
+			 xskf_xdp_port(p)->nr_served == 1 ? ", also as xsks_map" : "");
 	else if (eng->o.serve_uds)
 		snprintf(how, sizeof(how), "taking the XSKMAP from the device-plugin socket %s",
 			 eng->o.serve_uds);
 	else
-		snprintf(how, sizeof(how), "entering its socket in the XSKMAP the run that shares "
-					   "the interface pinned");
+		snprintf(how, sizeof(how), "entering its socket in its queue's own XSKMAP, pinned "
+					   "with --pin-dir or handed out with --serve-uds");
 	pr_info("%s: queue%s %s kept for other AF_XDP apps (--serve): our rules apply there; an "
 		"app takes one by %s\n",
 		p->name, xskf_xdp_port(p)->nr_served == 1 ? "" : "s", list, how);
