@@ -39,6 +39,7 @@
 #include "xskf_prog.h"
 #include "xskf_hints.bpf.h"
 #include "xskf_steer.bpf.h"
+#include "xskf_serve.bpf.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_XSKMAP);
@@ -167,10 +168,8 @@ static __always_inline int deliver(struct xdp_md *ctx, __u32 queue, const bool h
 	/* frames with no socket fall back to the stack with the meta: harmless */
 	if (meta && hints_on && !meta_head && (hw ? hints_hw(ctx) : hints_sw(ctx)) < 0)
 		count_error(queue);
-	if (!lookup)
-		ret = bpf_redirect_map(&xsks, queue, XDP_PASS);
-	else if (bpf_map_lookup_elem(&xsks, &queue))
-		ret = bpf_redirect_map(&xsks, queue, 0);
+	/* our socket (xsks), a served app's (its queue's own XSKMAP), or the stack */
+	ret = xskf_serve_redirect(&xsks, queue, lookup);
 	if (meta && hints_on && meta_head && ret == XDP_REDIRECT && !hints_head(ctx, queue, hw)) {
 		count_error(queue);
 		ret = XDP_PASS;

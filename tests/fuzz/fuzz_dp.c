@@ -53,6 +53,17 @@ static enum xskf_dp_req model(const uint8_t *d, size_t len, char *word, char arg
 		return XSKF_DP_VERSION;
 	if (!strcmp(word, "/xsk_map_fd") && n == 1)
 		return XSKF_DP_XSK_MAP;
+	if (!strcmp(word, "/xsk_map_fd") && n == 2) { /* IFACE,QUEUE: a decimal 0..255 */
+		size_t k, l = strlen(args[1]);
+
+		if (!l)
+			return XSKF_DP_BAD;
+		for (k = 0; k < l; k++)
+			if (args[1][k] < '0' || args[1][k] > '9')
+				return XSKF_DP_BAD;
+		return strtoull(args[1], NULL, 10) > XSKF_DP_MAX_QUEUE ? XSKF_DP_BAD
+								      : XSKF_DP_XSK_MAP;
+	}
 	if (!strcmp(word, "/config_busy_poll") && n == 2) {
 		for (i = 0; i < 2; i++) {
 			size_t k, l = strlen(args[i]);
@@ -102,6 +113,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		FUZZ_ASSERT(!m.arg[0], "an argument for kind %d", r);
 	}
+	if (r == XSKF_DP_XSK_MAP)
+		FUZZ_ASSERT(n == 1 ? m.queue == -1
+				   : m.queue >= 0 && m.queue == (int32_t)strtoull(args[1], NULL, 10),
+			    "queue %d from %d arguments", m.queue, n);
 	if (r == XSKF_DP_BUSY_POLL)
 		FUZZ_ASSERT(m.timeout_us == strtoull(args[0], NULL, 10) &&
 				    m.budget == strtoull(args[1], NULL, 10),

@@ -9,6 +9,9 @@
  *   xskf-xsk-client IFACE QUEUE --uds PATH      from the AF_XDP device plugin's socket
  *                                              (/connect, /xsk_map_fd: dp_client.c)
  *
+ * With --key K (test_hostile.sh) the socket goes in at key K instead of its queue: what a
+ * hostile app given one queue's map would try, to reach the frames of queue K.
+ *
  * It prints "ready" once its socket is in the map, then "rx N" each time its count changes
  * (checked every 20 ms), and "final N" at SIGINT/SIGTERM. Exit 0, or 1 with one line.
  */
@@ -25,7 +28,7 @@
 
 #include "dp_client.h"
 
-#define NFRAMES 4096
+#define NFRAMES 2048 /* 8 MiB: within the default memlock limit, for a client run as nobody */
 #define FSIZE XSK_UMEM__DEFAULT_FRAME_SIZE
 
 static volatile sig_atomic_t stop;
@@ -54,8 +57,10 @@ int main(int argc, char **argv)
 	void *buf;
 	int map_fd, err;
 
-	if (argc != 5 || (strcmp(argv[3], "--pinned") && strcmp(argv[3], "--uds"))) {
-		fprintf(stderr, "usage: %s IFACE QUEUE --pinned PATH | --uds PATH\n", argv[0]);
+	if ((argc != 5 && (argc != 7 || strcmp(argv[5], "--key"))) ||
+	    (strcmp(argv[3], "--pinned") && strcmp(argv[3], "--uds"))) {
+		fprintf(stderr, "usage: %s IFACE QUEUE --pinned PATH | --uds PATH [--key K]\n",
+			argv[0]);
 		return 2;
 	}
 	q = (uint32_t)atoi(argv[2]);
@@ -94,7 +99,14 @@ int main(int argc, char **argv)
 	for (i = 0; i < 2048; i++)
 		*xsk_ring_prod__fill_addr(&fq, idx + i) = (uint64_t)i * FSIZE;
 	xsk_ring_prod__submit(&fq, 2048);
-	err = xsk_socket__update_xskmap(xsk, map_fd);
+	if (argc == 7) {
+		uint32_t key = (uint32_t)atoi(argv[6]);
+		int fd = xsk_socket__fd(xsk);
+
+		err = bpf_map_update_elem(map_fd, &key, &fd, 0) ? -errno : 0;
+	} else {
+		err = xsk_socket__update_xskmap(xsk, map_fd);
+	}
 	if (err) {
 		fprintf(stderr, "xsk-client: cannot enter the socket in the XSKMAP: %s\n",
 			strerror(-err));

@@ -84,8 +84,13 @@ enum xskf_dp_req xskf_dp__parse(const char *buf, size_t len, struct xskf_dp_msg 
 			strcpy(m->arg, args[0]);
 	} else if (!strcmp(msg, "/version") && !n) {
 		m->kind = XSKF_DP_VERSION;
-	} else if (!strcmp(msg, "/xsk_map_fd") && n == 1) {
+	} else if (!strcmp(msg, "/xsk_map_fd") && n >= 1) {
+		long long q = n == 2 ? number(args[1], XSKF_DP_MAX_QUEUE) : -1;
+
+		if (n == 2 && q < 0)
+			return m->kind; /* a queue that is not a number: not a request */
 		m->kind = XSKF_DP_XSK_MAP;
+		m->queue = (int32_t)q;
 		if (ifname_ok(args[0]))
 			strcpy(m->arg, args[0]);
 	} else if (!strcmp(msg, "/config_busy_poll") && n == 2) {

@@ -8,6 +8,7 @@
  *   /connect,HOSTNAME        -> /host_ok, or /host_nak (a bad name)
  *   /version                 -> 0.1
  *   /xsk_map_fd,IFACE        -> /fd_ack with the XSKMAP's fd (SCM_RIGHTS), or /fd_nak
+ *   /xsk_map_fd,IFACE,QUEUE  (xskf's own) the same, for a queue of several served
  *   /config_busy_poll,US,N   (an AF_XDP socket's fd with it) -> /config_busy_poll_ack | _nak
  *   /fin                     -> /fin_ack, and the server closes
  *   anything else            -> /nak
@@ -22,6 +23,7 @@
 
 #define XSKF_DP_MSG_MAX 64 /* the device plugin's udsMsgBufSize */
 #define XSKF_DP_PROTO_VERSION "0.1"
+#define XSKF_DP_MAX_QUEUE 255 /* the program's queues: XSKF_PROG_MAX_QUEUES - 1 */
 
 enum xskf_dp_req {
 	XSKF_DP_BAD,       /* not a request of the protocol: /nak */
@@ -36,6 +38,7 @@ struct xskf_dp_msg {
 	enum xskf_dp_req kind;
 	char arg[XSKF_DP_MSG_MAX + 1];
 	uint32_t timeout_us, budget;
+	int32_t queue; /* XSKF_DP_XSK_MAP: the queue asked for, -1 when not given */
 };
 
 /* Parse the message @buf of @len bytes into @m; returns m->kind. */

@@ -243,6 +243,39 @@ static const struct xskf_port *port_named(struct xskf_engine *eng, const char *n
 	return NULL;
 }
 
+/*
+ * /xsk_map_fd: the XSKMAP of served queue @q of @p (serve_maps.c), which holds that queue's
+ * socket and nothing else: never the run's own XSKMAP. Without a queue (-1, the device
+ * plugin's request) the one served queue's; a queue not served, or none given where several
+ * are, is refused in one line.
+ */
+static bool give_map(struct dp_conn *c, const struct xskf_port *p, int32_t q)
+{
+	const struct xskf_xdp_port *x = xskf_xdp_port(p);
+	int fd;
+
+	if (q < 0 && x->nr_served_maps == 1)
+		q = (int32_t)x->served[0];
+	fd = q >= 0 ? xskf_serve_maps__fd(p, (uint32_t)q) : -1;
+	if (fd < 0) {
+		if (q >= 0)
+			pr_warn("device-plugin socket: %s (pid %d) asked for the XSKMAP of queue %d of "
+				"%s, which is not served (--serve): refused\n",
+				c->host, (int)c->pid, q, p->name);
+		else
+			pr_warn("device-plugin socket: %s (pid %d) asked for an XSKMAP of %s without "
+				"a queue, and %u are served: refused (ask /xsk_map_fd,%s,QUEUE)\n",
+				c->host, (int)c->pid, p->name, x->nr_served_maps, p->name);
+		return answer(c, "/fd_nak", -1);
+	}
+	pr_info("device-plugin socket: gave the XSKMAP of %s to %s (pid %d): queue %d's alone\n",
+		p->name, c->host, (int)c->pid, q);
+	/* held for the client's life from now on, with no deadline (as the device plugin) */
+	c->held = true;
+	c->deadline = UINT64_MAX;
+	return answer(c, "/fd_ack", fd);
+}
+
 /* /config_busy_poll on the AF_XDP socket @fd the peer passed: what it cannot set itself. */
 static bool busy_poll(int fd, const struct xskf_dp_msg *m)
 {
@@ -287,11 +320,7 @@ static bool request(struct xskf_engine *eng, struct dp_conn *c, const char *buf,
 		p = m.arg[0] ? port_named(eng, m.arg) : NULL;
 		if (!p)
 			return answer(c, "/fd_nak", -1);
-		pr_info("device-plugin socket: gave the XSKMAP of %s to %s (pid %d)\n", p->name,
-			c->host, (int)c->pid);
-		c->held = true;
-		c->deadline = UINT64_MAX;
-		return answer(c, "/fd_ack", bpf_map__fd(xskf_xdp_port(p)->skel->maps.xsks));
+		return give_map(c, p, m.queue);
 	case XSKF_DP_BUSY_POLL:
 		return answer(c, busy_poll(fd, &m) ? "/config_busy_poll_ack"
 						   : "/config_busy_poll_nak",

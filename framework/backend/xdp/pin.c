@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Serving other AF_XDP apps (docs/operations.md, "Serving other AF_XDP apps"): --serve keeps
- * queues for their sockets, --pin-dir pins each port's XSKMAP and rule maps in bpffs, in
+ * queues for their sockets, --pin-dir pins each port's XSKMAP (and nothing else) in bpffs, in
  * PIN_DIR/IFNAME/, where libxdp's xsk_socket__update_xskmap() or DPDK's use_pinned_map finds
  * the XSKMAP (as "xsks_map", the device plugin's name).
  *
@@ -30,6 +30,7 @@
 #include "core/engine.h"
 #include "core/log.h"
 #include "core/proc.h"
+#include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
 
 #define PIN_DEFAULT_DIR "/sys/fs/bpf/xskf"
@@ -127,15 +128,9 @@ int xskf_pin__serve_queues(struct xskf_engine *eng, struct xskf_port *p, bool ex
 
 /* ---- pins ---- */
 
-/* The maps pinned: the XSKMAP under the device plugin's name, the others under their own. */
-static const char *pin_name(const struct bpf_map *m)
-{
-	return strcmp(bpf_map__name(m), "xsks") ? bpf_map__name(m) : "xsks_map";
-}
-
 /* What the fatal-signal hook removes: each port's folder, and the names in it. */
 static char sig_dirs[XSKF_MAX_PORTS][256];
-#define PIN_MAX_MAPS 32
+#define PIN_MAX_MAPS (XSKF_PROG_MAX_QUEUES + 1)
 static char sig_names[PIN_MAX_MAPS][32];
 static unsigned int sig_nr_names;
 
@@ -195,6 +190,76 @@ static int resolve_group(const char *s, gid_t *gid)
 	return 0;
 }
 
+/* @name among the names the fatal-signal hook removes (once). */
+static void sig_name(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < sig_nr_names; i++)
+		if (!strcmp(sig_names[i], name))
+			return;
+	if (sig_nr_names < PIN_MAX_MAPS)
+		snprintf(sig_names[sig_nr_names++], sizeof(sig_names[0]), "%s", name);
+}
+
+/* Pin map @mfd as @name in our folder @fd, for group @gid when given: 0 or -errno said. */
+static int pin_one(struct xskf_engine *eng, struct xskf_port *p, int fd, int mfd,
+		   const char *name, const gid_t *gid)
+{
+	char path[96];
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", fd, name);
+	if (bpf_obj_pin(mfd, path)) {
+		err = -errno;
+		pr_warn("%s: cannot pin map %s in %s: %s\n", p->name, name,
+			xskf_xdp_port(p)->pin_path, strerror(-err));
+		return err;
+	}
+	sig_name(name);
+	if (gid && (fchownat(fd, name, (uid_t)-1, *gid, AT_SYMLINK_NOFOLLOW) ||
+		    fchmodat(fd, name, 0660, 0))) {
+		err = -errno;
+		pr_warn("%s: cannot give %s/%s to group %s: %s\n", p->name,
+			xskf_xdp_port(p)->pin_path, name, eng->o.pin_group, strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+/*
+ * Pin what a served app needs and nothing else: each served queue's own XSKMAP
+ * (serve_maps.c), as xsks_map_qQ, and as xsks_map too when one queue is served (the name
+ * DPDK's use_pinned_map and the device plugin use). The run's own XSKMAP and the maps only
+ * xskf writes (owners, rules, the table, counters) are not pinned: the runs that share the
+ * program reach them by its map ids (prog_share.c, root only), and xskfctl reads the counters
+ * on the control socket. Their names into @names.
+ */
+static int pin_served(struct xskf_engine *eng, struct xskf_port *p, int fd, const gid_t *gid,
+		      char *names, size_t len)
+{
+	const struct xskf_xdp_port *x = xskf_xdp_port(p);
+	char name[32];
+	size_t nl = 0;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < x->nr_served_maps; i++) {
+		snprintf(name, sizeof(name), "xsks_map_q%u", x->served[i]);
+		err = pin_one(eng, p, fd, x->served_map[i], name, gid);
+		if (!err && x->nr_served == 1)
+			err = pin_one(eng, p, fd, x->served_map[i], "xsks_map", gid);
+		if (err)
+			return err;
+		nl += (size_t)snprintf(names + nl, len - nl, "%s%s", nl ? ", " : "", name);
+		if (nl >= len)
+			nl = len - 1;
+	}
+	if (x->nr_served == 1)
+		snprintf(names + nl, len - nl, " (also as xsks_map)");
+	return 0;
+}
+
 /* Remove every pin in folder @fd (ours alone, checked), then the folder @name in @bfd. */
 static void remove_pins(int bfd, int fd, const char *name)
 {
@@ -251,7 +316,8 @@ static int existing(struct xskf_port *p, int bfd, const char *base)
 	theirs = map_id(m);
 	if (m >= 0)
 		close(m);
-	if (theirs && theirs == map_id(bpf_map__fd(xskf_xdp_port(p)->skel->maps.xsks))) {
+	/* a queue's XSKMAP the program serves now: the pins of the run that shares it */
+	if (xskf_serve_maps__in_use(p, theirs)) {
 		close(fd);
 		pr_info("%s: its maps are pinned in %s/%s already (by the xskf run that shares the "
 			"interface): used as they are\n",
@@ -270,16 +336,21 @@ int xskf_pin__port(struct xskf_engine *eng, struct xskf_port *p)
 	const char *base = eng->o.pin_dir ? eng->o.pin_dir : PIN_DEFAULT_DIR;
 	gid_t gid = 0;
 	bool group = eng->o.pin_group != NULL;
-	char why[512], path[96], names[512] = "";
+	char why[512], names[512] = "";
 	struct statfs sf;
 	struct stat st;
-	struct bpf_map *m;
-	int bfd, fd = -1, err, n;
-	size_t nl = 0;
+	int bfd, fd = -1, err;
 
 	/* --serve alone pins in the default folder; with --serve-uds the socket hands the map */
 	if (!eng->o.pin_dir && (!eng->o.serve || eng->o.serve_uds))
 		return 0;
+	/* only served queues' XSKMAPs are pinned: the run's own XSKMAP is not an app's */
+	if (!xskf_xdp_port(p)->nr_served_maps) {
+		pr_info("%s: --pin-dir without --serve: nothing to pin (only served queues' XSKMAPs "
+			"are)\n",
+			p->name);
+		return 0;
+	}
 	if (group && (err = resolve_group(eng->o.pin_group, &gid)))
 		return err;
 	/* 0711: a --pin-group member may pass through to IFNAME, not list the others */
@@ -322,33 +393,9 @@ int xskf_pin__port(struct xskf_engine *eng, struct xskf_port *p)
 			xskf_xdp_port(p)->pin_path);
 		goto fail;
 	}
-	n = 0;
-	bpf_object__for_each_map(m, xskf_xdp_port(p)->skel->obj) {
-		const char *name = pin_name(m);
-
-		if (strchr(name, '.'))
-			continue; /* .rodata, .bss: the program's own settings */
-		snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", fd, name);
-		if (bpf_obj_pin(bpf_map__fd(m), path)) {
-			err = -errno;
-			pr_warn("%s: cannot pin map %s in %s: %s\n", p->name, name,
-				xskf_xdp_port(p)->pin_path, strerror(-err));
-			goto fail;
-		}
-		if (sig_nr_names < PIN_MAX_MAPS && n == (int)sig_nr_names)
-			snprintf(sig_names[sig_nr_names++], sizeof(sig_names[0]), "%s", name);
-		n++;
-		if (group && (fchownat(fd, name, (uid_t)-1, gid, AT_SYMLINK_NOFOLLOW) ||
-			      fchmodat(fd, name, 0660, 0))) {
-			err = -errno;
-			pr_warn("%s: cannot give %s/%s to group %s: %s\n", p->name,
-				xskf_xdp_port(p)->pin_path, name, eng->o.pin_group, strerror(-err));
-			goto fail;
-		}
-		if (!strcmp(name, "xsks_map") || !strncmp(name, "xskf_", 5))
-			nl += (size_t)snprintf(names + nl, sizeof(names) - nl, "%s%s", nl ? ", " : "",
-					       name);
-	}
+	err = pin_served(eng, p, fd, group ? &gid : NULL, names, sizeof(names));
+	if (err)
+		goto fail;
 	/* the folder last: the group sees it whole or not at all */
 	if (group && (fchown(fd, (uid_t)-1, gid) || fchmod(fd, 0750))) {
 		err = -errno;
@@ -358,8 +405,10 @@ int xskf_pin__port(struct xskf_engine *eng, struct xskf_port *p)
 	}
 	close(fd);
 	close(bfd);
-	pr_info("%s: maps pinned in %s (%s, and the rule tables steer_*), for %s\n", p->name,
-		xskf_xdp_port(p)->pin_path, names, group ? eng->o.pin_group : "the owner only");
+	pr_info("%s: maps pinned in %s: %s, each served queue's own XSKMAP and nothing else, for "
+		"%s\n",
+		p->name, xskf_xdp_port(p)->pin_path, names,
+		group ? eng->o.pin_group : "the owner only");
 	return 0;
 fail:
 	if (fd >= 0) {
@@ -410,14 +459,16 @@ void xskf_pin__served_line(const struct xskf_engine *eng, const struct xskf_port
 		l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%u", i ? "," : "",
 				      xskf_xdp_port(p)->served[i]);
 	if (xskf_xdp_port(p)->pin_path[0])
-		snprintf(how, sizeof(how), "entering its socket in %s/xsks_map",
-			 xskf_xdp_port(p)->pin_path);
+		snprintf(how, sizeof(how), "entering its socket in %s/xsks_map_qQ (its queue's own "
+					   "XSKMAP%s)",
+			 xskf_xdp_port(p)->pin_path,
+			 xskf_xdp_port(p)->nr_served == 1 ? ", also as xsks_map" : "");
 	else if (eng->o.serve_uds)
 		snprintf(how, sizeof(how), "taking the XSKMAP from the device-plugin socket %s",
 			 eng->o.serve_uds);
 	else
-		snprintf(how, sizeof(how), "entering its socket in the XSKMAP the run that shares "
-					   "the interface pinned");
+		snprintf(how, sizeof(how), "entering its socket in its queue's own XSKMAP, pinned "
+					   "with --pin-dir or handed out with --serve-uds");
 	pr_info("%s: queue%s %s kept for other AF_XDP apps (--serve): our rules apply there; an "
 		"app takes one by %s\n",
 		p->name, xskf_xdp_port(p)->nr_served == 1 ? "" : "s", list, how);

@@ -82,6 +82,19 @@ static enum owner_kind classify(uint32_t id, char *name, size_t name_len, pid_t 
 				*pid = live;
 		}
 	}
+	/*
+	 * The maps say dead; the kernel has the last word: a process that holds the program's
+	 * owner map is a run of it, whatever its record says (someone may have written it)
+	 */
+	if (kind == OWNER_OURS_DEAD && (fd = xskf_share__prog_map(id, "xskf_queues", &mi)) >= 0) {
+		pid_t holder = xskf_share__map_holder(mi.id);
+
+		close(fd);
+		if (holder) {
+			kind = OWNER_OURS_ALIVE;
+			*pid = holder;
+		}
+	}
 	return kind;
 }
 
@@ -744,6 +757,8 @@ static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port
 	/* no hint read: the program writes no meta at all; else only what is read */
 	skel->rodata->hints_on = !eng->o.no_hints;
 	skel->rodata->meta_head = eng->hints_head;
+	/* no served queue: the verifier cuts the served path out (xskf_serve.bpf.h) */
+	skel->rodata->serve_on = xskf_xdp_port(port)->nr_served > 0;
 	skel->rodata->xskf_hints_mask = eng->hints;
 	hw = skel->progs.xskf_redirect_hw;
 	if (xskf_xdp_port(port)->hints_hw) {
@@ -996,6 +1011,7 @@ void xskf_prog__detach(struct xskf_port *port)
 void xskf_prog__teardown(struct xskf_port *port)
 {
 	xskf_prog__detach(port);
+	xskf_serve_maps__drop(port);
 	xskf_steer__unload(port);
 	if (xskf_xdp_port(port)->skel)
 		xskf_redirect__destroy(xskf_xdp_port(port)->skel);

@@ -28,6 +28,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "backend/xdp/share_check.h"
 #include "backend/xdp/xdp.h"
 #include "core/clock.h"
 #include "core/engine.h"
@@ -69,9 +70,23 @@ out:
 	return found;
 }
 
-static bool owner_live(const struct xskf_prog_qowner *o)
+/*
+ * A record's owner is alive: a pid with that start time that holds the map @map_id
+ * (share_owner.c): a record someone else wrote names no live owner.
+ */
+static bool owner_live(uint32_t map_id, const struct xskf_prog_qowner *o)
 {
-	return o->pid && xskf_proc__same((pid_t)o->pid, o->start_time);
+	return o->pid && !xskf_share_check__owner(o, 64, NULL, 0) &&
+	       xskf_share__owner_live(map_id, o->pid, o->start_time);
+}
+
+/* The id of our xskf_queues map, read once. */
+static uint32_t queues_id(struct xskf_port *port)
+{
+	if (!xskf_xdp_port(port)->share.queues_id)
+		xskf_xdp_port(port)->share.queues_id =
+		    xskf_share__map_id(bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_queues));
+	return xskf_xdp_port(port)->share.queues_id;
 }
 
 int xskf_share__live(uint32_t prog_id, pid_t *pid)
@@ -88,7 +103,7 @@ int xskf_share__live(uint32_t prog_id, pid_t *pid)
 		return -ENOENT;
 	}
 	for (q = 0; q < mi.max_entries && !ret; q++)
-		if (!bpf_map_lookup_elem(fd, &q, &o) && owner_live(&o)) {
+		if (!bpf_map_lookup_elem(fd, &q, &o) && owner_live(mi.id, &o)) {
 			*pid = (pid_t)o.pid;
 			ret = 1;
 		}
@@ -137,7 +152,9 @@ int xskf_share__queues(struct xskf_engine *eng, struct xskf_port *port, bool cla
 {
 	struct xskf_prog_qowner o, me = {.pid = (uint32_t)getpid()};
 	struct bpf_map_info mi;
+	char comm[17];
 	unsigned int i;
+	uint32_t id;
 	int fd;
 
 	(void)eng;
@@ -149,20 +166,23 @@ int xskf_share__queues(struct xskf_engine *eng, struct xskf_port *port, bool cla
 		return 0; /* no program yet: nothing to share */
 	if (fd < 0)
 		return 0;
+	id = xskf_share__map_id(fd);
 	/* ours: the queues we bind, then those we keep for other apps' sockets (--serve) */
 	for (i = 0; i < port->nr_queues + xskf_xdp_port(port)->nr_served; i++) {
 		uint32_t q = QUEUE_AT(port, i);
 
-		if (bpf_map_lookup_elem(fd, &q, &o) || o.pid == me.pid || !owner_live(&o))
+		if (bpf_map_lookup_elem(fd, &q, &o) || o.pid == me.pid ||
+		    !xskf_share__owner_ok(port, q, &o) || !owner_live(id, &o))
 			continue;
+		xskf_share_check__comm(&o, comm);
 		if (o.served)
-			pr_warn("queue %u of %s is kept for another AF_XDP app's socket by %.16s pid "
+			pr_warn("queue %u of %s is kept for another AF_XDP app's socket by %s pid "
 				"%u (--serve): choose other queues (-q) or stop it first\n",
-				q, port->name, o.comm, o.pid);
+				q, port->name, comm, o.pid);
 		else
-			pr_warn("queue %u of %s is taken by %.16s pid %u: choose other queues (-q) "
+			pr_warn("queue %u of %s is taken by %s pid %u: choose other queues (-q) "
 				"or stop it first\n",
-				q, port->name, o.comm, o.pid);
+				q, port->name, comm, o.pid);
 		close(fd);
 		return -EBUSY;
 	}
@@ -175,9 +195,11 @@ int xskf_share__queues(struct xskf_engine *eng, struct xskf_port *port, bool cla
 	for (i = 0; i < port->nr_queues + xskf_xdp_port(port)->nr_served; i++) {
 		uint32_t q = QUEUE_AT(port, i);
 
-		if (!bpf_map_lookup_elem(fd, &q, &o) && o.pid && o.pid != me.pid)
-			pr_info("queue %u of %s: taking it over from %.16s pid %u, which is gone\n",
-				q, port->name, o.comm, o.pid);
+		if (!bpf_map_lookup_elem(fd, &q, &o) && o.pid && o.pid != me.pid) {
+			xskf_share_check__comm(&o, comm);
+			pr_info("queue %u of %s: taking it over from %s pid %u, which is gone\n",
+				q, port->name, comm, o.pid);
+		}
 		zero_queue(port, q);
 		me.served = i >= port->nr_queues;
 		if (bpf_map_update_elem(fd, &q, &me, 0)) {
@@ -275,6 +297,14 @@ int xskf_share__join(struct xskf_engine *eng, struct xskf_port *port)
 		    want == XSKF_ATTACH_SKB ? "-S" : "-N");
 		return -EINVAL;
 	}
+	/* a served queue's XSKMAP is made by the run that loaded the program (serve_maps.c) */
+	if (xskf_xdp_port(port)->nr_served) {
+		pr_warn("%s: --serve: another xskf run holds the XDP program (id %u) of this "
+			"interface; queues are served by the run that loaded it: serve them there, "
+			"or stop that run first\n",
+			port->name, id);
+		return -EBUSY;
+	}
 	pfd = bpf_prog_get_fd_by_id(id);
 	if (pfd < 0 || bpf_obj_get_info_by_fd(pfd, &info, &len)) {
 		err = pfd < 0 ? -errno : -EIO;
@@ -356,7 +386,7 @@ bool xskf_share__leave(struct xskf_port *port)
 	xskf_share__lock(port);
 	fd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_queues);
 	for (q = 0; q < XSKF_PROG_MAX_QUEUES; q++)
-		if (!bpf_map_lookup_elem(fd, &q, &o) && o.pid != me && owner_live(&o))
+		if (!bpf_map_lookup_elem(fd, &q, &o) && o.pid != me && owner_live(queues_id(port), &o))
 			others = true;
 	for (i = 0; i < port->nr_queues; i++)
 		bpf_map_delete_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.xsks),
@@ -371,9 +401,7 @@ bool xskf_share__leave(struct xskf_port *port)
 			bpf_map_update_elem(fd, &q, &none, 0);
 	}
 	/* another app's socket in a queue we served: out with our rules (its owner is gone) */
-	for (i = 0; i < xskf_xdp_port(port)->nr_served; i++)
-		bpf_map_delete_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.xsks),
-				    &xskf_xdp_port(port)->served[i]);
+	xskf_serve_maps__drop(port);
 	xskf_xdp_port(port)->share.claimed = false;
 	if (others && xskf_xdp_port(port)->attached) {
 		pr_info("%s: the XDP program stays for the other xskf runs on this interface; our "
@@ -416,26 +444,31 @@ static void read_owners(int fd, struct xskf_prog_qowner o[XSKF_PROG_MAX_QUEUES])
 int xskf_share__reap(struct xskf_port *port)
 {
 	struct xskf_prog_qowner own[XSKF_PROG_MAX_QUEUES];
-	uint32_t me = (uint32_t)getpid(), q, dead = 0;
+	uint32_t me = (uint32_t)getpid(), q, dead = 0, id;
+	char comm[17];
 	int fd;
 
 	if (!xskf_xdp_port(port)->skel || !xskf_xdp_port(port)->share.claimed)
 		return 0;
 	fd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_queues);
+	id = queues_id(port);
 	read_owners(fd, own);
 	for (q = 0; q < XSKF_PROG_MAX_QUEUES; q++)
-		if (own[q].pid && own[q].pid != me && !own[q].gone && !owner_live(&own[q]))
+		if (own[q].pid && own[q].pid != me && !own[q].gone &&
+		    xskf_share__owner_ok(port, q, &own[q]) && !owner_live(id, &own[q]))
 			dead++;
 	if (!dead || xskf_share__lock(port))
 		return 0;
 	/* again under the lock: another run may have taken a queue over since */
 	read_owners(fd, own);
 	for (q = 0; q < XSKF_PROG_MAX_QUEUES; q++) {
-		if (!own[q].pid || own[q].pid == me || own[q].gone || owner_live(&own[q]))
+		if (!own[q].pid || own[q].pid == me || own[q].gone ||
+		    !xskf_share__owner_ok(port, q, &own[q]) || owner_live(id, &own[q]))
 			continue;
-		pr_info("%s: queue %u: its owner %.16s pid %u is gone: its rules leave the table, "
+		xskf_share_check__comm(&own[q], comm);
+		pr_info("%s: queue %u: its owner %s pid %u is gone: its rules leave the table, "
 			"the queue is free\n",
-			port->name, q, own[q].comm, own[q].pid);
+			port->name, q, comm, own[q].pid);
 		own[q].gone = 1;
 		bpf_map_update_elem(fd, &q, &own[q], 0);
 	}

@@ -34,6 +34,9 @@
 
 static int map_fds[XSKF_MAX_PORTS] = { [0 ... XSKF_MAX_PORTS - 1] = -1 };
 static int uds = -1;
+/* per socket (eng->socks' order): its queue's own XSKMAP from the device plugin's socket */
+static int *qmap_fds;
+static unsigned int nr_qmap_fds;
 
 bool xskf_served__on(const struct xskf_engine *eng)
 {
@@ -214,11 +217,32 @@ static int uds_connect(const char *path)
 	return 0;
 }
 
-/* The XSKMAP of @p: pinned, or asked for on the socket. Its fd, or -errno said. */
-static int map_of(struct xskf_engine *eng, const struct xskf_port *p, uint32_t *id)
+/* Map @fd, from @from, is an XSKMAP: @fd (its id in @id), or -errno said and @fd closed. */
+static int check_map(const struct xskf_port *p, const char *from, int fd, uint32_t *id)
 {
 	struct bpf_map_info mi = {};
 	uint32_t len = sizeof(mi);
+	int err;
+
+	if (bpf_obj_get_info_by_fd(fd, &mi, &len)) {
+		err = -errno;
+		pr_warn("%s: cannot read what the map of %s is: %s%s\n", p->name, from,
+			strerror(-err), err == -EPERM ? bpf_why(err) : "");
+		close(fd);
+		return err;
+	}
+	if (mi.type != BPF_MAP_TYPE_XSKMAP) {
+		pr_warn("%s: %s is not an XSKMAP (map type %u)\n", p->name, from, mi.type);
+		close(fd);
+		return -EINVAL;
+	}
+	*id = mi.id;
+	return fd;
+}
+
+/* The XSKMAP of @p: pinned, or asked for on the socket. Its fd, or -errno said. */
+static int map_of(struct xskf_engine *eng, const struct xskf_port *p, uint32_t *id)
+{
 	char req[XSKF_DP_MSG_MAX + 1], ans[XSKF_DP_MSG_MAX + 1];
 	const char *from = eng->o.xsk_map ? eng->o.xsk_map : eng->o.xsk_map_uds;
 	int fd, err;
@@ -242,47 +266,103 @@ static int map_of(struct xskf_engine *eng, const struct xskf_port *p, uint32_t *
 			return err ? err : -ENOENT;
 		}
 	}
-	if (bpf_obj_get_info_by_fd(fd, &mi, &len)) {
-		err = -errno;
-		pr_warn("%s: cannot read what the map of %s is: %s%s\n", p->name, from,
-			strerror(-err), err == -EPERM ? bpf_why(err) : "");
-		close(fd);
-		return err;
+	return check_map(p, from, fd, id);
+}
+
+/*
+ * On the device plugin's socket, the XSKMAP of @s's queue alone: an xskf server gives each
+ * served queue a map of its own (/xsk_map_fd,IFACE,QUEUE). A server that does not know that
+ * form (the device plugin: /nak) has one map per interface, asked once (map_of()). The fd,
+ * in qmap_fds[] or map_fds[], or -errno said.
+ */
+static int uds_map(struct xskf_engine *eng, const struct xskf_sock *s, unsigned int i,
+		   uint32_t *id)
+{
+	char req[XSKF_DP_MSG_MAX + 1], ans[XSKF_DP_MSG_MAX + 1];
+	int fd, err;
+
+	if (map_fds[s->port->idx] >= 0)
+		return map_fds[s->port->idx];
+	snprintf(req, sizeof(req), "/xsk_map_fd,%s,%u", s->port->name, s->queue);
+	err = ask(req, ans, sizeof(ans), &fd);
+	if (!err && !strcmp(ans, "/nak")) {
+		fd = map_of(eng, s->port, id);
+		if (fd >= 0)
+			map_fds[s->port->idx] = fd;
+		return fd;
 	}
-	if (mi.type != BPF_MAP_TYPE_XSKMAP) {
-		pr_warn("%s: %s is not an XSKMAP (map type %u)\n", p->name, from, mi.type);
-		close(fd);
-		return -EINVAL;
+	if (err || strcmp(ans, "/fd_ack") || fd < 0) {
+		pr_warn("--xsk-map-uds %s: %s answered %s: queue %u of %s is not served there\n",
+			eng->o.xsk_map_uds, req, err ? strerror(-err) : ans, s->queue,
+			s->port->name);
+		if (fd >= 0)
+			close(fd);
+		return err ? err : -ENOENT;
 	}
-	*id = mi.id;
+	fd = check_map(s->port, eng->o.xsk_map_uds, fd, id);
+	if (fd >= 0)
+		qmap_fds[i] = fd;
 	return fd;
+}
+
+/* Every socket's map: the queue's (the device plugin's socket) or the interface's (a pin). */
+static int socket_maps(struct xskf_engine *eng)
+{
+	const char *from = eng->o.xsk_map ? eng->o.xsk_map : eng->o.xsk_map_uds;
+	unsigned int i;
+	uint32_t id = 0;
+	int fd;
+
+	qmap_fds = malloc(eng->nr_socks * sizeof(*qmap_fds));
+	if (!qmap_fds)
+		return -ENOMEM;
+	for (i = 0; i < eng->nr_socks; i++)
+		qmap_fds[i] = -1;
+	nr_qmap_fds = eng->nr_socks;
+	for (i = 0; i < eng->nr_socks; i++) {
+		const struct xskf_sock *s = &eng->socks[i];
+		bool port_map = map_fds[s->port->idx] >= 0;
+
+		if (eng->o.xsk_map_uds)
+			fd = uds_map(eng, s, i, &id);
+		else
+			fd = port_map ? map_fds[s->port->idx] : map_of(eng, s->port, &id);
+		if (fd < 0)
+			return fd;
+		if (!eng->o.xsk_map_uds)
+			map_fds[s->port->idx] = fd;
+		if (port_map)
+			continue;
+		pr_info("%s: served: the XSKMAP (id %u) of %s; this run attaches no XDP program "
+			"(the serving process's: attaching needs CAP_NET_ADMIN and CAP_BPF), writes "
+			"no steering rule (its rules decide what reaches our queues) and sets no "
+			"NAPI (--napi needs CAP_NET_ADMIN); RX hints off%s\n",
+			s->port->name, id, from, qmap_fds[i] >= 0 ? "; the map is this queue's alone" : "");
+	}
+	return 0;
+}
+
+/* The map socket @i enters. */
+static int sock_map(unsigned int i, const struct xskf_sock *s)
+{
+	return i < nr_qmap_fds && qmap_fds[i] >= 0 ? qmap_fds[i] : map_fds[s->port->idx];
 }
 
 int xskf_served__attach(struct xskf_engine *eng)
 {
 	const char *from = eng->o.xsk_map ? eng->o.xsk_map : eng->o.xsk_map_uds;
 	unsigned int i;
-	uint32_t id = 0;
 	int err;
 
 	if (eng->o.xsk_map_uds && (err = uds_connect(eng->o.xsk_map_uds)))
 		return err;
-	for (i = 0; i < eng->nr_ports; i++) {
-		int fd = map_of(eng, &eng->ports[i], &id);
-
-		if (fd < 0)
-			return fd;
-		map_fds[i] = fd;
-		pr_info("%s: served: the XSKMAP (id %u) of %s; this run attaches no XDP program "
-			"(the serving process's: attaching needs CAP_NET_ADMIN and CAP_BPF), writes "
-			"no steering rule (its rules decide what reaches our queues) and sets no "
-			"NAPI (--napi needs CAP_NET_ADMIN); RX hints off\n",
-			eng->ports[i].name, id, from);
-	}
+	err = socket_maps(eng);
+	if (err)
+		return err;
 	for (i = 0; i < eng->nr_socks; i++) {
 		struct xskf_sock *s = &eng->socks[i];
 
-		if (bpf_map_update_elem(map_fds[s->port->idx], &s->queue, &s->fd, 0)) {
+		if (bpf_map_update_elem(sock_map(i, s), &s->queue, &s->fd, 0)) {
 			err = -errno;
 			pr_warn("%s queue %u: cannot enter the socket in the XSKMAP of %s: %s%s\n",
 				s->port->name, s->queue, from, strerror(-err),
@@ -301,9 +381,15 @@ void xskf_served__detach(struct xskf_engine *eng)
 	for (i = 0; i < eng->nr_socks; i++) {
 		struct xskf_sock *s = &eng->socks[i];
 
-		if (map_fds[s->port->idx] >= 0)
-			bpf_map_delete_elem(map_fds[s->port->idx], &s->queue);
+		if (sock_map(i, s) >= 0)
+			bpf_map_delete_elem(sock_map(i, s), &s->queue);
 	}
+	for (i = 0; i < nr_qmap_fds; i++)
+		if (qmap_fds[i] >= 0)
+			close(qmap_fds[i]);
+	free(qmap_fds);
+	qmap_fds = NULL;
+	nr_qmap_fds = 0;
 	for (i = 0; i < XSKF_MAX_PORTS; i++)
 		if (map_fds[i] >= 0) {
 			close(map_fds[i]);

@@ -22,6 +22,7 @@
 #include "core/clock.h"
 #include "core/engine.h"
 #include "backend/xdp/steer.h"
+#include "backend/xdp/steer_ports.h"
 #include "core/sysfs.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
@@ -34,11 +35,7 @@
  */
 #define STEER_RETIRE_NS (10 * 1000 * 1000ULL)
 
-static void bm_set(struct xskf_steer_bm *bm, unsigned int pos)
-{
-	bm->w[xskf_steer_word_at(1ULL << (pos / 64))] |= 1ULL << (pos % 64);
-	bm->sum |= 1ULL << (pos / 64);
-}
+#define bm_set xskf_steer__bm_set
 
 /* Does a rule's prefix (@fam, @a / @l) contain the prefix @pa / @pl of the same family? */
 static bool prefix_contains(const uint8_t *a, unsigned int l, const uint8_t *pa, unsigned int pl)
@@ -242,60 +239,6 @@ static int build_lpm(struct build *b, unsigned int dim)
 	return 0;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Ports: the boundaries of every range cut 0..65535 into classes, each with its bitmap. */
-static void build_ports(struct build *b, unsigned int dim, uint32_t *pcls)
-{
-	unsigned int sel = dim == XSKF_DIM_DPORT, i, j, np = 0, c;
-	uint32_t *pts = calloc(2 * b->n + 1, sizeof(*pts));
-	struct xskf_steer_bm *cls = b->bms + (sel ? XSKF_STEER_BM_DPORT : XSKF_STEER_BM_SPORT);
-	uint32_t *map = pcls + (size_t)(b->g * 2 + sel) * XSKF_STEER_PORT_KEYS;
-
-	if (!pts)
-		return;
-	pts[np++] = 0;
-	for (i = 0; i < b->n; i++) {
-		const struct xskf_steer_rule *r = b->r[i];
-		uint32_t lo = sel ? r->dport_lo : r->sport_lo, hi = sel ? r->dport_hi : r->sport_hi;
-
-		if (!HAS(r, dim))
-			continue;
-		pts[np++] = lo;
-		if (hi < 65535)
-			pts[np++] = hi + 1;
-	}
-	qsort(pts, np, sizeof(*pts), cmp_u32);
-	for (i = 1, j = 1; i < np; i++)
-		if (pts[i] != pts[j - 1])
-			pts[j++] = pts[i];
-	np = j;
-	for (c = 0; c < np; c++) {
-		uint32_t lo = pts[c], end = c + 1 < np ? pts[c + 1] : 65536, p;
-
-		for (i = 0; i < b->n; i++) {
-			const struct xskf_steer_rule *r = b->r[i];
-
-			if (!HAS(r, dim) || (sel ? r->dport_lo <= lo && lo <= r->dport_hi
-						 : r->sport_lo <= lo && lo <= r->sport_hi))
-				bm_set(&cls[c], i);
-		}
-		for (p = lo; p < end; p++)
-			map[p] = XSKF_STEER_PCLS(c, cls[c].sum);
-	}
-	/* frames without ports: only the rules that ask for none */
-	for (i = 0; i < b->n; i++)
-		if (!HAS(b->r[i], dim))
-			bm_set(&cls[np], i);
-	map[XSKF_STEER_PORT_NONE] = XSKF_STEER_PCLS(np, cls[np].sum);
-	free(pts);
-}
-
 /* What a frame does at act index @at of generation @g: @r's action, counted in @slot. */
 static int put_act(struct xskf_port *port, uint32_t g, uint32_t at,
 		   const struct xskf_steer_rule *r, uint32_t slot)
@@ -456,8 +399,10 @@ static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsign
 			if (!HAS(ord[i], dim))
 				bm_set(&b.bms[XSKF_STEER_BM_WILD + dim], i);
 	/* both, used or not: the program reads them without asking (one class then, every rule) */
-	build_ports(&b, XSKF_DIM_SPORT, st->pcls);
-	build_ports(&b, XSKF_DIM_DPORT, st->pcls);
+	xskf_steer_ports__build(b.r, b.n, XSKF_DIM_SPORT, b.g, b.bms + XSKF_STEER_BM_SPORT,
+				st->pcls);
+	xskf_steer_ports__build(b.r, b.n, XSKF_DIM_DPORT, b.g, b.bms + XSKF_STEER_BM_DPORT,
+				st->pcls);
 
 	fd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_hash);
 	err = clear_gen(fd, sizeof(struct xskf_steer_hkey), 0, b.g);

@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "backend/xdp/share_check.h"
 #include "backend/xdp/xdp.h"
 #include "core/engine.h"
 #include "core/proc.h"
@@ -23,21 +24,14 @@
 _Static_assert(sizeof(struct xskf_steer_rule) <= XSKF_PROG_RULE_BYTES,
 	       "a parsed rule must fit the shared map's value");
 
-/* Is (@pid, @start) alive? One /proc read per owner per call, not per rule: @c caches. */
-struct live_cache {
-	uint32_t pid;
-	uint64_t start;
-	bool live;
-};
-
-static bool live(struct live_cache *c, uint32_t pid, uint64_t start)
+/* Is (@pid, @start) a live xskf run on the program (share_owner.c: cached per process)? */
+static bool live(struct xskf_port *port, uint32_t pid, uint64_t start)
 {
-	if (c->pid != pid || c->start != start) {
-		c->pid = pid;
-		c->start = start;
-		c->live = xskf_proc__same((pid_t)pid, start);
-	}
-	return c->live;
+	uint32_t *id = &xskf_xdp_port(port)->share.queues_id;
+
+	if (!*id)
+		*id = xskf_share__map_id(bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_queues));
+	return xskf_share__owner_live(*id, pid, start);
 }
 
 static int cmp_other(const void *a, const void *b, void *arg)
@@ -55,7 +49,6 @@ int xskf_steer_share__gather(struct xskf_port *port, struct xskf_steer_others *o
 	int qfd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_queues);
 	int rfd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_rules);
 	uint32_t me = (uint32_t)getpid(), k;
-	struct live_cache c = {};
 	struct xskf_prog_qowner q;
 	struct xskf_prog_srule r;
 
@@ -68,15 +61,16 @@ int xskf_steer_share__gather(struct xskf_port *port, struct xskf_steer_others *o
 				o->qown[k] = me;
 			continue;
 		}
-		if (!xskf_proc__same((pid_t)q.pid, q.start_time))
-			continue; /* a dead run's queue: no rule, the zeroed default */
+		/* a dead run's queue, or a record xskf did not write: no rule, the zeroed default */
+		if (!xskf_share__owner_ok(port, k, &q) || !live(port, q.pid, q.start_time))
+			continue;
 		o->qown[k] = q.pid;
 		o->qdef[k].action = q.def_kind;
 		o->qdef[k].cpus = q.def_cpus;
 	}
 	for (k = 0; k < XSKF_STEER_MAX_RULES; k++) {
 		if (bpf_map_lookup_elem(rfd, &k, &r) || !r.pid || r.pid == me ||
-		    !live(&c, r.pid, r.start_time))
+		    !live(port, r.pid, r.start_time) || !xskf_share__rule_ok(port, k, &r))
 			continue;
 		memcpy(&o->r[o->n], r.rule, sizeof(o->r[0]));
 		o->slot[o->n] = k;
@@ -95,13 +89,12 @@ unsigned int xskf_steer_share__slots_used(struct xskf_port *port, unsigned char 
 {
 	int rfd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_rules);
 	uint32_t me = (uint32_t)getpid(), k;
-	struct live_cache c = {};
 	struct xskf_prog_srule r;
 	unsigned int n = 0;
 
 	for (k = 0; k < XSKF_STEER_MAX_RULES; k++)
 		if (!bpf_map_lookup_elem(rfd, &k, &r) && r.pid && r.pid != me &&
-		    live(&c, r.pid, r.start_time)) {
+		    live(port, r.pid, r.start_time)) {
 			used[k] = 1;
 			n++;
 		}
@@ -118,7 +111,6 @@ void xskf_steer_share__sync(struct xskf_port *port, const struct xskf_steer_rule
 	struct xskf_prog_qowner q;
 	struct xskf_prog_srule r, none = {};
 	unsigned char *mine = calloc(XSKF_STEER_MAX_RULES, 1);
-	struct live_cache c = {};
 	unsigned int i, pos = 0, pass;
 
 	/* ours, in our matching order (keep-host rules last, as write_table() orders them) */
@@ -141,7 +133,8 @@ void xskf_steer_share__sync(struct xskf_port *port, const struct xskf_steer_rule
 	for (k = 0; k < XSKF_STEER_MAX_RULES; k++) {
 		if ((mine && mine[k]) || bpf_map_lookup_elem(rfd, &k, &r) || !r.pid)
 			continue;
-		if (r.pid == me || !live(&c, r.pid, r.start_time))
+		if (r.pid == me || !live(port, r.pid, r.start_time) ||
+		    xskf_share_check__rule(&r, 64, NULL, 0))
 			bpf_map_update_elem(rfd, &k, &none, 0);
 	}
 	free(mine);

@@ -334,7 +334,9 @@ static int xdp_attach(struct xskf_engine *eng)
 		xskf_link__after_attach(eng, link);
 	/* the maps for other AF_XDP apps, once the program runs (--pin-dir, --serve: pin.c) */
 	for (i = 0; i < eng->nr_ports && !err; i++) {
-		err = xskf_pin__port(eng, &eng->ports[i]);
+		err = xskf_serve_maps__make(&eng->ports[i]);
+		if (!err)
+			err = xskf_pin__port(eng, &eng->ports[i]);
 		if (!err)
 			xskf_pin__served_line(eng, &eng->ports[i]);
 	}

@@ -44,6 +44,9 @@ struct xskf_xdp_port {
 	 * owned in xskf_queues (marked served), our rules apply there */
 	uint32_t served[XSKF_MAX_QUEUES];
 	unsigned int nr_served;
+	/* each served queue's own XSKMAP, at the index of served[] (serve_maps.c) */
+	int served_map[XSKF_MAX_QUEUES];
+	unsigned int nr_served_maps;
 	/* --pin-dir: the folder where this run pinned the port's maps ("": none of ours) */
 	char pin_path[256];
 	/* the program shared with other runs on this interface (prog_share.c) */
@@ -55,6 +58,7 @@ struct xskf_xdp_port {
 		bool joined;		 /* we use that program: attached nothing */
 		bool claimed;		 /* our queues are in xskf_queues */
 		bool leaving;		 /* rebuild the table without our rules and queues */
+		uint32_t queues_id;	 /* the id of the program's xskf_queues map (0: not read yet) */
 	} share;
 	/* libxdp's dispatcher (prog_dispatch.c): our program as one of its components */
 	struct {
@@ -159,6 +163,34 @@ bool xskf_share__leave(struct xskf_port *port);
 int xskf_share__reap(struct xskf_port *port);
 /* Async-signal-safe: does a process other than us own a queue in owner map @fd? */
 bool xskf_share__others_sigsafe(int fd);
+
+/*
+ * Served queues' XSKMAPs (serve_maps.c). make: one per served queue, entered in the program's
+ * xskf_served (after load, by the run that loaded it): 0, or -errno said, none left. drop:
+ * out of xskf_served and closed (any time, again). fd: served queue @q's map, or -1. in_use:
+ * is map @map_id the XSKMAP of a queue the program serves now?
+ */
+int xskf_serve_maps__make(struct xskf_port *p);
+void xskf_serve_maps__drop(struct xskf_port *p);
+int xskf_serve_maps__fd(const struct xskf_port *p, uint32_t q);
+bool xskf_serve_maps__in_use(const struct xskf_port *p, uint32_t map_id);
+/*
+ * What the shared maps say, checked (share_owner.c, share_check.c). owner_live: is (@pid,
+ * @start) a live process that holds an fd of map @map_id (the program's xskf_queues: every
+ * xskf run on it does, nothing else)? Cached per process. map_holder: a process other than
+ * this one holding map @map_id, or 0 (a scan of /proc: at start only). owner_ok, rule_ok: does
+ * the record of queue @q / slot @slot pass the checks? A record that does not is named in
+ * one line (once until it changes) and is to be ignored.
+ */
+struct xskf_prog_qowner;
+struct xskf_prog_srule;
+bool xskf_share__owner_live(uint32_t map_id, uint32_t pid, uint64_t start);
+pid_t xskf_share__map_holder(uint32_t map_id);
+uint32_t xskf_share__map_id(int fd);
+bool xskf_share__owner_ok(const struct xskf_port *port, uint32_t q,
+			  const struct xskf_prog_qowner *o);
+bool xskf_share__rule_ok(const struct xskf_port *port, uint32_t slot,
+			 const struct xskf_prog_srule *r);
 
 /*
  * libxdp's dispatcher (prog_dispatch.c). Thread: the control thread.
