@@ -42,9 +42,9 @@
 #define XDP_MAX_TX_SKB_BUDGET 9
 #endif
 
-#define TG_XSK_RING 2048	      /* TX and completion ring entries */
-#define TG_XSK_FRAMES (2 * TG_XSK_RING) /* a full TX ring plus a full completion ring */
-#define TG_XSK_FRAME_SIZE 2048	      /* the smallest UMEM chunk; > TG_MAX_SIZE */
+#define TG_XSK_RING	  2048		    /* TX and completion ring entries */
+#define TG_XSK_FRAMES	  (2 * TG_XSK_RING) /* a full TX ring plus a full completion ring */
+#define TG_XSK_FRAME_SIZE 2048		    /* the smallest UMEM chunk; > TG_MAX_SIZE */
 
 struct tg_xsk {
 	struct xsk_umem *umem;
