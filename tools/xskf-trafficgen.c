@@ -178,6 +178,23 @@ static void parse_mac(const char *s, uint8_t mac[6])
 	}
 }
 
+static void __attribute__((noreturn)) print_version(void)
+{
+	struct xskf_version v;
+
+	xskf_version__get(&v);
+	printf("xskf-trafficgen (xskf) %s, %s, %s\n", v.xskf, v.libbpf,
+	       strcmp(v.libxdp, "none") ? v.libxdp : "no libxdp");
+	exit(0);
+}
+
+static int parse_cpu(const char *s)
+{
+	if (strspn(s, "0123456789") != strlen(s))
+		die(2, "bad --cpus '%s': the generator sends from one thread: give one CPU", s);
+	return parse_u64(s, "--cpus", 0, CPU_SETSIZE - 1);
+}
+
 /* Whether the comma-separated list in XSKF_FEATURES_OFF names @feature. */
 static bool feature_off(const char *feature)
 {
@@ -232,38 +249,41 @@ static void check_opts(struct tg_opts *o, bool size_given)
 		o->method = TG_XSK;
 }
 
+/* The long options; those without a short letter get numbers past any character. */
+enum tg_opt {
+	O_SRC_MAC = 256, O_DST_MAC, O_SRC_IP, O_DST_IP, O_SPORT, O_DPORT, O_CPU, O_RATE,
+	O_BATCH, O_CHUNK, O_JSON, O_FLOWS, O_RESEND, O_METHOD,
+};
+
+static const struct option longopts[] = {
+	{ "interface", required_argument, NULL, 'i' },
+	{ "count", required_argument, NULL, 'n' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "size", required_argument, NULL, 's' },
+	{ "flows", required_argument, NULL, O_FLOWS },
+	{ "ipv6", no_argument, NULL, '6' },
+	{ "tcp", no_argument, NULL, 't' },
+	{ "src-mac", required_argument, NULL, O_SRC_MAC },
+	{ "dst-mac", required_argument, NULL, O_DST_MAC },
+	{ "src-ip", required_argument, NULL, O_SRC_IP },
+	{ "dst-ip", required_argument, NULL, O_DST_IP },
+	{ "sport", required_argument, NULL, O_SPORT },
+	{ "dport", required_argument, NULL, O_DPORT },
+	{ "cpus", required_argument, NULL, O_CPU },
+	{ "rate", required_argument, NULL, O_RATE },
+	{ "batch", required_argument, NULL, O_BATCH },
+	{ "chunk", required_argument, NULL, O_CHUNK },
+	{ "resend", no_argument, NULL, O_RESEND },
+	{ "method", required_argument, NULL, O_METHOD },
+	{ "json", no_argument, NULL, O_JSON },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{}
+};
+
 static void parse_opts(int argc, char **argv, struct tg_opts *o)
 {
-	enum {
-		O_SRC_MAC = 256, O_DST_MAC, O_SRC_IP, O_DST_IP, O_SPORT, O_DPORT, O_CPU, O_RATE,
-		O_BATCH, O_CHUNK, O_JSON, O_FLOWS, O_RESEND, O_METHOD,
-	};
-	static const struct option longopts[] = {
-		{ "interface", required_argument, NULL, 'i' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "size", required_argument, NULL, 's' },
-		{ "flows", required_argument, NULL, O_FLOWS },
-		{ "ipv6", no_argument, NULL, '6' },
-		{ "tcp", no_argument, NULL, 't' },
-		{ "src-mac", required_argument, NULL, O_SRC_MAC },
-		{ "dst-mac", required_argument, NULL, O_DST_MAC },
-		{ "src-ip", required_argument, NULL, O_SRC_IP },
-		{ "dst-ip", required_argument, NULL, O_DST_IP },
-		{ "sport", required_argument, NULL, O_SPORT },
-		{ "dport", required_argument, NULL, O_DPORT },
-		{ "cpus", required_argument, NULL, O_CPU },
-		{ "rate", required_argument, NULL, O_RATE },
-		{ "batch", required_argument, NULL, O_BATCH },
-		{ "chunk", required_argument, NULL, O_CHUNK },
-		{ "resend", no_argument, NULL, O_RESEND },
-		{ "method", required_argument, NULL, O_METHOD },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{}
-	};
 	bool size_given = false;
 	char *end;
 	int c;
@@ -318,11 +338,7 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 			o->pkt.dport = parse_u64(optarg, "dport", 0, 65535);
 			break;
 		case O_CPU:
-			if (strspn(optarg, "0123456789") != strlen(optarg))
-				die(2, "bad --cpus '%s': the generator sends from one thread: give one "
-				       "CPU",
-				    optarg);
-			o->cpu = parse_u64(optarg, "--cpus", 0, CPU_SETSIZE - 1);
+			o->cpu = parse_cpu(optarg);
 			break;
 		case O_RATE:
 			o->rate = parse_u64(optarg, "rate", 1, 1000000000);
@@ -348,14 +364,8 @@ static void parse_opts(int argc, char **argv, struct tg_opts *o)
 		case 'h':
 			usage(stdout);
 			exit(0);
-		case 'V': {
-			struct xskf_version v;
-
-			xskf_version__get(&v);
-			printf("xskf-trafficgen (xskf) %s, %s, %s\n", v.xskf, v.libbpf,
-			       strcmp(v.libxdp, "none") ? v.libxdp : "no libxdp");
-			exit(0);
-		}
+		case 'V':
+			print_version();
 		case ':':
 			die(2, "option '%s' needs a value (see --help)", argv[optind - 1]);
 		default:
