@@ -97,13 +97,40 @@ static void raise_budget(struct tg_xsk *x)
 		x->st.budget = budget;
 }
 
-int tg_xsk__open(struct tg_xsk **out, const struct tg_xsk_cfg *cfg)
+/*
+ * The UMEM and the socket. -EBUSY from bind() may be the previous generator's socket on this
+ * queue: the kernel releases its buffer pool, and with it the queue, from a workqueue after
+ * close(), so a run right after another can find the queue still taken for a moment.
+ */
+static int create_socket(struct tg_xsk *x, const struct tg_xsk_cfg *cfg, size_t len)
 {
 	struct xsk_umem_config ucfg = { .fill_size = 64, .comp_size = TG_XSK_RING,
 					.frame_size = TG_XSK_FRAME_SIZE };
 	struct xsk_socket_config scfg = { .tx_size = TG_XSK_RING,
 					  .libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
 					  .bind_flags = XDP_COPY };
+	int err, tries;
+
+	for (tries = 0;; tries++) {
+		x->umem = NULL;
+		err = xsk_umem__create(&x->umem, x->area, len, &x->fill, &x->comp, &ucfg);
+		if (err)
+			return err < 0 ? err : -err;
+		err = xsk_socket__create(&x->xsk, cfg->ifname, cfg->queue, x->umem, NULL, &x->tx,
+					 &scfg);
+		if (!err)
+			return 0;
+		xsk_umem__delete(x->umem);
+		x->umem = NULL;
+		err = err < 0 ? err : -err;
+		if (err != -EBUSY || tries >= 200)
+			return err;
+		usleep(10000); /* up to 2 s: the release is a work item, it runs soon */
+	}
+}
+
+int tg_xsk__open(struct tg_xsk **out, const struct tg_xsk_cfg *cfg)
+{
 	size_t len = (size_t)TG_XSK_FRAMES * TG_XSK_FRAME_SIZE;
 	struct tg_xsk *x;
 	uint32_t i;
@@ -120,16 +147,11 @@ int tg_xsk__open(struct tg_xsk **out, const struct tg_xsk_cfg *cfg)
 		free(x);
 		return err;
 	}
-	err = xsk_umem__create(&x->umem, x->area, len, &x->fill, &x->comp, &ucfg);
-	if (!err)
-		err = xsk_socket__create(&x->xsk, cfg->ifname, cfg->queue, x->umem, NULL, &x->tx,
-					 &scfg);
+	err = create_socket(x, cfg, len);
 	if (err) {
-		if (x->umem)
-			xsk_umem__delete(x->umem);
 		munmap(x->area, len);
 		free(x);
-		return err < 0 ? err : -err;
+		return err;
 	}
 	/* every frame starts as the template; tg_pkt_stamp() then changes its own fields only */
 	for (i = 0; i < TG_XSK_FRAMES; i++) {
