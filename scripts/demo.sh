@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: BSD-2-Clause
 #
 # The main job on a built-in test bed, no NIC needed: two network namespaces joined by a
-# 2-queue veth pair; xsk-rxdrop runs on one end (pinned to CPU 1) and the project's XDP
-# live-frames generator sends 64-byte UDP from the other (CPU 0). Live stats each second, then
-# what the generator offered next to what xsk-rxdrop received, and where every frame that did
-# not arrive went. Everything is removed afterwards.
+# 2-queue veth pair; xsk-rxdrop runs on one end (pinned to CPU 1) and the project's generator
+# sends 64-byte UDP from the other (CPU 0): XDP live frames, or AF_XDP TX where the kernel
+# refuses those (or XSKF_FEATURES_OFF=live_frames says so; the generator then says why in one
+# line). Live stats each second, then the sending method and the rate it got, what the
+# generator offered next to what xsk-rxdrop received, and where every frame that did not
+# arrive went. Everything is removed afterwards.
 #
 #   scripts/demo.sh [SECONDS] [--quiet]     as root (default 10 s; --quiet: no live lines)
 #
@@ -78,13 +80,20 @@ got = s(lambda x: x["rx_packets"])
 offered = g["frames"]
 secs = g["seconds"]
 mpps = lambda n: n / secs / 1e6 if secs > 0 else 0.0
+if g["method"] == "xsk":
+    how = "AF_XDP TX, copy mode, queue %d" % g["xsk"]["queue"]
+    calls = "%d sendto() kicks" % g["xsk"]["kicks"]
+else:
+    how, calls = "BPF_PROG_RUN live frames", "%d BPF_PROG_RUN calls" % g["calls"]
+print(f"== sending method: {g['method']} ({how}), {g['mpps']:.3f} Mpps sent")
 print(f"== offered by xskf-trafficgen: {offered:>12} frames  {mpps(offered):8.3f} Mpps  "
-      f"(in {secs:.3f} s, {g['calls']} BPF_PROG_RUN calls)")
+      f"(in {secs:.3f} s, {calls})")
 print(f"== received by xsk-rxdrop:      {got:>12} frames  {mpps(got):8.3f} Mpps  "
       f"({100.0 * got / offered if offered else 0:.2f}% of offered)")
 rest = [
     ("refused by veth: the dut's RX ring was full (its NAPI fell behind)", g["tx_errors"]),
-    ("dropped before veth (no NAPI at the dut)", g["lost"]),
+    ("dropped before veth (live frames: no NAPI at the dut; AF_XDP: never completed)",
+     g["lost"]),
     ("passed to the kernel stack by the XDP program (queue without a socket)",
      s(lambda x: x["program"]["passed"])),
     ("XDP redirect errors", s(lambda x: x["program"]["errors"])),

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <netinet/in.h>
 
 #define TG_MIN_SIZE 60   /* smallest Ethernet frame without FCS */
@@ -53,6 +54,14 @@ uint16_t tg_pkt_hdr_len(bool ipv6, bool tcp);
 int tg_pkt_build(const struct tg_pkt_cfg *cfg, uint8_t *buf, size_t buflen,
 		 struct tg_layout *lay);
 
+/*
+ * tg_pkt_stamp() - make @frame (a copy of the template, or of an earlier stamped frame) frame
+ * number @n: source port sport_base + n % flows (when flows > 1), the sequence number n, the L4
+ * checksum patched for both. What the XDP program does, for the AF_XDP method.
+ */
+void tg_pkt_stamp(uint8_t *frame, const struct tg_layout *lay, uint16_t sport_base,
+		  uint32_t flows, uint64_t n);
+
 /* Interface facts. All return 0 or a negative errno. */
 int tg_if_mac(const char *ifname, uint8_t mac[6]);
 /* First address of @family on @ifname; for IPv6 the first one that is not link-local. */
@@ -81,5 +90,46 @@ struct tg_ethtool;
 struct tg_ethtool *tg_ethtool__open(const char *ifname);
 int tg_ethtool__read(struct tg_ethtool *et, struct tg_xmit_stats *st);
 void tg_ethtool__close(struct tg_ethtool *et);
+
+/*
+ * The AF_XDP method (trafficgen_xsk.c): a TX-only copy-mode socket on one queue of the
+ * generator's interface, used when live-frame test runs are refused.
+ */
+struct tg_xsk_cfg {
+	const char *ifname;
+	unsigned int queue;
+	const uint8_t *frame; /* the template, cfg->size bytes */
+	uint32_t size;
+	const struct tg_layout *lay;
+	uint16_t sport;
+	uint32_t flows;
+	uint32_t batch; /* frames put into the TX ring per kick, 0: as many as fit */
+	bool verbose;
+};
+
+struct tg_xsk_stats {
+	uint64_t made;	     /* frames put into the TX ring */
+	uint64_t completed;  /* completions read back: sent or dropped by the device */
+	uint64_t dropped;    /* kicks that said -EBUSY: the device dropped one frame each */
+	uint64_t kicks;	     /* sendto() calls */
+	uint64_t busy;	     /* kicks that said -EAGAIN: the device was busy, frames stayed */
+	uint64_t invalid;    /* XDP_STATISTICS tx_invalid_descs */
+	uint64_t ring_empty; /* XDP_STATISTICS tx_ring_empty_descs */
+	int budget;	     /* descriptors per kick: 32, or the ring when 6.17+ took it */
+};
+
+struct tg_xsk;
+/* Number of TX queues of @ifname (sysfs), or a negative errno. */
+int tg_if_tx_queues(const char *ifname);
+int tg_xsk__open(struct tg_xsk **x, const struct tg_xsk_cfg *cfg);
+/* Make @n more frames (numbered on from the last), until done or *@stop: 0, -EINTR, -errno. */
+int tg_xsk__send(struct tg_xsk *x, uint64_t n, volatile sig_atomic_t *stop);
+/*
+ * Wait until every frame made has completed (sent or dropped): 0, -ETIMEDOUT after @timeout
+ * seconds without a completion, or -errno.
+ */
+int tg_xsk__drain(struct tg_xsk *x, double timeout);
+const struct tg_xsk_stats *tg_xsk__stats(const struct tg_xsk *x);
+void tg_xsk__close(struct tg_xsk *x);
 
 #endif /* XSKF_TRAFFICGEN_H */

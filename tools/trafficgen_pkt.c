@@ -138,3 +138,48 @@ int tg_pkt_build(const struct tg_pkt_cfg *cfg, uint8_t *out, size_t buflen,
 	memcpy(out, buf, cfg->size);
 	return 0;
 }
+
+/* Fold a 32-bit one's complement sum to 16 bits, as the XDP program's csum_fold32(). */
+static uint16_t fold32(uint32_t s)
+{
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+/*
+ * The userspace twin of the XDP program (xskf_trafficgen.bpf.c), for the AF_XDP method: the
+ * same fields, the same RFC 1624 patch from the bytes now in the frame (a UMEM frame holds
+ * what its last send left in it, as a recycled live-frame page does). Keep the two in step:
+ * the capture checks of tests/integration/test_trafficgen.sh run on both methods.
+ */
+void tg_pkt_stamp(uint8_t *frame, const struct tg_layout *lay, uint16_t sport_base,
+		  uint32_t flows, uint64_t n)
+{
+	uint32_t delta = 0;
+	uint16_t w[2], v[2], c;
+
+	if (flows > 1) {
+		v[0] = htons(sport_base + (uint16_t)((uint32_t)n % flows));
+		memcpy(w, frame + lay->sport_off, 2);
+		delta += (uint16_t)~w[0] + v[0];
+		memcpy(frame + lay->sport_off, v, 2);
+	}
+	if (lay->seq_off) {
+		uint32_t seq = htonl((uint32_t)n);
+
+		/* the words as they lie in memory, like the checksum's own */
+		memcpy(v, &seq, 4);
+		memcpy(w, frame + lay->seq_off, 4);
+		delta += (uint16_t)~w[0] + v[0];
+		delta += (uint16_t)~w[1] + v[1];
+		memcpy(frame + lay->seq_off, v, 4);
+	}
+	if (lay->csum_off && delta) {
+		memcpy(w, frame + lay->csum_off, 2);
+		c = ~fold32(delta + (uint16_t)~w[0]);
+		if (lay->csum_is_udp && c == 0)
+			c = 0xffff;
+		memcpy(frame + lay->csum_off, &c, 2);
+	}
+}

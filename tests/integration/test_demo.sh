@@ -51,6 +51,15 @@ EOPY
 
 run_demo "$TMP/loud" 2
 check_summary "$TMP/loud"
+# the sending method and its rate; a fallback forced by the environment is said, once
+grep -Eq '^== sending method: (live|xsk) \(.+\), [0-9.]+ Mpps sent$' "$TMP/loud" ||
+	fail "no sending method line"
+if [[ ${XSKF_FEATURES_OFF:-} =~ (^|,)live_frames(,|$) ]]; then
+	grep -q '^== sending method: xsk (AF_XDP TX, copy mode, queue 0)' "$TMP/loud" &&
+		[[ $(grep -c '^xskf-trafficgen: live-frame test runs forced off by XSKF_FEATURES_OFF' \
+			"$TMP/loud") -eq 1 ]] || fail "XSKF_FEATURES_OFF=live_frames: not said as AF_XDP"
+fi
+ok "demo: $(grep '^== sending method' "$TMP/loud")"
 grep -qE '^\[ +[0-9.]+s\] total +rx' "$TMP/loud" || fail "no per-second stats line without --quiet"
 grep -q "^ *rxdrop  hash_hw [0-9]* hash_sw" "$TMP/loud" || fail "no per-second hint counters line without --quiet"
 ok "demo: rates side by side, every frame accounted for, live lines shown"

@@ -198,7 +198,8 @@ version)
 	done
 	got=$("$XSKF" run filter,rxdrop --version)
 	[ "$got" = "xskf run filter,rxdrop (xskf) $v, plugin ABI $abi, $bpf, $xdp" ] || fail "xskf run --version: $got"
-	[ "$("$GEN" --version)" = "xskf-trafficgen (xskf) $v, $(libfile "$GEN" libbpf), no libxdp" ] ||
+	# libxdp: its AF_XDP method (docs/trafficgen.md)
+	[ "$("$GEN" --version)" = "xskf-trafficgen (xskf) $v, $(libfile "$GEN" libbpf), $(libfile "$GEN" libxdp)" ] ||
 		fail "xskf-trafficgen --version: $("$GEN" --version)"
 	ok "--version of xskf, xskf run, each xsk-*, xskf-trafficgen: $v, ABI $abi, $bpf, $xdp"
 	# the stats document (--json at exit and xskfctl stats), list, metrics

@@ -13,8 +13,15 @@
 #  - --resend: the dut gets exactly N when frames were refused (made again), and frames lost
 #    before the peer are not made again;
 #  - bad input (unknown interface, size 20, --resend without -n, not root) fails with one line
-#    and exit != 0.
-# Root; exit 77 to skip.
+#    and exit != 0;
+#  - the sending method: every run's JSON "method", and its stderr: empty for live frames,
+#    exactly the one line that names the AF_XDP fallback and why otherwise; a kernel that
+#    refuses test runs (made by xskf-deny-test-run: EPERM, EINVAL) switches to AF_XDP with
+#    exact counts, --method live then fails, XSKF_FEATURES_OFF matches whole words only.
+# Argument: auto (the method this kernel and environment give), xsk (--method xsk on every
+# run), env (XSKF_FEATURES_OFF=adjust_meta,live_frames): all checks run on the method chosen;
+# with AF_XDP, a dut without NAPI gets the frames through its stack (veth_xmit) instead of
+# losing them. Root; exit 77 to skip.
 set -euo pipefail
 
 . "$(dirname "$0")/lib.sh"
@@ -35,9 +42,51 @@ at_exit cleanup
 [[ -x $GEN ]] || fail "$GEN not built"
 eval "$(XSKF_TB=$P "$TB" up)"
 
+MODE=${1:-auto}
+GEN_ARGS=()
+LINE='^xskf-trafficgen: live-frame test runs %s: sending with AF_XDP TX \(copy mode\) on queue [0-9]+$'
+case $MODE in
+auto)
+	# whatever the kernel and the caller's XSKF_FEATURES_OFF make of it: the first run tells
+	WANT= WHY= ;;
+xsk) GEN_ARGS=(--method xsk) WANT=xsk WHY='not used \(--method xsk\)' ;;
+env)
+	export XSKF_FEATURES_OFF=adjust_meta,live_frames
+	WANT=xsk WHY='forced off by XSKF_FEATURES_OFF'
+	;;
+*) fail "unknown mode '$MODE' (auto, xsk or env)" ;;
+esac
+
 sink() { XSKF_TB=$P XSKF_BUILD=$BUILD "$TB" sink "$1"; }
-gen() { ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" --json "$@"; }
+# the generator's stderr goes to $TMP/gen.err, for check_method
+gen() {
+	ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" --json "${GEN_ARGS[@]}" "$@" \
+		2>"$TMP/gen.err"
+}
 jget() { "$PY" -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
+
+# check_method JSON: the method is the one expected (in auto mode: the first run's, which must
+# then be explained), and stderr is empty for live frames, the one fallback line for xsk.
+check_method() {
+	local m why
+	m=$(jget "$1" method)
+	if [[ -z $WANT ]]; then
+		WANT=$m
+		why='refused by this kernel \([A-Za-z ]+\)'
+		[[ ${XSKF_FEATURES_OFF:-} =~ (^|[ ,])live_frames($|[ ,]) ]] &&
+			why='forced off by XSKF_FEATURES_OFF'
+		WHY=$why
+		echo "# method: $m"
+	fi
+	[[ $m == "$WANT" ]] || fail "method $m, expected $WANT: $1"
+	if [[ $m == live ]]; then
+		[[ ! -s $TMP/gen.err ]] || fail "live frames, yet stderr says: $(cat "$TMP/gen.err")"
+	else
+		[[ $(wc -l <"$TMP/gen.err") -eq 1 ]] &&
+			grep -Eq "$(printf "$LINE" "$WHY")" "$TMP/gen.err" ||
+			fail "AF_XDP: stderr is not the one line naming it ($WHY): $(cat "$TMP/gen.err")"
+	fi
+}
 
 # Sum of the dut's veth counters whose name matches the regex $1 (e.g. rx_queue_[0-9]+_xdp_packets).
 dut_stat() {
@@ -76,7 +125,8 @@ check_count() {
 	local n=$1 before after out frames sent errs lost
 	shift
 	before=$(settle "$COUNTER")
-	out=$(gen -n "$n" "$@") || fail "generator failed: $out"
+	out=$(gen -n "$n" "$@") || fail "generator failed: $out $(cat "$TMP/gen.err")"
+	check_method "$out"
 	frames=$(jget "$out" frames) sent=$(jget "$out" sent)
 	errs=$(jget "$out" tx_errors) lost=$(jget "$out" lost)
 	after=$(reach $((before + sent)) "$COUNTER")
@@ -88,7 +138,8 @@ check_count() {
 		[[ $sent -eq $n ]] || fail "-n $n: no errors but sent $sent"
 	fi
 	[[ $lost -eq 0 ]] || fail "-n $n: $lost frames lost with a sink on the dut"
-	ok "-n $n${*:+ $*}: sent $sent tx_errors $errs, dut +$((after - before))"
+	[[ $(jget "$out" exact) == True ]] || fail "-n $n: not exact: $out"
+	ok "-n $n${*:+ $*} ($WANT): sent $sent tx_errors $errs, dut +$((after - before))"
 }
 
 # --- exact counts, XDP_DROP at the dut: veth's per-queue XDP counters
@@ -98,6 +149,13 @@ check_count 1000
 check_count 10000
 check_count 10000 --flows 16 -6 -t -s 1514
 check_count 5000 --rate 100000
+# --rate paces: 20000 frames at 100000/s cannot be done before the last millisecond's batch is
+# due (0.199 s); that the run is not far slower is the other method's business (bench)
+out=$(gen -n 20000 --rate 100000 --cpus 0) || fail "generator failed: $out"
+check_method "$out"
+"$PY" -c 'import json, sys; d = json.loads(sys.argv[1]); sys.exit(not (d["sent"] + d["tx_errors"] == 20000 and d["seconds"] >= 0.199))' "$out" ||
+	fail "--rate 100000 -n 20000 was faster than paced: $out"
+ok "--rate 100000 ($WANT): 20000 frames in $(jget "$out" seconds) s"
 # batches of 256 overrun veth's 256-slot ring now and then: tx_errors must then be what the
 # dut did not get (check_count asserts dut == sent, and sent + tx_errors == N)
 check_count 200000 --batch 256 --cpus 0
@@ -110,15 +168,17 @@ check_resend() {
 	shift
 	before=$(settle "$COUNTER")
 	out=$(gen -n "$n" --resend "$@") || fail "generator failed: $out"
+	check_method "$out"
 	frames=$(jget "$out" frames) sent=$(jget "$out" sent)
 	errs=$(jget "$out" tx_errors) lost=$(jget "$out" lost)
 	after=$(reach $((before + n)) "$COUNTER")
 	[[ $sent -eq $n && $lost -eq 0 ]] || fail "--resend -n $n: sent $sent, lost $lost"
 	[[ $frames -eq $((n + errs)) ]] || fail "--resend -n $n: $frames made, $errs refused"
 	[[ $((after - before)) -eq $n ]] || fail "--resend -n $n: dut counted $((after - before))"
-	ok "--resend -n $n $*: dut +$n exactly, $errs refused frames made again"
+	ok "--resend -n $n $* ($WANT): dut +$n exactly, $errs refused frames made again"
 }
 check_resend 200000 --batch 256 --rate 300000 --cpus 0
+check_resend 50000 --flows 16 --rate 200000 --cpus 1
 
 # --- the same with GRO instead of an XDP program: the frames go up the stack
 sink gro
@@ -128,15 +188,22 @@ check_count 10000 -t
 
 # --- no NAPI at the dut: veth refuses XDP frames, the generator must not call them sent
 sink off
-out=$(gen -n 1000 2>/dev/null) || fail "generator failed: $out"
-[[ $(jget "$out" sent) -eq 0 && $(jget "$out" lost) -eq 1000 ]] ||
-	fail "with no XDP/GRO at the dut expected sent 0 lost 1000: $out"
-ok "no NAPI at the dut: lost 1000"
-# frames lost before the peer are not made again (only refused ones): the run ends
-out=$(gen -n 1000 --resend 2>/dev/null) || fail "generator failed: $out"
-[[ $(jget "$out" frames) -eq 1000 && $(jget "$out" lost) -eq 1000 ]] ||
-	fail "--resend with no NAPI at the dut: expected 1000 made, 1000 lost: $out"
-ok "no NAPI at the dut, --resend: 1000 made, lost 1000, the run ended"
+if [[ $WANT == live ]]; then
+	out=$(gen -n 1000) || fail "generator failed: $out"
+	[[ $(jget "$out" sent) -eq 0 && $(jget "$out" lost) -eq 1000 ]] ||
+		fail "with no XDP/GRO at the dut expected sent 0 lost 1000: $out"
+	ok "no NAPI at the dut: lost 1000"
+	# frames lost before the peer are not made again (only refused ones): the run ends
+	out=$(gen -n 1000 --resend) || fail "generator failed: $out"
+	[[ $(jget "$out" frames) -eq 1000 && $(jget "$out" lost) -eq 1000 ]] ||
+		fail "--resend with no NAPI at the dut: expected 1000 made, 1000 lost: $out"
+	ok "no NAPI at the dut, --resend: 1000 made, lost 1000, the run ended"
+else
+	# AF_XDP sends skbs: veth_xmit hands them to the dut's stack (netif_rx), no NAPI needed
+	COUNTER=dut_rx_packets
+	check_count 1000
+	check_resend 1000
+fi
 
 # --- --cpus C lands on the dut's RX queue C
 sink drop
@@ -146,12 +213,13 @@ if [[ $(nproc) -ge 2 ]]; then
 		b_me=$(settle dut_stat "rx_queue_${cpu}_xdp_packets")
 		b_other=$(dut_stat "rx_queue_${other}_xdp_packets")
 		out=$(gen -n 2000 --cpus "$cpu") || fail "generator failed: $out"
+		check_method "$out"
 		a_me=$(reach $((b_me + $(jget "$out" sent))) dut_stat "rx_queue_${cpu}_xdp_packets")
 		a_other=$(dut_stat "rx_queue_${other}_xdp_packets")
 		[[ $((a_me - b_me)) -eq $(jget "$out" sent) && $((a_me - b_me)) -gt 0 ]] ||
 			fail "--cpus $cpu: queue $cpu got $((a_me - b_me)) of $(jget "$out" sent)"
 		[[ $a_other -eq $b_other ]] || fail "--cpus $cpu: queue $other got frames too"
-		ok "--cpus $cpu -> dut RX queue $cpu"
+		ok "--cpus $cpu -> dut RX queue $cpu ($WANT)"
 	done
 else
 	echo "skip: --cpus test needs 2 CPUs"
@@ -174,6 +242,7 @@ else
 		# shellcheck disable=SC2086
 		out=$(gen -n 64 --flows 16 -s 128 --sport 2000 --dport 7777 --cpus 0 $variant) ||
 			fail "generator failed: $out"
+		check_method "$out"
 		wait "$pid" || fail "tcpdump did not see 64 frames ($variant)"
 		"$PY" - "$cap" "$variant" "$TB_MAC_GEN" "$TB_MAC_DUT" <<'EOPY' || fail "capture ($variant)"
 import sys
@@ -217,11 +286,46 @@ for e in errors[:5]:
     print('capture:', e, file=sys.stderr)
 sys.exit(1 if errors else 0)
 EOPY
-		ok "capture ${variant:-ipv4/udp}: 64 frames, 16 flows, checksums valid"
+		ok "capture ${variant:-ipv4/udp} ($WANT): 64 frames, 16 flows, checksums valid"
 	done
 fi
 
-# --- bad input: one line on stderr, exit != 0
+# --- Ctrl-C: a run without -n and -d stops at SIGINT, with exact counts
+sink drop
+before=$(settle dut_xdp_packets)
+# not through gen(): $! must be the generator itself (ip netns exec execs it), not a subshell
+ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" --json "${GEN_ARGS[@]}" --cpus 0 --rate 200000 \
+	>"$TMP/int.json" 2>"$TMP/gen.err" &
+pid=$!
+wait_for "frames of the run at the dut" ge dut_xdp_packets $((before + 1000))
+kill -INT "$pid"
+wait "$pid" || fail "generator exited $? after SIGINT"
+out=$(cat "$TMP/int.json")
+check_method "$out"
+after=$(reach $((before + $(jget "$out" sent))) dut_xdp_packets)
+[[ $((after - before)) -eq $(jget "$out" sent) && $(jget "$out" lost) -eq 0 ]] ||
+	fail "SIGINT: generator says sent $(jget "$out" sent), dut counted $((after - before)): $out"
+ok "SIGINT ($WANT): stopped after $(jget "$out" sent) frames, the dut counted as many"
+
+# --- the probe: a kernel that refuses test runs (xskf-deny-test-run makes one, whatever this
+# kernel does) gets AF_XDP with exact counts and says why; --method live then fails. The
+# caller's XSKF_FEATURES_OFF is taken away: these runs are about the probe.
+DENY=${XSKF_DENY_TEST_RUN:-$BUILD/tests/integration/xskf-deny-test-run}
+[[ -x $DENY ]] || fail "$DENY not built"
+tg_bare() { ip netns exec "$TB_NS_GEN" env -u XSKF_FEATURES_OFF "$@"; }
+for e in "EPERM:Operation not permitted" "EINVAL:Invalid argument"; do
+	before=$(settle dut_xdp_packets)
+	out=$(tg_bare "$DENY" "${e%%:*}" "$GEN" -i "$TB_IF_GEN" --json -n 3000 --cpus 1 \
+		2>"$TMP/gen.err") || fail "generator failed under ${e%%:*}: $out $(cat "$TMP/gen.err")"
+	[[ $(jget "$out" method) == xsk && $(jget "$out" sent) -eq 3000 ]] ||
+		fail "test runs refused (${e%%:*}): $out"
+	[[ $(wc -l <"$TMP/gen.err") -eq 1 ]] && grep -Eqx "$(printf "$LINE" \
+		"refused by this kernel \\(${e#*:}\\)" | sed 's/queue \[0-9\]+/queue 1/')" \
+		"$TMP/gen.err" || fail "test runs refused (${e%%:*}): stderr: $(cat "$TMP/gen.err")"
+	after=$(reach $((before + 3000)) dut_xdp_packets)
+	[[ $((after - before)) -eq 3000 ]] || fail "refused (${e%%:*}): dut counted $((after - before))"
+	ok "test runs refused (${e%%:*}): AF_XDP on queue 1, dut +3000: $(cat "$TMP/gen.err")"
+done
 expect_error() {
 	local what=$1 pattern=$2 rc=0
 	shift 2
@@ -231,6 +335,27 @@ expect_error() {
 	grep -q "$pattern" "$TMP/err" || fail "$what: unexpected message: $(cat "$TMP/err")"
 	ok "$what -> exit $rc: $(cat "$TMP/err")"
 }
+expect_error "--method live, test runs refused" \
+	"^xskf-trafficgen: BPF_PROG_RUN failed: Operation not permitted$" \
+	tg_bare "$DENY" EPERM "$GEN" -i "$TB_IF_GEN" -n 10 --method live
+# the environment: whole words of a comma-separated list, and an explicit --method wins
+if tg_bare "$GEN" -i "$TB_IF_GEN" -n 1 --method live >/dev/null 2>&1; then
+	for v in "live_framesx,nolive_frames" "live_frames:--method live"; do
+		# shellcheck disable=SC2086 # VALUE[:OPTIONS]
+		out=$(ip netns exec "$TB_NS_GEN" env XSKF_FEATURES_OFF="${v%%:*}" "$GEN" \
+			-i "$TB_IF_GEN" --json -n 100 $([[ $v == *:* ]] && echo "${v#*:}") \
+			2>"$TMP/gen.err") || fail "generator failed: $out"
+		[[ $(jget "$out" method) == live && ! -s $TMP/gen.err ]] ||
+			fail "XSKF_FEATURES_OFF=$v: $out $(cat "$TMP/gen.err")"
+		ok "XSKF_FEATURES_OFF=${v/:/ with }: live frames"
+	done
+else
+	echo "skip: XSKF_FEATURES_OFF word checks need a kernel with live-frame test runs"
+fi
+
+# --- bad input: one line on stderr, exit != 0
+expect_error "bad --method" "^xskf-trafficgen: bad --method 'fast' (expected live, xsk or auto)$" \
+	ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" -n 1 --method fast
 expect_error "unknown interface" "^xskf-trafficgen: unknown interface 'nosuch0'$" \
 	ip netns exec "$TB_NS_GEN" "$GEN" -i nosuch0 -n 1
 expect_error "size 20" "^xskf-trafficgen: bad size '20' (expected 60..1514)$" ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" -n 1 -s 20
