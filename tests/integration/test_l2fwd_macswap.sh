@@ -69,7 +69,8 @@ drained() {
 	tx=$(app_tx $APP_PID) || return 1
 	back=$(($(rx_count $NG g0) - before))
 	drop=$(($(sysfs_ctr $NL l0 tx_dropped) - txdrop0))
-	LAST="tx $tx, back $back, veth drops $drop"
+	# and what the generator said it sent, for a failure's line
+	LAST="tx $tx, back $back, veth drops $drop; generator: $(grep -E '^(sent|frames|method)' $TMP/tg2.out 2>/dev/null | tr '\n\t' '  ')"
 	[[ $tx -gt 0 && $tx == $((back + drop)) ]]
 }
 wait_for "TX drained (xsk-l2fwd's sent frames all back or dropped)" drained
