@@ -6,7 +6,9 @@
 # comes from Debian's mirror through apt: the guest kernels (linux-image-amd64 of bookworm,
 # trixie and trixie-backports), a bookworm root filesystem (debootstrap) with xskf's runtime
 # libraries, busybox for the initramfs. The build folder is shared read-only with the guest
-# over 9p; results (exit codes, --json, logs) come back over a second 9p folder. The igb NIC
+# over 9p; results (exit codes, --json, logs) come back over a second 9p folder, the host's
+# messages to the guest (frames sent, done) go over a third, read-only to the guest; the host
+# reads the guest's files as data only (scripts/vm_lab_parse.sh). The igb NIC
 # needs QEMU 8+ (bookworm has 7.2): trixie's QEMU 10 runs from a trixie root filesystem made
 # once in the cache (scripts/vm_lab_igb.sh).
 #
@@ -335,6 +337,7 @@ o=trans=virtio,version=9p2000.L,msize=262144
 mount -t 9p -o $o,ro root /newroot || { echo "initramfs: cannot mount the root filesystem"; poweroff -f; }
 mount -t 9p -o $o,ro tree /newroot/srv || echo "initramfs: cannot mount the build tree"
 mount -t 9p -o $o out /newroot/lab || echo "initramfs: cannot mount the run folder"
+mount -t 9p -o $o,ro msg /newroot/lab/msg || echo "initramfs: cannot mount the host's messages"
 umount /proc /sys
 mount --move /dev /newroot/dev
 exec switch_root /newroot /bin/bash /lab/guest.sh

@@ -63,8 +63,8 @@ run_citizen2() {
 	sa=$(ls /run/xskf/*.$pa.sock) sb=$(ls /run/xskf/*.$pb.sock)
 	/lab/xdp-loader status $IF >/lab/$t.status1 2>&1
 	touch /lab/$t.ready1
-	wait_file /lab/$t.sent1
-	n=$(cat /lab/$t.sent1)
+	wait_file /lab/msg/$t.sent1
+	n=$(cat /lab/msg/$t.sent1)
 	i=0 # until both runs and the filter saw every frame, at most 60 s
 	while v=$(($(redir $sa) + $(redir $sb) + $(hits))) && [ $v -lt $n ] && [ $i -lt 600 ]; do
 		sleep 0.1

@@ -58,7 +58,7 @@ qemu10_make() {
 		rm -rf "$root.tmp"
 		return 1
 	fi
-	mkdir -p "$root.tmp"/lab/{kernel,root,build,run}
+	mkdir -p "$root.tmp"/lab/{kernel,root,build,run,msg}
 	rm -rf "$root"
 	mv "$root.tmp" "$root"
 	QEMU10=$root
@@ -69,13 +69,14 @@ qemu10_make() {
 # root filesystem /lab/root, the build folder /lab/build and the run folder /lab/run. Each step
 # execs the next: QEMU's PID is the prefix's (timeout's KILL reaches it).
 qemu10_prefix() {
+	mkdir -p "$QEMU10/lab/msg" # a root made before the host's messages had a folder of their own
 	QEMU_PRE=(unshare -m --propagation private /bin/sh -c '
 		r=$1 k=$2 root=$3 b=$4 d=$5
 		shift 5
 		mount --rbind /dev "$r/dev" && mount -t proc proc "$r/proc" &&
 			mount -t sysfs sys "$r/sys" && mount --bind "$k" "$r/lab/kernel" &&
 			mount --bind "$root" "$r/lab/root" && mount --bind "$b" "$r/lab/build" &&
-			mount --bind "$d" "$r/lab/run" || exit 125
+			mount --bind "$d" "$r/lab/run" && mount --bind "$d.msg" "$r/lab/msg" || exit 125
 		exec chroot "$r" "$@"' sh "$QEMU10" "$1" "$CACHE/rootfs" "$BUILD" "$2")
 }
 

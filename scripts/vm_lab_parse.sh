@@ -63,18 +63,17 @@ print(v)' "$1" "$2" 2>/dev/null) && lab_is_int "$v" || { echo "$1: $2 is not a d
 	echo "$v"
 }
 
-# lab_put DIR NAME: stdin into DIR/NAME (DIR: the run folder the guest writes), made in the
-# host's own folder DIR.host first and renamed into place: rename(2) replaces whatever the
-# guest left at NAME (a symlink too) and follows nothing, so the host never writes through a
-# link the guest planted. The guest can still change the file afterwards: only its own
-# reading of it, which the host never reads back.
+# lab_put DIR NAME: stdin into DIR.msg/NAME, the folder of the host's messages to the guest
+# (T.sent, T.done, T.go): exported to the guest read-only (QEMU's readonly=on, mounted at
+# /lab/msg), so that nothing the guest does can change them or plant a link there. Made in
+# DIR.host and renamed into place, so that the guest never reads half a file.
 lab_put() {
 	local tmp
 	tmp=$(mktemp "$1.host/put.XXXXXX") || return 1
-	if cat >"$tmp" && chmod 0644 "$tmp" && mv -fT -- "$tmp" "$1/$2"; then
+	if cat >"$tmp" && chmod 0644 "$tmp" && mv -fT -- "$tmp" "$1.msg/$2"; then
 		return 0
 	fi
 	rm -f "$tmp"
-	echo "vm-lab: cannot write $1/$2 (the guest put something there that is not a file?)" >&2
+	echo "vm-lab: cannot write $1.msg/$2" >&2
 	return 1
 }

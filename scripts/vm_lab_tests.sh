@@ -5,7 +5,9 @@
 # The two sides meet in the run folder (9p: the host sees the guest's files as they are
 # written): the guest writes T.ready when test T waits for frames, the host sends them and
 # writes T.sent, the guest writes T.live (its run's live counters) until the host writes
-# T.done, then stops the run and writes T.rc, T.json and T.err.
+# T.done, then stops the run and writes T.rc, T.json and T.err. What the host writes goes to
+# a folder of its own the guest mounts read-only (/lab/msg: lab_put), and what it reads from
+# the guest's is data, its numbers strict decimal integers (vm_lab_parse.sh).
 
 PY=/usr/bin/python3
 GUEST_MAC=52:54:00:00:00:02
@@ -66,7 +68,7 @@ live_until_done() {
 	local s
 	touch /lab/$1.ready
 	s=$(ls /run/xskf/*.$2.sock)
-	until [ -e /lab/$1.done ]; do
+	until [ -e /lab/msg/$1.done ]; do
 		$B/apps/xskfctl -s "$s" stats >/lab/$1.live.tmp 2>/dev/null && mv /lab/$1.live.tmp /lab/$1.live
 		sleep 0.2
 	done
@@ -138,8 +140,8 @@ run_citizen() {
 	round() {
 		local r=$1 want=$2 base=$3 i=0 v
 		touch /lab/$t.ready$r
-		wait_file /lab/$t.sent$r
-		n=$(cat /lab/$t.sent$r)
+		wait_file /lab/msg/$t.sent$r
+		n=$(cat /lab/msg/$t.sent$r)
 		while v=$($want) && [ "${v:-0}" -lt $((n + base)) ] && [ $i -lt 600 ]; do
 			sleep 0.1
 			i=$((i + 1))
@@ -398,7 +400,9 @@ lab_kernel() {
 	shift 2
 	# the host's own files (its generators' counts, captures, QEMU's log) beside the run
 	# folder, out of the guest's reach; the guest's share is d
-	mkdir -p "$d" "$d.host"
+	# and the host's messages to the guest (lab_put), which the guest mounts read-only at
+	# /lab/msg (its mountpoint made in the share before the guest runs)
+	mkdir -p "$d" "$d.host" "$d.msg" "$d/msg"
 	guest_script >"$d/guest.sh"
 	[ "$nic" = igb ] && igb_guest_script >"$d/guest_igb.sh"
 	guest_tests "$k" "$nic" "$@" >"$d/tests"
@@ -427,7 +431,7 @@ lab_kernel() {
 	# no_timer_check: on a loaded host TCG's guest misses the IO-APIC timer check at boot
 	# ("IO-APIC + timer doesn't work!", a panic: seen on 7.3 beside four other guests)
 	# the folders as QEMU sees them: igb's QEMU runs in the trixie root (vm_lab_igb.sh)
-	local smp=2 dev queues=2 qk=$kd qr=$CACHE/rootfs qb=$BUILD qd=$d
+	local smp=2 dev queues=2 qk=$kd qr=$CACHE/rootfs qb=$BUILD qd=$d qm=$d.msg
 	# the source tree, for the core tests (vm_lab_core.sh; not run on igb)
 	local srcfs=(-virtfs "local,path=$SRC,mount_tag=src,security_model=none,multidevs=remap,readonly=on")
 	# a second NIC (eth1 on tap1) for the zero-copy list (vm_lab_zc.sh)
@@ -443,7 +447,7 @@ lab_kernel() {
 		# romfile=: no boot ROM (-kernel boots the guest)
 		dev="igb,netdev=n0,mac=$GUEST_MAC,romfile="
 		queues=1
-		qk=/lab/kernel qr=/lab/root qb=/lab/build qd=/lab/run
+		qk=/lab/kernel qr=/lab/root qb=/lab/build qd=/lab/run qm=/lab/msg
 		srcfs=()
 		# the second igb behind a PCIe root port: an igb (an SR-IOV PF) keeps the slots
 		# after its own for its VFs, so a second one on pcie.0 is refused ("slot 21
@@ -463,6 +467,7 @@ lab_kernel() {
 			-virtfs "local,path=$qr,mount_tag=root,security_model=none,multidevs=remap,readonly=on" \
 			-virtfs "local,path=$qb,mount_tag=tree,security_model=none,multidevs=remap,readonly=on" \
 			-virtfs "local,path=$qd,mount_tag=out,security_model=none,multidevs=remap" \
+			-virtfs "local,path=$qm,mount_tag=msg,security_model=none,multidevs=remap,readonly=on" \
 			"${srcfs[@]}" \
 			-netdev tap,id=n0,ifname=tap0,script=no,downscript=no,queues=$queues,vhost=off -device "$dev" \
 			"${nic1[@]}" \

@@ -97,7 +97,7 @@ run_zc() {
 	ports=$(echo " $* " | grep -o ' -i ' | wc -l)
 	wait_links
 	touch /lab/$t.pre
-	wait_file /lab/$t.go
+	wait_file /lab/msg/$t.go
 	case $kind in
 	jumbo) ip link set eth0 mtu 9000 2>/lab/$t.mtu.err || echo "mtu 9000 refused" >>/lab/$t.mtu.err ;;
 	napi) napi_read $t.napi0 ;;

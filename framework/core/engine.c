@@ -547,10 +547,15 @@ static void fwd_signal(int sig, siginfo_t *si, void *uc)
 {
 	/* only a worker's crash asks; the signal from anyone else means what it meant before */
 	if (!fwd_asked || si->si_pid != getpid()) {
-		if (fwd_old.sa_flags & SA_SIGINFO)
+		if (fwd_old.sa_flags & SA_SIGINFO) {
 			fwd_old.sa_sigaction(sig, si, uc);
-		else if (fwd_old.sa_handler != SIG_DFL && fwd_old.sa_handler != SIG_IGN)
+		} else if (fwd_old.sa_handler == SIG_DFL) {
+			/* its default, as before us: the end of the process */
+			sigaction(sig, &fwd_old, NULL);
+			raise(sig);
+		} else if (fwd_old.sa_handler != SIG_IGN) {
 			fwd_old.sa_handler(sig);
+		}
 		return;
 	}
 	if (fatal_emergency)

@@ -6,8 +6,8 @@
 # $(( )). Here: that text in $(( )) does run a command (the attack is real; under vm-lab.sh's
 # set -u the unset x stops it, a set name such as PATH[...] does not), while lab_int,
 # lab_ints and lab_json_int refuse it in one line naming the file, and FILE is never made;
-# good numbers pass; a symlink is not read; lab_put replaces a planted symlink instead of
-# writing through it. No root needed.
+# good numbers pass; a symlink is not read; lab_put writes only the host's message folder
+# (the guest's read-only share), never the guest's. No root needed.
 set -uo pipefail
 SRC=${XSKF_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 PY=/usr/bin/python3
@@ -61,11 +61,11 @@ ok "decimal integers read: 12 0 345, a JSON 2000"
 echo 7 >"$T/target"
 ln -s "$T/target" "$T/link"
 lab_int "$T/link" >/dev/null && fail "lab_int read through a symlink"
-mkdir "$T/run" "$T/run.host"
+mkdir "$T/run" "$T/run.host" "$T/run.msg"
 echo precious >"$T/victim"
 ln -s "$T/victim" "$T/run/t.done"
 echo 2000 | lab_put "$T/run" t.done || fail "lab_put"
-[ "$(cat "$T/victim")" = precious ] || fail "lab_put wrote through the guest's symlink"
-[ ! -L "$T/run/t.done" ] && [ "$(cat "$T/run/t.done")" = 2000 ] || fail "lab_put: $(ls -l "$T/run")"
+[ "$(cat "$T/victim")" = precious ] && [ -L "$T/run/t.done" ] || fail "lab_put wrote into the guest's folder"
+[ "$(cat "$T/run.msg/t.done")" = 2000 ] || fail "lab_put: $(ls -l "$T/run.msg")"
 [ -z "$(ls "$T/run.host")" ] || fail "lab_put left a temporary file"
-ok "a symlink is not read; lab_put replaced the guest's symlink (its target untouched)"
+ok "a symlink is not read; lab_put writes to the host's message folder only (a symlink planted in the guest's folder not followed)"
