@@ -82,4 +82,14 @@ for m in xdpdrv xdpgeneric; do
 	assert_no_xdp "after 'ip link set dev $TB_IF_DUT $m off'"
 	ok "--force ($mode): replaced, then put back at exit (id $id); '$m off' removes it"
 done
+# a --pin-dir off a bpffs: refused before anything is made there (issue 44), no program left
+pd=$out/notbpf
+mkdir "$pd"
+ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -q 0 --serve 1 --pin-dir "$pd/a/b" --duration 1 \
+	>"$out/o" 2>"$out/e" && fail "--pin-dir off a bpffs: exit 0"
+grep -qxF "xskf: $TB_IF_DUT: cannot pin the maps: $pd/a/b is not on a bpffs: mount one there ('mount -t bpf bpf /sys/fs/bpf') or give a --pin-dir on one" "$out/e" ||
+	{ cat "$out/e"; fail "--pin-dir off a bpffs: message"; }
+[ -z "$(ls -A "$pd")" ] || fail "--pin-dir off a bpffs: left $(ls -A "$pd") behind"
+assert_no_xdp "after a --pin-dir off a bpffs"
+ok "--pin-dir off a bpffs: refused in one line, nothing made, no program left"
 echo "$n bad-input cases checked"

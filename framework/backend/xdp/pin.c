@@ -17,6 +17,7 @@
 #include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <dirent.h>
 #include <unistd.h>
@@ -331,6 +332,38 @@ static int existing(struct xskf_port *p, int bfd, const char *base)
 	return 0;
 }
 
+/*
+ * Is @dir on a bpffs, or, where it does not exist yet, the nearest folder above it that does?
+ * Asked before anything is made: a --pin-dir off a bpffs is refused with nothing left behind.
+ * An error other than ENOENT says yes: the open that follows names it.
+ */
+static bool on_bpffs(const char *dir)
+{
+	char path[PATH_MAX];
+	struct statfs sf;
+	char *slash;
+
+	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
+		return true;
+	for (;;) {
+		if (!statfs(path, &sf))
+			return sf.f_type == BPF_FS_MAGIC;
+		if (errno != ENOENT)
+			return true;
+		slash = strrchr(path, '/');
+		if (!slash) {
+			/* a relative path whose first part is missing: the current folder's */
+			snprintf(path, sizeof(path), ".");
+			continue;
+		}
+		if (slash == path) {
+			path[1] = '\0';
+			continue;
+		}
+		*slash = '\0';
+	}
+}
+
 int xskf_pin__port(struct xskf_engine *eng, struct xskf_port *p)
 {
 	const char *base = eng->o.pin_dir ? eng->o.pin_dir : PIN_DEFAULT_DIR;
@@ -353,6 +386,12 @@ int xskf_pin__port(struct xskf_engine *eng, struct xskf_port *p)
 	}
 	if (group && (err = resolve_group(eng->o.pin_group, &gid)))
 		return err;
+	if (!on_bpffs(base)) {
+		pr_warn("%s: cannot pin the maps: %s is not on a bpffs: mount one there ('mount -t "
+			"bpf bpf /sys/fs/bpf') or give a --pin-dir on one\n",
+			p->name, base);
+		return -ENOTSUP;
+	}
 	/* 0711: a --pin-group member may pass through to IFNAME, not list the others */
 	bfd = xskf_proc__trusted_dir_open(base, 0711, why, sizeof(why));
 	if (bfd < 0) {
