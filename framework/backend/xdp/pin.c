@@ -52,12 +52,13 @@ static int parse_queues(const char *s, const char *ifname, unsigned int nq, uint
 	while (*p) {
 		unsigned long a = strtoul(p, &end, 10), b = a, q;
 
-		if (end == p || *p == '-' || *p == '+')
+		/* decimal digits only, as every option number: no sign, no space (strtoul takes both) */
+		if (end == p || *p < '0' || *p > '9')
 			goto bad;
 		p = end;
 		if (*p == '-') {
 			b = strtoul(p + 1, &end, 10);
-			if (end == p + 1 || p[1] == '-' || p[1] == '+' || b < a)
+			if (end == p + 1 || p[1] < '0' || p[1] > '9' || b < a)
 				goto bad;
 			p = end;
 		}
