@@ -27,19 +27,8 @@
 
 #include "xskfctl.h"
 #include "xskfctl_doctor.h"
+#include "json.h" /* util/: xj_write_str() */
 
-static void json_text(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++)
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	fputc('"', f);
-}
 
 static unsigned int problems(const struct dr_out *o)
 {
@@ -56,7 +45,7 @@ static void print(FILE *f, const struct dr_out *o, const char *inst, double secs
 
 	if (json) {
 		fprintf(f, "{\"doctor\": 1, \"instance\": ");
-		json_text(f, inst);
+		xj_write_str(f, inst);
 		fprintf(f, ", \"seconds\": %.3f, \"problems\": %u, \"infos\": %u, \"checks\": [",
 			secs, problems(o), o->n - problems(o));
 	}
@@ -67,11 +56,11 @@ static void print(FILE *f, const struct dr_out *o, const char *inst, double secs
 		if (json) {
 			fprintf(f, "%s\n  {\"check\": \"%s\", \"severity\": \"%s\", \"what\": ",
 				i ? "," : "", l->check, sev);
-			json_text(f, l->what);
+			xj_write_str(f, l->what);
 			fprintf(f, ", \"evidence\": ");
-			json_text(f, l->evidence);
+			xj_write_str(f, l->evidence);
 			fprintf(f, ", \"fix\": ");
-			json_text(f, l->fix);
+			xj_write_str(f, l->fix);
 			fputc('}', f);
 			continue;
 		}

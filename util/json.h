@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define XJ_MAX_DEPTH 32
 #define XJ_MAX_TEXT  (64u << 20) /* 64 MiB: far beyond any run's document */
@@ -97,5 +98,12 @@ uint64_t xj_u64(const struct xj_node *n, int obj, const char *key, bool *ok);
 /* The member @key of @obj as a number (0.0 when missing), as a string (@dflt when missing). */
 double xj_num(const struct xj_node *n, int obj, const char *key);
 const char *xj_str(const struct xj_node *n, int obj, const char *key, const char *dflt);
+
+/*
+ * xj_write_str() - @s as a JSON string to @f: '"' and '\\' escaped, control characters as
+ * \u00XX; NULL as null. The one writer of strings for every JSON document xskf prints (the
+ * run's report, doctor's, xskfctl's). Thread: the caller's (@f's).
+ */
+void xj_write_str(FILE *f, const char *s);
 
 #endif /* XSKF_UTIL_JSON_H */

@@ -9,6 +9,7 @@
 #include "core/backend.h"
 #include "runner/report.h"
 #include "runner/steer_cmd.h"
+#include "json.h" /* util/: xj_write_str() */
 
 static struct xskf_queue_stats prev[XSKF_MAX_PORTS * XSKF_MAX_QUEUES];
 
@@ -185,23 +186,6 @@ int xskf_report__summary(struct xskf_engine *eng, FILE *f, double elapsed)
 }
 
 /* @s as a JSON string (an operator's path may hold any byte), or null. */
-static void json_str(FILE *f, const char *s)
-{
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 /* The queue counters as the stats document names them: the rows of xskf_counters.h. */
 static const struct {
@@ -309,7 +293,7 @@ void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int cen
 		for (k = 0; k < nr_served; k++)
 			fprintf(f, "%s%u", k ? ", " : "", served[k]);
 		fprintf(f, "], \"pinned\": ");
-		json_str(f, pinned);
+		xj_write_str(f, pinned);
 		fprintf(f, "}%s\n", i + 1 < eng->nr_ports ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"queues\": [\n");

@@ -16,17 +16,8 @@
 #include "core/sock.h"
 #include "core/worker.h"
 #include "xskf_prog.h"
+#include "json.h" /* util/: xj_write_str() */
 
-static void json_text(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++)
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s >= 0x20)
-			fputc(*s, f);
-	fputc('"', f);
-}
 
 static void port_queues(FILE *f, struct xskf_port *p)
 {
@@ -60,9 +51,9 @@ static void sock_irq(FILE *f, const struct xskf_sock *s, const struct xskf_dr_ir
 		"\"irq\": %d, \"irq_name\": ",
 		s->port->name, s->queue, s->worker->id, s->worker->cpu, xskf_sock__napi_id(s),
 		i < n ? (int)irqs[i].irq : -1);
-	json_text(f, i < n ? irqs[i].name : "");
+	xj_write_str(f, i < n ? irqs[i].name : "");
 	fprintf(f, ", \"irq_cpus\": ");
-	json_text(f, i < n ? irqs[i].affinity : "");
+	xj_write_str(f, i < n ? irqs[i].affinity : "");
 	fputc('}', f);
 }
 
@@ -87,11 +78,11 @@ static void port_programs(FILE *f, struct xskf_port *p, bool *first)
 			continue;
 		fprintf(f, "%s{\"check\": \"%s\", \"severity\": \"%s\", \"what\": ",
 			*first ? "" : ", ", r.f[i].check, xskf_dr__sev_name(r.f[i].sev));
-		json_text(f, r.f[i].what);
+		xj_write_str(f, r.f[i].what);
 		fprintf(f, ", \"evidence\": ");
-		json_text(f, r.f[i].evidence);
+		xj_write_str(f, r.f[i].evidence);
 		fprintf(f, ", \"fix\": ");
-		json_text(f, r.f[i].fix);
+		xj_write_str(f, r.f[i].fix);
 		fputc('}', f);
 		*first = false;
 	}

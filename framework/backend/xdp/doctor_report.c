@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backend/xdp/doctor.h"
+#include "json.h" /* util/: xj_write_str() */
 
 void xskf_dr__add(struct xskf_dr_report *r, enum xskf_dr_sev sev, const char *check,
 		  const char *fmt, ...)
@@ -78,19 +79,6 @@ void xskf_dr__print(FILE *f, const struct xskf_dr_report *r, bool verbose)
 		fprintf(f, "no problem found\n");
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 void xskf_dr__json(FILE *f, const struct xskf_dr_report *r, const char *ifname,
 		   const uint32_t *queues, unsigned int nq)
@@ -98,7 +86,7 @@ void xskf_dr__json(FILE *f, const struct xskf_dr_report *r, const char *ifname,
 	unsigned int i;
 
 	fprintf(f, "{\"doctor\": 1, \"interface\": ");
-	json_str(f, ifname);
+	xj_write_str(f, ifname);
 	fprintf(f, ", \"queues\": [");
 	for (i = 0; i < nq; i++)
 		fprintf(f, "%s%u", i ? ", " : "", queues[i]);
@@ -108,13 +96,13 @@ void xskf_dr__json(FILE *f, const struct xskf_dr_report *r, const char *ifname,
 		const struct xskf_dr_finding *x = &r->f[i];
 
 		fprintf(f, "%s\n  {\"check\": ", i ? "," : "");
-		json_str(f, x->check);
+		xj_write_str(f, x->check);
 		fprintf(f, ", \"severity\": \"%s\", \"what\": ", xskf_dr__sev_name(x->sev));
-		json_str(f, x->what);
+		xj_write_str(f, x->what);
 		fprintf(f, ", \"evidence\": ");
-		json_str(f, x->evidence);
+		xj_write_str(f, x->evidence);
 		fprintf(f, ", \"fix\": ");
-		json_str(f, x->fix);
+		xj_write_str(f, x->fix);
 		fputc('}', f);
 	}
 	fprintf(f, "]}\n");
