@@ -31,6 +31,7 @@
 #include "core/tx_meta.h"
 #include "backend/xdp/link.h"
 #include "backend/xdp/hints_probe.h"
+#include "backend/xdp/features.h"
 
 /* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
 static int check_caps(void)
@@ -526,7 +527,9 @@ static unsigned int napi_census(const struct xskf_engine *eng, const struct xskf
  * and igb, seen in the lab on 7.3); veth names none.
  */
 #define NO_NAPI_WHY                                                                                \
-	"its driver names no NAPI for the queue, as veth; NIC drivers do, copy mode included"
+	(xskf_features__probe(XSKF_FEAT_BUSY_POLL)                                                  \
+	     ? "this kernel gives AF_XDP sockets none: no SO_PREFER_BUSY_POLL, Linux 5.11+"        \
+	     : "its driver names no NAPI for the queue, as veth; NIC drivers do, copy mode included")
 
 /*
  * At attach, before --napi: which sockets can busy poll (-B falls back in one line where one
@@ -543,7 +546,15 @@ static void xdp_idle_prepare(struct xskf_engine *eng)
 	int fd = 0;
 
 	napi_census(eng, &nonapi);
-	if (nonapi && eng->busy_poll) {
+	/* a kernel without SO_PREFER_BUSY_POLL (5.10): the sockets were not asked (xsk.c) */
+	if (eng->busy_poll && xskf_features__probe(XSKF_FEAT_BUSY_POLL)) {
+		pr_warn("--busy-poll: this kernel has no preferred busy polling (SO_PREFER_BUSY_POLL, "
+			"Linux 5.11+: %s): polling the rings without it\n",
+			xskf_features__probe(XSKF_FEAT_BUSY_POLL) == -ECANCELED
+			    ? "forced off by XSKF_FEATURES_OFF"
+			    : strerror(-xskf_features__probe(XSKF_FEAT_BUSY_POLL)));
+		eng->busy_poll = false;
+	} else if (nonapi && eng->busy_poll) {
 		pr_warn("--busy-poll: %s queue %u (%s) is without a NAPI ID (%s): it cannot busy "
 			"poll; polling its rings without it\n",
 			nonapi->port->name, nonapi->queue, xdp_sock_mode(nonapi), NO_NAPI_WHY);
