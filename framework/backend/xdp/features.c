@@ -192,8 +192,13 @@ static int probe_live_frames(void)
 {
 	const struct bpf_insn p[] = { MOV64_IMM(BPF_REG_0, XDP_DROP), EXIT() };
 	unsigned char frame[64] = { 0 };
+	/*
+	 * batch_size too, which only live frames take (Linux 5.18 added both): a kernel before
+	 * ignores an XDP test run's flags (5.10 ran the frame once, not live, and said 0) but
+	 * refuses an attribute it does not know (EINVAL)
+	 */
 	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = frame, .data_size_in = sizeof(frame),
-		    .repeat = 1, .flags = BPF_F_TEST_XDP_LIVE_FRAMES);
+		    .repeat = 1, .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = 1);
 	int fd = load_xdp(p, 2, 0), err;
 
 	if (fd < 0)
