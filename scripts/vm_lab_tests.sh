@@ -53,6 +53,8 @@ wait_link() {
 wait_link
 sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 ethtool -l $IF >/lab/channels 2>&1
+# the probe table on this kernel (the boot's line names what it lacks)
+$B/apps/xskf features >/lab/features.txt 2>&1
 
 # wait_file F: until the host writes F (it gives up first: no bound here)
 wait_file() { while [ ! -e "$1" ]; do sleep 0.1; done; }
@@ -508,6 +510,10 @@ lab_kernel() {
 		return 1
 	}
 	log "kernel $k: $(cat "$d/uname") booted with $nic$(qemu_version "$nic"), $(grep -c . "$d/tests") test(s)"
+	# the features of xskf's probe table this kernel refuses, each with its answer
+	[ ! -s "$d/features.txt" ] || log "kernel $k: xskf features refused: $(awk 'NF == 0 { exit }
+		$2 != "works" { w = $0; sub(/^[^ ]+ +/, "", w); sub(/  +.*/, "", w); printf "%s%s (%s)", n++ ? ", " : "", $1, w }' "$d/features.txt" |
+		tr -cd '[:print:]')"
 	while read -r t line; do
 		local kind=${line#* }
 		kind=${kind%% *}
