@@ -277,20 +277,20 @@ zc_check() {
 	[ "$(json "$d/$t.json" "all(q['zerocopy'] for q in d['queues'])")" = "$zc" ] ||
 		{ echo "zerocopy is not $zc on every queue"; return 1; }
 	case $kind in
-	fwd) res=$(ZC_PY check fwd "$d/$t.tap1.cap" $ZC_N $TAP1_MAC $GUEST_MAC1 $HOST_IP $GUEST_IP 60) || { echo "$res"; return 1; } ;;
+	fwd) res=$(ZC_PY check fwd "$d.host/$t.tap1.cap" $ZC_N $TAP1_MAC $GUEST_MAC1 $HOST_IP $GUEST_IP 60) || { echo "$res"; return 1; } ;;
 	macswap)
-		res=$(ZC_PY check fwd "$d/$t.tap0.cap" $ZC_N $TAP0_MAC $GUEST_MAC $HOST_IP $GUEST_IP 60) || { echo "$res"; return 1; }
+		res=$(ZC_PY check fwd "$d.host/$t.tap0.cap" $ZC_N $TAP0_MAC $GUEST_MAC $HOST_IP $GUEST_IP 60) || { echo "$res"; return 1; }
 		res="$res; TX kicks $(json "$d/$t.json" "sum(q['kicks'] for q in d['queues'])")"
 		;;
-	txgen) res=$(ZC_PY check txgen "$d/$t.tap0.cap" $ZC_N 128 $TAP0_MAC $GUEST_MAC 192.0.2.2 192.0.2.1) || { echo "$res"; return 1; } ;;
+	txgen) res=$(ZC_PY check txgen "$d.host/$t.tap0.cap" $ZC_N 128 $TAP0_MAC $GUEST_MAC 192.0.2.2 192.0.2.1) || { echo "$res"; return 1; } ;;
 	txmeta)
-		res=$(ZC_PY check txgen "$d/$t.tap0.cap" $ZC_N 128 $TAP0_MAC $GUEST_MAC 192.0.2.2 192.0.2.1 udpcsum) || { echo "$res"; return 1; }
+		res=$(ZC_PY check txgen "$d.host/$t.tap0.cap" $ZC_N 128 $TAP0_MAC $GUEST_MAC 192.0.2.2 192.0.2.1 udpcsum) || { echo "$res"; return 1; }
 		res="$res; $(zc_txmeta "$d" "$t" $zc)" || { echo "${res#*; }"; return 1; }
 		;;
 	tunnel)
 		local a b
-		a=$(ZC_PY check same "$d/$t.vx0.cap" $ZC_N $VX_MAC $TAP0_MAC 203.0.113.1 203.0.113.2 60) || { echo "encap: $a"; return 1; }
-		b=$(ZC_PY check same "$d/$t.tap0.cap" $ZC_N $TAP0_MAC $VX_MAC 203.0.113.2 203.0.113.1 60) || { echo "decap: $b"; return 1; }
+		a=$(ZC_PY check same "$d.host/$t.vx0.cap" $ZC_N $VX_MAC $TAP0_MAC 203.0.113.1 203.0.113.2 60) || { echo "encap: $a"; return 1; }
+		b=$(ZC_PY check same "$d.host/$t.tap0.cap" $ZC_N $TAP0_MAC $VX_MAC 203.0.113.2 203.0.113.1 60) || { echo "decap: $b"; return 1; }
 		res="encap: $a; decap: $b; app encap $(json "$d/$t.json" "d['app_stats']['encap']") decap $(json "$d/$t.json" "d['app_stats']['decap']")"
 		;;
 	*)
