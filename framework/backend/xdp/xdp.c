@@ -671,10 +671,21 @@ static uint64_t xdp_keep_caps(struct xskf_engine *eng)
 {
 	uint64_t keep = 1ull << CAP_NET_ADMIN;
 	unsigned int i;
+	int err;
 
 	for (i = 0; i < eng->nr_ports; i++)
 		if (xskf_xdp_port(&eng->ports[i])->disp.on)
 			keep |= 1ull << CAP_SYS_ADMIN | 1ull << 39 /* CAP_BPF */;
+	/* a kernel that refuses bpf() on held fds to a thread without them (before 6.5) */
+	err = xskf_features__probe(XSKF_FEAT_BPF_NOCAP);
+	if (err) {
+		pr_info("the control thread keeps CAP_BPF and CAP_SYS_ADMIN after set-up: this kernel "
+			"refuses bpf() on the fds it holds to a thread without them (%s; "
+			"kernel.unprivileged_bpf_disabled before Linux 6.5), and it reads the "
+			"program's counters with them\n",
+			err == -ECANCELED ? "forced off by XSKF_FEATURES_OFF" : strerror(-err));
+		keep |= 1ull << CAP_SYS_ADMIN | 1ull << 39 /* CAP_BPF */;
+	}
 	return keep;
 }
 
