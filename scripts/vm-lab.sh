@@ -29,6 +29,10 @@
 #                              hints, with a steering rule) and in SKB mode (virtio)
 #                    rxdrop    copy-mode xsk-rxdrop on 2 queues: every frame sent from the
 #                              host side counted, exactly, reconciled, on every queue
+#                    rxalone   the same attached alone (--attach alone; the guest has a bpffs,
+#                              so the others go through libxdp's dispatcher): the control
+#                              thread still reads the program's counters after it dropped its
+#                              capabilities (5.10 refuses bpf() without CAP_BPF)
 #                    zerocopy  the same in zero-copy (-z; kernel 7.x only: 6.12's virtio-net
 #                              refuses it with EOPNOTSUPP, igb has it since 6.14)
 #                    zc        the zero-copy list (kernel 7.x; scripts/vm_lab_zc.sh), each in
@@ -74,7 +78,7 @@ TESTS=()
 KEEP=0
 NICS=()
 LAB_ALL=0 # --all: also the long part of the zero-copy list (vm_lab_zc.sh)
-ALL_TESTS="load rxdrop zerocopy linkreset faults flowhash xdprefuse zc citizen core"
+ALL_TESTS="load rxdrop rxalone zerocopy linkreset faults flowhash xdprefuse zc citizen core"
 SUITE=0
 # suite_tests K NIC: the suite's tests on kernel K with NIC (under 15 minutes in all on a
 # 2-CPU machine)
@@ -132,7 +136,7 @@ while [ $# -gt 0 ]; do
 		;;
 	--keep) KEEP=1 ;;
 	-h | --help) usage; exit 0 ;;
-	load | rxdrop | zerocopy | linkreset | faults | flowhash | xdprefuse | core | features | citizen | zc | l2fwd | \
+	load | rxdrop | rxalone | zerocopy | linkreset | faults | flowhash | xdprefuse | core | features | citizen | zc | l2fwd | \
 		macswap | txgen | tunnel | jumbo | wakeup | busypoll | napi | hints | txmeta | steer)
 		TESTS+=("$1") ;;
 	*) echo "vm-lab: unknown argument '$1' (see --help)" >&2; exit 2 ;;

@@ -208,6 +208,7 @@ guest_tests() {
 			echo "load load-skb -c -S"
 			;;
 		rxdrop) echo "frames rxdrop -c --quiet" ;;
+		rxalone) echo "frames rxalone -c --quiet --attach alone" ;;
 		zerocopy) [ "$k" = 7 ] && echo "frames zerocopy -z --quiet" ;;
 		core) core_lines ;;
 		features) core_lines $FEATURES_LIST ;;
