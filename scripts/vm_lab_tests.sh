@@ -55,6 +55,8 @@ wait_link() {
 wait_link
 sysctl -qw net.ipv6.conf.all.disable_ipv6=1
 ethtool -l $IF >/lab/channels 2>&1
+# the probe table on this kernel (the boot's line names what it lacks)
+$B/apps/xskf features >/lab/features.txt 2>&1
 
 # wait_file F: until the host writes F (it gives up first: no bound here)
 wait_file() { while [ ! -e "$1" ]; do sleep 0.1; done; }
@@ -208,6 +210,7 @@ guest_tests() {
 			echo "load load-skb -c -S"
 			;;
 		rxdrop) echo "frames rxdrop -c --quiet" ;;
+		rxalone) echo "frames rxalone -c --quiet --attach alone" ;;
 		zerocopy) [ "$k" = 7 ] && echo "frames zerocopy -z --quiet" ;;
 		core) core_lines ;;
 		features) core_lines $FEATURES_LIST ;;
@@ -217,7 +220,12 @@ guest_tests() {
 			echo "citizen citizen-xf xskf-first -c --quiet --no-hints"
 			citizen_more_lines # vm_lab_citizen.sh: two runs, the dispatcher's cost
 			;;
-		*) [ "$k" = 7 ] && zc_lines "$t" ;; # the zero-copy list (vm_lab_zc.sh)
+		*) # the zero-copy list (vm_lab_zc.sh); 5.10: its copy-mode half
+			case $k in
+			7) ZC_MODES="zc cp" zc_lines "$t" ;;
+			5.10) ZC_MODES=cp zc_lines "$t" ;;
+			esac
+			;;
 		esac
 	done
 }
@@ -508,6 +516,10 @@ lab_kernel() {
 		return 1
 	}
 	log "kernel $k: $(cat "$d/uname") booted with $nic$(qemu_version "$nic"), $(grep -c . "$d/tests") test(s)"
+	# the features of xskf's probe table this kernel refuses, each with its answer
+	[ ! -s "$d/features.txt" ] || log "kernel $k: xskf features refused: $(awk 'NF == 0 { exit }
+		$2 != "works" { w = $0; sub(/^[^ ]+ +/, "", w); sub(/  +.*/, "", w); printf "%s%s (%s)", n++ ? ", " : "", $1, w }' "$d/features.txt" |
+		tr -cd '[:print:]')"
 	while read -r t line; do
 		local kind=${line#* }
 		kind=${kind%% *}

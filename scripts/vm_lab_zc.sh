@@ -36,13 +36,19 @@ ZC_TESTS="l2fwd macswap txgen tunnel jumbo wakeup busypoll napi hints txmeta ste
 # zc: these (two NICs, TX, the tunnel: 6 runs, 2-4 min under TCG); with --all every test
 # above (24 runs, 8-25 min as the machine's load goes): the suite's lab stays under 15 min
 ZC_DEFAULT="l2fwd txgen tunnel"
+# ZC_MODES: the modes each test runs in (lab_kernel: "zc cp" on 7.x; "cp" on 5.10, whose
+# virtio-net has no zero-copy: there `zc` is ZC_DEFAULT's copy-mode half, with --all too, the
+# other tests needing what 5.10 lacks: busy polling, NAPI settings, TX metadata, hints kfuncs)
+ZC_MODES="zc cp"
 zc_lines() { # zc_lines TEST (zc: ZC_DEFAULT, with --all ZC_TESTS)
 	local m f
 	if [ "$1" = zc ]; then
-		for m in $([ "${LAB_ALL:-0}" = 1 ] && echo $ZC_TESTS || echo $ZC_DEFAULT); do zc_lines $m; done
+		for m in $([ "${LAB_ALL:-0}" = 1 ] && [ "$ZC_MODES" != cp ] && echo $ZC_TESTS || echo $ZC_DEFAULT); do
+			zc_lines $m
+		done
 		return
 	fi
-	for m in zc cp; do
+	for m in $ZC_MODES; do
 		f=-z
 		[ $m = cp ] && f=-c
 		case $1 in
@@ -209,6 +215,14 @@ zc_host() {
 		refuse) ;;
 		*) lab_wait $WAIT_S zc_redirected "$d" "$t" ;;
 		esac
+		lab_put "$d" "$t.done" </dev/null
+	elif [ "$(cat "$d/$t.rc" 2>/dev/null)" = 0 ] && [ -n "${CAP_PID:-}" ] &&
+		case $kind in txgen | txmeta) true ;; *) false ;; esac; then
+		# a TX run that sent its count and ended before the guest saw it attached (5.10
+		# under TCG: 2000 frames in 2.1 s): the capture, up since before the app's start,
+		# judges it
+		zc_cap_go
+		wait $CAP_PID
 		lab_put "$d" "$t.done" </dev/null
 	else
 		[ -n "${CAP_PID:-}" ] && kill $CAP_PID 2>/dev/null

@@ -47,6 +47,7 @@ start_app() {
 	ip netns exec "$ns" "$@" --json >"$out" 2>"$out.err" &
 	PIDS+=($!)
 	APP_PID=$!
+	APP_ERR=$out.err
 	# ready when every port's program is attached (it is attached after its sockets are in
 	# the XSKMAP); the workers start right after
 	local nports=0 a
@@ -68,6 +69,8 @@ stop_app() {
 	kill -INT "$APP_PID"
 	wait "$APP_PID" || rc=$?
 	PIDS=("${PIDS[@]/$APP_PID/}")
+	# an app that exits with an error: its last messages say why
+	[ $rc = 0 ] || { echo "exit $rc; its messages:"; grep -v '^libbpf: ' "$APP_ERR" | tail -30; } >&2
 	return $rc
 }
 

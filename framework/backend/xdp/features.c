@@ -7,13 +7,16 @@
  * look for other verifier words; docs/kernels.md).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
+#include <linux/capability.h>
 #include <linux/if_xdp.h>
 #include <linux/magic.h>
 #include <bpf/bpf.h>
@@ -51,6 +54,7 @@ static int probe_need_wakeup(void);
 static int probe_xsk_sg(void);
 static int probe_busy_poll(void);
 static int probe_tx_budget(void);
+static int probe_bpf_nocap(void);
 
 static const struct {
 	const char *name, *what, *without;
@@ -91,6 +95,12 @@ static const struct {
 				  "-B refused; workers poll or sleep", probe_busy_poll },
 	[XSKF_FEAT_TX_BUDGET] = { "tx_budget", "XDP_MAX_TX_SKB_BUDGET (copy-mode TX batch)",
 				  "copy-mode TX sends 32 frames a syscall", probe_tx_budget },
+	[XSKF_FEAT_BPF_NOCAP] = { "bpf_nocap",
+				  "bpf() on the fds it holds, by a thread without CAP_BPF (Linux 6.5+, "
+				  "or kernel.unprivileged_bpf_disabled 0)",
+				  "the control thread keeps CAP_BPF and CAP_SYS_ADMIN after set-up "
+				  "(counters, steering, the watch, the detach)",
+				  probe_bpf_nocap },
 };
 
 static int results[XSKF_FEAT_NR];
@@ -192,8 +202,13 @@ static int probe_live_frames(void)
 {
 	const struct bpf_insn p[] = { MOV64_IMM(BPF_REG_0, XDP_DROP), EXIT() };
 	unsigned char frame[64] = { 0 };
+	/*
+	 * batch_size too, which only live frames take (Linux 5.18 added both): a kernel before
+	 * ignores an XDP test run's flags (5.10 ran the frame once, not live, and said 0) but
+	 * refuses an attribute it does not know (EINVAL)
+	 */
 	LIBBPF_OPTS(bpf_test_run_opts, t, .data_in = frame, .data_size_in = sizeof(frame),
-		    .repeat = 1, .flags = BPF_F_TEST_XDP_LIVE_FRAMES);
+		    .repeat = 1, .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = 1);
 	int fd = load_xdp(p, 2, 0), err;
 
 	if (fd < 0)
@@ -326,6 +341,48 @@ static int probe_tx_budget(void)
 {
 	/* 32 to the TX ring's size is taken; a kernel without the option says ENOPROTOOPT */
 	return xsk_probe(0, SOL_XDP, XDP_MAX_TX_SKB_BUDGET, 32);
+}
+
+/* ---- probes: privileges ---- */
+
+/* A thread that drops every capability, then asks for the info of the map fd @arg. */
+static void *nocap_thread(void *arg)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = { { 0 } };
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	long r = 0;
+
+	/* capabilities are per thread: this one's only, for the rest of its short life */
+	if (syscall(SYS_capset, &h, d))
+		r = -errno;
+	else if (bpf_obj_get_info_by_fd(*(int *)arg, &info, &len))
+		r = -errno;
+	return (void *)r;
+}
+
+/*
+ * Before Linux 6.5 kernel.unprivileged_bpf_disabled refuses every bpf() command to a thread
+ * without CAP_BPF (CAP_SYS_ADMIN), also on fds it already holds (Debian 11's 5.10: EPERM):
+ * the control thread, which drops them after set-up, then reads no counter.
+ */
+static int probe_bpf_nocap(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mo);
+	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "xskf_probe", 4, 4, 1, &mo), err;
+	pthread_t t;
+	void *ret;
+
+	if (fd < 0)
+		return -errno;
+	err = -pthread_create(&t, NULL, nocap_thread, &fd);
+	if (!err) {
+		pthread_join(t, &ret);
+		err = (int)(long)ret;
+	}
+	close(fd);
+	return err;
 }
 
 /* ---- the table ---- */

@@ -405,6 +405,28 @@ static void hints_where(struct xskf_engine *eng)
 }
 
 /*
+ * libbpf adds BPF_F_XDP_HAS_FRAGS to each program of a SEC("xdp.frags") as it loads it
+ * (libbpf_prepare_prog_load(), libbpf 0.8 on), whatever bpf_program__set_flags() said. A kernel
+ * older than 5.18 refuses that flag with EINVAL before its verifier runs: no log (seen on
+ * Debian 11's 5.10). A handler of our own for the section, found before libbpf's own at every
+ * open that follows in this process, loads them as plain XDP programs: the same program and
+ * attach type, no flag added. Registered once, where the kernel refuses frags-aware programs.
+ */
+static void no_frags_section(void)
+{
+	static int done;
+	int id;
+
+	if (done++)
+		return;
+	id = libbpf_register_prog_handler("xdp.frags", BPF_PROG_TYPE_XDP, BPF_XDP, NULL);
+	if (id < 0)
+		pr_warn("cannot make libbpf load xdp.frags programs without frags (%s): the kernel "
+			"will refuse them\n",
+			strerror(-id));
+}
+
+/*
  * What the kernel's BTF tells, read once per run (it is 5-6 MiB to parse): the hint kfuncs,
  * and whether bpf_redirect_xsk() exists. libbpf still parses it once more for each object it
  * loads with kfunc externs (libbpf 1.1 takes no parsed BTF from its caller). A failure here
@@ -452,6 +474,8 @@ int xskf_prog__probe_kernel(struct xskf_engine *eng)
 	btf__free(btf);
 	/* frags-aware programs: a kernel without refuses the flag (features.c loads one) */
 	xskf_xdp_eng(eng)->kernel_no_frags = xskf_features__probe(XSKF_FEAT_FRAGS) != 0;
+	if (xskf_xdp_eng(eng)->kernel_no_frags)
+		no_frags_section();
 	/* multi-buffer AF_XDP: the bind refuses the flag (EINVAL) or it is forced off */
 	err = xskf_features__probe(XSKF_FEAT_XSK_SG);
 	if (err == -EINVAL || err == -ECANCELED)
@@ -718,15 +742,6 @@ static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
 		set);
 }
 
-/* Every program of @skel without BPF_F_XDP_HAS_FRAGS: for a kernel older than 5.18. */
-static void drop_frags(struct xskf_redirect *skel)
-{
-	struct bpf_program *prog;
-
-	bpf_object__for_each_program(prog, skel->obj)
-		bpf_program__set_flags(prog, bpf_program__flags(prog) & ~BPF_F_XDP_HAS_FRAGS);
-}
-
 static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port *port)
 {
 	char *log = malloc(XSKF_VERIFIER_LOG_SIZE);
@@ -752,7 +767,6 @@ static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port
 				"loaded without; native mode then needs an MTU whose frames fit one "
 				"buffer\n",
 				port->name);
-		drop_frags(skel);
 	}
 	/* no hint read: the program writes no meta at all; else only what is read */
 	skel->rodata->hints_on = !eng->o.no_hints;

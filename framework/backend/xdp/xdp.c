@@ -32,6 +32,7 @@
 #include "core/tx_meta.h"
 #include "backend/xdp/link.h"
 #include "backend/xdp/hints_probe.h"
+#include "backend/xdp/features.h"
 
 /* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
 static int check_caps(void)
@@ -531,7 +532,9 @@ static unsigned int napi_census(const struct xskf_engine *eng, const struct xskf
  * and igb, seen in the lab on 7.3); veth names none.
  */
 #define NO_NAPI_WHY                                                                                \
-	"its driver names no NAPI for the queue, as veth; NIC drivers do, copy mode included"
+	(xskf_features__probe(XSKF_FEAT_BUSY_POLL)                                                  \
+	     ? "this kernel gives AF_XDP sockets none: no SO_PREFER_BUSY_POLL, Linux 5.11+"        \
+	     : "its driver names no NAPI for the queue, as veth; NIC drivers do, copy mode included")
 
 /*
  * At attach, before --napi: which sockets can busy poll (-B falls back in one line where one
@@ -548,7 +551,15 @@ static void xdp_idle_prepare(struct xskf_engine *eng)
 	int fd = 0;
 
 	napi_census(eng, &nonapi);
-	if (nonapi && eng->busy_poll) {
+	/* a kernel without SO_PREFER_BUSY_POLL (5.10): the sockets were not asked (xsk.c) */
+	if (eng->busy_poll && xskf_features__probe(XSKF_FEAT_BUSY_POLL)) {
+		pr_warn("--busy-poll: this kernel has no preferred busy polling (SO_PREFER_BUSY_POLL, "
+			"Linux 5.11+: %s): polling the rings without it\n",
+			xskf_features__probe(XSKF_FEAT_BUSY_POLL) == -ECANCELED
+			    ? "forced off by XSKF_FEATURES_OFF"
+			    : strerror(-xskf_features__probe(XSKF_FEAT_BUSY_POLL)));
+		eng->busy_poll = false;
+	} else if (nonapi && eng->busy_poll) {
 		pr_warn("--busy-poll: %s queue %u (%s) is without a NAPI ID (%s): it cannot busy "
 			"poll; polling its rings without it\n",
 			nonapi->port->name, nonapi->queue, xdp_sock_mode(nonapi), NO_NAPI_WHY);
@@ -665,10 +676,21 @@ static uint64_t xdp_keep_caps(struct xskf_engine *eng)
 {
 	uint64_t keep = 1ull << CAP_NET_ADMIN;
 	unsigned int i;
+	int err;
 
 	for (i = 0; i < eng->nr_ports; i++)
 		if (xskf_xdp_port(&eng->ports[i])->disp.on)
 			keep |= 1ull << CAP_SYS_ADMIN | 1ull << 39 /* CAP_BPF */;
+	/* a kernel that refuses bpf() on held fds to a thread without them (before 6.5) */
+	err = xskf_features__probe(XSKF_FEAT_BPF_NOCAP);
+	if (err) {
+		pr_info("the control thread keeps CAP_BPF and CAP_SYS_ADMIN after set-up: this kernel "
+			"refuses bpf() on the fds it holds to a thread without them (%s; "
+			"kernel.unprivileged_bpf_disabled before Linux 6.5), and it reads the "
+			"program's counters with them\n",
+			err == -ECANCELED ? "forced off by XSKF_FEATURES_OFF" : strerror(-err));
+		keep |= 1ull << CAP_SYS_ADMIN | 1ull << 39 /* CAP_BPF */;
+	}
 	return keep;
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "backend/xdp/xdp.h"
+#include "backend/xdp/features.h"
 #include "core/engine.h"
 #include "backend/xdp/jumbo.h"
 #include "core/tx_meta.h"
@@ -97,7 +98,8 @@ static void set_sockopts(struct xskf_sock *s, const struct xskf_engine_opts *o)
 	int txb = (int)o->tx_skb_budget;
 	int err;
 
-	if (o->busy_poll) {
+	/* a kernel without preferred busy polling: said once at attach (xdp.c), not per socket */
+	if (o->busy_poll && !xskf_features__probe(XSKF_FEAT_BUSY_POLL)) {
 		err = xskf_sock__busy_poll(s->fd, (int)o->busy_poll_us, (int)o->busy_poll_budget);
 		if (err)
 			pr_warn("warning: %s queue %u: busy polling not accepted (%s); polling without it\n",
