@@ -936,9 +936,15 @@ int main(int argc, char **argv)
 	/* the kernel wants ctx to describe data_in exactly: data 0, data_end its size */
 	ctx.data_end = o.pkt.size;
 	ctx.ingress_ifindex = ifindex;
+	/*
+	 * batch_size always given (64, the kernel's own default, without --batch): Linux 5.10,
+	 * which has no live frames, ignores an XDP test run's flags and runs the frame once, not
+	 * live, with success; the attribute it does not know makes it refuse (E2BIG) instead,
+	 * and the first call's refusal switches to AF_XDP TX (features.c probes it the same way)
+	 */
 	LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = frame, .data_size_in = o.pkt.size,
 		    .ctx_in = &ctx, .ctx_size_in = sizeof(ctx),
-		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = o.batch);
+		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES, .batch_size = o.batch ? o.batch : 64);
 	s = (struct tg_sender){ .o = &o, .method = TG_LIVE, .run = &run, .frame = frame,
 				.lay = &lay, .before = &before };
 	libbpf_set_print(libbpf_print);

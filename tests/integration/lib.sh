@@ -50,18 +50,6 @@ require_root() {
 	ip netns list >/dev/null 2>&1 || skip "no network namespaces"
 }
 
-# require_live_frames: xskf-trafficgen sends with XDP test runs of live frames
-# (BPF_F_TEST_XDP_LIVE_FRAMES, Linux 5.18); where the kernel refuses them (5.10 in the kernel
-# lab) a test that needs the generator skips, naming the feature and the probe's answer
-require_live_frames() {
-	local why
-	why=$("$B/apps/xskf" features 2>/dev/null | awk '$1 == "live_frames" { $1 = ""; sub(/^ +/, ""); print; exit }')
-	case $why in
-	works*) ;;
-	*) skip "this kernel refuses XDP test runs with live frames (live_frames: ${why%% XDP test runs*}; BPF_F_TEST_XDP_LIVE_FRAMES, Linux 5.18+): xskf-trafficgen cannot send here" ;;
-	esac
-}
-
 # tb_up PREFIX [MTU]: two namespaces joined by a 2-queue veth of that MTU (default 1500);
 # exports TB_* (see scripts/testbed.sh).
 tb_up() {

@@ -11,7 +11,6 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
-require_live_frames
 TMP=$(mktemp -d)
 P=xd$$
 trap 'XSKF_TB=$P "$S/scripts/testbed.sh" down >/dev/null 2>&1; rm -rf "$TMP"' EXIT

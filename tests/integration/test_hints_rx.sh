@@ -15,7 +15,6 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
-require_live_frames
 mode=${1:?native|skb|off|native-head|skb-head}
 head=0
 case $mode in *-head)

@@ -13,7 +13,6 @@ P=ms$$
 . "$(dirname "$0")/fwd_lib.sh"
 TGEN=$BUILD/tools/xskf-trafficgen
 [[ -x $TGEN ]] || { echo "SKIP: $TGEN not built"; exit 77; }
-require_live_frames
 
 MAC_G=02:00:00:00:0d:01 MAC_L=02:00:00:00:0d:02
 NG=$P-g NL=$P-l

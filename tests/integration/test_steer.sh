@@ -16,7 +16,6 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
-require_live_frames
 case_name=${1:?case}
 tb_up_out "xs$$"
 export XSKF_CTL_DIR
