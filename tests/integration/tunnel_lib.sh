@@ -68,6 +68,9 @@ app_start() {
 	ip netns exec "$NS_T" "$TUNNEL" -i ta -i tu --json --quiet "$@" >"$WORK/app.json" 2>"$WORK/app.err" &
 	APP_PID=$!
 	WAIT_SHOW=$WORK/app.err wait_for "xsk-tunnel attached on ta and tu" tun_attached
+	# the control socket opens just after the attach: the tests read live counters at once
+	# (tunnel-reload's first 'live reloads' found none once, under load)
+	WAIT_SHOW=$WORK/app.err wait_for "xsk-tunnel's control socket" ctl_up "$APP_PID"
 }
 
 # tun_attached: both ports have the program (0); fail if the app is gone first.
