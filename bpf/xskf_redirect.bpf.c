@@ -16,7 +16,7 @@
  * With hints on (rodata hints_on), each variant first writes struct xskf_meta in front of the
  * frame (bpf/xskf_hints.bpf.h); a frame whose meta cannot be written is still delivered. Where
  * the kernel refuses bpf_xdp_adjust_meta() (rodata meta_head), the meta goes into the headroom
- * of frames bound for a socket only, after the redirect said so (hints_head()).
+ * of frames bound for one of our sockets only, after the redirect said so (deliver()).
  * Before that, the steering table (bpf/xskf_steer.bpf.h) decides: to the socket, to the stack
  * (here or on a cpumap CPU), or dropped; while it steers nothing (no rule, every default xsk),
  * one load tells so and the frame costs what it did before steering.
@@ -139,21 +139,6 @@ static __noinline int hints_hw_head(struct xdp_md *ctx)
 	return xskf_hints_write_at(ctx, true, true);
 }
 
-/*
- * The hints in the headroom of a frame bpf_redirect_map() sends to a socket: only there, so
- * that a frame for the stack is never changed, and not on a queue served to another AF_XDP
- * app (--serve), whose frames must arrive as they came. false when they could not be written:
- * the frame is then as it came, and goes to the stack (the framework would strip bytes of the
- * frame itself if it went to the socket without them).
- */
-static __always_inline bool hints_head(struct xdp_md *ctx, __u32 queue, const bool hw)
-{
-	struct xskf_prog_qowner *o = bpf_map_lookup_elem(&xskf_queues, &queue);
-
-	if (o && o->served)
-		return true;
-	return (hw ? hints_hw_head(ctx) : hints_sw_head(ctx)) == 0;
-}
 
 /*
  * To the queue's socket (none bound: the stack), with the hints first when they are on.
@@ -163,14 +148,22 @@ static __always_inline bool hints_head(struct xdp_md *ctx, __u32 queue, const bo
 static __always_inline int deliver(struct xdp_md *ctx, __u32 queue, const bool hw,
 				   const bool lookup, const bool steered, const bool meta)
 {
-	int ret = XDP_PASS;
+	bool served;
+	int ret;
 
 	/* frames with no socket fall back to the stack with the meta: harmless */
 	if (meta && hints_on && !meta_head && (hw ? hints_hw(ctx) : hints_sw(ctx)) < 0)
 		count_error(queue);
 	/* our socket (xsks), a served app's (its queue's own XSKMAP), or the stack */
-	ret = xskf_serve_redirect(&xsks, queue, lookup);
-	if (meta && hints_on && meta_head && ret == XDP_REDIRECT && !hints_head(ctx, queue, hw)) {
+	ret = xskf_serve_redirect(&xsks, queue, lookup, &served);
+	/*
+	 * The hints in the headroom: only of a frame going to one of our sockets, so that a frame
+	 * for the stack is never changed and a served app's arrive as they came. Where they cannot
+	 * be written the frame, as it came, goes to the stack: the RX path would otherwise cut
+	 * the frame's own first bytes.
+	 */
+	if (meta && hints_on && meta_head && ret == XDP_REDIRECT && !served &&
+	    (hw ? hints_hw_head(ctx) : hints_sw_head(ctx))) {
 		count_error(queue);
 		ret = XDP_PASS;
 	}

@@ -39,16 +39,21 @@ const volatile __u32 serve_on = 0;
  * A frame of @queue to its socket: in the served queue's own XSKMAP when the queue is served,
  * else in the run's own XSKMAP @xsks; no socket there: XDP_PASS, the stack. @lookup: the
  * kernel's redirect_map takes no fallback action (the _lk program): look the socket up first.
+ * *@served: the queue is served (its frames go to another app, as they came).
  */
-static __always_inline int xskf_serve_redirect(void *xsks, __u32 queue, const bool lookup)
+static __always_inline int xskf_serve_redirect(void *xsks, __u32 queue, const bool lookup,
+					       bool *served)
 {
 	void *map = xsks;
 
+	*served = false;
 	if (serve_on) {
 		void *inner = bpf_map_lookup_elem(&xskf_served, &queue);
 
-		if (inner)
+		if (inner) {
 			map = inner;
+			*served = true;
+		}
 	}
 	if (!lookup)
 		return bpf_redirect_map(map, queue, XDP_PASS);
