@@ -285,11 +285,9 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 		return err;
 	}
 	*s->rodata = *xskf_xdp_port(port)->skel->rodata;
-	bpf_object__for_each_program(p, s->obj) {
+	/* a kernel without frags: the section handler of prog.c loads xdp.frags without the flag */
+	bpf_object__for_each_program(p, s->obj)
 		bpf_program__set_autoload(p, !strcmp(bpf_program__name(p), name));
-		if (xskf_xdp_eng(eng)->kernel_no_frags)
-			bpf_program__set_flags(p, bpf_program__flags(p) & ~BPF_F_XDP_HAS_FRAGS);
-	}
 	err = reuse_maps(s, xskf_xdp_port(port)->skel);
 	if (err) {
 		xskf_redirect__destroy(s);
