@@ -47,8 +47,11 @@ gen() {
 }
 
 one() {
-	local name=$1 g rx mpps cpu rb=$B
+	local name=$1 g rx mpps cpu rb=$B envs=()
 	shift
+	# leading XSKF_NAME=VALUE words of a case are the receiver's environment, e.g.
+	# 'hints-head XSKF_FEATURES_OFF=adjust_meta' plays a kernel that refuses adjust_meta
+	while [[ ${1:-} =~ ^XSKF_[A-Z_]+= ]]; do envs+=("$1"); shift; done
 	# NAME@base: the same case with the base build's receiver
 	if [[ $name == *@base ]]; then
 		rb=${XSKF_BENCH_BASE_BUILD:?NAME@base needs XSKF_BENCH_BASE_BUILD}
@@ -77,7 +80,7 @@ one() {
 		[ $kind = testpmd ] && [ -z "$TESTPMD" ] && return 0
 		case $kind in
 		xskf)
-			ip netns exec "$TB_NS_DUT" "$rb/apps/xsk-rxdrop" -i "$TB_IF_DUT" -q 0 --cpus 1 -c -N \
+			ip netns exec "$TB_NS_DUT" env "${envs[@]}" "$rb/apps/xsk-rxdrop" -i "$TB_IF_DUT" -q 0 --cpus 1 -c -N \
 				-b "$batch" --quiet --json "$@" "${extra[@]}" >"$res.out" 2>/dev/null &
 			;;
 		refloop)
@@ -133,7 +136,8 @@ cases=("xdp-drop" "xdp-drop-1call" "hints-off --no-hints" "hints-off-alone --no-
 	"hints-unread --no-hint-stats" "hints-read" "header-only --no-hints --touch"
 	"hints+header --touch")
 # XSKF_BENCH_CASES='NAME OPTIONS;NAME OPTIONS;...' runs those cases instead (xsk-rxdrop with the
-# options, unless NAME is one of the special ones above), e.g. to compare a setting side by side
+# options, unless NAME is one of the special ones above), e.g. to compare a setting side by side;
+# OPTIONS may start with XSKF_NAME=VALUE words, the receiver's environment
 if [ -n "${XSKF_BENCH_CASES:-}" ]; then
 	IFS=';' read -r -a cases <<<"$XSKF_BENCH_CASES"
 	case ${cases[0]%% *} in xdp-drop) ;; *) cases=("xdp-drop" "xdp-drop-1call" "${cases[@]}") ;; esac
