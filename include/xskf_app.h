@@ -96,7 +96,11 @@ struct xskf_app {
 	int (*configure)(void *app_ctx, struct xskf_engine *eng);
 	/* Control thread, once, after sockets are open and before workers start. Optional. */
 	int (*init)(void *app_ctx, struct xskf_engine *eng);
-	/* Worker, once at its start. *wctx is handed to the worker's other callbacks. Optional. */
+	/*
+	 * Worker, once at its start. *wctx is handed to the worker's other callbacks. Optional.
+	 * A root run's worker holds no capability and opens files as uid and gid 65534 (nobody)
+	 * from its start: open files in init() (control thread) and hand them over.
+	 */
 	int (*worker_init)(void *app_ctx, const struct xskf_worker_info *wi, void **wctx);
 	/*
 	 * Worker, for each burst of 1..batch frames received on one queue. Set pkts[i].action

@@ -477,10 +477,13 @@ static void *worker_main(void *arg)
 	/* a name the tests (and top -H) can find the workers by */
 	snprintf(name, sizeof(name), "xskf-w%u", w->id);
 	pthread_setname_np(pthread_self(), name);
-	/* the per-packet path needs none; a crash's detach is asked of the control thread */
-	err = w->eng->be->caps ? xskf_privs__keep(0) : 0;
+	/*
+	 * the per-packet path needs no capability and no uid; a crash's detach is asked of the
+	 * control thread. An app's worker_init() runs after this, as nobody (xskf_app.h).
+	 */
+	err = w->eng->be->caps ? xskf_privs__worker() : 0;
 	if (err)
-		pr_warn("warning: worker %u: cannot drop its capabilities: %s\n", w->id,
+		pr_warn("warning: worker %u: cannot drop its capabilities and uid 0: %s\n", w->id,
 			strerror(-err));
 
 	xskf_hints__set_thread_rss(w->eng->rss, w->eng->nr_ports);

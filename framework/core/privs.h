@@ -11,4 +11,15 @@
  */
 int xskf_privs__keep(uint64_t keep);
 
+/* The filesystem uid and gid a worker of a root run takes after set-up: nobody's. */
+#define XSKF_PRIVS_WORKER_ID 65534
+
+/*
+ * xskf_privs__worker() - a worker's credentials after set-up: no capability in any set and,
+ * if the thread runs as root, the filesystem uid and gid XSKF_PRIVS_WORKER_ID with no
+ * supplementary group (privs.c says why: the real, effective and saved uid stay 0). Returns 0 or -errno (then the thread may hold more than that).
+ * Thread: the calling thread only (raw system calls: the other threads keep theirs).
+ */
+int xskf_privs__worker(void);
+
 #endif /* XSKF_PRIVS_H */

@@ -3,9 +3,12 @@
 #
 # Least privilege (framework/core/privs.c, docs/reliability.md "Least privilege"): once a root
 # serving xsk-rxdrop (queue 0 its own, queue 1 served on a device-plugin socket) is set up,
-# /proc/PID/task/TID/status shows, in every thread, uid 0 (real, effective, saved, fs) and:
-#   the control thread  CAP_NET_ADMIN only (effective, permitted, bounding; inheritable none)
-#   the workers (xskf-w*) no capability at all
+# /proc/PID/task/TID/status shows:
+#   the control thread  uid and gid 0 (real, effective, saved, fs), CAP_NET_ADMIN only
+#                       (effective, permitted, bounding; inheritable none)
+#   the workers (xskf-w*) uid and gid 0 (real, effective, saved) but 65534 (nobody) on the
+#                       filesystem, no supplementary group, no capability at all; the process
+#                       stays dumpable (another run reads its /proc/PID/fdinfo)
 # With that, a client of the device-plugin socket is still served its XSKMAP, the run counts
 # 1000 frames exactly and detaches at exit; a worker that crashes (SIGSEGV to that thread) has
 # the program detached by the control thread on its behalf. Where the program went into
@@ -37,13 +40,20 @@ caps_dropped() {
 	local t f want
 	bad=0 workers=0
 	for t in /proc/$pid/task/*; do
-		want=$ctrl
-		[[ $(cat "$t/comm") == xskf-w* ]] && workers=$((workers + 1)) want=$NONE
+		want=$ctrl id="0 0 0 0" groups=
+		if [[ $(cat "$t/comm") == xskf-w* ]]; then
+			workers=$((workers + 1)) want=$NONE id="0 0 0 65534"
+		else
+			groups=$(awk '$1 == "Groups:" { $1 = ""; print }' /proc/self/status)
+		fi
 		for f in CapEff CapPrm CapBnd; do
 			[ "$(awk -v f="$f:" '$1 == f { print $2 }' "$t/status")" = $want ] || bad=1
 		done
 		[ "$(awk '$1 == "CapInh:" { print $2 }' "$t/status")" = $NONE ] || bad=1
-		[ "$(awk '$1 == "Uid:" { print $2, $3, $4, $5 }' "$t/status")" = "0 0 0 0" ] || bad=1
+		[ "$(awk '$1 == "Uid:" { print $2, $3, $4, $5 }' "$t/status")" = "$id" ] || bad=1
+		[ "$(awk '$1 == "Gid:" { print $2, $3, $4, $5 }' "$t/status")" = "$id" ] || bad=1
+		# the workers none; the others the groups they were started with (this shell's)
+		[ "$(awk '$1 == "Groups:" { $1 = ""; print }' "$t/status")" = "$groups" ] || bad=1
 	done
 	[ $bad = 0 ] && [ $workers -ge 1 ]
 }
@@ -51,11 +61,17 @@ caps_dropped() {
 start_run
 wait_until "$WAIT_S" caps_dropped || true # the lines below say which thread, if any
 for t in /proc/$pid/task/*; do
-	echo "$(cat "$t/comm"): $(grep -E '^(Uid|Cap(Inh|Eff|Prm|Bnd))' "$t/status" | tr '\n\t' '  ')"
+	echo "$(cat "$t/comm"): $(grep -E '^(Uid|Gid|Groups|Cap(Inh|Eff|Prm|Bnd))' "$t/status" | tr '\n\t' '  ')"
 done
 [ $workers -ge 1 ] || fail "no worker thread named xskf-w*"
-[ $bad = 0 ] || fail "a thread holds other than uid 0 with CAP_NET_ADMIN (control thread$([ $ctrl = $NET_ADMIN ] || echo ", and CAP_BPF, CAP_SYS_ADMIN")) or nothing (workers)"
-ok "uid 0 in every thread; the control thread CAP_NET_ADMIN only$([ $ctrl = $NET_ADMIN ] || echo " (and CAP_BPF, CAP_SYS_ADMIN: libxdp's dispatcher)"), the workers no capability"
+[ $bad = 0 ] || fail "a thread holds other than uid 0 with CAP_NET_ADMIN (control thread$([ $ctrl = $NET_ADMIN ] || echo ", and CAP_BPF, CAP_SYS_ADMIN")) or filesystem uid 65534 with nothing (workers)"
+ok "the control thread uid 0 with CAP_NET_ADMIN only$([ $ctrl = $NET_ADMIN ] || echo " (and CAP_BPF, CAP_SYS_ADMIN: libxdp's dispatcher)"); the workers filesystem uid and gid 65534, no group, no capability"
+
+# another run's control thread (uid 0, CAP_NET_ADMIN alone) tells a live owner by its fdinfo
+# (share_owner.c): the workers' filesystem ids must not leave the process undumpable
+[ "$(setpriv --inh-caps=-all --bounding-set=-all,+net_admin -- ls "/proc/$pid/fdinfo" 2>&1 | grep -c .)" -gt 2 ] ||
+	fail "a thread with CAP_NET_ADMIN alone cannot read /proc/$pid/fdinfo: $(setpriv --inh-caps=-all --bounding-set=-all,+net_admin -- ls "/proc/$pid/fdinfo" 2>&1 | head -1)"
+ok "the process stays dumpable: a thread of uid 0 with CAP_NET_ADMIN alone reads its fdinfo"
 
 # the control thread serves the device-plugin socket with what it kept
 $PY "$S/tests/integration/dp_uds_client.py" "$SOCK" "$TB_IF_DUT" --served-within 1.0 >"$out/dp.out" 2>&1 ||
