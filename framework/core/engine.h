@@ -48,7 +48,7 @@ struct xskf_engine {
 	bool busy_poll;  /* -B, and the sockets can busy poll (the backend's idle_help()) */
 	/*
 	 * The backend (core/backend.h) and its own state of this engine, which only it reads
-	 * (backend/xdp/xdp.h: the program, NAPI and kernel probes; backend/mem_backend.c: the
+	 * (backend/xdp/xdp_state.h: the program, NAPI and kernel probes; backend/mem_backend.c: the
 	 * benchmark's frames), as CNDP's pktdev and DPDK's rte_eth_dev keep dev_private.
 	 */
 	const struct xskf_backend_ops *be;

@@ -27,7 +27,7 @@ struct xskf_port {
 	int numa_node;
 	struct xskf_steer steer;   /* its steering rules (the xdp backend writes them: steer.c) */
 	struct xskf_rss *rss;      /* the port's RSS key, for software hashes */
-	void *be_priv;		   /* its backend's own state (backend/xdp/xdp.h) */
+	void *be_priv;		   /* its backend's own state (backend/xdp/xdp_state.h) */
 };
 
 #endif /* XSKF_PORT_H */

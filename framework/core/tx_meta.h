@@ -110,13 +110,4 @@ void xskf_txmd__forget(struct xskf_worker *w, struct xskf_sock *s, const struct 
  */
 void xskf_txmd__reap(struct xskf_sock *s, const struct xskf_umem *um, uint32_t from, uint32_t n);
 
-/*
- * Open @s with our own UMEM registration (xsk_raw.c): libxdp 1.3.1 cannot register
- * tx_metadata_len. The first socket of @um registers it, the others share it. Returns 0 or a
- * negative errno (as xsk_socket__create_shared()). Thread: control thread.
- */
-int xskf_raw__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf_engine_opts *o,
-		   uint32_t headroom, bool zerocopy);
-void xskf_raw__close(struct xskf_sock *s);
-
 #endif /* XSKF_TX_META_H */

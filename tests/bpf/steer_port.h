@@ -13,8 +13,9 @@
 #include <bpf/libbpf.h>
 
 #include "core/engine.h"
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "xskf_redirect.skel.h"
+#include "backend/xdp/share.h"
 
 /*
  * @nq queues 0 .. nq-1, owned by this process as a run owns its queues (the table scopes its

@@ -18,11 +18,12 @@
 #include <xdp/xsk.h>
 
 #include "core/engine.h"
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
 
 #include "tap.h"
+#include "backend/xdp/share.h"
 
 static int run1(int prog_fd, int ifindex, unsigned int queue)
 {

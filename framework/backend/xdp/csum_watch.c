@@ -16,7 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/csum.h"
 #include "core/engine.h"
 #include "backend/xdp/ethtool.h"

@@ -145,4 +145,7 @@ void xskf_dr__startup(const struct xskf_engine *eng);
 
 /* ---- the commands ---- */
 int xskf_doctor__cmd(int argc, char **argv);
+/* The backend's part of the control socket's "doctor" answer (doctor_live.c). */
+void xskf_xdp__doctor(struct xskf_engine *eng, FILE *f);
+
 #endif /* XSKF_DOCTOR_H */

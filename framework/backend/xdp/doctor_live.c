@@ -11,12 +11,14 @@
 
 #include "backend/xdp/doctor.h"
 #include "backend/xdp/doctor_read.h"
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/engine.h"
 #include "core/sock.h"
 #include "core/worker.h"
 #include "xskf_prog.h"
 #include "json.h" /* util/: xj_write_str() */
+#include "backend/xdp/prog.h"
+#include "backend/xdp/sock.h"
 
 
 static void port_queues(FILE *f, struct xskf_port *p)

@@ -14,6 +14,7 @@
 
 #include "backend/xdp/doctor_read.h"
 #include "backend/xdp/ethtool.h"
+#include "backend/xdp/doctor.h"
 
 int xskf_dr__open_ethtool(void)
 {

@@ -12,7 +12,7 @@
 
 #include "backend/xdp/doctor.h"
 #include "backend/xdp/doctor_read.h"
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/engine.h"
 #include "core/log.h"
 #include "core/sock.h"

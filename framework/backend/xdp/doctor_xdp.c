@@ -15,7 +15,9 @@
 #include "backend/xdp/doctor_read.h"
 #include "backend/xdp/hints_probe.h"
 #include "backend/xdp/napi_nl.h"
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
+#include "backend/xdp/prog.h"
+#include "backend/xdp/dispatch.h"
 
 /* netdev xdp-features bits (hints_probe.h) */
 #define XF_BASIC (1ull << 0)

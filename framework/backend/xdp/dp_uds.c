@@ -32,12 +32,14 @@
 
 #include "backend/xdp/dp_proto.h"
 #include "backend/xdp/dp_uds.h"
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/clock.h"
 #include "core/engine.h"
 #include "core/log.h"
 #include "core/proc.h"
 #include "xskf_redirect.skel.h"
+#include "backend/xdp/serve_maps.h"
+#include "backend/xdp/sock.h"
 
 /*
  * Under load (issue 44): a client that connects and then says nothing must not keep others

@@ -16,11 +16,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/engine.h"
 #include "backend/xdp/hints_probe.h"
 #include "backend/xdp/jumbo.h"
 #include "core/sysfs.h"
+#include "backend/xdp/prog.h"
 
 /* copy-mode TX sends a frame as an skb: its buffers are the head and max_skb_frags frags */
 #define MAX_SKB_FRAGS_DEFAULT 17

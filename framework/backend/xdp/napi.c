@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/engine.h"
 #include "core/idle.h"
 #include "core/log.h"
@@ -34,6 +34,7 @@
 #include "core/proc.h"
 #include "core/sock.h"
 #include "core/sysfs.h"
+#include "backend/xdp/sock.h"
 
 #define NAPI_MAX_ENTRIES (XSKF_MAX_PORTS * 8)
 

@@ -27,12 +27,13 @@
 #include <bpf/libbpf.h>
 
 #include "backend/xdp/pin.h"
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/engine.h"
 #include "core/log.h"
 #include "core/proc.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
+#include "backend/xdp/serve_maps.h"
 
 #define PIN_DEFAULT_DIR "/sys/fs/bpf/xskf"
 #ifndef BPF_FS_MAGIC

@@ -18,7 +18,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/hints.h"
 #include "backend/xdp/features.h"
 #include "backend/xdp/hints_probe.h"
@@ -27,6 +27,10 @@
 #include "backend/xdp/verifier_log.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
+#include "backend/xdp/prog.h"
+#include "backend/xdp/share.h"
+#include "backend/xdp/serve_maps.h"
+#include "backend/xdp/dispatch.h"
 
 #ifndef BPF_F_XDP_DEV_BOUND_ONLY
 #define BPF_F_XDP_DEV_BOUND_ONLY (1U << 6) /* Linux 6.3 */

@@ -30,10 +30,11 @@
 
 #include "backend/xdp/features.h"
 #include "backend/xdp/verifier_log.h"
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/engine.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
+#include "backend/xdp/dispatch.h"
 
 #define DISP_PRIO      50 /* libxdp's default (XDP_DEFAULT_RUN_PRIO); xdp-filter's is 10 */
 #define DISP_MAX_PROGS 10 /* the dispatcher's slots (MAX_DISPATCHER_ACTIONS) */

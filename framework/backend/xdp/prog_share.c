@@ -29,7 +29,7 @@
 #include <bpf/libbpf.h>
 
 #include "backend/xdp/share_check.h"
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/clock.h"
 #include "core/engine.h"
 #include "core/hints.h"
@@ -37,6 +37,8 @@
 #include "backend/xdp/steer.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
+#include "backend/xdp/share.h"
+#include "backend/xdp/serve_maps.h"
 
 /* ---- the maps of an attached program ---- */
 

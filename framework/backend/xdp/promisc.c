@@ -16,9 +16,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/engine.h"
 #include "core/log.h"
+#include "backend/xdp/promisc.h"
 
 static int promisc_take(struct xskf_port *p)
 {

@@ -14,10 +14,11 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/log.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
+#include "backend/xdp/serve_maps.h"
 
 static int outer_fd(const struct xskf_port *p)
 {

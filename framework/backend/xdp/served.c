@@ -27,7 +27,7 @@
 
 #include "backend/xdp/dp_proto.h"
 #include "backend/xdp/served.h"
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/engine.h"
 #include "core/log.h"
 #include "core/sock.h"

@@ -14,10 +14,11 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/clock.h"
 #include "core/engine.h"
 #include "core/proc.h"
+#include "backend/xdp/share.h"
 
 /* The interface's lock file: an interface is its netns and its index (names repeat). */
 static void lock_name(const struct xskf_port *port, char *name, size_t len)

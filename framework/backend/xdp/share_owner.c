@@ -21,10 +21,11 @@
 #include <bpf/libbpf.h>
 
 #include "backend/xdp/share_check.h"
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/log.h"
 #include "core/proc.h"
 #include "xskf_steer.h"
+#include "backend/xdp/share.h"
 
 /* Does /proc/@pid/fdinfo/@name say map @map_id? */
 static bool fd_is_map(int dfd, const char *name, uint32_t map_id)

@@ -18,7 +18,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/clock.h"
 #include "core/engine.h"
 #include "backend/xdp/steer.h"
@@ -26,6 +26,8 @@
 #include "core/sysfs.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
+#include "backend/xdp/share.h"
+#include "backend/xdp/dispatch.h"
 
 #define HAS(r, d) ((r)->set & (1u << (d)))
 /*

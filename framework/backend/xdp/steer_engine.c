@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/engine.h"
 #include "backend/xdp/steer.h"
 

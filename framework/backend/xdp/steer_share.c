@@ -14,12 +14,13 @@
 #include <bpf/libbpf.h>
 
 #include "backend/xdp/share_check.h"
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/engine.h"
 #include "core/proc.h"
 #include "backend/xdp/steer.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
+#include "backend/xdp/share.h"
 
 _Static_assert(sizeof(struct xskf_steer_rule) <= XSKF_PROG_RULE_BYTES,
 	       "a parsed rule must fit the shared map's value");

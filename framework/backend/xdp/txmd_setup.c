@@ -7,8 +7,9 @@
 #include <stdint.h>
 
 #include "backend/xdp/hints_probe.h"
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/tx_meta.h"
+#include "backend/xdp/txmd.h"
 
 void xskf_txmd__setup_sock(struct xskf_engine *eng, struct xskf_sock *s, bool say)
 {

@@ -18,11 +18,14 @@
 #include <bpf/libbpf.h>
 
 #include "backend/xdp/ethtool.h"
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/clock.h"
 #include "core/csum.h"
 #include "core/engine.h"
 #include "backend/xdp/jumbo.h"
+#include "backend/xdp/share.h"
+#include "backend/xdp/dispatch.h"
+#include "backend/xdp/watch.h"
 
 /* Ethernet header and one VLAN tag on top of the MTU: what a veth forwards to its peer (the
  * kernel's is_skb_forwardable()), and so the longest frame that can arrive */

@@ -21,7 +21,7 @@
 #include "backend/xdp/pin.h"
 #include "backend/xdp/rss_key.h"
 #include "backend/xdp/served.h"
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/backend.h"
 #include "core/idle.h"
 #include "core/csum.h"
@@ -33,6 +33,12 @@
 #include "backend/xdp/link.h"
 #include "backend/xdp/hints_probe.h"
 #include "backend/xdp/features.h"
+#include "backend/xdp/prog.h"
+#include "backend/xdp/serve_maps.h"
+#include "backend/xdp/promisc.h"
+#include "backend/xdp/watch.h"
+#include "backend/xdp/sock.h"
+#include "backend/xdp/txmd.h"
 
 /* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
 static int check_caps(void)

@@ -13,11 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "backend/xdp/features.h"
 #include "core/engine.h"
 #include "backend/xdp/jumbo.h"
 #include "core/tx_meta.h"
+#include "backend/xdp/sock.h"
 
 #ifndef SO_PREFER_BUSY_POLL
 #define SO_PREFER_BUSY_POLL 69

@@ -20,11 +20,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backend/xdp/xdp.h"
+#include "backend/xdp/xdp_state.h"
 #include "core/engine.h"
 #include "backend/xdp/jumbo.h"
 #include "core/ring_ops.h"
 #include "core/tx_meta.h"
+#include "backend/xdp/sock.h"
 
 #ifndef SOL_XDP
 #define SOL_XDP 283

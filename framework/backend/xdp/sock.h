@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * One AF_XDP socket: opened through libxdp (xsk.c) or, for TX metadata room, with our own
+ * UMEM registration (xsk_raw.c); its options, statistics and NAPI id.
+ */
+#ifndef XSKF_BACKEND_XDP_SOCK_H
+#define XSKF_BACKEND_XDP_SOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/if_xdp.h>
+
+struct xskf_sock;
+struct xskf_umem;
+struct xskf_engine_opts;
+
+int xskf_sock__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf_engine_opts *o,
+		    bool zerocopy);
+void xskf_sock__close(struct xskf_sock *s);
+/*
+ * xskf_sock__busy_poll() - preferred busy polling on AF_XDP socket @fd: SO_PREFER_BUSY_POLL,
+ * SO_BUSY_POLL @usecs, SO_BUSY_POLL_BUDGET @budget (our sockets with -B; a device-plugin
+ * client's with /config_busy_poll). 0 or -errno. Any thread.
+ */
+int xskf_sock__busy_poll(int fd, int usecs, int budget);
+int xskf_sock__kstats(const struct xskf_sock *s, struct xdp_statistics *st);
+/*
+ * The NAPI the kernel tied socket @s to (SO_INCOMING_NAPI_ID), or 0: only a zero-copy bind
+ * ties one (0 in copy mode, 6.18 included). Thread: any.
+ */
+uint32_t xskf_sock__napi_id(const struct xskf_sock *s);
+
+/*
+ * Open @s with our own UMEM registration (xsk_raw.c): libxdp 1.3.1 cannot register
+ * tx_metadata_len. The first socket of @um registers it, the others share it. Returns 0 or a
+ * negative errno (as xsk_socket__create_shared()). Thread: control thread.
+ */
+int xskf_raw__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf_engine_opts *o,
+		   uint32_t headroom, bool zerocopy);
+void xskf_raw__close(struct xskf_sock *s);
+
+#endif /* XSKF_BACKEND_XDP_SOCK_H */
