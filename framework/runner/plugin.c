@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend/xdp/doctor.h"   /* xskf doctor: why frames would not arrive */
 #include "backend/xdp/features.h" /* xskf features: the XDP backend's probe table */
 #include "core/compiler.h"
 #include "core/log.h"
@@ -24,6 +23,7 @@
 #include "runner/plugin_name.h"
 #include "runner/plugin_trust.h"
 #include "runner/run.h"
+#include "backend/xdp/doctor_cmd.h" /* xskf doctor: why frames would not arrive */
 
 #ifndef XSKF_PLUGIN_DIR
 #define XSKF_PLUGIN_DIR "/usr/local/lib/xskf/plugins"

@@ -12,6 +12,7 @@
 
 #include "../tap.h"
 #include "backend/xdp/doctor.h"
+#include "backend/xdp/doctor_judge.h"
 
 static struct xskf_dr_report r;
 static struct xskf_dr_ask a;

@@ -25,6 +25,8 @@
 #include "core/log.h"
 #include "core/sysfs.h"
 #include "xskf_meta.h"
+#include "backend/xdp/doctor_judge.h"
+#include "backend/xdp/doctor_cmd.h"
 
 struct dr_run {
 	struct xskf_dr_ask a;

@@ -12,6 +12,7 @@
 #include <linux/ethtool.h>
 
 #include "backend/xdp/doctor.h"
+#include "backend/xdp/doctor_judge.h"
 
 bool xskf_dr__asked(const struct xskf_dr_ask *a, uint32_t q)
 {

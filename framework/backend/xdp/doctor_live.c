@@ -19,6 +19,8 @@
 #include "json.h" /* util/: xj_write_str() */
 #include "backend/xdp/prog.h"
 #include "backend/xdp/sock.h"
+#include "backend/xdp/doctor_judge.h"
+#include "backend/xdp/doctor_cmd.h"
 
 
 static void port_queues(FILE *f, struct xskf_port *p)

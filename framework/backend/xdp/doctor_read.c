@@ -15,6 +15,7 @@
 #include "backend/xdp/doctor_read.h"
 #include "backend/xdp/ethtool.h"
 #include "backend/xdp/doctor.h"
+#include "backend/xdp/doctor_judge.h"
 
 int xskf_dr__open_ethtool(void)
 {

@@ -17,6 +17,8 @@
 #include "core/log.h"
 #include "core/sock.h"
 #include "core/worker.h"
+#include "backend/xdp/doctor_judge.h"
+#include "backend/xdp/doctor_cmd.h"
 
 /* Bound queues of @p that its RSS indirection table names nowhere. */
 static void rss_set(const struct xskf_engine *eng, const struct xskf_port *p, int efd)

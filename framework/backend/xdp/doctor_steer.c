@@ -11,6 +11,7 @@
 #include <linux/ethtool.h>
 
 #include "backend/xdp/doctor.h"
+#include "backend/xdp/doctor_judge.h"
 
 /*
  * Entries of the table that send frames to queues the run binds no socket on: those frames go

@@ -18,6 +18,7 @@
 #include "backend/xdp/xdp_state.h"
 #include "backend/xdp/prog.h"
 #include "backend/xdp/dispatch.h"
+#include "backend/xdp/doctor_judge.h"
 
 /* netdev xdp-features bits (hints_probe.h) */
 #define XF_BASIC (1ull << 0)

@@ -39,6 +39,7 @@
 #include "backend/xdp/watch.h"
 #include "backend/xdp/sock.h"
 #include "backend/xdp/txmd.h"
+#include "backend/xdp/doctor_cmd.h"
 
 /* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
 static int check_caps(void)
