@@ -17,7 +17,7 @@
 #include <poll.h>
 #include <time.h>
 
-#include "backend/mem_backend.h"
+#include "core/mem_opts.h"
 #include "backend/xdp/features.h" /* xskf_features__forced_off(): the same switch */
 #include "core/backend.h"
 #include "core/clock.h"
@@ -302,9 +302,12 @@ static void xskf_mem__kernel(struct xskf_worker *w, uint32_t batch, bool rx)
 	}
 }
 
-int xskf_mem__set_opts(struct xskf_engine *eng, const struct xskf_mem_opts *mo)
+/* The backend's set_opts(): --mem-frames and --mem-frame (core/mem_opts.h), copied. */
+static int mem_set_opts(struct xskf_engine *eng, const void *opts, size_t sz)
 {
-	if (!eng || !mo || eng->started || eng->be != &xskf_backend_mem)
+	const struct xskf_mem_opts *mo = opts;
+
+	if (sz != sizeof(*mo))
 		return -EINVAL;
 	if (mo->nr_port_frames > XSKF_MAX_PORTS ||
 	    (mo->nr_port_frames && (!mo->port_frames || !mo->port_frame_lens))) {
@@ -451,7 +454,7 @@ static void mem_fini(struct xskf_engine *eng)
 /* No capabilities, no wakeups, no program: no preflight, attach, detach or watch. */
 const struct xskf_backend_ops xskf_backend_mem = {
 	.name = "memory",
-	.check = mem_check, .init = mem_init, .fini = mem_fini,
+	.check = mem_check, .set_opts = mem_set_opts, .init = mem_init, .fini = mem_fini,
 	/* start and stop */
 	.add_port = mem_add_port, .open_sock = mem_open_sock, .prime = mem_prime,
 	.close_sock = mem_close_sock,

@@ -21,14 +21,31 @@
 
 #include "core/engine.h"
 
+/* What xskf_engine__promisc() and its kind ask of a backend's port_ctl(). */
+enum xskf_port_ctl {
+	XSKF_PORT_CTL_PROMISC, /* take frames to every MAC until fini() */
+};
+
+/* A command a backend adds to `xskf` (xskf features, xskf doctor): data the runner looks up. */
+struct xskf_backend_cmd {
+	const char *name;  /* argv[1] of xskf */
+	const char *usage; /* its lines of `xskf --help`, each ending in '\n' */
+	int (*main)(int argc, char **argv); /* argv[0] is the name; returns the exit code */
+};
+
 struct xskf_backend_ops {
 	const char *name; /* "xdp", "memory": the JSON's "backend" */
+	/* the commands it adds to xskf, ended by one with a NULL name; NULL: none */
+	const struct xskf_backend_cmd *cmds;
 	/* the rings need wakeup syscalls (a kernel serves them), and set-up needs capabilities
 	 * that every thread drops once it is done (privs.c) */
 	bool wakeups, caps;
 	/* xskf_engine__new(), before anything is allocated: the options this backend cannot
 	 * serve, said in one line. 0 or -errno */
 	int (*check)(const struct xskf_engine_opts *o);
+	/* the backend's own settings (@sz bytes of its struct: core/mem_opts.h for the memory
+	 * backend), before xskf_engine__start(). 0 or -EINVAL. NULL: it has none */
+	int (*set_opts)(struct xskf_engine *eng, const void *opts, size_t sz);
 	/* xskf_engine__new(): the backend's own state of @eng into eng->be_priv. 0 or -errno */
 	int (*init)(struct xskf_engine *eng);
 	/* xskf_engine__destroy(), after teardown: free what init() and add_port() took */
@@ -93,13 +110,12 @@ struct xskf_backend_ops {
 	/* for messages and the JSON: how socket @s runs, how port @p is attached and redirects */
 	const char *(*sock_mode)(const struct xskf_sock *s);
 	void (*port_mode)(const struct xskf_port *p, const char **attach, const char **redirect);
-	/* xskf_engine__promisc(): port @p takes frames to every MAC until fini(); 0 or -errno,
-	 * said in one line. NULL op: nothing filters frames (0) */
-	int (*promisc)(struct xskf_port *p);
-	/* the stats document: port @p's queues kept for other apps' sockets (--serve) and the
-	 * folder its maps are pinned in (NULL: none). NULL op: none of either */
-	void (*port_served)(const struct xskf_port *p, const uint32_t **served, unsigned int *nr,
-			    const char **pinned);
+	/* a setting of port @p the engine's API asks for (enum xskf_port_ctl): 0 or -errno, said
+	 * in one line. NULL op, or -EOPNOTSUPP: the backend has nothing to set (0 to the app) */
+	int (*port_ctl)(struct xskf_port *p, enum xskf_port_ctl what);
+	/* the stats document: the backend's own members of port @p's object, each after ", "
+	 * (the xdp backend: the queues it serves and where it pinned their maps). NULL: none */
+	void (*port_json)(const struct xskf_port *p, FILE *f);
 	/* the backend's own members of the JSON document (",\n  \"name\": ..."), or NULL */
 	void (*json)(struct xskf_engine *eng, FILE *f);
 	/* the backend's members of the control socket's "doctor" answer (runner/ctl_doctor.c),
@@ -109,5 +125,26 @@ struct xskf_backend_ops {
 
 extern const struct xskf_backend_ops xskf_backend_xdp;
 extern const struct xskf_backend_ops xskf_backend_mem;
+
+/*
+ * What the runner may ask of the backends without naming one (engine.c, the one place that
+ * names them). Thread: any, before or without an engine.
+ *
+ * xskf_backend__of() - the backend of @kind.
+ * xskf_backend__check() - the options @o as xskf_engine__new() will check them, before any
+ * set-up (said in one line): 0 or -errno.
+ * xskf_backend__cmd() - the command named @name of either backend, or NULL.
+ * xskf_backend__usage() - every backend command's usage lines to @f.
+ */
+const struct xskf_backend_ops *xskf_backend__of(enum xskf_backend kind);
+int xskf_backend__check(const struct xskf_engine_opts *o);
+const struct xskf_backend_cmd *xskf_backend__cmd(const char *name);
+void xskf_backend__usage(FILE *f);
+/*
+ * xskf_engine__backend_opts() - hand engine @eng its backend's own settings (@sz bytes, the
+ * backend's struct, copied). 0, or -EINVAL (another backend's, or started). Thread: control
+ * thread, before xskf_engine__start().
+ */
+int xskf_engine__backend_opts(struct xskf_engine *eng, const void *opts, size_t sz);
 
 #endif /* XSKF_BACKEND_H */

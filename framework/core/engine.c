@@ -82,6 +82,50 @@ static void fail_new(struct xskf_engine *eng)
 	free(eng);
 }
 
+/* the engine names the two backends here, and nowhere else (core/backend.h) */
+const struct xskf_backend_ops *xskf_backend__of(enum xskf_backend kind)
+{
+	return kind == XSKF_BACKEND_MEMORY ? &xskf_backend_mem : &xskf_backend_xdp;
+}
+
+int xskf_backend__check(const struct xskf_engine_opts *o)
+{
+	const struct xskf_backend_ops *be = xskf_backend__of(o->backend);
+
+	return be->check ? be->check(o) : 0;
+}
+
+static const struct xskf_backend_ops *const backends[] = { &xskf_backend_xdp, &xskf_backend_mem };
+
+const struct xskf_backend_cmd *xskf_backend__cmd(const char *name)
+{
+	const struct xskf_backend_cmd *c;
+	size_t i;
+
+	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		for (c = backends[i]->cmds; c && c->name; c++)
+			if (!strcmp(c->name, name))
+				return c;
+	return NULL;
+}
+
+void xskf_backend__usage(FILE *f)
+{
+	const struct xskf_backend_cmd *c;
+	size_t i;
+
+	for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+		for (c = backends[i]->cmds; c && c->name; c++)
+			fputs(c->usage, f);
+}
+
+int xskf_engine__backend_opts(struct xskf_engine *eng, const void *opts, size_t sz)
+{
+	if (!eng || !opts || eng->started || !eng->be->set_opts)
+		return -EINVAL;
+	return eng->be->set_opts(eng, opts, sz);
+}
+
 struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 {
 	struct xskf_engine *eng;
@@ -173,8 +217,7 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		errno = EINVAL;
 		return NULL;
 	}
-	/* the engine names the two backends here, and nowhere else (core/backend.h) */
-	be = o.backend == XSKF_BACKEND_MEMORY ? &xskf_backend_mem : &xskf_backend_xdp;
+	be = xskf_backend__of(o.backend);
 	if (be->check && (err = be->check(&o))) {
 		errno = -err;
 		return NULL;

@@ -42,13 +42,13 @@ int xskf_engine__promisc(struct xskf_engine *eng, int port)
 
 	if (!eng || port >= (int)eng->nr_ports)
 		return -ENOENT;
-	if (!eng->be->promisc)
+	if (!eng->be->port_ctl)
 		return 0; /* no NIC (the memory backend): nothing filters */
 	for (i = 0; i < eng->nr_ports; i++) {
 		if (port >= 0 && i != (unsigned int)port)
 			continue;
-		err = eng->be->promisc(&eng->ports[i]);
-		if (err)
+		err = eng->be->port_ctl(&eng->ports[i], XSKF_PORT_CTL_PROMISC);
+		if (err && err != -EOPNOTSUPP)
 			return err;
 	}
 	return 0;

@@ -15,7 +15,7 @@
 #include "core/cpus.h"
 #include "core/hugepages.h"
 #include "core/log.h"
-#include "backend/xdp/napi.h"
+#include "core/backend.h"
 
 enum {
 	O_IFACE = 'i', O_QUEUE = 'q', O_ZC = 'z', O_COPY = 'c', O_NATIVE = 'N', O_SKB = 'S',
@@ -398,11 +398,11 @@ HANDLER(set_idle)
 
 HANDLER(set_napi)
 {
-	struct xskf_napi_req r;
+	struct xskf_engine_opts t = { .sz = sizeof(t), .napi = arg };
 
-	/* said here, before any set-up; the engine parses it again */
+	/* said here, before any set-up, by the XDP backend's check; the engine checks it again */
 	c->eo.napi = arg;
-	return xskf_napi__parse(arg, &r);
+	return xskf_backend__check(&t);
 }
 
 HANDLER(set_cpus)

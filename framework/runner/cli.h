@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "backend/mem_backend.h" /* struct xskf_mem_opts */
+#include "core/mem_opts.h" /* struct xskf_mem_opts */
 #include "core/engine.h"
 
 #define XSKF_CLI_MAX_STEER 256

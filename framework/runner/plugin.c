@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend/xdp/features.h" /* xskf features: the XDP backend's probe table */
+#include "core/backend.h"
 #include "core/compiler.h"
 #include "core/log.h"
 #include "runner/chain.h"
@@ -23,7 +23,6 @@
 #include "runner/plugin_name.h"
 #include "runner/plugin_trust.h"
 #include "runner/run.h"
-#include "backend/xdp/doctor_cmd.h" /* xskf doctor: why frames would not arrive */
 
 #ifndef XSKF_PLUGIN_DIR
 #define XSKF_PLUGIN_DIR "/usr/local/lib/xskf/plugins"
@@ -377,12 +376,9 @@ int xskf_plugin__main(const struct xskf_plugin *p, int argc, char **argv)
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: xskf run PLUGIN[,PLUGIN...] -i IFACE [-q Q] [options] [-- plugin options]\n"
-		   "       xskf plugins          list the plugins found\n"
-		   "       xskf features [-i IFACE] [--json]   the kernel features xskf probes, and\n"
-		   "                             what it does without each\n"
-		   "       xskf doctor -i IFACE [-q Q]... [--json]   why frames would not reach\n"
-		   "                             a run's sockets, with the fix (xskf-doctor(1))\n"
-		   "       xskf --version        versions of xskf, the plugin ABI, libbpf, libxdp\n"
+		   "       xskf plugins          list the plugins found\n");
+	xskf_backend__usage(f);
+	fprintf(f, "       xskf --version        versions of xskf, the plugin ABI, libbpf, libxdp\n"
 		   "       xskf run PLUGIN --help   the options of a plugin and the standard ones\n"
 		   "PLUGIN is a name (looked up in $XSKF_PLUGIN_PATH, next to xskf, and in %s)\n"
 		   "or a path to a .so. Several plugins form a chain: a frame one marks XSKF_NEXT\n"
@@ -467,6 +463,7 @@ static int list_plugins(void)
 int xskf_run__main(int argc, char **argv)
 {
 	static struct xskf_chain ch;
+	const struct xskf_backend_cmd *bc;
 	char specs[1024], prog[1100], *save = NULL, *s;
 	unsigned int k;
 	int status;
@@ -481,10 +478,10 @@ int xskf_run__main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "plugins"))
 		return list_plugins();
-	if (!strcmp(argv[1], "features"))
-		return xskf_features__cmd(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "doctor"))
-		return xskf_doctor__cmd(argc - 1, argv + 1);
+	/* xskf features, xskf doctor: the backends' own commands (core/backend.h) */
+	bc = xskf_backend__cmd(argv[1]);
+	if (bc)
+		return bc->main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "run") || argc < 3 || argv[2][0] == '-') {
 		usage(stderr);
 		return 2;

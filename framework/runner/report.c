@@ -277,23 +277,16 @@ void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int cen
 		eng->o.no_hints ? "none" : eng->hints_head ? "headroom" : "data_meta");
 	for (i = 0; i < eng->nr_ports; i++) {
 		struct xskf_port *p = &eng->ports[i];
-		const char *attach, *redirect, *pinned = NULL;
-		const uint32_t *served = NULL;
-		unsigned int k, nr_served = 0;
+		const char *attach, *redirect;
 
 		eng->be->port_mode(p, &attach, &redirect);
 		fprintf(f,
 			"    {\"name\": \"%s\", \"ifindex\": %d, \"attach_mode\": \"%s\", "
-			"\"redirect\": \"%s\", \"rx_queues\": %u, \"numa_node\": %d, ",
+			"\"redirect\": \"%s\", \"rx_queues\": %u, \"numa_node\": %d",
 			p->name, p->ifindex, attach, redirect, p->nr_hw_queues, p->numa_node);
-		/* --serve's queues (other apps' sockets) and where the maps are pinned (pin.c) */
-		if (eng->be->port_served)
-			eng->be->port_served(p, &served, &nr_served, &pinned);
-		fprintf(f, "\"served\": [");
-		for (k = 0; k < nr_served; k++)
-			fprintf(f, "%s%u", k ? ", " : "", served[k]);
-		fprintf(f, "], \"pinned\": ");
-		xj_write_str(f, pinned);
+		/* the backend's own (xdp: --serve's queues and where their maps are pinned) */
+		if (eng->be->port_json)
+			eng->be->port_json(p, f);
 		fprintf(f, "}%s\n", i + 1 < eng->nr_ports ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"queues\": [\n");

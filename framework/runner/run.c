@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "backend/mem_backend.h"
+#include "core/backend.h"
 #include "core/clock.h"
 #include "core/compiler.h"
 #include "core/engine.h"
@@ -170,7 +170,7 @@ int xskf_run__app(const struct xskf_app *app, void *app_ctx, const struct xskf_a
 	eng = xskf_engine__new(&c.eo);
 	if (!eng)
 		return 2;
-	if (c.eo.backend == XSKF_BACKEND_MEMORY && xskf_mem__set_opts(eng, &c.mem)) {
+	if (c.eo.backend == XSKF_BACKEND_MEMORY && xskf_engine__backend_opts(eng, &c.mem, sizeof(c.mem))) {
 		xskf_engine__destroy(eng);
 		return 2;
 	}

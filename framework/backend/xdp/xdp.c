@@ -22,6 +22,7 @@
 #include "backend/xdp/rss_key.h"
 #include "backend/xdp/served.h"
 #include "backend/xdp/xdp_state.h"
+#include "json.h"
 #include "core/backend.h"
 #include "core/idle.h"
 #include "core/csum.h"
@@ -644,14 +645,24 @@ static void xdp_port_mode(const struct xskf_port *p, const char **attach, const 
 	*redirect = tiers[xskf_xdp_port(p)->tier];
 }
 
-static void xdp_port_served(const struct xskf_port *p, const uint32_t **served, unsigned int *nr,
-			    const char **pinned)
+/* The stats document's port members: --serve's queues (other apps' sockets) and the folder
+ * their maps are pinned in (pin.c), null when none */
+static void xdp_port_json(const struct xskf_port *p, FILE *f)
 {
 	const struct xskf_xdp_port *xp = xskf_xdp_port(p);
+	unsigned int k;
 
-	*served = xp->served;
-	*nr = xp->nr_served;
-	*pinned = xp->pin_path[0] ? xp->pin_path : NULL;
+	fprintf(f, ", \"served\": [");
+	for (k = 0; k < xp->nr_served; k++)
+		fprintf(f, "%s%u", k ? ", " : "", xp->served[k]);
+	fprintf(f, "], \"pinned\": ");
+	xj_write_str(f, xp->pin_path[0] ? xp->pin_path : NULL);
+}
+
+/* Port settings the engine's API asks for: promiscuous mode (promisc.c). */
+static int xdp_port_ctl(struct xskf_port *p, enum xskf_port_ctl what)
+{
+	return what == XSKF_PORT_CTL_PROMISC ? xskf_promisc__take(p) : -EOPNOTSUPP;
 }
 
 /*
@@ -702,8 +713,22 @@ static uint64_t xdp_keep_caps(struct xskf_engine *eng)
 }
 
 /* No step: the kernel serves the rings by itself. */
+/* The commands this backend adds to xskf (core/backend.h): the runner finds them by name. */
+static const struct xskf_backend_cmd xdp_cmds[] = {
+	{ "features",
+	  "       xskf features [-i IFACE] [--json]   the kernel features xskf probes, and\n"
+	  "                             what it does without each\n",
+	  xskf_features__cmd },
+	{ "doctor",
+	  "       xskf doctor -i IFACE [-q Q]... [--json]   why frames would not reach\n"
+	  "                             a run's sockets, with the fix (xskf-doctor(1))\n",
+	  xskf_doctor__cmd },
+	{ NULL, NULL, NULL },
+};
+
 const struct xskf_backend_ops xskf_backend_xdp = {
 	.name = "xdp",
+	.cmds = xdp_cmds,
 	.wakeups = true, .caps = true,
 	.check = xdp_check, .init = xdp_init, .fini = xdp_fini,
 	.emergency = xdp_emergency, .keep_caps = xdp_keep_caps,
@@ -714,8 +739,8 @@ const struct xskf_backend_ops xskf_backend_xdp = {
 	/* what the control thread asks */
 	.drops = xdp_drops, .rss_key = xdp_rss_key,
 	.kstats = xdp_kstats, .port_info = xdp_port_info, .watch = xdp_watch,
-	.sock_mode = xdp_sock_mode, .port_mode = xdp_port_mode, .port_served = xdp_port_served,
-	.promisc = xskf_promisc__take,
+	.sock_mode = xdp_sock_mode, .port_mode = xdp_port_mode, .port_json = xdp_port_json,
+	.port_ctl = xdp_port_ctl,
 	/* idle workers: their sleep, and what the kernel adds */
 	.wait = xdp_wait, .idle_help = xdp_idle_help,
 	/* xskfctl doctor: the program's counters of every queue, NAPI IDs, interrupts */

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The memory backend's settings, for the runner (--mem-frames, --mem-frame). */
-#ifndef XSKF_MEM_BACKEND_H
-#define XSKF_MEM_BACKEND_H
+/*
+ * The memory backend's settings (--mem-frames, --mem-frame): data the runner fills and hands
+ * to the engine with xskf_engine__backend_opts() (core/backend.h), which gives them to the
+ * backend (backend/mem_backend.c). The runner includes no backend header.
+ */
+#ifndef XSKF_MEM_OPTS_H
+#define XSKF_MEM_OPTS_H
 
 #include <stdint.h>
-
-struct xskf_engine;
 
 /*
  * The memory backend's benchmark settings (--mem-frames, --mem-frame): the runner's, not the
@@ -35,11 +37,4 @@ struct xskf_mem_opts {
 	uint32_t segs;
 };
 
-/*
- * xskf_mem__set_opts() - give a memory-backend engine its benchmark settings (copied; the
- * frames must outlive the engine). Returns 0, -EINVAL (not the memory backend, or too many
- * per-port frames: said). Thread: control thread, before xskf_engine__start().
- */
-int xskf_mem__set_opts(struct xskf_engine *eng, const struct xskf_mem_opts *mo);
-
-#endif /* XSKF_MEM_BACKEND_H */
+#endif /* XSKF_MEM_OPTS_H */
