@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <xskf_csum.h>
+#include <xskf_engine.h> /* its options check sets engine options; the queue counters */
 #include <xskf_plugin.h>
 #include <xskf_tx.h>
 

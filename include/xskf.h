@@ -26,15 +26,21 @@
 #define XSKF_H
 
 /*
- * The API in four layers, each a header of its own that includes the one below it; this header
- * includes them all, so an app or plugin includes <xskf.h> and nothing else:
- *   xskf_pkt.h     packets: struct xskf_pkt, verdicts, accessors (the per-packet path)
+ * The API as siblings over one base (as libbpf's): this header includes them all, for a
+ * program that embeds xskf; a plugin includes <xskf_plugin.h>, which takes only its part.
+ *   xskf_pkt.h     the base: struct xskf_pkt, verdicts, accessors (the per-packet path)
  *   xskf_app.h     apps: struct xskf_app, the callbacks
- *   xskf_engine.h  the engine: messages, options, ports, start/stop, statistics
+ *   xskf_cli.h     an app's options and the runner's calls (-v, --quiet, SIGHUP)
+ *   xskf_ports.h   what an app asks of the ports from its callbacks (steering, port info)
+ *   xskf_engine.h  the engine's life: messages, options, start/stop, statistics
  *   xskf_runner.h  the standard command line (xskf_app__main())
+ *   xskf_hints.h, xskf_tx.h, xskf_csum.h, xskf_meta.h, xskf_counters.h: by need
  */
 #include <xskf_pkt.h>
+#include <xskf_meta.h>
 #include <xskf_app.h>
+#include <xskf_cli.h>
+#include <xskf_ports.h>
 #include <xskf_engine.h>
 #include <xskf_runner.h>
 

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <xskf.h>
+#include <xskf_pkt.h>
 #include <xskf_meta.h>
 
 #ifdef __cplusplus

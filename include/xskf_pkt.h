@@ -13,11 +13,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <xskf_meta.h>
-
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct xskf_meta; /* xskf_meta.h: its layout, for xskf_hints.h */
 
 #define XSKF_API __attribute__((visibility("default")))
 

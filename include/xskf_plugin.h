@@ -8,6 +8,11 @@
  *   static const struct xskf_app app = { .name = "count", .rx_burst = burst };
  *   XSKF_PLUGIN(.name = "count", .app = &app, .counters = names);
  *
+ * What a plugin sees: packets (xskf_pkt.h), its callbacks (xskf_app.h), its options and the
+ * runner's calls (xskf_cli.h), what it asks of the ports (xskf_ports.h); RX hints, TX
+ * metadata and checksums are siblings it includes when it uses them (xskf_hints.h, xskf_tx.h,
+ * xskf_csum.h). Nothing of the engine's life: that is xskf_engine.h's, for embedding programs.
+ *
  * The macro defines the one symbol the runner looks for, `xskf_plugin_descriptor`, stamped
  * with the ABI version and the size of the descriptor the plugin was built with. A plugin need
  * not link libxskf: the runner runs on the shared libxskf.so.0 and provides the xskf_*
@@ -16,7 +21,10 @@
 #ifndef XSKF_PLUGIN_H
 #define XSKF_PLUGIN_H
 
-#include <xskf.h>
+#include <xskf_pkt.h>
+#include <xskf_app.h>
+#include <xskf_cli.h>
+#include <xskf_ports.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -35,11 +35,13 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include <xskf.h>
+#include <xskf_pkt.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct xskf_engine;
 
 /* xskf_tx_req.flags bits */
 enum xskf_tx_req_flags {

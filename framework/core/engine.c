@@ -560,33 +560,55 @@ static int load_rss_keys(struct xskf_engine *eng)
 	return 0;
 }
 
-/* the runner's: its crash line (chain.c), its control socket's file (ctl.c) */
-static void (*fatal_hooks[4])(int sig);
+/* the runner's: its crash line (chain.c), in the crashing thread; its control socket's file
+ * (ctl.c), a clean-up, where the emergency detach runs */
+#define FATAL_HOOKS 4
+static void (*fatal_hooks[FATAL_HOOKS])(int sig);
+static void (*fatal_cleanups[FATAL_HOOKS])(int sig);
 
-int xskf_engine__on_fatal(void (*fn)(int sig))
+static int add_hook(void (**hooks)(int sig), void (*fn)(int sig))
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(fatal_hooks) / sizeof(fatal_hooks[0]); i++)
-		if (!fatal_hooks[i] || fatal_hooks[i] == fn) {
-			fatal_hooks[i] = fn;
+	for (i = 0; i < FATAL_HOOKS; i++)
+		if (!hooks[i] || hooks[i] == fn) {
+			hooks[i] = fn;
 			return 0;
 		}
 	return -ENOSPC;
+}
+
+int xskf_engine__on_fatal(void (*fn)(int sig))
+{
+	return add_hook(fatal_hooks, fn);
+}
+
+int xskf_engine__on_fatal_cleanup(void (*fn)(int sig))
+{
+	return add_hook(fatal_cleanups, fn);
+}
+
+static void run_hooks(void (*const *hooks)(int sig), int sig)
+{
+	size_t i;
+
+	for (i = 0; i < FATAL_HOOKS && hooks[i]; i++)
+		hooks[i](sig);
 }
 
 /* the backend's emergency(), for the handler, which has no engine at hand */
 static void (*fatal_emergency)(void);
 
 /*
- * Workers hold no capability (privs.c), so a worker that crashes cannot detach the program
- * itself: its handler asks the control thread, which keeps CAP_NET_ADMIN, with fwd_sig (a
- * real-time signal of our own, set at install: SIGRTMIN is a libc call), and waits for it
- * (1 s at most: a control thread that is stuck does not hold the crash forever).
+ * Workers hold no capability and none of root's files (privs.c), so a worker that crashes
+ * can neither detach the program nor remove root's socket files itself: its handler asks the
+ * control thread, which keeps CAP_NET_ADMIN and uid 0, with fwd_sig (a real-time signal of our
+ * own, set at install: SIGRTMIN is a libc call), and waits for it (1 s at most: a control
+ * thread that is stuck does not hold the crash forever; the clean-ups are then tried here).
  */
 static pid_t ctrl_tid;
 static int fwd_sig;
-static volatile sig_atomic_t fwd_asked, fwd_done;
+static volatile sig_atomic_t fwd_asked, fwd_done, fwd_sig_no;
 static struct sigaction fwd_old; /* the runner's stop handler of that signal, for others' */
 
 static void fwd_signal(int sig, siginfo_t *si, void *uc)
@@ -606,33 +628,37 @@ static void fwd_signal(int sig, siginfo_t *si, void *uc)
 	}
 	if (fatal_emergency)
 		fatal_emergency();
+	run_hooks(fatal_cleanups, fwd_sig_no);
 	fwd_done = 1;
 }
 
-static void emergency_here_or_forward(void)
+static void emergency_here_or_forward(int sig)
 {
 	struct timespec ms10 = { .tv_nsec = 10000000 };
 	int i;
 
-	if (!fatal_emergency)
+	if (!fatal_emergency && !fatal_cleanups[0])
 		return;
+	fwd_sig_no = sig;
 	fwd_asked = 1;
 	if ((pid_t)syscall(SYS_gettid) == ctrl_tid || !fwd_sig ||
 	    syscall(SYS_tgkill, getpid(), ctrl_tid, fwd_sig)) {
-		fatal_emergency(); /* the control thread, or no way to ask it: try here */
+		/* the control thread, or no way to ask it: here */
+		if (fatal_emergency)
+			fatal_emergency();
+		run_hooks(fatal_cleanups, sig);
 		return;
 	}
 	for (i = 0; i < 100 && !fwd_done; i++)
 		nanosleep(&ms10, NULL);
+	if (!fwd_done)
+		run_hooks(fatal_cleanups, sig); /* what it can without root's files */
 }
 
 static void fatal_signal(int sig)
 {
-	size_t i;
-
-	emergency_here_or_forward();
-	for (i = 0; i < sizeof(fatal_hooks) / sizeof(fatal_hooks[0]) && fatal_hooks[i]; i++)
-		fatal_hooks[i](sig);
+	emergency_here_or_forward(sig);
+	run_hooks(fatal_hooks, sig);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

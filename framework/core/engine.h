@@ -69,13 +69,17 @@ struct xskf_engine {
 };
 
 /*
- * xskf_engine__on_fatal() - @fn(sig) runs in the fatal-signal handler (SIGSEGV, SIGABRT, ...),
- * after the emergency detach, in the order given: the runner's line that names the plugin that
- * crashed (chain.c), its control socket file (ctl.c). It must be async-signal-safe. Up to 4; a
- * hook given again is kept once. Returns 0, or -ENOSPC. Thread: control thread, before
- * xskf_engine__start().
+ * xskf_engine__on_fatal() - @fn(sig) runs in the fatal-signal handler (SIGSEGV, SIGABRT, ...)
+ * of the thread that crashed, after the emergency detach, in the order given: the runner's
+ * line that names the plugin that crashed (chain.c, which reads that thread's state).
+ * xskf_engine__on_fatal_cleanup() - @fn(sig) runs where the emergency detach runs: on the
+ * control thread, asked by a worker that crashed (a worker owns none of root's files): the
+ * runner's control socket file (ctl.c).
+ * Both must be async-signal-safe. Up to 4 of each; a hook given again is kept once. Return 0,
+ * or -ENOSPC. Thread: control thread, before xskf_engine__start().
  */
 int xskf_engine__on_fatal(void (*fn)(int sig));
+int xskf_engine__on_fatal_cleanup(void (*fn)(int sig));
 
 /* True when a worker's app->worker_init() failed (the run then exits non-zero). */
 bool xskf_engine__worker_failed(const struct xskf_engine *eng);

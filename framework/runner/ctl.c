@@ -206,7 +206,7 @@ struct xskf_ctl *xskf_ctl__open(const char *name)
 		return NULL;
 	}
 	/* a crash removes the file too: the core's fatal-signal handler calls this back */
-	xskf_engine__on_fatal(xskf_ctl__emergency_unlink);
+	xskf_engine__on_fatal_cleanup(xskf_ctl__emergency_unlink);
 	pr_info("control socket %s (xskfctl stats)\n", ctl->path);
 	return ctl;
 }

@@ -34,3 +34,13 @@ if grep -l -E "#include \"(${private//./\\.})\\.h\"" "$S"/apps/*.c "$S"/apps/*.h
 	exit 1
 fi
 echo "ok - apps use the public API only"
+# A plugin takes in only its part of the API (issue 45): the xskf headers <xskf_plugin.h>
+# pulls in, counted in lines, at most 700 (it was 1414 when the header chain ended in the
+# engine's and the runner's)
+deps=$(echo '#include <xskf_plugin.h>' | cc -x c -M -I"$S/include" - | tr ' \\' '\n\n' | grep '/xskf[a-z_]*\.h$' | sort -u)
+lines=$(cat $deps | wc -l)
+[ "$lines" -le 700 ] || { echo "FAIL: <xskf_plugin.h> takes in $lines lines of xskf headers (at most 700): $(echo $deps | tr '\n' ' ')"; exit 1; }
+for h in xskf_engine.h xskf_runner.h xskf_counters.h; do
+	echo "$deps" | grep -q "/$h\$" && { echo "FAIL: <xskf_plugin.h> includes $h, the engine's life"; exit 1; }
+done
+echo "ok - <xskf_plugin.h> takes in $lines lines of xskf headers ($(echo "$deps" | xargs -n1 basename | tr '\n' ' ')), none of the engine's life"
