@@ -20,13 +20,13 @@
 #include <unistd.h>
 
 #include "xskfctl.h"
+#include "buf.h" /* util/: a family's sample lines */
 
 struct fam {
 	char name[160];
 	const char *type;
 	char help[200];
-	char *buf; /* its sample lines */
-	size_t len, cap;
+	struct xbuf buf; /* its sample lines (util/buf.h) */
 };
 
 struct out {
@@ -39,7 +39,7 @@ struct out {
 static void fam_free(struct out *o)
 {
 	for (int i = 0; i < o->n; i++)
-		free(o->f[i].buf);
+		xbuf_free(&o->f[i].buf);
 	free(o->f);
 }
 
@@ -94,27 +94,10 @@ static struct fam *fam_get(struct out *o, const char *name, const char *type, co
 /* One sample of family @f: NAME{@labels} @v. */
 static void sample(struct out *o, struct fam *f, const char *labels, const char *v)
 {
-	size_t need;
-
 	if (!f)
 		return;
-	need = strlen(f->name) + strlen(labels) + strlen(v) + 5;
-	if (f->cap - f->len <= need) {
-		size_t cap = f->cap ? f->cap : 4096;
-		char *nb;
-
-		while (cap - f->len <= need)
-			cap *= 2;
-		nb = realloc(f->buf, cap);
-		if (!nb) {
-			o->oom = true;
-			return;
-		}
-		f->buf = nb;
-		f->cap = cap;
-	}
-	f->len +=
-	    (size_t)snprintf(f->buf + f->len, f->cap - f->len, "%s{%s} %s\n", f->name, labels, v);
+	xbuf_printf(&f->buf, "%s{%s} %s\n", f->name, labels, v);
+	o->oom |= f->buf.oom;
 }
 
 /* @v escaped as a label value (backslash, double quote, newline) into @b. */
@@ -662,7 +645,8 @@ int cmd_metrics(const char *want, int argc, char **argv)
 	} else {
 		for (i = 0; i < o.n; i++)
 			printf("# HELP %s %s\n# TYPE %s %s\n%.*s", o.f[i].name, o.f[i].help,
-			       o.f[i].name, o.f[i].type, (int)o.f[i].len, o.f[i].buf);
+			       o.f[i].name, o.f[i].type, (int)o.f[i].buf.len,
+			       o.f[i].buf.p ? o.f[i].buf.p : "");
 	}
 	fam_free(&o);
 	if (fflush(stdout) || ferror(stdout)) {

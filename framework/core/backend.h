@@ -21,6 +21,8 @@
 
 #include "core/engine.h"
 
+struct xjw;
+
 struct xskf_backend_ops {
 	const char *name; /* "xdp", "memory": the JSON's "backend" */
 	/* the rings need wakeup syscalls (a kernel serves them), and set-up needs capabilities
@@ -100,8 +102,9 @@ struct xskf_backend_ops {
 	 * folder its maps are pinned in (NULL: none). NULL op: none of either */
 	void (*port_served)(const struct xskf_port *p, const uint32_t **served, unsigned int *nr,
 			    const char **pinned);
-	/* the backend's own members of the JSON document (",\n  \"name\": ..."), or NULL */
-	void (*json)(struct xskf_engine *eng, FILE *f);
+	/* the backend's own members of the stats document, through the writer (util/json.h)
+	 * open in its top object; NULL: none */
+	void (*json)(struct xskf_engine *eng, struct xjw *w);
 	/* the backend's members of the control socket's "doctor" answer (runner/ctl_doctor.c),
 	 * each after a comma; NULL: none */
 	void (*doctor)(struct xskf_engine *eng, FILE *f);
