@@ -8,7 +8,9 @@
 #            (-s NAME, --pid, --name); without a choice the message names both sockets
 #   metrics  a chain (filter,rxdrop) on the veth bed, after the generator's frames are all in:
 #            `xskfctl metrics` is well-formed Prometheus text (promtool check metrics, and a
-#            strict parser of tests/integration/metrics_check.py), and every value of it agrees
+#            strict parser of tests/integration/metrics_check.py), every row of the counter
+#            families' tables (util/counters.c) is in stats and metrics with the same value
+#            (tables_check.py), and every value of it agrees
 #            with `xskfctl stats` taken just before and after; every number of that document
 #            (its list taken from the live document: steering with two rules, the workers'
 #            idle clocks) is a sample, under the name its path gives; --all has every instance
@@ -133,6 +135,11 @@ metrics)
 	inst=$(basename "$(ctl_sock "$pid")" .sock)
 	$PY "$S/tests/integration/metrics_check.py" "$out/m.prom" "$out/before.json" "$out/after.json" "$inst" ||
 		{ head -60 "$out/m.prom"; fail "metrics and stats disagree"; }
+	# every row of the tables of util/counters.c: in the document and in metrics, the same value
+	"$B/tests/unit/counter_rows" all >"$out/rows" || fail "counter_rows all"
+	$PY "$S/tests/integration/tables_check.py" "$out/rows" "$out/m.prom" "$out/before.json" \
+		"$out/after.json" "$inst" 'workers[]' 'census[]' 'steering[]' 'steering[].queues[]' \
+		'steering[].rules[]' || fail "a row of util/counters.c not in stats and metrics alike"
 	grep -q "^xskf_plugin_events_total{instance=\"$inst\",plugin=\"filter\",counter=\"dropped\"} [1-9]" "$out/m.prom" ||
 		fail "no filter dropped counter"
 	# the rules' hits are exactly the generator's frames (metrics_check.py held every other
@@ -153,6 +160,9 @@ metrics)
 	"$CTL" --pid "$RUN_PID" stats >"$out/ma.json" || fail "stats of the memory backend run"
 	$PY "$S/tests/integration/metrics_check.py" "$out/mm.prom" "$out/mb.json" "$out/ma.json" \
 		"xsk-rxdrop.$RUN_PID" || { cat "$out/mm.prom"; fail "memory backend: metrics and stats disagree"; }
+	$PY "$S/tests/integration/tables_check.py" "$out/rows" "$out/mm.prom" "$out/mb.json" \
+		"$out/ma.json" "xsk-rxdrop.$RUN_PID" 'memory_backend[]' 'workers[]' 'census[]' ||
+		fail "memory backend: a row of util/counters.c not in stats and metrics alike"
 	grep -q "^xskf_memory_backend_busy_seconds_total{instance=\"xsk-rxdrop.$RUN_PID\",worker=\"0\"} " "$out/mm.prom" ||
 		fail "no xskf_memory_backend_busy_seconds_total"
 	"$CTL" metrics >/dev/null 2>&1 && fail "metrics without -s and two runs: exit 0"
