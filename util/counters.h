@@ -31,39 +31,39 @@
 
 /* How a row's value is stored in its family's struct. */
 enum xc_kind {
-	XC_U64,  /* uint64_t */
-	XC_U32,  /* unsigned int */
-	XC_I64,  /* int64_t */
+	XC_U64,	 /* uint64_t */
+	XC_U32,	 /* unsigned int */
+	XC_I64,	 /* int64_t */
 	XC_BOOL, /* bool: true/false in the document, 1/0 in Prometheus */
-	XC_STR,  /* char[]: a label in Prometheus (the rule's text), never a sample */
+	XC_STR,	 /* char[]: a label in Prometheus (the rule's text), never a sample */
 };
 
 /* A row's place in the live line (xc_live()), over the last interval unless TOTAL. */
 enum xc_live {
 	XC_LIVE_NONE,
-	XC_LIVE_SHARE,  /* " WORD 97%": its share of the SHARE rows' sum (a worker's time) */
-	XC_LIVE_DELTA,  /* " WORD 12": what it grew by */
-	XC_LIVE_PAIR,   /* "/2": what it grew by, after the row before's (wakeups 12/2) */
-	XC_LIVE_MOVED,  /* " WORD 12" only when it grew: the common case's line stays as it was */
-	XC_LIVE_TOTAL,  /* " WORD 12": its value */
+	XC_LIVE_SHARE, /* " WORD 97%": its share of the SHARE rows' sum (a worker's time) */
+	XC_LIVE_DELTA, /* " WORD 12": what it grew by */
+	XC_LIVE_PAIR,  /* "/2": what it grew by, after the row before's (wakeups 12/2) */
+	XC_LIVE_MOVED, /* " WORD 12" only when it grew: the common case's line stays as it was */
+	XC_LIVE_TOTAL, /* " WORD 12": its value */
 };
 
 struct xc_row {
-	const char *key;    /* its member in the stats document */
-	size_t off;         /* of its value in the family's struct */
+	const char *key; /* its member in the stats document */
+	size_t off;	 /* of its value in the family's struct */
 	enum xc_kind kind;
 	/* Prometheus: the family (NULL: not a sample, a label of the object), its TYPE, HELP */
 	const char *prom, *type, *help;
-	const char *label;  /* not NULL: a sample of prom labelled LABEL="KEY" (census places) */
-	enum xc_live live;  /* its place in the live line */
-	const char *word;   /* its word there (NULL: the key) */
+	const char *label; /* not NULL: a sample of prom labelled LABEL="KEY" (census places) */
+	enum xc_live live; /* its place in the live line */
+	const char *word;  /* its word there (NULL: the key) */
 };
 
 struct xc_family {
-	const char *name;    /* counter_rows FAMILY, docs/operations.md's FAMILY-counters table */
-	const char *path;    /* the document's path of its objects: "workers[]" */
-	const char *id;      /* their member that names them (a label), NULL: none */
-	const char *prefix;  /* Prometheus: a key no row has gives the untyped PREFIX_KEY */
+	const char *name;     /* counter_rows FAMILY, docs/operations.md's FAMILY-counters table */
+	const char *path;     /* the document's path of its objects: "workers[]" */
+	const char *id;	      /* their member that names them (a label), NULL: none */
+	const char *prefix;   /* Prometheus: a key no row has gives the untyped PREFIX_KEY */
 	const char *live_sep; /* before each word of the live line (" " or "  ") */
 	const struct xc_row *rows;
 	unsigned int nr;
@@ -84,12 +84,12 @@ struct xc_mem {
 	uint64_t busy_ns; /* the time it took for them (0: not finished) */
 };
 
-extern const struct xc_family xc_idle;        /* workers[]: struct xskf_idle_stats */
+extern const struct xc_family xc_idle;	      /* workers[]: struct xskf_idle_stats */
 extern const struct xc_family xc_census;      /* census[]: struct xc_census */
-extern const struct xc_family xc_steer;       /* steering[]: struct xskf_steer_stats */
+extern const struct xc_family xc_steer;	      /* steering[]: struct xskf_steer_stats */
 extern const struct xc_family xc_steer_queue; /* steering[].queues[]: the same */
 extern const struct xc_family xc_steer_rule;  /* steering[].rules[]: struct xskf_steer_info */
-extern const struct xc_family xc_mem;         /* memory_backend[]: struct xc_mem */
+extern const struct xc_family xc_mem;	      /* memory_backend[]: struct xc_mem */
 /* Every family above, NULL-terminated. */
 extern const struct xc_family *const xc_families[];
 

@@ -25,7 +25,7 @@ void xj_write_str(FILE *f, const char *s)
 
 void xjw__init(struct xjw *w, FILE *f)
 {
-	*w = (struct xjw){ .f = f };
+	*w = (struct xjw){.f = f};
 }
 
 void xjw__resume(struct xjw *w, FILE *f, const char *pad)
@@ -63,7 +63,8 @@ static void open_(struct xjw *w, const char *key, const char *pad, bool obj)
 {
 	xjw_key(w, key);
 	fputc(obj ? '{' : '[', w->f);
-	/* at most XJ_MAX_DEPTH deep (the stats document is 4): beyond, the deepest level is reused */
+	/* at most XJ_MAX_DEPTH deep (the stats document is 4): beyond, the deepest level is reused
+	 */
 	if (w->depth < XJ_MAX_DEPTH)
 		w->depth++;
 	w->lv[w->depth - 1].pad = pad;
