@@ -201,8 +201,8 @@ static const char *const qobjs[] = { "", "kernel", "program", "csum", "tx_meta",
 #define QBREAK "\n     "
 
 /*
- * Every counter of @s: the queue's own four a line, then one line per object, each line
- * ending in ",\n     " (the member that closes the queue follows).
+ * Every counter of @s: the queue's own four a line, then one line per object, and a line
+ * break before the member that closes the queue.
  */
 static void json_counters(struct xjw *w, const struct xskf_queue_stats *s)
 {
@@ -258,7 +258,7 @@ static void json_queue(struct xjw *w, struct xskf_engine *eng, unsigned int i)
 	xjw_end(w, NULL);
 }
 
-/* Each port: its name, attach mode, queues; --serve's queues and where the maps are pinned. */
+/* ports[]: each port's name, attach mode, queues. */
 static void json_ports(struct xjw *w, struct xskf_engine *eng)
 {
 	unsigned int i, k;
@@ -278,7 +278,7 @@ static void json_ports(struct xjw *w, struct xskf_engine *eng)
 		xjw_str(w, "redirect", redirect);
 		xjw_u64(w, "rx_queues", p->nr_hw_queues);
 		xjw_i64(w, "numa_node", p->numa_node);
-		/* (pin.c) */
+		/* --serve's queues (other apps' sockets) and where the maps are pinned (pin.c) */
 		if (eng->be->port_served)
 			eng->be->port_served(p, &served, &nr_served, &pinned);
 		xjw_arr(w, "served", NULL);
