@@ -253,10 +253,10 @@ static void labelled(struct out *o, const struct xj_node *n, int obj, const stru
 
 /* Object @obj of family @fam (util/counters.h, or this file's): every sample of it. */
 static void element(struct out *o, const struct xj_node *n, int obj, const struct xc_family *fam,
-		    const char *labels, const char *const *skip)
+		    const char *labels)
 {
 	labelled(o, n, obj, fam, labels);
-	members_of(o, n, obj, fam->prefix, fam, labels, skip, NULL);
+	members_of(o, n, obj, fam->prefix, fam, labels, NULL, NULL);
 }
 
 /*
@@ -345,7 +345,7 @@ static void each(struct out *o, const struct xj_node *n, int arr, const struct x
 		if (!v && id >= 0 && n[id].type == XJ_STRING)
 			v = esc(e, sizeof(e), n[id].str);
 		snprintf(l, sizeof(l), "%s,%s=\"%s\"", labels, fam->id, v ?: "");
-		element(o, n, c, fam, l, NULL);
+		element(o, n, c, fam, l);
 	}
 }
 
@@ -358,13 +358,13 @@ static void steering(struct out *o, const struct xj_node *n, int arr)
 	for (p = xj_first(n, arr); p >= 0; p = xj_next(n, arr, p)) {
 		snprintf(pl, sizeof(pl), "instance=\"%s\",port=\"%s\"", o->inst,
 			 esc(e1, sizeof(e1), xj_str(n, p, "port", "")));
-		element(o, n, p, &xc_steer, pl, NULL);
+		element(o, n, p, &xc_steer, pl);
 		a = xj_get(n, p, "rules");
 		for (c = xj_first(n, a); c >= 0; c = xj_next(n, a, c)) {
 			snprintf(l, sizeof(l), "%s,id=\"%s\",rule=\"%s\"", pl,
 				 val(n, xj_get(n, c, "id"), vb, sizeof(vb)) ?: "",
 				 esc(e2, sizeof(e2), xj_str(n, c, "rule", "")));
-			element(o, n, c, &xc_steer_rule, l, NULL);
+			element(o, n, c, &xc_steer_rule, l);
 		}
 		each(o, n, xj_get(n, p, "queues"), &xc_steer_queue, pl);
 	}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The JSON parser of xskfctl and the runner (util/: linked into both, exported by neither):
+ * The JSON parser and writer of xskfctl and the runner (util/: linked into both, exported by
+ * neither; the writer at the end of this file):
  * xskfctl reads the control socket's `stats` document into a tree of nodes (xj_parse(),
  * xj_doc__new()); the runner checks that what a plugin's json() printed is one value xskfctl
  * will read (xj_check(), runner/json_check.c), so both hold every text to the same rules.
@@ -107,13 +108,14 @@ const char *xj_str(const struct xj_node *n, int obj, const char *key, const char
 void xj_write_str(FILE *f, const char *s);
 
 /*
- * The writer (json_write.c): the one way the run's stats document is written (report.c,
- * chain.c, steer_cmd.c, the memory backend), so that commas, keys and strings are right by
- * construction. The document's layout is kept as it always was: a container says what goes
- * before each of its members (its pad: "\n    " puts each on a line of its own; NULL: inline,
- * ", " between them) and xjw_end() what goes before its closing bracket; xjw_break() puts a line
- * break before the next member of an inline container. Values nobody but the caller can write
- * (a plugin's json()) follow xjw_key(), written straight to w->f.
+ * The writer (json_write.c): the one way the runner writes JSON (the stats document:
+ * report.c, chain.c, steer_cmd.c, the memory backend; the control socket's doctor answer:
+ * ctl_doctor.c), so that commas, keys and strings are right by construction. The layout is
+ * the caller's, kept as the documents always had it: a container says what goes before each
+ * of its members (its pad: "\n    " puts each on a line of its own; NULL: inline, ", "
+ * between them) and xjw_end() what goes before its closing bracket; xjw_break() puts a line
+ * break before the next member of an inline container. Values nobody but the caller can
+ * write (a plugin's json()) follow xjw_key(), written straight to w->f.
  * Control path only. Single-threaded: a writer belongs to its caller (and @f's).
  */
 struct xjw {
