@@ -8,8 +8,10 @@
  *     the rows' order, from the family's struct at each row's offset;
  *   - Prometheus (`xskfctl metrics`): the row's family, type and help;
  *   - the live lines: the rows with a live style, in their order (xc_live());
- *   - the counter tables of docs/operations.md, which test `counter-docs-families` holds to
- *     the rows (tests/unit/counter_rows.c prints them).
+ *   - the counter tables of docs/operations.md, which tests `counter-docs-FAMILY` hold to
+ *     the rows (tests/unit/counter_rows.c prints them); test `ops-metrics` holds every row
+ *     to one run's document and metrics (tests/integration/tables_check.py), `json-write` to
+ *     what xc_json() writes.
  * The queue counters have theirs in include/xskf_counters.h (public: struct xskf_queue_stats
  * is made from it). `xskfctl top` shows queue counters only: no row here has a column.
  *
