@@ -6,7 +6,8 @@
  * of util/counters.h (its name, e.g. idle), its rows that are samples (not the labels: a
  * steering rule's id and text); a row labelled by its key prints FAMILY{LABEL="KEY"}. `all`:
  * every family's rows, and a fourth column, its TYPE (the test that holds the stats document
- * and `xskfctl metrics` to the tables reads them).
+ * and `xskfctl metrics` to the tables reads them). `live`: FAMILY and WORD of every row that
+ * puts a word in the live lines (a PAIR row's value follows the row before's word: none).
  */
 #include <stdio.h>
 #include <string.h>
@@ -42,6 +43,17 @@ int main(int argc, char **argv)
 {
 	unsigned int i;
 
+	if (argc > 1 && !strcmp(argv[1], "live")) {
+		for (i = 0; xc_families[i]; i++)
+			for (unsigned int k = 0; k < xc_families[i]->nr; k++) {
+				const struct xc_row *r = &xc_families[i]->rows[k];
+
+				if (r->live != XC_LIVE_NONE && r->live != XC_LIVE_PAIR)
+					printf("%s\t%s\n", xc_families[i]->name,
+					       r->word ? r->word : r->key);
+			}
+		return 0;
+	}
 	if (argc < 2) {
 #define ROW(field, obj, key, src, type, help) row(#obj, #key, #type, help);
 		XSKF_QUEUE_COUNTERS(ROW, XSKF_COUNTER_SKIP)
