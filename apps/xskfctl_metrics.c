@@ -20,13 +20,14 @@
 #include <unistd.h>
 
 #include "xskfctl.h"
+#include "buf.h"      /* util/: a family's sample lines */
+#include "counters.h" /* util/: the counter families */
 
 struct fam {
 	char name[160];
 	const char *type;
 	char help[200];
-	char *buf; /* its sample lines */
-	size_t len, cap;
+	struct xbuf buf; /* its sample lines (util/buf.h) */
 };
 
 struct out {
@@ -39,7 +40,7 @@ struct out {
 static void fam_free(struct out *o)
 {
 	for (int i = 0; i < o->n; i++)
-		free(o->f[i].buf);
+		xbuf_free(&o->f[i].buf);
 	free(o->f);
 }
 
@@ -94,27 +95,10 @@ static struct fam *fam_get(struct out *o, const char *name, const char *type, co
 /* One sample of family @f: NAME{@labels} @v. */
 static void sample(struct out *o, struct fam *f, const char *labels, const char *v)
 {
-	size_t need;
-
 	if (!f)
 		return;
-	need = strlen(f->name) + strlen(labels) + strlen(v) + 5;
-	if (f->cap - f->len <= need) {
-		size_t cap = f->cap ? f->cap : 4096;
-		char *nb;
-
-		while (cap - f->len <= need)
-			cap *= 2;
-		nb = realloc(f->buf, cap);
-		if (!nb) {
-			o->oom = true;
-			return;
-		}
-		f->buf = nb;
-		f->cap = cap;
-	}
-	f->len +=
-	    (size_t)snprintf(f->buf + f->len, f->cap - f->len, "%s{%s} %s\n", f->name, labels, v);
+	xbuf_printf(&f->buf, "%s{%s} %s\n", f->name, labels, v);
+	o->oom |= f->buf.oom;
 }
 
 /* @v escaped as a label value (backslash, double quote, newline) into @b. */
@@ -137,9 +121,14 @@ static const char *esc(char *b, size_t bl, const char *v)
 	return b;
 }
 
-/* The value of node @i as sample text: a number as written, a boolean 1/0; NULL otherwise. */
+/*
+ * The value of node @i as sample text: a number as written, a boolean 1/0; NULL otherwise,
+ * and for i < 0 (a member the document does not have).
+ */
 static const char *val(const struct xj_node *n, int i, char *b, size_t bl)
 {
+	if (i < 0) /* no such member (xj_get()) */
+		return NULL;
 	switch (n[i].type) {
 	case XJ_NUMBER:
 		snprintf(b, bl, "%.*s", (int)n[i].len, n[i].str);
@@ -168,18 +157,6 @@ static const char *seconds(const struct xj_node *n, int i, char *b, size_t bl)
 	return b;
 }
 
-struct known {
-	const char *key, *name, *type, *help;
-};
-
-static const struct known *lookup(const struct known *k, const char *key)
-{
-	for (; k && k->key; k++)
-		if (!strcmp(k->key, key))
-			return k;
-	return NULL;
-}
-
 const struct qrow qrows[NR_QROWS] = {
 #define QROW(field, obj, key, src, type, help) [XQ_##field] = {#obj, #key, #type, help},
     XSKF_QUEUE_COUNTERS(QROW, XSKF_COUNTER_SKIP)
@@ -195,22 +172,36 @@ static const struct qrow *qrow_lookup(const char *obj, const char *key)
 }
 
 /*
- * Every number and boolean member of object @obj as a family: a known key as its table says,
- * an unknown one as untyped PREFIX_KEY. @labels: the sample's labels (without braces).
- * @skip: members that are labels, not values.
+ * May member @key of an object of @fam be a sample of its own? Not its name (fam->id, a
+ * label), not a row that is a label (prom NULL) or that has one (done by labelled()).
+ */
+static bool own_sample(const struct xc_family *fam, const char *key)
+{
+	const struct xc_row *r = xc_find(fam, key);
+
+	if (fam && fam->id && !strcmp(fam->id, key))
+		return false;
+	return !r || (r->prom && !r->label);
+}
+
+/*
+ * Every number and boolean member of object @obj as a family: a row of @fam as it says, a
+ * queue counter (@qobj not NULL: the queue's object) as its row of xskf_counters.h, any other
+ * key as untyped PREFIX_KEY. @labels: the sample's labels (without braces). @skip: members
+ * that are labels, not values.
  */
 static void members_of(struct out *o, const struct xj_node *n, int obj, const char *prefix,
-		       const struct known *tab, const char *labels, const char *const *skip,
+		       const struct xc_family *fam, const char *labels, const char *const *skip,
 		       const char *qobj)
 {
 	char name[160], help[200], vb[160];
 	int c;
 
 	for (c = xj_first(n, obj); c >= 0; c = xj_next(n, obj, c)) {
-		const struct known *k = lookup(tab, n[c].key);
+		const struct xc_row *k = xc_find(fam, n[c].key);
 		const struct qrow *qr = k || !qobj ? NULL : qrow_lookup(qobj, n[c].key);
 		const char *v = val(n, c, vb, sizeof(vb));
-		bool skipped = false;
+		bool skipped = !own_sample(fam, n[c].key);
 
 		size_t kl = strlen(n[c].key);
 		bool ns = kl > 3 && !strcmp(n[c].key + kl - 3, "_ns") && n[c].type == XJ_NUMBER;
@@ -222,7 +213,7 @@ static void members_of(struct out *o, const struct xj_node *n, int obj, const ch
 		if (ns)
 			v = seconds(n, c, vb, sizeof(vb));
 		if (k) {
-			sample(o, fam_get(o, k->name, k->type, k->help), labels, v);
+			sample(o, fam_get(o, k->prom, k->type, k->help), labels, v);
 			continue;
 		}
 		if (qr) { /* a queue counter: PREFIX_KEY, "_total" for a counter */
@@ -243,88 +234,57 @@ static void members_of(struct out *o, const struct xj_node *n, int obj, const ch
 	}
 }
 
-static void members(struct out *o, const struct xj_node *n, int obj, const char *prefix,
-		    const struct known *tab, const char *labels, const char *const *skip)
+/* The rows of @fam that are samples labelled by their key (the census's places), of @obj. */
+static void labelled(struct out *o, const struct xj_node *n, int obj, const struct xc_family *fam,
+		     const char *labels)
 {
-	members_of(o, n, obj, prefix, tab, labels, skip, NULL);
+	char l[1400], vb[64];
+
+	for (unsigned int i = 0; i < fam->nr; i++) {
+		const struct xc_row *r = &fam->rows[i];
+		const char *v = r->label ? val(n, xj_get(n, obj, r->key), vb, sizeof(vb)) : NULL;
+
+		if (!v)
+			continue;
+		snprintf(l, sizeof(l), "%s,%s=\"%s\"", labels, r->label, r->key);
+		sample(o, fam_get(o, r->prom, r->type, r->help), l, v);
+	}
 }
 
-#define Q "xskf_queue_"
-/* A queue's members besides its counters (qrows) */
-static const struct known queue_tab[] = {
-    {"zerocopy", Q "zerocopy", "gauge", "1 when the queue's socket is bound in zero-copy mode."},
-    {"reconciled", Q "reconciled", "gauge",
-     "1 when the queue's counters add up (frames in = frames out + drops)."},
-    {NULL, NULL, NULL, NULL},
-};
-#define U "xskf_umem_"
-static const struct known census_tab[] = {
-    {"total", U "frames", "gauge", "Frames of the worker's UMEM."},
-    {"umem_bytes", U "bytes", "gauge", "Bytes of the worker's UMEM."},
-    {"page_size", U "page_bytes", "gauge", "Page size of the worker's UMEM."},
-    {"hugepages", U "hugepages", "gauge", "1 when the worker's UMEM is on hugepages."},
-    {"umem_file", U "file", "gauge", "1 when the worker's UMEM is in a hugetlbfs file."},
-    {"umem_node", U "numa_node", "gauge", "NUMA node of the worker's UMEM."},
-    {"umem_pages_on_node", U "pages_on_node", "gauge",
-     "Pages of the worker's UMEM found on its node."},
-    {"ok", "xskf_census_worker_ok", "gauge",
-     "1 when the worker's frame census adds up (every frame in one place)."},
-    {NULL, NULL, NULL, NULL},
-};
-static const char *const census_places[] = {"cache",	 "fill_ring",  "rx_ring",
-					    "rx_kernel", "tx_pending", "tx_ring",
-					    "comp_ring", "tx_kernel",  NULL};
-static const struct known port_tab[] = {
-    {"rx_queues", "xskf_port_rx_queues", "gauge", "RX queues of the port."},
-    {"numa_node", "xskf_port_numa_node", "gauge", "NUMA node of the port (-1: none)."},
-    {NULL, NULL, NULL, NULL},
-};
-static const struct known run_tab[] = {
-    {"duration_s", "xskf_uptime_seconds", "gauge", "Seconds since the run started."},
-    {"census_ok", "xskf_census_ok", "gauge", "1 when every worker's frame census adds up."},
-    {NULL, NULL, NULL, NULL},
-};
+/* Object @obj of family @fam (util/counters.h, or this file's): every sample of it. */
+static void element(struct out *o, const struct xj_node *n, int obj, const struct xc_family *fam,
+		    const char *labels)
+{
+	labelled(o, n, obj, fam, labels);
+	members_of(o, n, obj, fam->prefix, fam, labels, NULL, NULL);
+}
 
-#define W "xskf_worker_"
-static const struct known worker_tab[] = {
-    {"busy_ns", W "busy_seconds_total", "counter",
-     "Seconds the worker ran its loop (not asleep; docs/idle.md)."},
-    {"asleep_ns", W "asleep_seconds_total", "counter",
-     "Seconds the worker slept in its idle wait (docs/idle.md)."},
-    {"wakeups", W "wakeups_total", "counter", "Times the worker woke from its idle wait."},
-    {"empty_wakeups", W "empty_wakeups_total", "counter",
-     "Wake-ups after which the next round found nothing."},
-    {"lost_asleep", W "lost_asleep_total", "counter",
-     "Frames the kernel dropped (RX ring full, no fill buffer) while the worker slept."},
-    {NULL, NULL, NULL, NULL},
+/*
+ * The document's members that are no counter family of util/counters.h: a queue's besides its
+ * counters, a port's, the run's. Their objects are written by hand (report.c).
+ */
+#define INFO(key_, prom_, help_)                                                                   \
+	{ .key = key_, .prom = prom_, .type = "gauge", .help = help_ }
+#define FAMILY(name_, prefix_, rows_)                                                              \
+	static const struct xc_family name_ = { .name = #name_, .prefix = prefix_, .rows = rows_,  \
+						.nr = sizeof(rows_) / sizeof((rows_)[0]) }
+#define Q "xskf_queue_"
+static const struct xc_row queue_rows[] = {
+	INFO("zerocopy", Q "zerocopy", "1 when the queue's socket is bound in zero-copy mode."),
+	INFO("reconciled", Q "reconciled",
+	     "1 when the queue's counters add up (frames in = frames out + drops)."),
 };
-#define S "xskf_steering_"
-#define SC(k, h)                                                                                   \
-	{                                                                                          \
-#k, S #k "_total", "counter", h                                                    \
-	}
-static const struct known steering_tab[] = {
-    SC(seen, "Frames the port's steering rules looked at (docs/steering.md)."),
-    SC(xsk, "Frames steering sent to an xskf socket."),
-    SC(pass, "Frames steering passed to the kernel's stack."),
-    SC(cpumap, "Frames steering sent to another CPU (cpumap)."),
-    SC(drop, "Frames steering dropped."),
-    {NULL, NULL, NULL, NULL},
+FAMILY(queue_info, "xskf_queue", queue_rows);
+static const struct xc_row port_rows[] = {
+	INFO("rx_queues", "xskf_port_rx_queues", "RX queues of the port."),
+	INFO("numa_node", "xskf_port_numa_node", "NUMA node of the port (-1: none)."),
 };
-static const struct known steering_queue_tab[] = {
-    {"seen", S "queue_seen_total", "counter", "Frames steering looked at, by RX queue."},
-    {"xsk", S "queue_xsk_total", "counter", "Frames steering sent to the socket, by RX queue."},
-    {"pass", S "queue_pass_total", "counter", "Frames steering passed to the stack, by RX queue."},
-    {"cpumap", S "queue_cpumap_total", "counter", "Frames steering sent to a cpumap, by RX queue."},
-    {"drop", S "queue_drop_total", "counter", "Frames steering dropped, by RX queue."},
-    {NULL, NULL, NULL, NULL},
+FAMILY(port_info, "xskf_port", port_rows);
+static const struct xc_row run_rows[] = {
+	INFO("duration_s", "xskf_uptime_seconds", "Seconds since the run started."),
+	INFO("census_ok", "xskf_census_ok", "1 when every worker's frame census adds up."),
 };
-static const struct known steering_rule_tab[] = {
-    {"hits", S "rule_hits_total", "counter", "Frames a steering rule matched (first match)."},
-    {"pos", S "rule_pos", "gauge", "The rule's place in the port's list (0: first)."},
-    {"keep_host", S "rule_keep_host", "gauge", "1 for the rules --keep-host added."},
-    {NULL, NULL, NULL, NULL},
-};
+FAMILY(run_info, "xskf", run_rows);
 
 static void queue(struct out *o, const struct xj_node *n, int q)
 {
@@ -356,7 +316,7 @@ static void queue(struct out *o, const struct xj_node *n, int q)
 		sample(o, fam_get(o, Q "info", "gauge", "1 per queue: the worker that serves it."),
 		       il, "1");
 	}
-	members_of(o, n, q, "xskf_queue", queue_tab, l, skip, "");
+	members_of(o, n, q, "xskf_queue", &queue_info, l, skip, "");
 	for (s = 0; s < no; s++) {
 		int c = xj_get(n, q, objs[s]);
 
@@ -367,76 +327,46 @@ static void queue(struct out *o, const struct xj_node *n, int q)
 	}
 }
 
-static void census(struct out *o, const struct xj_node *n, int w)
-{
-	static const char *skip[sizeof(census_places) / sizeof(census_places[0]) + 1];
-	char l[600], pl[700], vb[64];
-	const char *wv = val(n, xj_get(n, w, "worker"), vb, sizeof(vb));
-	unsigned int i;
-
-	if (!skip[0]) {
-		skip[0] = "worker";
-		for (i = 0; census_places[i]; i++)
-			skip[i + 1] = census_places[i];
-	}
-	snprintf(l, sizeof(l), "instance=\"%s\",worker=\"%s\"", o->inst, wv ? wv : "");
-	for (i = 0; census_places[i]; i++) {
-		char b[64];
-		const char *v = val(n, xj_get(n, w, census_places[i]), b, sizeof(b));
-
-		if (!v)
-			continue;
-		snprintf(pl, sizeof(pl), "%s,place=\"%s\"", l, census_places[i]);
-		sample(o,
-		       fam_get(o, "xskf_census_frames", "gauge",
-			       "Frames of the worker's UMEM by where they are (frame census)."),
-		       pl, v);
-	}
-	members(o, n, w, "xskf_census", census_tab, l, skip);
-}
-
 /*
- * One family set per worker of the array @arr, each element labelled by its worker: the idle
- * accounting (prefix xskf_worker, docs/idle.md) and the memory backend's (xskf_memory_backend).
+ * One family's objects, the elements of array @arr, each labelled by its member fam->id
+ * after @labels: the census's and the idle accounting's (workers[]) per worker, the memory
+ * backend's.
  */
-static void per_worker(struct out *o, const struct xj_node *n, int arr, const char *prefix,
-		       const struct known *tab)
+static void each(struct out *o, const struct xj_node *n, int arr, const struct xc_family *fam,
+		 const char *labels)
 {
-	static const char *const skip[] = {"worker", NULL};
-	char l[600], vb[64];
-	int w;
+	char l[1400], e[300], vb[64];
+	int c;
 
-	for (w = xj_first(n, arr); w >= 0; w = xj_next(n, arr, w)) {
-		snprintf(l, sizeof(l), "instance=\"%s\",worker=\"%s\"", o->inst,
-			 val(n, xj_get(n, w, "worker"), vb, sizeof(vb)) ?: "");
-		members(o, n, w, prefix, tab, l, skip);
+	for (c = xj_first(n, arr); c >= 0; c = xj_next(n, arr, c)) {
+		int id = xj_get(n, c, fam->id);
+		const char *v = val(n, id, vb, sizeof(vb));
+
+		if (!v && id >= 0 && n[id].type == XJ_STRING)
+			v = esc(e, sizeof(e), n[id].str);
+		snprintf(l, sizeof(l), "%s,%s=\"%s\"", labels, fam->id, v ?: "");
+		element(o, n, c, fam, l);
 	}
 }
 
 /* steering: per port its actions, per rule its hits (the rule's text a label), per queue. */
 static void steering(struct out *o, const struct xj_node *n, int arr)
 {
-	static const char *const id_skip[] = {"id", NULL}, *const q_skip[] = {"queue", NULL};
 	char pl[700], l[2000], e1[300], e2[1100], vb[64];
 	int p, c, a;
 
 	for (p = xj_first(n, arr); p >= 0; p = xj_next(n, arr, p)) {
 		snprintf(pl, sizeof(pl), "instance=\"%s\",port=\"%s\"", o->inst,
 			 esc(e1, sizeof(e1), xj_str(n, p, "port", "")));
-		members(o, n, p, "xskf_steering", steering_tab, pl, NULL);
+		element(o, n, p, &xc_steer, pl);
 		a = xj_get(n, p, "rules");
 		for (c = xj_first(n, a); c >= 0; c = xj_next(n, a, c)) {
 			snprintf(l, sizeof(l), "%s,id=\"%s\",rule=\"%s\"", pl,
 				 val(n, xj_get(n, c, "id"), vb, sizeof(vb)) ?: "",
 				 esc(e2, sizeof(e2), xj_str(n, c, "rule", "")));
-			members(o, n, c, "xskf_steering_rule", steering_rule_tab, l, id_skip);
+			element(o, n, c, &xc_steer_rule, l);
 		}
-		a = xj_get(n, p, "queues");
-		for (c = xj_first(n, a); c >= 0; c = xj_next(n, a, c)) {
-			snprintf(l, sizeof(l), "%s,queue=\"%s\"", pl,
-				 val(n, xj_get(n, c, "queue"), vb, sizeof(vb)) ?: "");
-			members(o, n, c, "xskf_steering_queue", steering_queue_tab, l, q_skip);
-		}
+		each(o, n, xj_get(n, p, "queues"), &xc_steer_queue, pl);
 	}
 }
 
@@ -516,14 +446,6 @@ static void plugins(struct out *o, const struct xj_node *n, int arr)
 	}
 }
 
-static const struct known memory_backend_tab[] = {
-    {"frames", "xskf_memory_backend_frames_total", "counter",
-     "Frames the memory backend has made for the worker."},
-    {"busy_ns", "xskf_memory_backend_busy_seconds_total", "counter",
-     "Seconds the worker spent on frames (memory backend)."},
-    {NULL, NULL, NULL, NULL},
-};
-
 /* Every family of one instance's document @n. */
 static void instance(struct out *o, const struct xj_node *n)
 {
@@ -551,7 +473,7 @@ static void instance(struct out *o, const struct xj_node *n)
 		       "plugin ABI, libbpf and libxdp files."),
 	       l, "1");
 	snprintf(l, sizeof(l), "instance=\"%s\"", o->inst);
-	members(o, n, 0, "xskf", run_tab, l, skip);
+	members_of(o, n, 0, "xskf", &run_info, l, skip, NULL);
 	a = xj_get(n, 0, "ports");
 	for (i = xj_first(n, a); i >= 0; i = xj_next(n, a, i)) {
 		static const char *const pskip[] = {"name", "ifindex", NULL};
@@ -567,14 +489,13 @@ static void instance(struct out *o, const struct xj_node *n)
 		       fam_get(o, "xskf_port_info", "gauge",
 			       "1 per port: its ifindex, XDP attach mode and redirect method."),
 		       l, "1");
-		members(o, n, i, "xskf_port", port_tab, pl, pskip);
+		members_of(o, n, i, "xskf_port", &port_info, pl, pskip, NULL);
 	}
 	a = xj_get(n, 0, "queues");
 	for (i = xj_first(n, a); i >= 0; i = xj_next(n, a, i))
 		queue(o, n, i);
-	a = xj_get(n, 0, "census");
-	for (i = xj_first(n, a); i >= 0; i = xj_next(n, a, i))
-		census(o, n, i);
+	snprintf(l, sizeof(l), "instance=\"%s\"", o->inst);
+	each(o, n, xj_get(n, 0, "census"), &xc_census, l);
 	if (xj_get(n, 0, "idle") >= 0) {
 		snprintf(l, sizeof(l), "instance=\"%s\",mode=\"%s\"", o->inst,
 			 esc(e1, sizeof(e1), xj_str(n, 0, "idle", "")));
@@ -583,10 +504,10 @@ static void instance(struct out *o, const struct xj_node *n)
 			       "1 per instance: its workers' idle mode (--idle, docs/idle.md)."),
 		       l, "1");
 	}
-	per_worker(o, n, xj_get(n, 0, "workers"), "xskf_worker", worker_tab);
+	snprintf(l, sizeof(l), "instance=\"%s\"", o->inst);
+	each(o, n, xj_get(n, 0, "workers"), &xc_idle, l);
 	steering(o, n, xj_get(n, 0, "steering"));
-	per_worker(o, n, xj_get(n, 0, "memory_backend"), "xskf_memory_backend",
-		   memory_backend_tab);
+	each(o, n, xj_get(n, 0, "memory_backend"), &xc_mem, l);
 	a = xj_get(n, 0, "app_stats");
 	if (a >= 0)
 		app_leaf(o, n, a, path, sizeof(path));
@@ -662,7 +583,8 @@ int cmd_metrics(const char *want, int argc, char **argv)
 	} else {
 		for (i = 0; i < o.n; i++)
 			printf("# HELP %s %s\n# TYPE %s %s\n%.*s", o.f[i].name, o.f[i].help,
-			       o.f[i].name, o.f[i].type, (int)o.f[i].len, o.f[i].buf);
+			       o.f[i].name, o.f[i].type, (int)o.f[i].buf.len,
+			       o.f[i].buf.p ? o.f[i].buf.p : "");
 	}
 	fam_free(&o);
 	if (fflush(stdout) || ferror(stdout)) {

@@ -506,21 +506,3 @@ const char *xj_str(const struct xj_node *n, int obj, const char *key, const char
 
 	return c >= 0 && n[c].type == XJ_STRING ? n[c].str : dflt;
 }
-
-void xj_write_str(FILE *f, const char *s)
-{
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}

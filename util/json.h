@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The JSON parser of xskfctl and the runner (util/: linked into both, exported by neither):
+ * The JSON parser and writer of xskfctl and the runner (util/: linked into both, exported by
+ * neither; the writer at the end of this file):
  * xskfctl reads the control socket's `stats` document into a tree of nodes (xj_parse(),
  * xj_doc__new()); the runner checks that what a plugin's json() printed is one value xskfctl
  * will read (xj_check(), runner/json_check.c), so both hold every text to the same rules.
@@ -105,5 +106,54 @@ const char *xj_str(const struct xj_node *n, int obj, const char *key, const char
  * run's report, doctor's, xskfctl's). Thread: the caller's (@f's).
  */
 void xj_write_str(FILE *f, const char *s);
+
+/*
+ * The writer (json_write.c): the one way the runner writes JSON (the stats document:
+ * report.c, chain.c, steer_cmd.c, the memory backend; the control socket's doctor answer:
+ * ctl_doctor.c), so that commas, keys and strings are right by construction. The layout is
+ * the caller's, kept as the documents always had it: a container says what goes before each
+ * of its members (its pad: "\n    " puts each on a line of its own; NULL: inline, ", "
+ * between them) and xjw_end() what goes before its closing bracket; xjw_break() puts a line
+ * break before the next member of an inline container. Values nobody but the caller can
+ * write (a plugin's json()) follow xjw_key(), written straight to w->f.
+ * Control path only. Single-threaded: a writer belongs to its caller (and @f's).
+ */
+struct xjw {
+	FILE *f;
+	unsigned int depth;  /* containers open */
+	const char *brk;     /* before the next member instead of its pad (xjw_break()) */
+	struct xjw_level {
+		const char *pad; /* before each member; NULL: inline */
+		bool any;        /* a member is out: the next one needs a comma */
+		bool obj;        /* an object (members have keys), else an array */
+	} lv[XJ_MAX_DEPTH];
+};
+
+/* A writer of one value to @f. */
+void xjw__init(struct xjw *w, FILE *f);
+/*
+ * A writer of more members of an object already open on @f with members in it (the chain's
+ * "plugins" beside the "app_stats" its json() callback was asked for), each after @pad.
+ */
+void xjw__resume(struct xjw *w, FILE *f, const char *pad);
+/*
+ * Open an object or an array: a member @key of the current object (NULL: an element of an
+ * array, or the value itself), whose members each follow @pad (NULL: inline).
+ */
+void xjw_obj(struct xjw *w, const char *key, const char *pad);
+void xjw_arr(struct xjw *w, const char *key, const char *pad);
+/* Close the innermost container, @pad (NULL: nothing) before its bracket. */
+void xjw_end(struct xjw *w, const char *pad);
+/* @ws (white space) before the next member instead of its pad or a blank. */
+void xjw_break(struct xjw *w, const char *ws);
+/* The comma, white space and key of a member whose value the caller writes to w->f. */
+void xjw_key(struct xjw *w, const char *key);
+/* Members (@key NULL: elements) of each kind; xjw_str() writes NULL @s as null. */
+void xjw_u64(struct xjw *w, const char *key, uint64_t v);
+void xjw_i64(struct xjw *w, const char *key, int64_t v);
+void xjw_bool(struct xjw *w, const char *key, bool v);
+void xjw_str(struct xjw *w, const char *key, const char *s);
+/* @v with @prec digits after the point ("%.3f"). */
+void xjw_fixed(struct xjw *w, const char *key, double v, int prec);
 
 #endif /* XSKF_UTIL_JSON_H */

@@ -24,6 +24,7 @@
 #include "core/ring_ops.h"
 #include "core/sw_meta.h"
 #include "core/tx_meta.h"
+#include "counters.h" /* util/: xc_mem, the memory backend's rows */
 
 /* One ring's shared words, each in its own cache line as the kernel lays them out. */
 struct mem_ring_words {
@@ -378,20 +379,22 @@ static void mem_port_mode(const struct xskf_port *p, const char **attach, const 
 	*redirect = "memory";
 }
 
-/* How long each worker took for its --mem-frames (0: it did not finish them). */
-static void mem_json(struct xskf_engine *eng, FILE *f)
+/* How long each worker took for its --mem-frames (0: it did not finish them): xc_mem's rows. */
+static void mem_json(struct xskf_engine *eng, struct xjw *w)
 {
 	unsigned int i;
 
-	fprintf(f, ",\n  \"memory_backend\": [");
+	xjw_arr(w, "memory_backend", NULL);
 	for (i = 0; i < eng->nr_workers; i++) {
 		const struct xskf_mem_worker *mw = mem_worker(&eng->workers[i]);
+		struct xc_mem m = { .frames = mem_of(eng)->o.frames, .busy_ns = mw ? mw->busy_ns : 0 };
 
-		fprintf(f, "%s{\"worker\": %u, \"frames\": %llu, \"busy_ns\": %llu}", i ? ", " : "",
-			i, (unsigned long long)mem_of(eng)->o.frames,
-			(unsigned long long)(mw ? mw->busy_ns : 0));
+		xjw_obj(w, NULL, NULL);
+		xjw_u64(w, "worker", i);
+		xc_json(w, &xc_mem, &m);
+		xjw_end(w, NULL);
 	}
-	fprintf(f, "]");
+	xjw_end(w, NULL);
 }
 
 /*

@@ -21,6 +21,8 @@
 
 #include "core/engine.h"
 
+struct xjw;
+
 /* What xskf_engine__promisc() and its kind ask of a backend's port_ctl(). */
 enum xskf_port_ctl {
 	XSKF_PORT_CTL_PROMISC, /* take frames to every MAC until fini() */
@@ -113,11 +115,13 @@ struct xskf_backend_ops {
 	/* a setting of port @p the engine's API asks for (enum xskf_port_ctl): 0 or -errno, said
 	 * in one line. NULL op, or -EOPNOTSUPP: the backend has nothing to set (0 to the app) */
 	int (*port_ctl)(struct xskf_port *p, enum xskf_port_ctl what);
-	/* the stats document: the backend's own members of port @p's object, each after ", "
-	 * (the xdp backend: the queues it serves and where it pinned their maps). NULL: none */
-	void (*port_json)(const struct xskf_port *p, FILE *f);
-	/* the backend's own members of the JSON document (",\n  \"name\": ..."), or NULL */
-	void (*json)(struct xskf_engine *eng, FILE *f);
+	/* the stats document: the backend's own members of port @p's object, through the writer
+	 * (util/json.h) open in that object (the xdp backend: the queues it serves and where it
+	 * pinned their maps). NULL: none */
+	void (*port_json)(const struct xskf_port *p, struct xjw *w);
+	/* the backend's own members of the stats document, through the writer (util/json.h)
+	 * open in its top object; NULL: none */
+	void (*json)(struct xskf_engine *eng, struct xjw *w);
 	/* the backend's members of the control socket's "doctor" answer (runner/ctl_doctor.c),
 	 * each after a comma; NULL: none */
 	void (*doctor)(struct xskf_engine *eng, FILE *f);

@@ -25,14 +25,15 @@
 #include "core/sock.h"
 #include "runner/capture.h"
 #include "runner/ctl.h"
+#include "buf.h" /* util/: the stream's buffer */
 
 #define CAP_BUF_MAX (8u << 20) /* pcapng bytes waiting for the client, at most */
 
 struct xskf_capture_session {
 	struct xskf_ctl_capture req;
-	uint8_t *buf;
-	size_t len, off, cap;
-	bool oom, ended, started;
+	struct xbuf b;                /* the stream not yet sent (util/buf.h) */
+	size_t off;                   /* of b: the first byte not yet sent */
+	bool ended, started;
 	bool in_eof;                  /* the client shut its write side: no "end" will come */
 	unsigned long long written;   /* enhanced packet blocks */
 	int64_t real_off;             /* CLOCK_REALTIME - CLOCK_MONOTONIC, ns */
@@ -43,24 +44,7 @@ struct xskf_capture_session {
 
 static void put(struct xskf_capture_session *cs, const void *p, size_t n)
 {
-	if (cs->oom)
-		return;
-	if (cs->len + n > cs->cap) {
-		size_t c = cs->cap ? cs->cap : 65536;
-		uint8_t *nb;
-
-		while (c < cs->len + n)
-			c *= 2;
-		nb = realloc(cs->buf, c);
-		if (!nb) {
-			cs->oom = true;
-			return;
-		}
-		cs->buf = nb;
-		cs->cap = c;
-	}
-	memcpy(cs->buf + cs->len, p, n);
-	cs->len += n;
+	xbuf_put(&cs->b, p, n);
 }
 
 static void put32(struct xskf_capture_session *cs, uint32_t v)
@@ -87,16 +71,16 @@ static void opt_end(struct xskf_capture_session *cs)
 /* Close the block begun at @start: its total length, at its second word and at its end. */
 static void block_end(struct xskf_capture_session *cs, size_t start)
 {
-	uint32_t total = (uint32_t)(cs->len - start + 4);
+	uint32_t total = (uint32_t)(cs->b.len - start + 4);
 
 	put32(cs, total);
-	if (!cs->oom)
-		memcpy(cs->buf + start + 4, &total, 4);
+	if (!cs->b.oom)
+		memcpy(cs->b.p + start + 4, &total, 4);
 }
 
 static size_t block_begin(struct xskf_capture_session *cs, uint32_t type)
 {
-	size_t start = cs->len;
+	size_t start = cs->b.len;
 
 	put32(cs, type);
 	put32(cs, 0); /* the length, once known */
@@ -208,6 +192,7 @@ struct xskf_capture_session *xskf_capture_session__new(struct xskf_engine *eng, 
 		snprintf(err, errlen, "error: capture: out of memory\n");
 		goto fail;
 	}
+	cs->b.first = 65536;
 	if (xskf_ctl__capture_args(args, &cs->req, why, sizeof(why))) {
 		snprintf(err, errlen, "error: %s\n", why);
 		goto fail;
@@ -262,7 +247,7 @@ struct xskf_capture_session *xskf_capture_session__new(struct xskf_engine *eng, 
 		snprintf(line + n, sizeof(line) - (size_t)n, "until the client goes\n");
 	put(cs, line, strlen(line));
 	header(cs, eng);
-	if (cs->oom) {
+	if (cs->b.oom) {
 		snprintf(err, errlen, "error: capture: out of memory\n");
 		goto fail;
 	}
@@ -284,7 +269,7 @@ static void take(struct xskf_capture_session *cs, struct xskf_engine *eng)
 
 		if (cs->req.count && cs->written >= cs->req.count)
 			break;
-		if (cs->len - cs->off >= CAP_BUF_MAX || cs->oom)
+		if (cs->b.len - cs->off >= CAP_BUF_MAX || cs->b.oom)
 			return; /* the client is slow: the rings fill, and count */
 		w = (cs->next_worker + k) % eng->nr_workers;
 		r = xskf_capture__peek(eng, w);
@@ -308,8 +293,8 @@ static void take(struct xskf_capture_session *cs, struct xskf_engine *eng)
 /* Send what @fd takes now. -1 when the client is gone. */
 static int flush(struct xskf_capture_session *cs, int fd)
 {
-	while (cs->off < cs->len) {
-		ssize_t r = send(fd, cs->buf + cs->off, cs->len - cs->off,
+	while (cs->off < cs->b.len) {
+		ssize_t r = send(fd, cs->b.p + cs->off, cs->b.len - cs->off,
 				 MSG_DONTWAIT | MSG_NOSIGNAL);
 
 		if (r < 0 && (errno == EAGAIN || errno == EINTR))
@@ -318,11 +303,9 @@ static int flush(struct xskf_capture_session *cs, int fd)
 			return -1;
 		cs->off += (size_t)r;
 	}
-	if (cs->off == cs->len) {
-		cs->off = cs->len = 0;
-	} else if (cs->off > cs->cap / 2) {
-		memmove(cs->buf, cs->buf + cs->off, cs->len - cs->off);
-		cs->len -= cs->off;
+	/* what was sent leaves the buffer once it is half of it (a move of what is left) */
+	if (cs->off == cs->b.len || cs->off > cs->b.cap / 2) {
+		xbuf_consume(&cs->b, cs->off);
 		cs->off = 0;
 	}
 	return 0;
@@ -369,9 +352,9 @@ int xskf_capture_session__step(struct xskf_capture_session *cs, struct xskf_engi
 	if ((p.revents & POLLIN) && end_asked(cs, fd))
 		finish(cs, eng);
 	take(cs, eng);
-	if (cs->oom || flush(cs, fd))
+	if (cs->b.oom || flush(cs, fd))
 		return -1;
-	return cs->ended && cs->off == cs->len ? 0 : 1;
+	return cs->ended && cs->off == cs->b.len ? 0 : 1;
 }
 
 void xskf_capture_session__end(struct xskf_capture_session *cs, struct xskf_engine *eng, int fd)
@@ -387,6 +370,6 @@ void xskf_capture_session__free(struct xskf_capture_session *cs, struct xskf_eng
 	if (cs->started && eng)
 		xskf_capture__stop(eng);
 	free(cs->ifid);
-	free(cs->buf);
+	xbuf_free(&cs->b);
 	free(cs);
 }

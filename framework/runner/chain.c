@@ -22,6 +22,7 @@
 #include "core/log.h"
 #include "runner/chain.h"
 #include "runner/json_check.h"
+#include "json.h" /* util/: the JSON writer */
 
 /* Per worker: each plugin's wctx, and room to move decided frames aside. */
 struct chain_worker {
@@ -242,13 +243,16 @@ static void plugin_json(struct xskf_chain_plugin *pl, struct xskf_engine *eng, F
  */
 void xskf_chain__json(struct xskf_chain *ch, struct xskf_engine *eng, FILE *f)
 {
-	unsigned int k, c, w, nw = xskf_engine__nr_workers(eng);
+	unsigned int k, c, wk, nw = xskf_engine__nr_workers(eng);
+	struct xjw w;
 
+	/* app_stats' value: the plugins' own, each written by its json() to @f */
+	xjw__init(&w, f);
 	if (ch->n > 1)
-		fputc('{', f);
+		xjw_obj(&w, NULL, NULL);
 	for (k = 0; k < ch->n; k++) {
 		if (ch->n > 1)
-			fprintf(f, "%s\"%s\": ", k ? ", " : "", ch->pl[k].p->name);
+			xjw_key(&w, ch->pl[k].p->name);
 		if (ch->pl[k].app.json) {
 			xskf_chain__mark(k, XSKF_CB_JSON);
 			plugin_json(&ch->pl[k], eng, f);
@@ -257,27 +261,31 @@ void xskf_chain__json(struct xskf_chain *ch, struct xskf_engine *eng, FILE *f)
 			fputs("null", f);
 	}
 	if (ch->n > 1)
-		fputc('}', f);
-	fprintf(f, ",\n  \"plugins\": [");
+		xjw_end(&w, NULL);
+	/* then "plugins" beside it in the document's top object */
+	xjw__resume(&w, f, "\n  ");
+	xjw_arr(&w, "plugins", "\n    ");
 	for (k = 0; k < ch->n; k++) {
 		const struct xskf_chain_plugin *pl = &ch->pl[k];
 
-		fprintf(f, "%s\n    {\"name\": \"%s\", \"file\": \"%s\", \"counters\": {", k ? "," : "",
-			pl->p->name, pl->file);
+		xjw_obj(&w, NULL, NULL);
+		xjw_str(&w, "name", pl->p->name);
+		xjw_str(&w, "file", pl->file);
+		xjw_obj(&w, "counters", NULL);
 		for (c = 0; c < pl->nr_counters; c++)
-			fprintf(f, "%s\"%s\": %llu", c ? ", " : "", pl->p->counters[c],
-				(unsigned long long)xskf_chain__sum(ch, k, c, nw));
-		fprintf(f, "}, \"workers\": [");
-		for (w = 0; w < nw; w++) {
-			fprintf(f, "%s{", w ? ", " : "");
+			xjw_u64(&w, pl->p->counters[c], xskf_chain__sum(ch, k, c, nw));
+		xjw_end(&w, NULL);
+		xjw_arr(&w, "workers", NULL);
+		for (wk = 0; wk < nw; wk++) {
+			xjw_obj(&w, NULL, NULL);
 			for (c = 0; c < pl->nr_counters; c++)
-				fprintf(f, "%s\"%s\": %llu", c ? ", " : "", pl->p->counters[c],
-					(unsigned long long)xskf_chain__counters(ch, k, w)[c]);
-			fputc('}', f);
+				xjw_u64(&w, pl->p->counters[c], xskf_chain__counters(ch, k, wk)[c]);
+			xjw_end(&w, NULL);
 		}
-		fprintf(f, "]}");
+		xjw_end(&w, NULL);
+		xjw_end(&w, NULL);
 	}
-	fprintf(f, "\n  ]");
+	xjw_end(&w, "\n  ");
 }
 
 static void chain_json(void *ctx, struct xskf_engine *eng, void *out)

@@ -9,7 +9,8 @@
 #include "core/backend.h"
 #include "runner/report.h"
 #include "runner/steer_cmd.h"
-#include "json.h" /* util/: xj_write_str() */
+#include "counters.h" /* util/: the counter families */
+#include "json.h"     /* util/: the JSON writer */
 
 static struct xskf_queue_stats prev[XSKF_MAX_PORTS * XSKF_MAX_QUEUES];
 
@@ -61,21 +62,11 @@ static void idle_words(struct xskf_engine *eng, FILE *f)
 
 	for (i = 0; i < eng->nr_workers && i < XSKF_MAX_WORKERS; i++) {
 		struct xskf_idle_stats st = { .sz = sizeof(st) }, *p = &prev_idle[i];
-		uint64_t busy, asleep;
 
 		if (xskf_engine__idle_stats(eng, i, &st))
 			continue;
-		busy = st.busy_ns - p->busy_ns;
-		asleep = st.asleep_ns - p->asleep_ns;
-		fprintf(f, "  w%u busy %.0f%% asleep %.0f%% wakeups %llu/%llu", i,
-			busy + asleep ? 100.0 * (double)busy / (double)(busy + asleep) : 0.0,
-			busy + asleep ? 100.0 * (double)asleep / (double)(busy + asleep) : 0.0,
-			(unsigned long long)(st.wakeups - p->wakeups),
-			(unsigned long long)(st.empty_wakeups - p->empty_wakeups));
-		/* only when it happened: the line of the common case stays as it was */
-		if (st.lost_asleep != p->lost_asleep)
-			fprintf(f, " lost_asleep %llu",
-				(unsigned long long)(st.lost_asleep - p->lost_asleep));
+		fprintf(f, "  w%u", i);
+		xc_live(f, &xc_idle, &st, p); /* the rows of util/counters.c */
 		*p = st;
 	}
 	fputc('\n', f);
@@ -185,8 +176,6 @@ int xskf_report__summary(struct xskf_engine *eng, FILE *f, double elapsed)
 	return err;
 }
 
-/* @s as a JSON string (an operator's path may hold any byte), or null. */
-
 /* The queue counters as the stats document names them: the rows of xskf_counters.h. */
 static const struct {
 	const char *obj, *key;
@@ -208,11 +197,14 @@ static const struct {
 static const char *const qobjs[] = { "", "kernel", "program", "csum", "tx_meta", "chains" };
 #define NR_QOBJS (sizeof(qobjs) / sizeof(qobjs[0]))
 
+/* A line of its own in a queue's object */
+#define QBREAK "\n     "
+
 /*
- * Every counter of @s: the queue's own four a line, then one line per object, each line
- * ending in ",\n     " (the member that closes the queue follows).
+ * Every counter of @s: the queue's own four a line, then one line per object, and a line
+ * break before the member that closes the queue.
  */
-static void json_counters(FILE *f, const struct xskf_queue_stats *s)
+static void json_counters(struct xjw *w, const struct xskf_queue_stats *s)
 {
 	const char *objs[NR_QOBJS + NR_QROWS];
 	unsigned int no = 0, o, i, k;
@@ -234,107 +226,144 @@ static void json_counters(FILE *f, const struct xskf_queue_stats *s)
 			if (strcmp(qrows[i].obj, objs[o]))
 				continue;
 			memcpy(&v, (const char *)s + qrows[i].off, sizeof(v));
-			if (k)
-				fputs(top && k % 4 == 0 ? ",\n     " : ", ", f);
-			else if (!top)
-				fprintf(f, "\"%s\": {", objs[o]);
-			fprintf(f, "\"%s\": %llu", qrows[i].key, (unsigned long long)v);
+			if (top && k % 4 == 0)
+				xjw_break(w, QBREAK);
+			else if (!top && !k) {
+				xjw_break(w, QBREAK);
+				xjw_obj(w, objs[o], NULL);
+			}
+			xjw_u64(w, qrows[i].key, v);
 			k++;
 		}
-		if (k)
-			fputs(top ? ",\n     " : "},\n     ", f);
+		if (k && !top)
+			xjw_end(w, NULL);
 	}
+	xjw_break(w, QBREAK);
 }
 
-static void json_queue(FILE *f, struct xskf_engine *eng, unsigned int i)
+static void json_queue(struct xjw *w, struct xskf_engine *eng, unsigned int i)
 {
 	struct xskf_queue_stats s;
 	unsigned int port;
 	uint32_t q;
 
 	xskf_engine__queue_stats(eng, i, &port, &q, &s);
-	fprintf(f, "    {\"port\": \"%s\", \"queue\": %u, \"worker\": %u, \"zerocopy\": %s,\n     ",
-		eng->ports[port].name, q, eng->socks[i].worker->id,
-		eng->socks[i].zerocopy ? "true" : "false");
-	json_counters(f, &s);
-	fprintf(f, "\"reconciled\": %s}", reconciles(eng, &s) ? "true" : "false");
+	xjw_obj(w, NULL, NULL);
+	xjw_str(w, "port", eng->ports[port].name);
+	xjw_u64(w, "queue", q);
+	xjw_u64(w, "worker", eng->socks[i].worker->id);
+	xjw_bool(w, "zerocopy", eng->socks[i].zerocopy);
+	json_counters(w, &s);
+	xjw_bool(w, "reconciled", reconciles(eng, &s));
+	xjw_end(w, NULL);
 }
 
-void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int census_err)
+/* ports[]: each port's name, attach mode, queues. */
+static void json_ports(struct xjw *w, struct xskf_engine *eng)
 {
-	struct xskf_frame_census c;
-	struct xskf_version v;
 	unsigned int i;
 
-	xskf_version__get(&v);
-	fprintf(f,
-		"{\n  \"app\": \"%s\",\n  \"backend\": \"%s\",\n  \"version\": \"%s\",\n"
-		"  \"plugin_abi\": %d,\n  \"libbpf\": \"%s\",\n  \"libxdp\": \"%s\",\n"
-		"  \"duration_s\": %.3f,\n  \"hints_in\": \"%s\",\n  \"ports\": [\n",
-		eng->app.name ? eng->app.name : "", eng->be->name, v.xskf, v.plugin_abi, v.libbpf,
-		v.libxdp, elapsed,
-		/* where the XDP program writes the hints (backend/xdp/features.c) */
-		eng->o.no_hints ? "none" : eng->hints_head ? "headroom" : "data_meta");
+	xjw_arr(w, "ports", "\n    ");
 	for (i = 0; i < eng->nr_ports; i++) {
 		struct xskf_port *p = &eng->ports[i];
 		const char *attach, *redirect;
 
 		eng->be->port_mode(p, &attach, &redirect);
-		fprintf(f,
-			"    {\"name\": \"%s\", \"ifindex\": %d, \"attach_mode\": \"%s\", "
-			"\"redirect\": \"%s\", \"rx_queues\": %u, \"numa_node\": %d",
-			p->name, p->ifindex, attach, redirect, p->nr_hw_queues, p->numa_node);
+		xjw_obj(w, NULL, NULL);
+		xjw_str(w, "name", p->name);
+		xjw_i64(w, "ifindex", p->ifindex);
+		xjw_str(w, "attach_mode", attach);
+		xjw_str(w, "redirect", redirect);
+		xjw_u64(w, "rx_queues", p->nr_hw_queues);
+		xjw_i64(w, "numa_node", p->numa_node);
 		/* the backend's own (xdp: --serve's queues and where their maps are pinned) */
 		if (eng->be->port_json)
-			eng->be->port_json(p, f);
-		fprintf(f, "}%s\n", i + 1 < eng->nr_ports ? "," : "");
+			eng->be->port_json(p, w);
+		xjw_end(w, NULL);
 	}
-	fprintf(f, "  ],\n  \"queues\": [\n");
-	for (i = 0; i < eng->nr_socks; i++) {
-		json_queue(f, eng, i);
-		fprintf(f, "%s\n", i + 1 < eng->nr_socks ? "," : "");
-	}
-	fprintf(f, "  ],\n  \"census\": [\n");
+	xjw_end(w, "\n  ");
+}
+
+/* census[]: per worker its UMEM and where its frames are (xc_census of util/counters.c) */
+static void json_census(struct xjw *w, struct xskf_engine *eng)
+{
+	unsigned int i;
+
+	xjw_arr(w, "census", "\n    ");
 	for (i = 0; i < eng->nr_workers; i++) {
 		const struct xskf_umem *um = &eng->workers[i].umem;
-		int ok = xskf_engine__census(eng, i, &c) == 0;
+		struct xc_census c = {
+			.hugepages = um->hugepages,
+			.umem_file = um->huge_file,
+			.page_size = um->page_size,
+			.umem_bytes = um->size,
+			.umem_node = um->numa_node,
+			.umem_pages_on_node = um->pages_on_node,
+		};
 
-		fprintf(f,
-			"    {\"worker\": %u, \"hugepages\": %s, \"page_size\": %llu, "
-			"\"umem_bytes\": %zu, \"umem_file\": %s, \"umem_node\": %d, "
-			"\"umem_pages_on_node\": %ld, \"total\": %llu, \"cache\": %llu, "
-			"\"fill_ring\": %llu, \"rx_ring\": %llu, \"rx_kernel\": %llu, \"tx_pending\": "
-			"%llu, \"tx_ring\": %llu, \"comp_ring\": %llu, \"tx_kernel\": %llu, \"ok\": "
-			"%s}%s\n",
-			i, um->hugepages ? "true" : "false", (unsigned long long)um->page_size, um->size,
-			um->huge_file ? "true" : "false", um->numa_node, um->pages_on_node,
-			(unsigned long long)c.total, (unsigned long long)c.cache,
-			(unsigned long long)c.fill_ring, (unsigned long long)c.rx_ring,
-			(unsigned long long)c.rx_kernel, (unsigned long long)c.tx_pending,
-			(unsigned long long)c.tx_ring, (unsigned long long)c.comp_ring,
-			(unsigned long long)c.tx_kernel, ok ? "true" : "false",
-			i + 1 < eng->nr_workers ? "," : "");
+		c.ok = xskf_engine__census(eng, i, &c.c) == 0;
+		xjw_obj(w, NULL, NULL);
+		xjw_u64(w, "worker", i);
+		xc_json(w, &xc_census, &c);
+		xjw_end(w, NULL);
 	}
-	fprintf(f, "  ],\n  \"idle\": \"%s\",\n  \"workers\": [\n", xskf_idle__name(eng->o.idle));
+	xjw_end(w, "\n  ");
+}
+
+/* workers[]: what each worker did with its time (xc_idle) */
+static void json_workers(struct xjw *w, struct xskf_engine *eng)
+{
+	unsigned int i;
+
+	xjw_arr(w, "workers", "\n    ");
 	for (i = 0; i < eng->nr_workers; i++) {
 		struct xskf_idle_stats st = { .sz = sizeof(st) };
 
 		xskf_engine__idle_stats(eng, i, &st);
-		fprintf(f,
-			"    {\"worker\": %u, \"busy_ns\": %llu, \"asleep_ns\": %llu, \"wakeups\": "
-			"%llu, \"empty_wakeups\": %llu, \"lost_asleep\": %llu}%s\n",
-			i, (unsigned long long)st.busy_ns, (unsigned long long)st.asleep_ns,
-			(unsigned long long)st.wakeups, (unsigned long long)st.empty_wakeups,
-			(unsigned long long)st.lost_asleep, i + 1 < eng->nr_workers ? "," : "");
+		xjw_obj(w, NULL, NULL);
+		xjw_u64(w, "worker", i);
+		xc_json(w, &xc_idle, &st);
+		xjw_end(w, NULL);
 	}
-	fprintf(f, "  ],\n  \"census_ok\": %s", census_err ? "false" : "true");
-	xskf_steer_cmd__json(eng, f);
+	xjw_end(w, "\n  ");
+}
+
+void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int census_err)
+{
+	struct xskf_version v;
+	struct xjw w;
+	unsigned int i;
+
+	xskf_version__get(&v);
+	xjw__init(&w, f);
+	xjw_obj(&w, NULL, "\n  ");
+	xjw_str(&w, "app", eng->app.name ? eng->app.name : "");
+	xjw_str(&w, "backend", eng->be->name);
+	xjw_str(&w, "version", v.xskf);
+	xjw_i64(&w, "plugin_abi", v.plugin_abi);
+	xjw_str(&w, "libbpf", v.libbpf);
+	xjw_str(&w, "libxdp", v.libxdp);
+	xjw_fixed(&w, "duration_s", elapsed, 3);
+	/* where the XDP program writes the hints (backend/xdp/features.c) */
+	xjw_str(&w, "hints_in", eng->o.no_hints ? "none" : eng->hints_head ? "headroom" : "data_meta");
+	json_ports(&w, eng);
+	xjw_arr(&w, "queues", "\n    ");
+	for (i = 0; i < eng->nr_socks; i++)
+		json_queue(&w, eng, i);
+	xjw_end(&w, "\n  ");
+	json_census(&w, eng);
+	xjw_str(&w, "idle", xskf_idle__name(eng->o.idle));
+	json_workers(&w, eng);
+	xjw_bool(&w, "census_ok", !census_err);
+	xskf_steer_cmd__json(eng, &w);
 	if (eng->be->json)
-		eng->be->json(eng, f);
+		eng->be->json(eng, &w);
 	if (eng->app.json) {
-		fprintf(f, ",\n  \"app_stats\": ");
+		/* the app prints its value itself (xskf_app.h: to a FILE *) */
+		xjw_key(&w, "app_stats");
 		eng->app.json(eng->app_ctx, eng, f);
 	}
-	fprintf(f, "\n}\n");
+	xjw_end(&w, "\n");
+	fputc('\n', f);
 	fflush(f);
 }

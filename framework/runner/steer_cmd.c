@@ -18,6 +18,7 @@
 #include "runner/cli.h"
 #include "runner/steer_cmd.h"
 #include "core/log.h"
+#include "counters.h" /* util/: the steering families */
 
 static int add_one(struct xskf_engine *eng, const char *rule, const char *where)
 {
@@ -321,63 +322,60 @@ void xskf_steer_cmd__line(struct xskf_engine *eng, FILE *f, double elapsed)
 		if (!steers(eng, p))
 			continue;
 		port_stats(eng, p, &s);
-		fprintf(
-		    f,
-		    "[%7.1fs] steer %s  seen %llu  xsk %llu  pass %llu  cpumap %llu  drop %llu\n",
-		    elapsed, xskf_engine__port_name(eng, p), (unsigned long long)s.seen,
-		    (unsigned long long)s.xsk, (unsigned long long)s.pass,
-		    (unsigned long long)s.cpumap, (unsigned long long)s.drop);
+		fprintf(f, "[%7.1fs] steer %s", elapsed, xskf_engine__port_name(eng, p));
+		xc_live(f, &xc_steer, &s, NULL);
+		fputc('\n', f);
 	}
 }
 
-static void json_text(FILE *f, const char *s)
+/* Port @p's rules, in matching order, the default last (xc_steer_rule). */
+static void json_rules(struct xskf_engine *eng, struct xjw *w, unsigned int p)
 {
-	for (; *s; s++)
-		fputc(*s == '"' || *s == '\\' ? '_' : *s, f); /* rule texts have neither */
+	unsigned int i;
+
+	xjw_arr(w, "rules", NULL);
+	for (i = 0;; i++) {
+		struct xskf_steer_info in = {.sz = sizeof(in)};
+
+		if (xskf_engine__steer_rule(eng, p, i, &in))
+			break;
+		xjw_obj(w, NULL, NULL);
+		xc_json(w, &xc_steer_rule, &in);
+		xjw_end(w, NULL);
+	}
+	xjw_end(w, NULL);
 }
 
-void xskf_steer_cmd__json(struct xskf_engine *eng, FILE *f)
+void xskf_steer_cmd__json(struct xskf_engine *eng, struct xjw *w)
 {
-	unsigned int p, i, port, k;
+	unsigned int p, i, port;
 	struct xskf_queue_stats qs;
 	uint32_t q;
 
-	fprintf(f, ",\n  \"steering\": [");
+	xjw_arr(w, "steering", "\n    ");
 	for (p = 0; p < xskf_engine__nr_ports(eng); p++) {
 		struct xskf_steer_stats s;
 
 		port_stats(eng, p, &s);
-		fprintf(f,
-			"%s\n    {\"port\": \"%s\", \"seen\": %llu, \"xsk\": %llu, \"pass\": %llu, "
-			"\"cpumap\": %llu, \"drop\": %llu,\n     \"rules\": [",
-			p ? "," : "", xskf_engine__port_name(eng, p), (unsigned long long)s.seen,
-			(unsigned long long)s.xsk, (unsigned long long)s.pass,
-			(unsigned long long)s.cpumap, (unsigned long long)s.drop);
-		for (i = 0;; i++) {
-			struct xskf_steer_info in = {.sz = sizeof(in)};
-
-			if (xskf_engine__steer_rule(eng, p, i, &in))
-				break;
-			fprintf(f, "%s{\"id\": %u, \"pos\": %u, \"rule\": \"", i ? ", " : "", in.id,
-				in.pos);
-			json_text(f, in.text);
-			fprintf(f, "\", \"hits\": %llu, \"keep_host\": %s}",
-				(unsigned long long)in.hits, in.keep_host ? "true" : "false");
-		}
-		fprintf(f, "],\n     \"queues\": [");
-		for (i = 0, k = 0; !xskf_engine__queue_stats(eng, i, &port, &q, &qs); i++) {
+		xjw_obj(w, NULL, NULL);
+		xjw_str(w, "port", xskf_engine__port_name(eng, p));
+		xc_json(w, &xc_steer, &s);
+		xjw_break(w, "\n     ");
+		json_rules(eng, w, p);
+		xjw_break(w, "\n     ");
+		xjw_arr(w, "queues", NULL);
+		for (i = 0; !xskf_engine__queue_stats(eng, i, &port, &q, &qs); i++) {
 			struct xskf_steer_stats qst = {.sz = sizeof(qst)};
 
 			if (port != p || xskf_engine__steer_stats(eng, p, q, &qst))
 				continue;
-			fprintf(f,
-				"%s{\"queue\": %u, \"seen\": %llu, \"xsk\": %llu, \"pass\": %llu, "
-				"\"cpumap\": %llu, \"drop\": %llu}",
-				k++ ? ", " : "", q, (unsigned long long)qst.seen,
-				(unsigned long long)qst.xsk, (unsigned long long)qst.pass,
-				(unsigned long long)qst.cpumap, (unsigned long long)qst.drop);
+			xjw_obj(w, NULL, NULL);
+			xjw_u64(w, "queue", q);
+			xc_json(w, &xc_steer_queue, &qst);
+			xjw_end(w, NULL);
 		}
-		fprintf(f, "]}");
+		xjw_end(w, NULL);
+		xjw_end(w, NULL);
 	}
-	fprintf(f, "\n  ]");
+	xjw_end(w, "\n  ");
 }

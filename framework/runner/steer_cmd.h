@@ -12,6 +12,7 @@
 #include "xskf.h"
 
 struct xskf_cli;
+struct xjw;
 
 /* The command line's rules, in order, on every port. Returns 0, or 2 (said: bad rule). */
 int xskf_steer_cmd__apply(struct xskf_engine *eng, const struct xskf_cli *c);
@@ -19,7 +20,7 @@ int xskf_steer_cmd__apply(struct xskf_engine *eng, const struct xskf_cli *c);
 void xskf_steer_cmd__ctl(FILE *f, struct xskf_engine *eng, const char *args);
 /* One live line per port that steers (rules, or a default other than xsk). */
 void xskf_steer_cmd__line(struct xskf_engine *eng, FILE *f, double elapsed);
-/* The JSON member ',\n  "steering": [...]'. */
-void xskf_steer_cmd__json(struct xskf_engine *eng, FILE *f);
+/* The stats document's member "steering": [...] (util/counters.h's steering families). */
+void xskf_steer_cmd__json(struct xskf_engine *eng, struct xjw *w);
 
 #endif

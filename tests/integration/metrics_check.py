@@ -262,4 +262,5 @@ def main():
           '(%d by their path in it)' % (len(fams), len(series), n, derived))
 
 
-main()
+if __name__ == '__main__':
+    main()

@@ -8,13 +8,17 @@
 #            (-s NAME, --pid, --name); without a choice the message names both sockets
 #   metrics  a chain (filter,rxdrop) on the veth bed, after the generator's frames are all in:
 #            `xskfctl metrics` is well-formed Prometheus text (promtool check metrics, and a
-#            strict parser of tests/integration/metrics_check.py), and every value of it agrees
+#            strict parser of tests/integration/metrics_check.py), every row of the counter
+#            families' tables (util/counters.c) is in stats and metrics with the same value
+#            (tables_check.py), and every value of it agrees
 #            with `xskfctl stats` taken just before and after; every number of that document
 #            (its list taken from the live document: steering with two rules, the workers'
 #            idle clocks) is a sample, under the name its path gives; --all has every instance
 #   top      `xskfctl top --count 2` against a live memory-backend chain: two tables, their
 #            columns, rates > 0 for RX, app drops and the plugin's counter; no terminal
 #            escapes on a pipe
+#   quoted   a port whose name has a '"' and a '\': `xskfctl stats` and --json are JSON with
+#            the name as it is, metrics has it as an escaped label (promtool passes)
 #   version  `--version` of xskfctl, xskf, `xskf run`, each xsk-* and xskf-trafficgen: the
 #            project's version (meson), the plugin ABI and the libbpf and libxdp files that
 #            ldd resolves; the same in --json, `xskfctl stats`, list and metrics
@@ -133,6 +137,11 @@ metrics)
 	inst=$(basename "$(ctl_sock "$pid")" .sock)
 	$PY "$S/tests/integration/metrics_check.py" "$out/m.prom" "$out/before.json" "$out/after.json" "$inst" ||
 		{ head -60 "$out/m.prom"; fail "metrics and stats disagree"; }
+	# every row of the tables of util/counters.c: in the document and in metrics, the same value
+	"$B/tests/unit/counter_rows" all >"$out/rows" || fail "counter_rows all"
+	$PY "$S/tests/integration/tables_check.py" "$out/rows" "$out/m.prom" "$out/before.json" \
+		"$out/after.json" "$inst" 'workers[]' 'census[]' 'steering[]' 'steering[].queues[]' \
+		'steering[].rules[]' || fail "a row of util/counters.c not in stats and metrics alike"
 	grep -q "^xskf_plugin_events_total{instance=\"$inst\",plugin=\"filter\",counter=\"dropped\"} [1-9]" "$out/m.prom" ||
 		fail "no filter dropped counter"
 	# the rules' hits are exactly the generator's frames (metrics_check.py held every other
@@ -153,6 +162,9 @@ metrics)
 	"$CTL" --pid "$RUN_PID" stats >"$out/ma.json" || fail "stats of the memory backend run"
 	$PY "$S/tests/integration/metrics_check.py" "$out/mm.prom" "$out/mb.json" "$out/ma.json" \
 		"xsk-rxdrop.$RUN_PID" || { cat "$out/mm.prom"; fail "memory backend: metrics and stats disagree"; }
+	$PY "$S/tests/integration/tables_check.py" "$out/rows" "$out/mm.prom" "$out/mb.json" \
+		"$out/ma.json" "xsk-rxdrop.$RUN_PID" 'memory_backend[]' 'workers[]' 'census[]' ||
+		fail "memory backend: a row of util/counters.c not in stats and metrics alike"
 	grep -q "^xskf_memory_backend_busy_seconds_total{instance=\"xsk-rxdrop.$RUN_PID\",worker=\"0\"} " "$out/mm.prom" ||
 		fail "no xskf_memory_backend_busy_seconds_total"
 	"$CTL" metrics >/dev/null 2>&1 && fail "metrics without -s and two runs: exit 0"
@@ -222,6 +234,35 @@ version)
 	grep -qF "xskf_info{instance=\"xsk-rxdrop.$RUN_PID\",app=\"xsk-rxdrop\",backend=\"memory\",version=\"$v\",plugin_abi=\"$abi\",libbpf=\"$bpf\",libxdp=\"$xdp\"} 1" "$out/m" ||
 		fail "metrics: $(grep xskf_info "$out/m")"
 	ok "the versions in --json, xskfctl stats, list and metrics (xskf_info's labels)"
+	;;
+quoted)
+	# a port whose name needs escaping in JSON (Linux allows '"' and '\' in a name): the stats
+	# document (xskfctl stats, --json at exit) stays one JSON value with the name as it is, and
+	# metrics gives it escaped as a label (the document was not JSON before the writer)
+	tb_up "xq$$"
+	qn='q"x\y'
+	dut ip link add "$qn" type veth peer name "xq$$" || fail "veth '$qn'"
+	dut ip link set "$qn" up && dut ip link set "xq$$" up || fail "link up"
+	carrier() { [ "$(dut cat "/sys/class/net/$qn/carrier" 2>/dev/null)" = 1 ]; }
+	wait_for "carrier on $qn" carrier
+	ip netns exec "$TB_NS_DUT" "$XSKF" run rxdrop -i "$qn" --quiet --json >"$out/q.json" 2>"$out/q.err" </dev/null &
+	pid=$!
+	pids+=("$pid")
+	WAIT_SHOW=$out/q.err wait_for "control socket of pid $pid" ctl_up "$pid"
+	named() { # named FILE: the document's port and queue carry the name as it is
+		$PY -c 'import json, sys; d = json.load(open(sys.argv[1]))
+assert [p["name"] for p in d["ports"]] == [sys.argv[2]] and d["queues"][0]["port"] == sys.argv[2]
+assert [s["port"] for s in d["steering"]] == [sys.argv[2]]' "$1" "$qn"
+	}
+	"$CTL" --pid "$pid" stats >"$out/qs.json" || fail "stats"
+	named "$out/qs.json" || fail "xskfctl stats: not JSON with the port '$qn': $(head -c 400 "$out/qs.json")"
+	"$CTL" --pid "$pid" metrics >"$out/q.prom" || fail "metrics: exit $?"
+	grep -qF 'xskf_queue_rx_packets_total{instance="rxdrop.'"$pid"'",port="q\"x\\y",queue="0"} ' "$out/q.prom" ||
+		fail "metrics: no queue sample with the port's label escaped: $(grep rx_packets_total "$out/q.prom")"
+	promtool check metrics <"$out/q.prom" >"$out/pt" 2>&1 || { cat "$out/pt"; fail "promtool check metrics"; }
+	stop_run "$pid" || fail "exit status $? at SIGINT: $(cat "$out/q.err")"
+	named "$out/q.json" || fail "--json: not JSON with the port '$qn': $(head -c 400 "$out/q.json")"
+	ok "the port '$qn': xskfctl stats and --json are JSON with its name, metrics its label escaped"
 	;;
 *) fail "unknown case $case_name" ;;
 esac

@@ -647,16 +647,16 @@ static void xdp_port_mode(const struct xskf_port *p, const char **attach, const 
 
 /* The stats document's port members: --serve's queues (other apps' sockets) and the folder
  * their maps are pinned in (pin.c), null when none */
-static void xdp_port_json(const struct xskf_port *p, FILE *f)
+static void xdp_port_json(const struct xskf_port *p, struct xjw *w)
 {
 	const struct xskf_xdp_port *xp = xskf_xdp_port(p);
 	unsigned int k;
 
-	fprintf(f, ", \"served\": [");
+	xjw_arr(w, "served", NULL);
 	for (k = 0; k < xp->nr_served; k++)
-		fprintf(f, "%s%u", k ? ", " : "", xp->served[k]);
-	fprintf(f, "], \"pinned\": ");
-	xj_write_str(f, xp->pin_path[0] ? xp->pin_path : NULL);
+		xjw_u64(w, NULL, xp->served[k]);
+	xjw_end(w, NULL);
+	xjw_str(w, "pinned", xp->pin_path[0] ? xp->pin_path : NULL);
 }
 
 /* Port settings the engine's API asks for: promiscuous mode (promisc.c). */
