@@ -18,6 +18,16 @@ import sys
 FOLDERS = ('framework', 'apps', 'tools', 'util', 'bpf')
 
 
+def blank_comment(text, out, i):
+    """out[] of the comment that opens at text[i] turned into spaces; the offset past it"""
+    j = text.find('*/', i + 2)
+    j = len(text) if j < 0 else j + 2
+    for k in range(i, j):
+        if out[k] != '\n':
+            out[k] = ' '
+    return j
+
+
 def blank(text):
     """text with comments, string and character literals and preprocessor lines turned into
     spaces: newlines stay, so that offsets still give line numbers"""
@@ -38,12 +48,7 @@ def blank(text):
                     continue
                 if text.startswith('/*', i):
                     # a comment that starts on a directive line may run on past it
-                    j = text.find('*/', i + 2)
-                    j = n if j < 0 else j + 2
-                    for k in range(i, j):
-                        if out[k] != '\n':
-                            out[k] = ' '
-                    i = j
+                    i = blank_comment(text, out, i)
                     continue
                 out[i] = ' '
                 i += 1
@@ -55,12 +60,7 @@ def blank(text):
                 i += 1
             continue
         if text.startswith('/*', i):
-            j = text.find('*/', i + 2)
-            j = n if j < 0 else j + 2
-            for k in range(i, j):
-                if out[k] != '\n':
-                    out[k] = ' '
-            i = j
+            i = blank_comment(text, out, i)
             continue
         if c in '"\'':
             j = i + 1
