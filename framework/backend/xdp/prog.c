@@ -744,22 +744,14 @@ static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
 
 static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port *port)
 {
-	char *log = malloc(XSKF_VERIFIER_LOG_SIZE);
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .kernel_log_buf = log,
-		    .kernel_log_size = log ? XSKF_VERIFIER_LOG_SIZE : 0);
 	struct xskf_redirect *skel;
 	struct bpf_program *hw;
+	char *log;
 	int err;
 
-	if (log)
-		log[0] = '\0';
-	skel = xskf_redirect__open_opts(&oo);
-	if (!skel) {
-		err = -errno;
-		free(log);
-		errno = -err;
+	skel = xskf_verifier_log__open(&log);
+	if (!skel)
 		return NULL;
-	}
 	if (xskf_xdp_eng(eng)->kernel_no_frags) {
 		/* no native attach of jumbo MTUs then: said once per run */
 		if (!xskf_xdp_eng(eng)->frags_said++)
