@@ -7,37 +7,29 @@
 #include <string.h>
 
 #include "backend/xdp/doctor.h"
+#include "finding.h" /* util/: xskf_finding__vformat() */
 #include "json.h" /* util/: xj_write_str() */
 
 void xskf_dr__add(struct xskf_dr_report *r, enum xskf_dr_sev sev, const char *check,
 		  const char *fmt, ...)
 {
 	struct xskf_dr_finding *f;
-	char buf[1024], *ev, *fix;
 	va_list ap;
 
 	if (r->n == XSKF_DR_MAX) {
 		r->dropped++;
 		return;
 	}
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	/* what\nevidence\nfix: one format keeps the three parts of a finding together */
-	ev = strchr(buf, '\n');
-	if (ev)
-		*ev++ = 0;
-	fix = ev ? strchr(ev, '\n') : NULL;
-	if (fix)
-		*fix++ = 0;
 	f = &r->f[r->n++];
 	f->sev = sev;
 	snprintf(f->check, sizeof(f->check), "%s", check);
-	/* a longer text is cut: the precision says so to the compiler too */
-	snprintf(f->what, sizeof(f->what), "%.*s", (int)sizeof(f->what) - 1, buf);
-	snprintf(f->evidence, sizeof(f->evidence), "%.*s", (int)sizeof(f->evidence) - 1,
-		 ev ? ev : "");
-	snprintf(f->fix, sizeof(f->fix), "%.*s", (int)sizeof(f->fix) - 1, fix ? fix : "");
+	/* what\nevidence\nfix: one format keeps the three parts of a finding together */
+	va_start(ap, fmt);
+	xskf_finding__vformat(&(struct xskf_finding_text){f->what, f->evidence, f->fix,
+							  sizeof(f->what), sizeof(f->evidence),
+							  sizeof(f->fix)},
+			      fmt, ap);
+	va_end(ap);
 }
 
 unsigned int xskf_dr__count(const struct xskf_dr_report *r, enum xskf_dr_sev sev)
