@@ -29,10 +29,7 @@ void dr_add(struct dr_out *o, int sev, const char *check, const char *fmt, ...)
 	l->sev = sev;
 	snprintf(l->check, sizeof(l->check), "%.*s", (int)sizeof(l->check) - 1, check);
 	va_start(ap, fmt);
-	xskf_finding__vformat(&(struct xskf_finding_text){l->what, l->evidence, l->fix,
-							  sizeof(l->what), sizeof(l->evidence),
-							  sizeof(l->fix)},
-			      fmt, ap);
+	xskf_finding__vformat(XSKF_FINDING_TEXT(l), fmt, ap);
 	va_end(ap);
 }
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "backend/xdp/doctor.h"
-#include "finding.h" /* util/: xskf_finding__vformat() */
+#include "finding.h" /* util/: a finding split, printed */
 #include "json.h" /* util/: xj_write_str() */
 
 void xskf_dr__add(struct xskf_dr_report *r, enum xskf_dr_sev sev, const char *check,
@@ -25,10 +25,7 @@ void xskf_dr__add(struct xskf_dr_report *r, enum xskf_dr_sev sev, const char *ch
 	snprintf(f->check, sizeof(f->check), "%s", check);
 	/* what\nevidence\nfix: one format keeps the three parts of a finding together */
 	va_start(ap, fmt);
-	xskf_finding__vformat(&(struct xskf_finding_text){f->what, f->evidence, f->fix,
-							  sizeof(f->what), sizeof(f->evidence),
-							  sizeof(f->fix)},
-			      fmt, ap);
+	xskf_finding__vformat(XSKF_FINDING_TEXT(f), fmt, ap);
 	va_end(ap);
 }
 
@@ -57,12 +54,8 @@ void xskf_dr__print(FILE *f, const struct xskf_dr_report *r, bool verbose)
 
 		if (!verbose && x->sev < XSKF_DR_INFO)
 			continue;
-		fprintf(f, "%s %s: %s", xskf_dr__sev_name(x->sev), x->check, x->what);
-		if (x->evidence[0])
-			fprintf(f, "; evidence: %s", x->evidence);
-		if (x->fix[0])
-			fprintf(f, "; fix: %s", x->fix);
-		fputc('\n', f);
+		xskf_finding__line(f, xskf_dr__sev_name(x->sev), x->check, x->what, x->evidence,
+				   x->fix);
 	}
 	if (r->dropped)
 		fprintf(f, "problem doctor: %u more findings not shown (at most %d)\n", r->dropped,
@@ -87,15 +80,9 @@ void xskf_dr__json(FILE *f, const struct xskf_dr_report *r, const char *ifname,
 	for (i = 0; i < r->n; i++) {
 		const struct xskf_dr_finding *x = &r->f[i];
 
-		fprintf(f, "%s\n  {\"check\": ", i ? "," : "");
-		xj_write_str(f, x->check);
-		fprintf(f, ", \"severity\": \"%s\", \"what\": ", xskf_dr__sev_name(x->sev));
-		xj_write_str(f, x->what);
-		fprintf(f, ", \"evidence\": ");
-		xj_write_str(f, x->evidence);
-		fprintf(f, ", \"fix\": ");
-		xj_write_str(f, x->fix);
-		fputc('}', f);
+		fprintf(f, "%s\n  ", i ? "," : "");
+		xskf_finding__json(f, xskf_dr__sev_name(x->sev), x->check, x->what, x->evidence,
+				   x->fix);
 	}
 	fprintf(f, "]}\n");
 }
