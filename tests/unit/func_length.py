@@ -28,6 +28,22 @@ def blank_comment(text, out, i):
     return j
 
 
+def blank_line(text, out, i, directive):
+    """out[] from text[i] to the end of its line turned into spaces; a @directive's line runs
+    on past a backslash-newline and past a comment that starts on it. The offset of its end"""
+    n = len(text)
+    while i < n and text[i] != '\n':
+        if directive and text[i] == '\\' and i + 1 < n and text[i + 1] == '\n':
+            out[i] = ' '
+            i += 2
+        elif directive and text.startswith('/*', i):
+            i = blank_comment(text, out, i)
+        else:
+            out[i] = ' '
+            i += 1
+    return i
+
+
 def blank(text):
     """text with comments, string and character literals and preprocessor lines turned into
     spaces: newlines stay, so that offsets still give line numbers"""
@@ -41,23 +57,11 @@ def blank(text):
             continue
         if line_start and c == '#':
             # a directive, with its continuation lines (a macro's body is not a function here)
-            while i < n and text[i] != '\n':
-                if text[i] == '\\' and i + 1 < n and text[i + 1] == '\n':
-                    out[i] = ' '
-                    i += 2
-                    continue
-                if text.startswith('/*', i):
-                    # a comment that starts on a directive line may run on past it
-                    i = blank_comment(text, out, i)
-                    continue
-                out[i] = ' '
-                i += 1
+            i = blank_line(text, out, i, True)
             continue
         line_start = False
         if text.startswith('//', i):
-            while i < n and text[i] != '\n':
-                out[i] = ' '
-                i += 1
+            i = blank_line(text, out, i, False)
             continue
         if text.startswith('/*', i):
             i = blank_comment(text, out, i)
