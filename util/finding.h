@@ -24,11 +24,11 @@ struct xskf_finding_text {
  * text to 1023 bytes first. Any thread.
  */
 void xskf_finding__vformat(const struct xskf_finding_text *t, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
+    __attribute__((format(printf, 2, 0)));
 
 /* The xskf_finding_text of @x, a struct with the arrays what, evidence and fix. */
-#define XSKF_FINDING_TEXT(x)                                                                    \
-	(&(const struct xskf_finding_text){(x)->what, (x)->evidence, (x)->fix, sizeof((x)->what), \
+#define XSKF_FINDING_TEXT(x)                                                                       \
+	(&(const struct xskf_finding_text){(x)->what, (x)->evidence, (x)->fix, sizeof((x)->what),  \
 					   sizeof((x)->evidence), sizeof((x)->fix)})
 
 /*

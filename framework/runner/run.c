@@ -213,8 +213,9 @@ fail:
  * live lines and the app's tick. @out may become stderr. The status so far.
  */
 static int run_until_stop(struct xskf_engine *eng, const struct xskf_cli *c,
-			  const struct xskf_app *app, void *app_ctx, const struct xskf_run_hook *hook,
-			  const char *argv0, double t0, FILE **out)
+			  const struct xskf_app *app, void *app_ctx,
+			  const struct xskf_run_hook *hook, const char *argv0, double t0,
+			  FILE **out)
 {
 	double last = t0, t;
 

@@ -138,7 +138,8 @@ def self_test(tmp_dir):
     and a function whose braces sit in strings and comments: only the first is too long"""
     body = lambda k: ''.join('\tx += %d; /* { */\n' % i for i in range(k))
     text = ('static int too_long(int x)\n{\n' + body(99) + '}\n'
-            'static int __attribute__((unused)) just_right(int x)\n{\n' + body(97) + '\treturn x;\n}\n'
+            'static int __attribute__((unused)) just_right(int x)\n{\n' + body(97) +
+            '\treturn x;\n}\n'
             'static const int table[] = {\n' + ''.join('\t%d,\n' % i for i in range(148)) + '};\n'
             '#define BIG(x) { \\\n' + ''.join('\tx; \\\n' for i in range(118)) + '}\n'
             'static const char *s(void)\n{\n\treturn "}}}" "{"; // }\n}\n')

@@ -329,8 +329,8 @@ static void gather_table(struct xskf_port *port, struct table *t)
 }
 
 /* What frames of queue @q do when no rule matches: its owner's default (none: XSK, pass). */
-static const struct xskf_steer_rule *queue_default(struct xskf_port *port,
-						   const struct table *t, uint32_t q)
+static const struct xskf_steer_rule *queue_default(struct xskf_port *port, const struct table *t,
+						   uint32_t q)
 {
 	static const struct xskf_steer_rule none; /* a queue no run owns: XSK, no socket: pass */
 
@@ -435,8 +435,8 @@ static int fill_maps(struct xskf_port *port, struct table *t, const struct xskf_
 	unsigned int i;
 	int err;
 
-	err = clear_gen(bpf_map__fd(skel->maps.steer_hash), sizeof(struct xskf_steer_hkey), 0,
-			b->g);
+	err =
+	    clear_gen(bpf_map__fd(skel->maps.steer_hash), sizeof(struct xskf_steer_hkey), 0, b->g);
 	if (!err && cfg->dims & (1u << XSKF_DIM_ETYPE))
 		err = build_hash(b, XSKF_DIM_ETYPE);
 	if (!err && cfg->dims & (1u << XSKF_DIM_VLAN))
@@ -781,8 +781,8 @@ int xskf_steer__load(struct xskf_engine *eng, struct xskf_port *port)
 	/* counters from zero (the program ran once when the redirect tier was probed); a run
 	 * that joins another's program zeroed its own queues' when it took them (prog_share.c) */
 	if (!xskf_xdp_port(port)->share.joined) {
-		err = xskf_percpu__zero(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_qstats), 0,
-					XSKF_STEER_MAX_QUEUES, sizeof(struct xskf_steer_qstats));
+		err = xskf_percpu__zero(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_qstats),
+					0, XSKF_STEER_MAX_QUEUES, sizeof(struct xskf_steer_qstats));
 		if (!err)
 			err = xskf_percpu__zero(
 			    bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_hits), 0,
