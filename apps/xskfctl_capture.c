@@ -269,22 +269,59 @@ static bool parse_mode(const char *s, mode_t *mode)
 	return true;
 }
 
-int cmd_capture(const char *want, int argc, char **argv)
+/* What the command line asks: the request's fields and where the frames go. */
+struct cap_args {
+	const char *file, *port;
+	unsigned long long count, snap, queue;
+	unsigned int dirs; /* 1 rx, 2 tx: --rx --tx is both */
+	bool has_queue;
+	mode_t mode;
+};
+
+/* One option that takes a value, @v: 0, or 2 (the exit code) with the refusal said. */
+static int set_value(struct cap_args *a, const char *o, const char *v)
 {
-	char req[512], err[600], line[512];
-	const char *file = NULL, *port = NULL;
-	unsigned long long count = 0, snap = 0, queue = 0;
-	unsigned int dirs = 0; /* 1 rx, 2 tx: --rx --tx is both */
-	bool has_queue = false, ending = false;
-	struct out_file of = { .dfd = -1 };
-	mode_t mode = 0600;
-	struct scan sc = {0};
-	struct ctl_inst inst;
-	struct sigaction sa = {.sa_handler = on_stop}; /* no SA_RESTART: poll() returns */
-	size_t ll = 0;
-	FILE *out = NULL;
-	int i, fd = -1, ofd = -1, tries, rc = 1;
-	uint64_t end_by = 0;
+	if (!strcmp(o, "--port")) {
+		a->port = v;
+		if (!*v || strlen(v) >= 16 || strpbrk(v, " /=")) {
+			fprintf(stderr, "xskfctl: capture: invalid --port '%s': an interface name\n",
+				v);
+			return 2;
+		}
+	} else if (!strcmp(o, "--queue")) {
+		if (!num(v, 0, 65535, &a->queue)) {
+			fprintf(stderr, "xskfctl: capture: invalid --queue '%s': 0 to 65535\n", v);
+			return 2;
+		}
+		a->has_queue = true;
+	} else if (!strcmp(o, "-c")) {
+		if (!num(v, 1, 1000000000000ull, &a->count)) {
+			fprintf(stderr, "xskfctl: capture: invalid -c '%s': a number of frames "
+					"from 1 to 10^12\n", v);
+			return 2;
+		}
+	} else if (!strcmp(o, "--snaplen")) {
+		if (!num(v, 1, 65535, &a->snap)) {
+			fprintf(stderr, "xskfctl: capture: invalid --snaplen '%s': 1 to 65535 "
+					"bytes (leave it out for whole frames)\n", v);
+			return 2;
+		}
+	} else if (!strcmp(o, "--mode")) {
+		if (!parse_mode(v, &a->mode)) {
+			fprintf(stderr, "xskfctl: capture: invalid --mode '%s': octal, 0 to "
+					"0777 (default 0600)\n", v);
+			return 2;
+		}
+	} else {
+		a->file = v;
+	}
+	return 0;
+}
+
+/* The command line into @a: 0, or 2 (the exit code of a usage error) with the error said. */
+static int parse_args(int argc, char **argv, struct cap_args *a)
+{
+	int i, rc;
 
 	for (i = 0; i < argc; i++) {
 		const char *o = argv[i];
@@ -292,7 +329,7 @@ int cmd_capture(const char *want, int argc, char **argv)
 			   !strcmp(o, "--snaplen") || !strcmp(o, "-w") || !strcmp(o, "--mode");
 
 		if (!strcmp(o, "--rx") || !strcmp(o, "--tx") || !strcmp(o, "--both")) {
-			dirs |= o[2] == 'r' ? 1 : o[2] == 't' ? 2 : 3;
+			a->dirs |= o[2] == 'r' ? 1 : o[2] == 't' ? 2 : 3;
 			continue;
 		}
 		if (!val)
@@ -301,139 +338,104 @@ int cmd_capture(const char *want, int argc, char **argv)
 			fprintf(stderr, "xskfctl: capture: %s needs a value\n", o);
 			return 2;
 		}
-		if (!strcmp(o, "--port")) {
-			port = argv[i];
-			if (!*port || strlen(port) >= 16 || strpbrk(port, " /=")) {
-				fprintf(stderr, "xskfctl: capture: invalid --port '%s': an interface "
-						"name\n", port);
-				return 2;
-			}
-		} else if (!strcmp(o, "--queue")) {
-			if (!num(argv[i], 0, 65535, &queue)) {
-				fprintf(stderr, "xskfctl: capture: invalid --queue '%s': 0 to 65535\n",
-					argv[i]);
-				return 2;
-			}
-			has_queue = true;
-		} else if (!strcmp(o, "-c")) {
-			if (!num(argv[i], 1, 1000000000000ull, &count)) {
-				fprintf(stderr, "xskfctl: capture: invalid -c '%s': a number of frames "
-						"from 1 to 10^12\n", argv[i]);
-				return 2;
-			}
-		} else if (!strcmp(o, "--snaplen")) {
-			if (!num(argv[i], 1, 65535, &snap)) {
-				fprintf(stderr, "xskfctl: capture: invalid --snaplen '%s': 1 to 65535 "
-						"bytes (leave it out for whole frames)\n", argv[i]);
-				return 2;
-			}
-		} else if (!strcmp(o, "--mode")) {
-			if (!parse_mode(argv[i], &mode)) {
-				fprintf(stderr, "xskfctl: capture: invalid --mode '%s': octal, 0 to "
-						"0777 (default 0600)\n", argv[i]);
-				return 2;
-			}
-		} else {
-			file = argv[i];
-		}
+		rc = set_value(a, o, argv[i]);
+		if (rc)
+			return rc;
 	}
-	if (!file) {
+	if (!a->file) {
 		fprintf(stderr, "xskfctl: capture needs -w FILE.pcapng (or -w - for stdout)\n");
 		return 2;
 	}
-	snprintf(req, sizeof(req), "capture dir=%s", dirs == 1 ? "rx" : dirs == 2 ? "tx" : "both");
-	if (port)
-		snprintf(req + strlen(req), sizeof(req) - strlen(req), " port=%s", port);
-	if (has_queue)
-		snprintf(req + strlen(req), sizeof(req) - strlen(req), " queue=%llu", queue);
-	if (count)
-		snprintf(req + strlen(req), sizeof(req) - strlen(req), " count=%llu", count);
-	if (snap)
-		snprintf(req + strlen(req), sizeof(req) - strlen(req), " snaplen=%llu", snap);
-	strcat(req, "\n");
-	if (ctl_choose(want, &inst))
-		return 1;
-	/* the file first: a path that cannot be written starts no capture on the run */
-	if (strcmp(file, "-")) {
-		ofd = open_out(file, mode, &of);
-		if (ofd < 0)
-			return 1;
-	}
-	/* the first line decides: "ok: ..." then pcapng, or one "error: ..." line */
-	for (tries = 0;; tries++) {
-		ssize_t r;
+	return 0;
+}
 
-		fd = ctl_connect(inst.path, err, sizeof(err));
+/* The request line of the control protocol for @a (framework/runner/ctl_proto.c reads it). */
+static void format_request(const struct cap_args *a, char *req, size_t size)
+{
+	snprintf(req, size, "capture dir=%s", a->dirs == 1 ? "rx" : a->dirs == 2 ? "tx" : "both");
+	if (a->port)
+		snprintf(req + strlen(req), size - strlen(req), " port=%s", a->port);
+	if (a->has_queue)
+		snprintf(req + strlen(req), size - strlen(req), " queue=%llu", a->queue);
+	if (a->count)
+		snprintf(req + strlen(req), size - strlen(req), " count=%llu", a->count);
+	if (a->snap)
+		snprintf(req + strlen(req), size - strlen(req), " snaplen=%llu", a->snap);
+	snprintf(req + strlen(req), size - strlen(req), "\n");
+}
+
+/*
+ * Asks the run at @path for the capture @req and reads its first line into @line: the
+ * connected socket (the caller tells "ok: ..." from "error: ...") or -1 with the error said.
+ * A run busy with another capture, or one that closed before answering, is asked again for
+ * 2 s: a capture that just ended frees its place a moment after its client has seen the end.
+ */
+static int ask_capture(const char *path, const char *req, char *line, size_t size)
+{
+	char err[600];
+	size_t ll = 0;
+	int tries, fd;
+
+	for (tries = 0;; tries++) {
+		fd = ctl_connect(path, err, sizeof(err));
 		if (fd < 0) {
 			fprintf(stderr, "xskfctl: %s\n", err);
-			goto out;
+			return -1;
 		}
 		/* the write side stays open: Ctrl-C sends "end" on it (the run then closes) */
 		if (send(fd, req, strlen(req), MSG_NOSIGNAL) < 0 && errno != EPIPE &&
 		    errno != ECONNRESET) {
-			fprintf(stderr, "xskfctl: cannot send to %s: %s\n", inst.path,
-				strerror(errno));
-			goto out;
+			fprintf(stderr, "xskfctl: cannot send to %s: %s\n", path, strerror(errno));
+			close(fd);
+			return -1;
 		}
 		ll = 0;
-		while (ll < sizeof(line) - 1 && (r = recv(fd, line + ll, 1, 0)) == 1 &&
-		       line[ll] != '\n')
+		while (ll < size - 1 && recv(fd, line + ll, 1, 0) == 1 && line[ll] != '\n')
 			ll++;
 		line[ll] = 0;
 		if (tries < 40 && (!ll || !strncmp(line, "error: busy", 11))) {
 			close(fd);
-			fd = -1;
 			usleep(50 * 1000);
 			continue;
 		}
-		break;
+		return fd;
 	}
-	if (strncmp(line, "ok:", 3)) {
-		fprintf(stderr, "xskfctl: %s\n", ll ? (strncmp(line, "error: ", 7) ? line : line + 7)
-					       : "the run closed the capture without an answer");
-		goto out;
-	}
-	/* the run's own words on what it captures: a script waits for this line */
-	fprintf(stderr, "xskfctl: %s\n", line + 4);
-	if (ofd >= 0 && !of.created && ftruncate(ofd, 0)) {
-		fprintf(stderr, "xskfctl: cannot write %s: %s\n", file, strerror(errno));
-		goto out;
-	}
-	of.created = false; /* the capture started: the file stays, whatever it holds */
-	out = ofd >= 0 ? fdopen(ofd, "wb") : stdout;
-	if (!out) {
-		fprintf(stderr, "xskfctl: cannot write %s: %s\n", file, strerror(errno));
-		goto out;
-	}
-	ofd = -1;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN); /* -w - into a reader that goes: a write error, said */
+}
+
+/*
+ * Copies the stream of @fd into @out, read on the way by @sc, until the run closes it (after
+ * -c N frames, or when it ends) or Ctrl-C ends it: 0, or -1 with a write error said.
+ * @ending tells the caller that Ctrl-C ended it.
+ */
+static int copy_stream(int fd, FILE *out, const char *name, struct scan *sc, bool *ending)
+{
+	uint64_t end_by = 0;
+
 	for (;;) {
 		uint8_t buf[65536];
 		struct pollfd p = {.fd = fd, .events = POLLIN};
 		ssize_t r;
 		int left = -1;
 
-		if (stop && !ending) {
+		if (stop && !*ending) {
 			/*
 			 * Ctrl-C: the run is asked to end the capture, and ends the stream as -c
 			 * does (its last frames, the statistics block with the drops), then closes.
 			 * A second Ctrl-C, or 2 s without the end, stops at once.
 			 */
-			ending = true;
+			*ending = true;
 			stop = 0;
 			end_by = now_ms() + 2000;
 			if (send(fd, "end\n", 4, MSG_NOSIGNAL) != 4)
-				break;
+				return 0;
 		} else if (stop) {
-			break;
+			return 0;
 		}
-		if (ending) {
+		if (*ending) {
 			uint64_t now = now_ms();
 
 			if (now >= end_by)
-				break;
+				return 0;
 			left = (int)(end_by - now);
 		}
 		if (poll(&p, 1, left) <= 0)
@@ -442,37 +444,110 @@ int cmd_capture(const char *want, int argc, char **argv)
 		if (r < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (r <= 0)
-			break;
-		feed(&sc, buf, (size_t)r);
+			return 0;
+		feed(sc, buf, (size_t)r);
 		if (fwrite(buf, 1, (size_t)r, out) != (size_t)r || fflush(out)) {
-			fprintf(stderr, "xskfctl: cannot write %s: %s: the capture stops\n",
-				strcmp(file, "-") ? file : "stdout", strerror(errno));
-			goto out;
+			fprintf(stderr, "xskfctl: cannot write %s: %s: the capture stops\n", name,
+				strerror(errno));
+			return -1;
 		}
 	}
-	if (sc.bad) {
+}
+
+/* The last words on a capture that ended: 0, or 1 when it is not what was asked. */
+static int say_result(const struct scan *sc, const struct cap_args *a, const char *name,
+		      bool ending)
+{
+	if (sc->bad) {
 		fprintf(stderr, "xskfctl: the run's capture stream is not pcapng\n");
-		goto out;
+		return 1;
 	}
-	if (count && sc.frames < count && !ending) {
+	if (a->count && sc->frames < a->count && !ending) {
 		fprintf(stderr, "xskfctl: the run ended the capture after %llu of %llu frames "
-				"(%s holds them)\n", sc.frames, count,
-			strcmp(file, "-") ? file : "stdout");
-		goto out;
+				"(%s holds them)\n", sc->frames, a->count, name);
+		return 1;
 	}
-	fprintf(stderr, "xskfctl: %llu frame%s captured into %s%s", sc.frames,
-		sc.frames == 1 ? "" : "s", strcmp(file, "-") ? file : "stdout",
-		ending ? " (interrupted)" : "");
-	if (sc.end_seen)
-		fprintf(stderr, ", %llu dropped (capture rings full)\n", sc.drops);
+	fprintf(stderr, "xskfctl: %llu frame%s captured into %s%s", sc->frames,
+		sc->frames == 1 ? "" : "s", name, ending ? " (interrupted)" : "");
+	if (sc->end_seen)
+		fprintf(stderr, ", %llu dropped (capture rings full)\n", sc->drops);
 	else
 		fprintf(stderr, " (the run sent no drop count: the file has no statistics "
 				"block)\n");
-	rc = 0;
-out:
-	if (out && out != stdout && fclose(out) && !rc) {
-		fprintf(stderr, "xskfctl: cannot write %s: %s\n", file, strerror(errno));
+	return 0;
+}
+
+/*
+ * The stream of a capture the run accepted (@line: its "ok: ..."), into the -w file @ofd or
+ * stdout: 0 or 1. The file is emptied only now (an existing one stays as it was when the
+ * run refuses) and then stays, whatever it holds. @ofd is closed here.
+ */
+static int receive(int fd, const char *line, const struct cap_args *a, struct out_file *of,
+		   int ofd)
+{
+	const char *name = strcmp(a->file, "-") ? a->file : "stdout";
+	struct sigaction sa = {.sa_handler = on_stop}; /* no SA_RESTART: poll() returns */
+	struct scan sc = {0};
+	bool ending = false;
+	FILE *out;
+	int rc = 1;
+
+	/* the run's own words on what it captures: a script waits for this line */
+	fprintf(stderr, "xskfctl: %s\n", line + 4);
+	if (ofd >= 0 && !of->created && ftruncate(ofd, 0)) {
+		fprintf(stderr, "xskfctl: cannot write %s: %s\n", a->file, strerror(errno));
+		close(ofd);
+		return 1;
+	}
+	of->created = false; /* the capture started: the file stays, whatever it holds */
+	out = ofd >= 0 ? fdopen(ofd, "wb") : stdout;
+	if (!out) {
+		fprintf(stderr, "xskfctl: cannot write %s: %s\n", a->file, strerror(errno));
+		close(ofd);
+		return 1;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN); /* -w - into a reader that goes: a write error, said */
+	if (!copy_stream(fd, out, name, &sc, &ending))
+		rc = say_result(&sc, a, name, ending);
+	if (out != stdout && fclose(out) && !rc) {
+		fprintf(stderr, "xskfctl: cannot write %s: %s\n", a->file, strerror(errno));
 		rc = 1;
+	}
+	free(sc.blk);
+	return rc;
+}
+
+int cmd_capture(const char *want, int argc, char **argv)
+{
+	struct cap_args a = {.mode = 0600};
+	struct out_file of = {.dfd = -1};
+	char req[512], line[512];
+	struct ctl_inst inst;
+	int fd = -1, ofd = -1, rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc;
+	format_request(&a, req, sizeof(req));
+	if (ctl_choose(want, &inst))
+		return 1;
+	/* the file first: a path that cannot be written starts no capture on the run */
+	if (strcmp(a.file, "-")) {
+		ofd = open_out(a.file, a.mode, &of);
+		if (ofd < 0)
+			return 1;
+	}
+	/* the first line decides: "ok: ..." then pcapng, or one "error: ..." line */
+	fd = ask_capture(inst.path, req, line, sizeof(line));
+	rc = 1;
+	if (fd >= 0 && !strncmp(line, "ok:", 3)) {
+		rc = receive(fd, line, &a, &of, ofd);
+		ofd = -1;
+	} else if (fd >= 0) {
+		fprintf(stderr, "xskfctl: %s\n", *line ? (strncmp(line, "error: ", 7) ? line : line + 7)
+						 : "the run closed the capture without an answer");
 	}
 	if (ofd >= 0) {
 		if (of.created)
@@ -483,6 +558,5 @@ out:
 		close(of.dfd);
 	if (fd >= 0)
 		close(fd);
-	free(sc.blk);
 	return rc;
 }

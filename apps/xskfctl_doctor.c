@@ -27,6 +27,7 @@
 
 #include "xskfctl.h"
 #include "xskfctl_doctor.h"
+#include "finding.h" /* util/: a finding as a line or JSON */
 #include "json.h" /* util/: xj_write_str() */
 
 
@@ -54,22 +55,11 @@ static void print(FILE *f, const struct dr_out *o, const char *inst, double secs
 		const char *sev = l->sev == DR_PROBLEM ? "problem" : "info";
 
 		if (json) {
-			fprintf(f, "%s\n  {\"check\": \"%s\", \"severity\": \"%s\", \"what\": ",
-				i ? "," : "", l->check, sev);
-			xj_write_str(f, l->what);
-			fprintf(f, ", \"evidence\": ");
-			xj_write_str(f, l->evidence);
-			fprintf(f, ", \"fix\": ");
-			xj_write_str(f, l->fix);
-			fputc('}', f);
-			continue;
+			fprintf(f, "%s\n  ", i ? "," : "");
+			xskf_finding__json(f, sev, l->check, l->what, l->evidence, l->fix);
+		} else {
+			xskf_finding__line(f, sev, l->check, l->what, l->evidence, l->fix);
 		}
-		fprintf(f, "%s %s: %s", sev, l->check, l->what);
-		if (l->evidence[0])
-			fprintf(f, "; evidence: %s", l->evidence);
-		if (l->fix[0])
-			fprintf(f, "; fix: %s", l->fix);
-		fputc('\n', f);
 	}
 	if (json)
 		fprintf(f, "]}\n");

@@ -15,32 +15,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "finding.h" /* util/ */
 #include "xskfctl_doctor.h"
 
 void dr_add(struct dr_out *o, int sev, const char *check, const char *fmt, ...)
 {
 	struct dr_line *l;
-	char buf[1024], *ev, *fix;
 	va_list ap;
 
 	if (o->n == DR_MAX_LINES)
 		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	ev = strchr(buf, '\n');
-	if (ev)
-		*ev++ = 0;
-	fix = ev ? strchr(ev, '\n') : NULL;
-	if (fix)
-		*fix++ = 0;
 	l = &o->l[o->n++];
 	l->sev = sev;
 	snprintf(l->check, sizeof(l->check), "%.*s", (int)sizeof(l->check) - 1, check);
-	snprintf(l->what, sizeof(l->what), "%.*s", (int)sizeof(l->what) - 1, buf);
-	snprintf(l->evidence, sizeof(l->evidence), "%.*s", (int)sizeof(l->evidence) - 1,
-		 ev ? ev : "");
-	snprintf(l->fix, sizeof(l->fix), "%.*s", (int)sizeof(l->fix) - 1, fix ? fix : "");
+	va_start(ap, fmt);
+	xskf_finding__vformat(XSKF_FINDING_TEXT(l), fmt, ap);
+	va_end(ap);
 }
 
 /* @key of @obj, or of its member object @sub (NULL: @obj's own). */

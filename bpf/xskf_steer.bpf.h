@@ -328,6 +328,77 @@ static __always_inline __u32 steer_flow_hash(const struct steer_flow *f)
 	 (1u << XSKF_DIM_DST))
 
 /*
+ * The first rule among the candidates @cand that the lookup fields (ethertype, VLAN, source
+ * and destination addresses: a hash or LPM lookup each, only where a rule of @dims uses the
+ * field) allow too, with the arrays' bitmaps @q, @p, @sp, @dp; @none when none is left. Only
+ * for a frame the arrays left candidates for (a frame the ports rule out pays neither this nor
+ * a lookup). A frame the short reader could not take was read whole before and is read again
+ * here into @f; reading whole at once for every table with a lookup field made the frames it
+ * rules out 5 ns dearer.
+ */
+static __always_inline __u32 steer_lookup_first(struct xdp_md *ctx, const struct steer_tab *t,
+						__u32 dims, __u64 cand, __u32 none,
+						const struct xskf_steer_bm *q,
+						const struct xskf_steer_bm *p,
+						const struct xskf_steer_bm *sp,
+						const struct xskf_steer_bm *dp, struct steer_flow *f)
+{
+	const struct xskf_steer_bm *e, *v, *s, *d;
+
+	steer_parse(ctx, f);
+	e = &t->bm[XSKF_STEER_BM_WILD + XSKF_DIM_ETYPE];
+	v = &t->bm[XSKF_STEER_BM_WILD + XSKF_DIM_VLAN];
+	s = &t->bm[XSKF_STEER_BM_WILD + XSKF_DIM_SRC];
+	d = &t->bm[XSKF_STEER_BM_WILD + XSKF_DIM_DST];
+	if (dims & (1u << XSKF_DIM_ETYPE) &&
+	    !(cand &= (e = steer_hash_bm(t, XSKF_DIM_ETYPE, f->etype))->sum))
+		return none;
+	if (dims & (1u << XSKF_DIM_VLAN) &&
+	    !(cand &= (v = steer_hash_bm(t, XSKF_DIM_VLAN, f->vlan))->sum))
+		return none;
+	if (dims & (1u << XSKF_DIM_SRC) &&
+	    !(cand &= (s = steer_addr_bm(t, XSKF_DIM_SRC, f, f->src))->sum))
+		return none;
+	if (dims & (1u << XSKF_DIM_DST) &&
+	    !(cand &= (d = steer_addr_bm(t, XSKF_DIM_DST, f, f->dst))->sum))
+		return none;
+	return steer_first(cand, none, q, p, sp, dp, e, v, s, d);
+}
+
+/*
+ * The verdict of act index @at of generation @gen, counted in its hit counter: its action
+ * and, for CPUMAP, the CPU of the set the frame's flow hash picks (the flow read into @f).
+ */
+static __always_inline int steer_verdict(struct xdp_md *ctx, struct xskf_steer_acts *acts,
+					 __u32 gen, __u32 at, struct steer_flow *f)
+{
+	__u32 k, kind;
+	__u64 *hits;
+
+	/* the counter's key is read where it is kept: no copy through the stack */
+	k = gen * XSKF_STEER_ACTS_GEN + at;
+	hits = bpf_map_lookup_elem(&steer_hits, &acts->slot[k]);
+	if (hits)
+		(*hits)++;
+	kind = acts->kind[k];
+	if (kind == XSKF_STEER_ACT_CPUMAP) {
+		const struct xskf_steer_cpuset *cs = bpf_map_lookup_elem(&steer_cpuset, &k);
+		__u32 n, cpu;
+
+		if (!cs || !cs->nr || cs->nr > XSKF_STEER_MAX_CPUS)
+			return STEER_VERDICT(XSKF_STEER_ACT_PASS, 0);
+		n = cs->nr;
+		steer_parse(ctx, f); /* the flow: read again (each way here read less of it) */
+		cpu = steer_flow_hash(f) % n;
+		/* the verifier's bound: the compiler drops the mask as n <= 64 proves it */
+		asm volatile("" : "+r"(cpu));
+		cpu = cs->cpus[cpu & (XSKF_STEER_MAX_CPUS - 1)];
+		return STEER_VERDICT(XSKF_STEER_ACT_CPUMAP, cpu);
+	}
+	return STEER_VERDICT(kind, 0);
+}
+
+/*
  * Which rule matches this frame first in generation @gen (read once per frame by the caller,
  * from steer_gen, which also says whether the table is on), counted in its hit counter; its
  * action and, for CPUMAP, the CPU of the set its flow hash picks. Inlined: as a bpf-to-bpf
@@ -336,15 +407,15 @@ static __always_inline __u32 steer_flow_hash(const struct steer_flow *f)
  */
 static __always_inline int xskf_steer_classify(struct xdp_md *ctx, __u32 gen)
 {
-	const struct xskf_steer_bm *q, *e, *v, *s, *d, *p, *sp, *dp;
-	__u32 zero = 0, queue = ctx->rx_queue_index, dims, at, k, kind, proto, pe_s, pe_d;
+	const struct xskf_steer_bm *q, *p, *sp, *dp;
+	__u32 zero = 0, queue = ctx->rx_queue_index, dims, at, proto, pe_s, pe_d;
 	const struct xskf_steer_cfg *cfg;
 	struct xskf_steer_acts *acts;
 	struct xskf_steer_pcls *pcls;
 	struct xskf_steer_bms *bms;
 	struct steer_tab t;
 	struct steer_flow f;
-	__u64 cand, *hits, ix_s, ix_d;
+	__u64 cand, ix_s, ix_d;
 
 	if (queue >= XSKF_STEER_MAX_QUEUES)
 		return STEER_VERDICT(XSKF_STEER_ACT_XSK, 0);
@@ -412,52 +483,10 @@ static __always_inline int xskf_steer_classify(struct xdp_md *ctx, __u32 gen)
 		at = steer_first(cand, at, q, p, sp, dp, q, p, sp, dp);
 		goto found;
 	}
-	/*
-	 * The fields a lookup reads: only for a frame the arrays left candidates for (a frame
-	 * the ports rule out pays neither this nor a lookup). A frame the short reader could
-	 * not take was read whole above and is read again here; reading whole at once for
-	 * every table with a lookup field made the frames it rules out 5 ns dearer.
-	 */
-	steer_parse(ctx, &f);
-	e = &t.bm[XSKF_STEER_BM_WILD + XSKF_DIM_ETYPE];
-	v = &t.bm[XSKF_STEER_BM_WILD + XSKF_DIM_VLAN];
-	s = &t.bm[XSKF_STEER_BM_WILD + XSKF_DIM_SRC];
-	d = &t.bm[XSKF_STEER_BM_WILD + XSKF_DIM_DST];
-	if (dims & (1u << XSKF_DIM_ETYPE) &&
-	    !(cand &= (e = steer_hash_bm(&t, XSKF_DIM_ETYPE, f.etype))->sum))
-		goto found;
-	if (dims & (1u << XSKF_DIM_VLAN) &&
-	    !(cand &= (v = steer_hash_bm(&t, XSKF_DIM_VLAN, f.vlan))->sum))
-		goto found;
-	if (dims & (1u << XSKF_DIM_SRC) &&
-	    !(cand &= (s = steer_addr_bm(&t, XSKF_DIM_SRC, &f, f.src))->sum))
-		goto found;
-	if (dims & (1u << XSKF_DIM_DST) &&
-	    !(cand &= (d = steer_addr_bm(&t, XSKF_DIM_DST, &f, f.dst))->sum))
-		goto found;
-	at = steer_first(cand, at, q, p, sp, dp, e, v, s, d);
+	/* the fields a lookup reads: only for a frame the arrays left candidates for */
+	at = steer_lookup_first(ctx, &t, dims, cand, at, q, p, sp, dp, &f);
 found:
-	/* the counter's key is read where it is kept: no copy through the stack */
-	k = gen * XSKF_STEER_ACTS_GEN + at;
-	hits = bpf_map_lookup_elem(&steer_hits, &acts->slot[k]);
-	if (hits)
-		(*hits)++;
-	kind = acts->kind[k];
-	if (kind == XSKF_STEER_ACT_CPUMAP) {
-		const struct xskf_steer_cpuset *cs = bpf_map_lookup_elem(&steer_cpuset, &k);
-		__u32 n, cpu;
-
-		if (!cs || !cs->nr || cs->nr > XSKF_STEER_MAX_CPUS)
-			return STEER_VERDICT(XSKF_STEER_ACT_PASS, 0);
-		n = cs->nr;
-		steer_parse(ctx, &f); /* the flow: read again (each way here read less of it) */
-		cpu = steer_flow_hash(&f) % n;
-		/* the verifier's bound: the compiler drops the mask as n <= 64 proves it */
-		asm volatile("" : "+r"(cpu));
-		cpu = cs->cpus[cpu & (XSKF_STEER_MAX_CPUS - 1)];
-		return STEER_VERDICT(XSKF_STEER_ACT_CPUMAP, cpu);
-	}
-	return STEER_VERDICT(kind, 0);
+	return steer_verdict(ctx, acts, gen, at, &f);
 }
 
 /* Count a frame's outcome in its queue's steer_qstats. */

@@ -18,7 +18,7 @@
 #include <time.h>
 
 #include "core/mem_opts.h"
-#include "backend/xdp/features.h" /* xskf_features__forced_off(): the same switch */
+#include "core/features_off.h" /* the XDP backend's switch: XSKF_FEATURES_OFF */
 #include "core/backend.h"
 #include "core/clock.h"
 #include "core/ring_ops.h"

@@ -126,12 +126,156 @@ int xskf_engine__backend_opts(struct xskf_engine *eng, const void *opts, size_t 
 	return eng->be->set_opts(eng, opts, sz);
 }
 
+/* The app given can run as asked: it has a way to receive (or sends only), and its hints. */
+static int check_app(const struct xskf_engine_opts *o)
+{
+	if (!o->app || (!o->app->rx_burst && !(o->app->flags & XSKF_APP_F_TX_ONLY))) {
+		pr_warn("no app given, or the app has no rx_burst callback\n");
+		return -EINVAL;
+	}
+	if ((o->app->flags & XSKF_APP_F_NEEDS_HINTS) && o->no_hints) {
+		pr_warn("app '%s' reads the RX hints (XSKF_APP_F_NEEDS_HINTS): it cannot run with "
+			"no_hints (--no-hints)\n",
+			o->app->name ? o->app->name : "?");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Frame, ring and batch sizes and the timers: 0 takes the default, the rest is checked. */
+static int check_sizes(struct xskf_engine_opts *o)
+{
+	int err;
+
+	if (!o->frame_size)
+		o->frame_size = 2048;
+	if (o->frame_size != 2048 && o->frame_size != 4096) {
+		pr_warn("frame size %u is invalid: use 2048 or 4096\n", o->frame_size);
+		return -EINVAL;
+	}
+	if ((err = check_ring("RX", &o->rx_size)) || (err = check_ring("TX", &o->tx_size)) ||
+	    (err = check_ring("fill", &o->fill_size)) ||
+	    (err = check_ring("completion", &o->comp_size)))
+		return err;
+	if (!o->batch)
+		o->batch = 64;
+	if (o->batch > XSKF_MAX_BATCH || o->batch > o->rx_size) {
+		pr_warn("batch size %u is invalid: use 1 to %u (and at most the RX ring size)\n",
+			o->batch, XSKF_MAX_BATCH);
+		return -EINVAL;
+	}
+	if (!o->tx_drain_us)
+		o->tx_drain_us = 100;
+	if (!o->busy_poll_us)
+		o->busy_poll_us = 20;
+	if (!o->busy_poll_budget)
+		o->busy_poll_budget = o->batch;
+	if (!o->tx_skb_budget)
+		o->tx_skb_budget = o->tx_size;
+	return 0;
+}
+
+/* The enumerated choices (hugepages, backend, idle mode) are known and do not contradict. */
+static int check_modes(struct xskf_engine_opts *o)
+{
+	unsigned int i;
+
+	if (o->hugepages < XSKF_HUGEPAGES_DEFAULT ||
+	    o->hugepages > XSKF_HUGEPAGES_SET(XSKF_HUGEPAGES_OFF))
+		return -EINVAL;
+	if (o->hugepages == XSKF_HUGEPAGES_SET(XSKF_HUGEPAGES_OFF) &&
+	    (o->huge_dir || o->huge_page_size)) {
+		pr_warn("--huge-dir and --huge-size need hugepages: drop --hugepages=off\n");
+		return -EINVAL;
+	}
+	if (o->backend != XSKF_BACKEND_XDP && o->backend != XSKF_BACKEND_MEMORY) {
+		pr_warn("unknown backend %d: use XSKF_BACKEND_XDP or XSKF_BACKEND_MEMORY\n",
+			(int)o->backend);
+		return -EINVAL;
+	}
+	for (i = 0; i < sizeof(o->__reserved0) / sizeof(o->__reserved0[0]); i++)
+		if (o->__reserved0[i]) {
+			pr_warn("xskf_engine_opts: reserved field set (the memory backend's frames "
+				"are the runner's --mem-frames and --mem-frame now)\n");
+			return -EINVAL;
+		}
+	if (o->idle != XSKF_IDLE_ADAPTIVE && o->idle != XSKF_IDLE_BUSY &&
+	    o->idle != XSKF_IDLE_SLEEP) {
+		pr_warn("unknown idle mode %d: use XSKF_IDLE_ADAPTIVE, _BUSY or _SLEEP\n",
+			(int)o->idle);
+		return -EINVAL;
+	}
+	if (!o->idle_spin_us)
+		o->idle_spin_us = 50;
+	if (o->busy_poll && o->idle == XSKF_IDLE_SLEEP) {
+		pr_warn("--busy-poll polls where --idle sleep sleeps at once: drop one of them\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Where the UMEM's hugepages come from (read once, before any worker maps its UMEM):
+ * the options' choice, else the build's default; --huge-dir is kept, the caller's string is not.
+ */
+static int resolve_hugepages(struct xskf_engine *eng)
+{
+	const struct xskf_engine_opts *o = &eng->o;
+	int err;
+
+	eng->hugepages = o->hugepages != XSKF_HUGEPAGES_DEFAULT ?
+				 (enum xskf_hugepages)(o->hugepages - 1) :
+				 XSKF_DEFAULT_HUGEPAGES;
+	/* asking where hugepages come from asks for hugepages, whatever the build's default */
+	if (o->hugepages == XSKF_HUGEPAGES_DEFAULT && (o->huge_dir || o->huge_page_size) &&
+	    eng->hugepages == XSKF_HUGEPAGES_OFF)
+		eng->hugepages = XSKF_HUGEPAGES_AUTO;
+	if (eng->hugepages == XSKF_HUGEPAGES_OFF)
+		return 0;
+	err = xskf_huge__resolve(o->huge_dir, o->huge_page_size, &eng->huge_page_size);
+	if (!err && o->huge_dir && !(eng->huge_dir = strdup(o->huge_dir)))
+		err = -ENOMEM;
+	return err;
+}
+
+/*
+ * --pin-dir, --pin-group, --serve and the XSKMAP paths: copies of the caller's strings, kept
+ * (read at start by the xdp backend's pin.c, after the caller may have freed its own).
+ */
+static int keep_pin_strings(struct xskf_engine *eng)
+{
+	const char **src[6] = { &eng->o.pin_dir, &eng->o.pin_group, &eng->o.serve,
+				&eng->o.serve_uds, &eng->o.xsk_map, &eng->o.xsk_map_uds };
+	unsigned int i;
+
+	for (i = 0; i < 6; i++)
+		if (*src[i] && !(*src[i] = eng->pin_strs[i] = strdup(*src[i]))) {
+			while (i--)
+				free(eng->pin_strs[i]);
+			return -ENOMEM;
+		}
+	return 0;
+}
+
+/* The engine's own copies of the caller's strings (xskf_engine__new() failing late, destroy). */
+static void free_strings(struct xskf_engine *eng)
+{
+	unsigned int i;
+
+	for (i = 0; i < 6; i++)
+		free(eng->pin_strs[i]);
+	free(eng->huge_dir);
+}
+
+/*
+ * The engine of @o's options, not yet started: the options are checked and their defaults set
+ * before anything is allocated, then the backend's init() and what is kept from the caller.
+ */
 struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 {
 	struct xskf_engine *eng;
 	struct xskf_engine_opts o = {};
 	const struct xskf_backend_ops *be;
-	unsigned int i;
 	int err;
 
 	xskf_log_hook_libs();
@@ -142,79 +286,8 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 	}
 	memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	o.sz = sizeof(o);
-	if (!o.app || (!o.app->rx_burst && !(o.app->flags & XSKF_APP_F_TX_ONLY))) {
-		pr_warn("no app given, or the app has no rx_burst callback\n");
-		errno = EINVAL;
-		return NULL;
-	}
-	if ((o.app->flags & XSKF_APP_F_NEEDS_HINTS) && o.no_hints) {
-		pr_warn("app '%s' reads the RX hints (XSKF_APP_F_NEEDS_HINTS): it cannot run with "
-			"no_hints (--no-hints)\n",
-			o.app->name ? o.app->name : "?");
-		errno = EINVAL;
-		return NULL;
-	}
-	if (!o.frame_size)
-		o.frame_size = 2048;
-	if (o.frame_size != 2048 && o.frame_size != 4096) {
-		pr_warn("frame size %u is invalid: use 2048 or 4096\n", o.frame_size);
-		errno = EINVAL;
-		return NULL;
-	}
-	if ((err = check_ring("RX", &o.rx_size)) || (err = check_ring("TX", &o.tx_size)) ||
-	    (err = check_ring("fill", &o.fill_size)) || (err = check_ring("completion", &o.comp_size))) {
+	if ((err = check_app(&o)) || (err = check_sizes(&o)) || (err = check_modes(&o))) {
 		errno = -err;
-		return NULL;
-	}
-	if (!o.batch)
-		o.batch = 64;
-	if (o.batch > XSKF_MAX_BATCH || o.batch > o.rx_size) {
-		pr_warn("batch size %u is invalid: use 1 to %u (and at most the RX ring size)\n", o.batch,
-			XSKF_MAX_BATCH);
-		errno = EINVAL;
-		return NULL;
-	}
-	if (!o.tx_drain_us)
-		o.tx_drain_us = 100;
-	if (!o.busy_poll_us)
-		o.busy_poll_us = 20;
-	if (!o.busy_poll_budget)
-		o.busy_poll_budget = o.batch;
-	if (!o.tx_skb_budget)
-		o.tx_skb_budget = o.tx_size;
-	if (o.hugepages < XSKF_HUGEPAGES_DEFAULT ||
-	    o.hugepages > XSKF_HUGEPAGES_SET(XSKF_HUGEPAGES_OFF)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	if (o.hugepages == XSKF_HUGEPAGES_SET(XSKF_HUGEPAGES_OFF) && (o.huge_dir || o.huge_page_size)) {
-		pr_warn("--huge-dir and --huge-size need hugepages: drop --hugepages=off\n");
-		errno = EINVAL;
-		return NULL;
-	}
-	if (o.backend != XSKF_BACKEND_XDP && o.backend != XSKF_BACKEND_MEMORY) {
-		pr_warn("unknown backend %d: use XSKF_BACKEND_XDP or XSKF_BACKEND_MEMORY\n",
-			(int)o.backend);
-		errno = EINVAL;
-		return NULL;
-	}
-	for (i = 0; i < sizeof(o.__reserved0) / sizeof(o.__reserved0[0]); i++)
-		if (o.__reserved0[i]) {
-			pr_warn("xskf_engine_opts: reserved field set (the memory backend's frames "
-				"are the runner's --mem-frames and --mem-frame now)\n");
-			errno = EINVAL;
-			return NULL;
-		}
-	if (o.idle != XSKF_IDLE_ADAPTIVE && o.idle != XSKF_IDLE_BUSY && o.idle != XSKF_IDLE_SLEEP) {
-		pr_warn("unknown idle mode %d: use XSKF_IDLE_ADAPTIVE, _BUSY or _SLEEP\n", (int)o.idle);
-		errno = EINVAL;
-		return NULL;
-	}
-	if (!o.idle_spin_us)
-		o.idle_spin_us = 50;
-	if (o.busy_poll && o.idle == XSKF_IDLE_SLEEP) {
-		pr_warn("--busy-poll polls where --idle sleep sleeps at once: drop one of them\n");
-		errno = EINVAL;
 		return NULL;
 	}
 	be = xskf_backend__of(o.backend);
@@ -237,39 +310,19 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		return NULL;
 	}
 	eng->o.napi = NULL; /* parsed by the backend: the caller's string is not kept */
-	eng->hugepages = o.hugepages != XSKF_HUGEPAGES_DEFAULT ?
-				 (enum xskf_hugepages)(o.hugepages - 1) :
-				 XSKF_DEFAULT_HUGEPAGES;
-	/* asking where hugepages come from asks for hugepages, whatever the build's default */
-	if (o.hugepages == XSKF_HUGEPAGES_DEFAULT && (o.huge_dir || o.huge_page_size) &&
-	    eng->hugepages == XSKF_HUGEPAGES_OFF)
-		eng->hugepages = XSKF_HUGEPAGES_AUTO;
-	if (eng->hugepages != XSKF_HUGEPAGES_OFF) {
-		err = xskf_huge__resolve(o.huge_dir, o.huge_page_size, &eng->huge_page_size);
-		if (!err && o.huge_dir && !(eng->huge_dir = strdup(o.huge_dir)))
-			err = -ENOMEM;
-		if (err) {
-			fail_new(eng);
-			errno = -err;
-			return NULL;
-		}
+	err = resolve_hugepages(eng);
+	if (err) {
+		fail_new(eng);
+		errno = -err;
+		return NULL;
 	}
 	eng->o.huge_dir = eng->huge_dir;
-	/* --pin-dir, --pin-group, --serve: kept (read at start by the xdp backend's pin.c) */
-	{
-		const char **src[6] = { &eng->o.pin_dir,   &eng->o.pin_group,
-					&eng->o.serve,	   &eng->o.serve_uds,
-					&eng->o.xsk_map,   &eng->o.xsk_map_uds };
-
-		for (i = 0; i < 6; i++)
-			if (*src[i] && !(*src[i] = eng->pin_strs[i] = strdup(*src[i]))) {
-				while (i--)
-					free(eng->pin_strs[i]);
-				free(eng->huge_dir);
-				fail_new(eng);
-				errno = ENOMEM;
-				return NULL;
-			}
+	err = keep_pin_strings(eng);
+	if (err) {
+		free(eng->huge_dir);
+		fail_new(eng);
+		errno = -err;
+		return NULL;
 	}
 	/*
 	 * Copy and zero-copy RX put data at chunk + XDP_PACKET_HEADROOM (256) + our headroom. With
@@ -282,9 +335,7 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 	if (o.cpus) {
 		err = xskf_parse_cpus(o.cpus, eng->cpus, XSKF_MAX_WORKERS, &eng->nr_cpus);
 		if (err) {
-			for (i = 0; i < 6; i++)
-				free(eng->pin_strs[i]);
-			free(eng->huge_dir);
+			free_strings(eng);
 			fail_new(eng);
 			errno = -err;
 			return NULL;
@@ -860,9 +911,7 @@ void xskf_engine__destroy(struct xskf_engine *eng)
 	free(eng->socks);
 	xskf_capture__free(eng); /* the workers are joined */
 	free(eng->workers);
-	free(eng->huge_dir);
-	for (unsigned int i = 0; i < 6; i++)
-		free(eng->pin_strs[i]);
+	free_strings(eng);
 	free(eng);
 }
 

@@ -268,22 +268,18 @@ static int consistent(struct pctx *p, struct xskf_steer_rule *r)
 	return 0;
 }
 
-int xskf_steer__parse(const char *text, struct xskf_steer_rule *r, char *err, size_t err_len)
+/*
+ * @text, printable ASCII only, into at most MAX_WORDS words split at spaces, up to a '#'
+ * (the rest is a comment): how many, or -EINVAL said.
+ */
+static int split_words(struct pctx *p, const char *text, char words[MAX_WORDS][MAX_WORD])
 {
-	struct pctx p = {.text = text ? text : "", .err = err, .err_len = err_len};
-	char words[MAX_WORDS][MAX_WORD];
 	const char *s;
-	unsigned long v;
-	int n = 0, i, pr, e;
+	int n = 0;
 
-	memset(r, 0, sizeof(*r));
-	if (err && err_len)
-		err[0] = 0;
-	if (!text)
-		return fail(&p, "empty");
 	for (s = text; *s; s++)
 		if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
-			return fail(&p, "a byte that is not printable ASCII (0x%02x)",
+			return fail(p, "a byte that is not printable ASCII (0x%02x)",
 				    (unsigned char)*s);
 	for (s = text; *s;) {
 		size_t l;
@@ -293,47 +289,146 @@ int xskf_steer__parse(const char *text, struct xskf_steer_rule *r, char *err, si
 			break;
 		l = strcspn(s, " ");
 		if (n == MAX_WORDS)
-			return fail(&p, "more than %d words: a rule is a few fields and an action",
+			return fail(p, "more than %d words: a rule is a few fields and an action",
 				    MAX_WORDS);
 		if (l >= MAX_WORD)
-			return fail(&p, "the word '%.20s...' is too long", s);
+			return fail(p, "the word '%.20s...' is too long", s);
 		memcpy(words[n], s, l);
 		words[n++][l] = 0;
 		s += l;
 	}
+	return n;
+}
+
+/*
+ * A field given by its name alone (a protocol: tcp, udp, ...; an ethertype: arp, ip, ip6):
+ * 1 when @w is one, set in @r; 0 when it is not; -EINVAL said.
+ */
+static int bare_field(struct pctx *p, struct xskf_steer_rule *r, const char *w)
+{
+	int pr = proto_by_name(w);
+
+	if (pr >= 0) {
+		if (twice(p, r, XSKF_DIM_PROTO, w))
+			return -EINVAL;
+		r->proto = (uint32_t)pr;
+		return 1;
+	}
+	if (!strcmp(w, "arp") || !strcmp(w, "ip") || !strcmp(w, "ip6")) {
+		if (twice(p, r, XSKF_DIM_ETYPE, w))
+			return -EINVAL;
+		r->etype = w[0] == 'a' ? 0x0806 : w[2] ? 0x86dd : 0x0800;
+		return 1;
+	}
+	return 0;
+}
+
+/* Is @w the name of a field that takes a value (the word after it)? */
+static bool valued_field(const char *w)
+{
+	return !strcmp(w, "queue") || !strcmp(w, "vlan") || !strcmp(w, "ethertype") ||
+	       !strcmp(w, "src") || !strcmp(w, "dst") || !strcmp(w, "proto") ||
+	       !strcmp(w, "sport") || !strcmp(w, "dport");
+}
+
+/* The field @w (valued_field()) with its value @arg into @r: 0, or -EINVAL said. */
+static int field_value(struct pctx *p, struct xskf_steer_rule *r, const char *w, const char *arg)
+{
+	unsigned long v;
+	int pr;
+
+	if (!strcmp(w, "queue")) {
+		if (twice(p, r, XSKF_DIM_QUEUE, w))
+			return -EINVAL;
+		if (num(arg, XSKF_STEER_MAX_QUEUES - 1, &v))
+			return fail(p, "queue '%s': use a queue id 0 to %d", arg,
+				    XSKF_STEER_MAX_QUEUES - 1);
+		r->queue = (uint32_t)v;
+	} else if (!strcmp(w, "vlan")) {
+		if (twice(p, r, XSKF_DIM_VLAN, w))
+			return -EINVAL;
+		if (num(arg, 4095, &v))
+			return fail(p, "vlan '%s': use a VLAN id 0 to 4095", arg);
+		r->vlan = (uint32_t)v;
+	} else if (!strcmp(w, "ethertype")) {
+		if (twice(p, r, XSKF_DIM_ETYPE, w))
+			return -EINVAL;
+		if (num_base(arg, 0xffff, &v, true) || v < 0x0600)
+			return fail(p, "ethertype '%s': use 0x0600 to 0xffff, e.g. 0x88cc", arg);
+		r->etype = (uint32_t)v;
+	} else if (!strcmp(w, "src")) {
+		if (twice(p, r, XSKF_DIM_SRC, w) ||
+		    prefix(p, w, arg, &r->src_fam, &r->src_len, r->src))
+			return -EINVAL;
+	} else if (!strcmp(w, "dst")) {
+		if (twice(p, r, XSKF_DIM_DST, w) ||
+		    prefix(p, w, arg, &r->dst_fam, &r->dst_len, r->dst))
+			return -EINVAL;
+	} else if (!strcmp(w, "proto")) {
+		if (twice(p, r, XSKF_DIM_PROTO, w))
+			return -EINVAL;
+		pr = proto_by_name(arg);
+		if (pr < 0 && num(arg, 255, &v))
+			return fail(p, "proto '%s': use tcp, udp, icmp, icmp6, sctp or 0-255", arg);
+		r->proto = pr >= 0 ? (uint32_t)pr : (uint32_t)v;
+	} else if (!strcmp(w, "sport")) {
+		if (twice(p, r, XSKF_DIM_SPORT, w) ||
+		    port_range(p, w, arg, &r->sport_lo, &r->sport_hi))
+			return -EINVAL;
+	} else {
+		if (twice(p, r, XSKF_DIM_DPORT, w) ||
+		    port_range(p, w, arg, &r->dport_lo, &r->dport_hi))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* "default ACTION": the action of frames no rule matches. 0, or -EINVAL said. */
+static int parse_default(struct pctx *p, char words[MAX_WORDS][MAX_WORD], int n,
+			 struct xskf_steer_rule *r)
+{
+	int e;
+
+	r->is_default = true;
+	if (n < 2)
+		return fail(p, "default needs an action: xsk, pass, drop or cpumap CPUS");
+	e = action(p, words, n, 1, r);
+	if (e == -ENOENT)
+		return fail(p, "unknown action '%s': use xsk, pass, drop or cpumap CPUS", words[1]);
+	return e;
+}
+
+int xskf_steer__parse(const char *text, struct xskf_steer_rule *r, char *err, size_t err_len)
+{
+	struct pctx p = {.text = text ? text : "", .err = err, .err_len = err_len};
+	char words[MAX_WORDS][MAX_WORD];
+	int n, i, e;
+
+	memset(r, 0, sizeof(*r));
+	if (err && err_len)
+		err[0] = 0;
+	if (!text)
+		return fail(&p, "empty");
+	n = split_words(&p, text, words);
+	if (n < 0)
+		return n;
 	if (!n)
 		return fail(&p, "empty: a rule is fields and an action, e.g. 'udp dport 53 xsk'");
-	if (!strcmp(words[0], "default")) {
-		r->is_default = true;
-		if (n < 2)
-			return fail(&p, "default needs an action: xsk, pass, drop or cpumap CPUS");
-		e = action(&p, words, n, 1, r);
-		if (e == -ENOENT)
-			return fail(&p, "unknown action '%s': use xsk, pass, drop or cpumap CPUS",
-				    words[1]);
-		return e;
-	}
+	if (!strcmp(words[0], "default"))
+		return parse_default(&p, words, n, r);
+	/* fields, each once, then the action: the last word */
 	for (i = 0; i < n; i++) {
 		const char *w = words[i], *arg = i + 1 < n ? words[i + 1] : NULL;
 
 		e = action(&p, words, n, i, r);
 		if (e != -ENOENT)
 			return e ? e : consistent(&p, r);
-		if ((pr = proto_by_name(w)) >= 0) {
-			if (twice(&p, r, XSKF_DIM_PROTO, w))
-				return -EINVAL;
-			r->proto = (uint32_t)pr;
+		e = bare_field(&p, r, w);
+		if (e < 0)
+			return e;
+		if (e)
 			continue;
-		}
-		if (!strcmp(w, "arp") || !strcmp(w, "ip") || !strcmp(w, "ip6")) {
-			if (twice(&p, r, XSKF_DIM_ETYPE, w))
-				return -EINVAL;
-			r->etype = w[0] == 'a' ? 0x0806 : w[2] ? 0x86dd : 0x0800;
-			continue;
-		}
-		if (strcmp(w, "queue") && strcmp(w, "vlan") && strcmp(w, "ethertype") &&
-		    strcmp(w, "src") && strcmp(w, "dst") && strcmp(w, "proto") &&
-		    strcmp(w, "sport") && strcmp(w, "dport"))
+		if (!valued_field(w))
 			return fail(&p,
 				    "unknown word '%s': fields are queue, vlan, arp, ip, ip6, "
 				    "ethertype, src, dst, proto (tcp, udp, ...), sport, dport; "
@@ -342,52 +437,9 @@ int xskf_steer__parse(const char *text, struct xskf_steer_rule *r, char *err, si
 		if (!arg)
 			return fail(&p, "'%s' needs a value", w);
 		i++;
-		if (!strcmp(w, "queue")) {
-			if (twice(&p, r, XSKF_DIM_QUEUE, w))
-				return -EINVAL;
-			if (num(arg, XSKF_STEER_MAX_QUEUES - 1, &v))
-				return fail(&p, "queue '%s': use a queue id 0 to %d", arg,
-					    XSKF_STEER_MAX_QUEUES - 1);
-			r->queue = (uint32_t)v;
-		} else if (!strcmp(w, "vlan")) {
-			if (twice(&p, r, XSKF_DIM_VLAN, w))
-				return -EINVAL;
-			if (num(arg, 4095, &v))
-				return fail(&p, "vlan '%s': use a VLAN id 0 to 4095", arg);
-			r->vlan = (uint32_t)v;
-		} else if (!strcmp(w, "ethertype")) {
-			if (twice(&p, r, XSKF_DIM_ETYPE, w))
-				return -EINVAL;
-			if (num_base(arg, 0xffff, &v, true) || v < 0x0600)
-				return fail(&p, "ethertype '%s': use 0x0600 to 0xffff, e.g. 0x88cc",
-					    arg);
-			r->etype = (uint32_t)v;
-		} else if (!strcmp(w, "src")) {
-			if (twice(&p, r, XSKF_DIM_SRC, w) ||
-			    prefix(&p, w, arg, &r->src_fam, &r->src_len, r->src))
-				return -EINVAL;
-		} else if (!strcmp(w, "dst")) {
-			if (twice(&p, r, XSKF_DIM_DST, w) ||
-			    prefix(&p, w, arg, &r->dst_fam, &r->dst_len, r->dst))
-				return -EINVAL;
-		} else if (!strcmp(w, "proto")) {
-			if (twice(&p, r, XSKF_DIM_PROTO, w))
-				return -EINVAL;
-			pr = proto_by_name(arg);
-			if (pr < 0 && num(arg, 255, &v))
-				return fail(&p,
-					    "proto '%s': use tcp, udp, icmp, icmp6, sctp or 0-255",
-					    arg);
-			r->proto = pr >= 0 ? (uint32_t)pr : (uint32_t)v;
-		} else if (!strcmp(w, "sport")) {
-			if (twice(&p, r, XSKF_DIM_SPORT, w) ||
-			    port_range(&p, w, arg, &r->sport_lo, &r->sport_hi))
-				return -EINVAL;
-		} else {
-			if (twice(&p, r, XSKF_DIM_DPORT, w) ||
-			    port_range(&p, w, arg, &r->dport_lo, &r->dport_hi))
-				return -EINVAL;
-		}
+		e = field_value(&p, r, w, arg);
+		if (e)
+			return e;
 	}
 	return fail(&p, "no action at its end: end it with xsk, pass, drop or cpumap CPUS");
 }

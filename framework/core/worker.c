@@ -180,6 +180,26 @@ static void rx_left(struct xskf_worker *w)
 	}
 }
 
+/*
+ * Is the drain over? The engine's stop asked the worker to drain: it ends once nothing of
+ * ours is left in flight (xskf_worker__drained()), or after half a second from the first
+ * look (@deadline, 0 until then) with the frames still in RX rings counted (rx_left()).
+ */
+static bool drain_over(struct xskf_worker *w, uint64_t *deadline)
+{
+	uint64_t now = xskf_now_ns();
+
+	if (!*deadline)
+		*deadline = now + 500ull * 1000 * 1000;
+	if (xskf_worker__drained(w))
+		return true;
+	if (now > *deadline) {
+		rx_left(w);
+		return true;
+	}
+	return false;
+}
+
 /* What the sockets' burst functions read (burst.c), fixed for the run but the sample count. */
 static void burst_cfg(struct xskf_worker *w)
 {
@@ -245,17 +265,8 @@ void *xskf_worker__run(void *arg)
 	for (;;) {
 		bool draining = atomic_load_explicit(&w->draining, memory_order_relaxed);
 
-		if (unlikely(draining)) {
-			now = xskf_now_ns();
-			if (!drain_deadline)
-				drain_deadline = now + 500ull * 1000 * 1000;
-			if (xskf_worker__drained(w))
-				break;
-			if (now > drain_deadline) {
-				rx_left(w);
-				break;
-			}
-		}
+		if (unlikely(draining) && drain_over(w, &drain_deadline))
+			break;
 		/* the kernel's side, when the backend plays it (the memory backend) */
 		if (unlikely(step))
 			w->step(w, batch, !draining);

@@ -117,20 +117,19 @@ int xskf_app__main(const struct xskf_app *app, void *app_ctx, const struct xskf_
 	return xskf_run__app(app, app_ctx, cli, argc, argv, NULL);
 }
 
-int xskf_run__app(const struct xskf_app *app, void *app_ctx, const struct xskf_app_cli *cli,
-		  int argc, char **argv, const struct xskf_run_hook *hook)
+/*
+ * The command line into @c, checked against what the app accepts (its interface count, its
+ * own check()): 0 to run (or, with c->help set, to end with 0 after the help), 2 to end with
+ * a usage error already said. The app to run is set in c->eo, with the burst the app chose
+ * for its options.
+ */
+static int read_cli(struct xskf_cli *c, const struct xskf_app *app, void *app_ctx,
+		    const struct xskf_app_cli *cli, int argc, char **argv)
 {
-	static struct xskf_cli c;
-	struct sigaction hup = { .sa_handler = on_hup };
-	unsigned int i, min_if = 1, max_if = XSKF_MAX_PORTS;
-	struct xskf_engine *eng;
-	double t0, last, t;
-	FILE *out;
-	int err, census_err, recon_err, status = 0;
+	unsigned int min_if = 1, max_if = XSKF_MAX_PORTS;
 
-	memset(&c, 0, sizeof(c));
-	c.eo.sz = sizeof(c.eo);
-	xskf_set_print(app_print);
+	memset(c, 0, sizeof(*c));
+	c->eo.sz = sizeof(c->eo);
 	if (cli && cli->sz &&
 	    xskf_opts_valid(cli, cli->sz, XSKF_OPTS_KNOWN(xskf_app_cli), "xskf_app_cli"))
 		return 2;
@@ -138,13 +137,13 @@ int xskf_run__app(const struct xskf_app *app, void *app_ctx, const struct xskf_a
 		min_if = cli->min_ifaces;
 	if (cli && cli->max_ifaces)
 		max_if = cli->max_ifaces;
-	if (xskf_cli__parse(&c, cli, app_ctx, argc, argv))
+	if (xskf_cli__parse(c, cli, app_ctx, argc, argv))
 		return 2;
-	if (c.help)
+	if (c->help)
 		return 0;
-	verbosity = c.verbose;
-	quiet = c.quiet;
-	if (c.nr_ifaces < min_if || c.nr_ifaces > max_if) {
+	verbosity = c->verbose;
+	quiet = c->quiet;
+	if (c->nr_ifaces < min_if || c->nr_ifaces > max_if) {
 		if (min_if == max_if)
 			pr_warn("%s needs %u interface%s (-i IFACE); try '%s --help'\n",
 				argv[0], min_if, min_if == 1 ? "" : "s", argv[0]);
@@ -153,114 +152,137 @@ int xskf_run__app(const struct xskf_app *app, void *app_ctx, const struct xskf_a
 				argv[0], min_if, max_if, argv[0]);
 		return 2;
 	}
-	c.eo.app = app;
-	c.eo.app_ctx = app_ctx;
-	if (cli && cli->check && cli->check(app_ctx, &c.eo))
+	c->eo.app = app;
+	c->eo.app_ctx = app_ctx;
+	if (cli && cli->check && cli->check(app_ctx, &c->eo))
 		return 2;
 	/* the burst the app chose for its options (a cli older than the field has none) */
 	if (cli && cli->sz >= offsetofend(struct xskf_app_cli, rx_burst_for) && cli->rx_burst_for) {
 		static struct xskf_app chosen;
 
-		chosen = *c.eo.app;
+		chosen = *c->eo.app;
 		chosen.rx_burst = cli->rx_burst_for(app_ctx);
 		if (!chosen.rx_burst)
-			chosen.rx_burst = c.eo.app->rx_burst;
-		c.eo.app = &chosen;
+			chosen.rx_burst = c->eo.app->rx_burst;
+		c->eo.app = &chosen;
 	}
-	eng = xskf_engine__new(&c.eo);
+	return 0;
+}
+
+/*
+ * The engine of @c, its ports and rules, configured by the app, not yet started; or NULL with
+ * the exit status in @status (2 for options the engine refuses, 1 for what the machine refuses).
+ */
+static struct xskf_engine *build_engine(struct xskf_cli *c, const struct xskf_app *app,
+					void *app_ctx, int *status)
+{
+	struct xskf_engine *eng;
+	unsigned int i;
+	int err;
+
+	*status = 2;
+	eng = xskf_engine__new(&c->eo);
 	if (!eng)
-		return 2;
-	if (c.eo.backend == XSKF_BACKEND_MEMORY && xskf_engine__backend_opts(eng, &c.mem, sizeof(c.mem))) {
-		xskf_engine__destroy(eng);
-		return 2;
-	}
-	for (i = 0; i < c.nr_ifaces; i++) {
-		err = xskf_engine__add_port(eng, c.ifaces[i], c.queues,
-					    c.all_queues ? 0 : c.nr_queues);
-		if (err < 0) {
-			xskf_engine__destroy(eng);
-			return 1;
-		}
+		return NULL;
+	if (c->eo.backend == XSKF_BACKEND_MEMORY && xskf_engine__backend_opts(eng, &c->mem, sizeof(c->mem)))
+		goto fail;
+	*status = 1;
+	for (i = 0; i < c->nr_ifaces; i++) {
+		err = xskf_engine__add_port(eng, c->ifaces[i], c->queues,
+					    c->all_queues ? 0 : c->nr_queues);
+		if (err < 0)
+			goto fail;
 	}
 	/* the command line's rules first: a plugin's come after them (docs/steering.md) */
-	err = xskf_steer_cmd__apply(eng, &c);
+	err = xskf_steer_cmd__apply(eng, c);
 	if (err) {
-		xskf_engine__destroy(eng);
-		return err;
+		*status = err;
+		goto fail;
 	}
-	if (app->configure) {
-		err = app->configure(app_ctx, eng);
-		if (err) {
-			xskf_engine__destroy(eng);
-			return 1;
-		}
-	}
-	/* With --json, stdout carries only the JSON document; the live lines go to stderr. */
-	out = c.json ? stderr : stdout;
-	live_out = out;
-	running = eng;
-	install_stop_handlers();
-	sigaction(SIGHUP, &hup, NULL);
-	err = xskf_engine__start(eng);
-	if (err) {
-		xskf_engine__destroy(eng);
-		running = NULL;
-		return 1;
-	}
-	t0 = last = now_s();
+	if (app->configure && app->configure(app_ctx, eng))
+		goto fail;
+	return eng;
+fail:
+	xskf_engine__destroy(eng);
+	return NULL;
+}
+
+/*
+ * The started run until it stops: a signal, --duration, an interface or program gone (status
+ * 1), or the live lines' output closed. Every 50 ms the hook and the watch; every interval the
+ * live lines and the app's tick. @out may become stderr. The status so far.
+ */
+static int run_until_stop(struct xskf_engine *eng, const struct xskf_cli *c,
+			  const struct xskf_app *app, void *app_ctx,
+			  const struct xskf_run_hook *hook, const char *argv0, double t0,
+			  FILE **out)
+{
+	double last = t0, t;
+
 	while (!xskf_engine__stopping(eng)) {
 		struct timespec ts = { .tv_nsec = 50 * 1000 * 1000 };
 
 		nanosleep(&ts, NULL);
-		if (xskf_engine__watch(eng)) {
-			status = 1; /* an interface went away, or our program: say so by the exit */
-			break;
-		}
+		if (xskf_engine__watch(eng))
+			return 1; /* an interface went away, or our program: say so by the exit */
 		t = now_s();
 		if (hook && hook->fn)
 			hook->fn(eng, t - t0, hook->arg);
-		if (c.duration && t - t0 >= c.duration)
-			break;
-		if (t - last >= c.interval) {
-			if (!c.quiet) {
-				xskf_report__interval(eng, out, t - t0, t - last);
-				xskf_steer_cmd__line(eng, out, t - t0);
-				if (out_gone(out)) {
-					/*
-					 * A closed stdout ends the run cleanly, as SIGINT would:
-					 * `xsk-rxdrop ... | head` must end, and with its summary.
-					 */
-					pr_warn("%s: the live lines' output is closed (%s): stopping; the "
-						"summary goes to stderr\n",
-						argv[0], strerror(errno));
-					out = live_out = stderr;
-					break;
-				}
+		if (c->duration && t - t0 >= c->duration)
+			return 0;
+		if (t - last < c->interval)
+			continue;
+		if (!c->quiet) {
+			xskf_report__interval(eng, *out, t - t0, t - last);
+			xskf_steer_cmd__line(eng, *out, t - t0);
+			if (out_gone(*out)) {
+				/*
+				 * A closed stdout ends the run cleanly, as SIGINT would:
+				 * `xsk-rxdrop ... | head` must end, and with its summary.
+				 */
+				pr_warn("%s: the live lines' output is closed (%s): stopping; the "
+					"summary goes to stderr\n",
+					argv0, strerror(errno));
+				*out = live_out = stderr;
+				return 0;
 			}
-			if (app->tick)
-				app->tick(app_ctx, eng);
-			last = t;
 		}
+		if (app->tick)
+			app->tick(app_ctx, eng);
+		last = t;
 	}
-	t = now_s();
+	return 0;
+}
+
+/*
+ * The stop of a run that lasted @secs: the engine stopped, its summary (and JSON document),
+ * and the exit status: @status, or the signal's 128 + N, or 1 when the frame census, the
+ * reconciliation, a worker or the JSON output failed.
+ */
+static int finish_run(struct xskf_engine *eng, const struct xskf_cli *c,
+		      const struct xskf_run_hook *hook, const char *argv0, FILE *out, double secs,
+		      int status)
+{
+	int census_err, recon_err;
+
 	if (stop_sig && stop_sig != SIGINT && stop_sig != SIGTERM) {
-		pr_warn("%s: stopped by signal %d (%s)\n", argv[0], (int)stop_sig,
+		pr_warn("%s: stopped by signal %d (%s)\n", argv0, (int)stop_sig,
 			strsignal(stop_sig));
 		status = 128 + stop_sig;
 	}
 	if (hook && hook->end)
 		hook->end(eng, hook->arg);
 	census_err = xskf_engine__stop(eng);
-	recon_err = xskf_report__summary(eng, out, t - t0);
+	recon_err = xskf_report__summary(eng, out, secs);
 	if (out != stderr && out_gone(out)) {
 		/* stdout closed while quiet: the summary is not lost */
 		out = live_out = stderr;
-		xskf_report__summary(eng, out, t - t0);
+		xskf_report__summary(eng, out, secs);
 	}
-	if (c.json) {
-		xskf_report__json(eng, stdout, t - t0, census_err);
+	if (c->json) {
+		xskf_report__json(eng, stdout, secs, census_err);
 		if (out_gone(stdout)) {
-			pr_warn("%s: cannot write the JSON document to stdout: %s\n", argv[0],
+			pr_warn("%s: cannot write the JSON document to stdout: %s\n", argv0,
 				strerror(errno));
 			status = status ? status : 1;
 		}
@@ -269,6 +291,40 @@ int xskf_run__app(const struct xskf_app *app, void *app_ctx, const struct xskf_a
 		status = 1;
 	if (xskf_engine__worker_failed(eng) && status < 128)
 		status = 1;
+	return status;
+}
+
+int xskf_run__app(const struct xskf_app *app, void *app_ctx, const struct xskf_app_cli *cli,
+		  int argc, char **argv, const struct xskf_run_hook *hook)
+{
+	static struct xskf_cli c;
+	struct sigaction hup = { .sa_handler = on_hup };
+	struct xskf_engine *eng;
+	double t0;
+	FILE *out;
+	int status;
+
+	xskf_set_print(app_print);
+	status = read_cli(&c, app, app_ctx, cli, argc, argv);
+	if (status || c.help)
+		return status;
+	eng = build_engine(&c, app, app_ctx, &status);
+	if (!eng)
+		return status;
+	/* With --json, stdout carries only the JSON document; the live lines go to stderr. */
+	out = c.json ? stderr : stdout;
+	live_out = out;
+	running = eng;
+	install_stop_handlers();
+	sigaction(SIGHUP, &hup, NULL);
+	if (xskf_engine__start(eng)) {
+		xskf_engine__destroy(eng);
+		running = NULL;
+		return 1;
+	}
+	t0 = now_s();
+	status = run_until_stop(eng, &c, app, app_ctx, hook, argv[0], t0, &out);
+	status = finish_run(eng, &c, hook, argv[0], out, now_s() - t0, status);
 	xskf_engine__destroy(eng);
 	running = NULL;
 	return status;

@@ -9,6 +9,9 @@ S=${XSKF_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 B=${XSKF_BUILD:-$S/build}
 RXDROP=$B/apps/xsk-rxdrop
 GEN=$B/tools/xskf-trafficgen
+# the runner and the control tool (xskf run, xskfctl), as the tests of running instances call them
+XSKF=$B/apps/xskf
+CTL=$B/apps/xskfctl
 PY=/usr/bin/python3 # the one that has scapy
 
 skip() { echo "SKIP: $*"; exit 77; }

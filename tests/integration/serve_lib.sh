@@ -4,6 +4,10 @@
 # to the dut's veth, whose RX queue is the sending CPU. Every send is paced by the receiver's
 # count, never by the machine's speed.
 
+# the served app of these tests: an AF_XDP socket on the XSKMAP it is given (xsk_client.c)
+CLIENT=$B/tests/integration/xskf-xsk-client
+need_client() { [ -x "$CLIENT" ] || fail "no $CLIENT (ninja -C build)"; }
+
 send() { # send N DPORT CPU: exactly N frames to DPORT, arriving on queue CPU (veth)
 	gen "$GEN" -i "$TB_IF_GEN" -n "$1" --dport "$2" --cpus "$3" --rate 100000 --resend --json \
 		>"$out/gen.json" || fail "generator"

@@ -32,7 +32,6 @@ tb_up "xa$$"
 out=$(mktemp -d)
 BG= # helpers started in the background, ended on exit
 trap 'kill $BG 2>/dev/null; tb_cleanup; rm -rf "$out" "$XSKF_CTL_DIR"' EXIT
-CTL=$B/apps/xskfctl
 
 # start_rx ARGS...: xsk-rxdrop on the dut (CPU 1), stdout in $out/rx.out; waits for its socket.
 # Every signal at its default action (a background job of a script ignores SIGINT and SIGQUIT),

@@ -26,8 +26,6 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
 case_name=${1:?case}
-XSKF=$B/apps/xskf
-CTL=$B/apps/xskfctl
 tb_up_out "xc$$"
 export XSKF_CTL_DIR=$out/ctl
 

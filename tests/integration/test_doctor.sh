@@ -19,8 +19,6 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
 case_name=${1:?case}
-XSKF=$B/apps/xskf
-CTL=$B/apps/xskfctl
 TP=${XSKF_TEST_PLUGINS:-$B/tests/plugins}
 tb_up_out "xd$$"
 IF=$TB_IF_DUT

@@ -20,9 +20,8 @@ set -uo pipefail
 . "$(dirname "$0")/serve_lib.sh"
 require_root
 case_name=${1:?case}
-CLIENT=$B/tests/integration/xskf-xsk-client
 HOSTILE=$S/tests/integration/hostile_bpf.py
-[ -x "$CLIENT" ] || fail "no $CLIENT (ninja -C build)"
+need_client
 GID=$(getent group nogroup | cut -d: -f3)
 [ -n "$GID" ] || skip "no group nogroup"
 serve_bed_up "xh$$"

@@ -28,8 +28,6 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
 case_name=${1:?case}
-XSKF=$B/apps/xskf
-CTL=$B/apps/xskfctl
 tb_up "xq$$"
 out=$(mktemp -d)
 export XSKF_CTL_DIR=$out/ctl

@@ -26,8 +26,7 @@ set -uo pipefail
 . "$(dirname "$0")/serve_lib.sh"
 require_root
 case_name=${1:?case}
-CLIENT=$B/tests/integration/xskf-xsk-client
-[ -x "$CLIENT" ] || fail "no $CLIENT (ninja -C build)"
+need_client
 serve_bed_up "xs$$"
 
 client_rx() { # the client's last count

@@ -21,7 +21,6 @@ tb_up_out "xs$$"
 export XSKF_CTL_DIR
 XSKF_CTL_DIR=$(mktemp -d)
 at_exit_last 'rm -rf "$XSKF_CTL_DIR"'
-CTL=$B/apps/xskfctl
 
 # steer PID EXPR: EXPR over the first port's steering member `s` of the run PID's live JSON
 steer() { app_live "$1" "(lambda s: $2)(j['steering'][0])"; }

@@ -7,37 +7,26 @@
 #include <string.h>
 
 #include "backend/xdp/doctor.h"
+#include "finding.h" /* util/: a finding split, printed */
 #include "json.h" /* util/: xj_write_str() */
 
 void xskf_dr__add(struct xskf_dr_report *r, enum xskf_dr_sev sev, const char *check,
 		  const char *fmt, ...)
 {
 	struct xskf_dr_finding *f;
-	char buf[1024], *ev, *fix;
 	va_list ap;
 
 	if (r->n == XSKF_DR_MAX) {
 		r->dropped++;
 		return;
 	}
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	/* what\nevidence\nfix: one format keeps the three parts of a finding together */
-	ev = strchr(buf, '\n');
-	if (ev)
-		*ev++ = 0;
-	fix = ev ? strchr(ev, '\n') : NULL;
-	if (fix)
-		*fix++ = 0;
 	f = &r->f[r->n++];
 	f->sev = sev;
 	snprintf(f->check, sizeof(f->check), "%s", check);
-	/* a longer text is cut: the precision says so to the compiler too */
-	snprintf(f->what, sizeof(f->what), "%.*s", (int)sizeof(f->what) - 1, buf);
-	snprintf(f->evidence, sizeof(f->evidence), "%.*s", (int)sizeof(f->evidence) - 1,
-		 ev ? ev : "");
-	snprintf(f->fix, sizeof(f->fix), "%.*s", (int)sizeof(f->fix) - 1, fix ? fix : "");
+	/* what\nevidence\nfix: one format keeps the three parts of a finding together */
+	va_start(ap, fmt);
+	xskf_finding__vformat(XSKF_FINDING_TEXT(f), fmt, ap);
+	va_end(ap);
 }
 
 unsigned int xskf_dr__count(const struct xskf_dr_report *r, enum xskf_dr_sev sev)
@@ -65,12 +54,8 @@ void xskf_dr__print(FILE *f, const struct xskf_dr_report *r, bool verbose)
 
 		if (!verbose && x->sev < XSKF_DR_INFO)
 			continue;
-		fprintf(f, "%s %s: %s", xskf_dr__sev_name(x->sev), x->check, x->what);
-		if (x->evidence[0])
-			fprintf(f, "; evidence: %s", x->evidence);
-		if (x->fix[0])
-			fprintf(f, "; fix: %s", x->fix);
-		fputc('\n', f);
+		xskf_finding__line(f, xskf_dr__sev_name(x->sev), x->check, x->what, x->evidence,
+				   x->fix);
 	}
 	if (r->dropped)
 		fprintf(f, "problem doctor: %u more findings not shown (at most %d)\n", r->dropped,
@@ -95,15 +80,9 @@ void xskf_dr__json(FILE *f, const struct xskf_dr_report *r, const char *ifname,
 	for (i = 0; i < r->n; i++) {
 		const struct xskf_dr_finding *x = &r->f[i];
 
-		fprintf(f, "%s\n  {\"check\": ", i ? "," : "");
-		xj_write_str(f, x->check);
-		fprintf(f, ", \"severity\": \"%s\", \"what\": ", xskf_dr__sev_name(x->sev));
-		xj_write_str(f, x->what);
-		fprintf(f, ", \"evidence\": ");
-		xj_write_str(f, x->evidence);
-		fprintf(f, ", \"fix\": ");
-		xj_write_str(f, x->fix);
-		fputc('}', f);
+		fprintf(f, "%s\n  ", i ? "," : "");
+		xskf_finding__json(f, xskf_dr__sev_name(x->sev), x->check, x->what, x->evidence,
+				   x->fix);
 	}
 	fprintf(f, "]}\n");
 }

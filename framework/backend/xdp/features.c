@@ -108,19 +108,7 @@ static bool probed[XSKF_FEAT_NR];
 
 /* ---- forcing a fallback ---- */
 
-bool xskf_features__forced_off(const char *name)
-{
-	const char *env = secure_getenv("XSKF_FEATURES_OFF"), *p;
-	size_t n = strlen(name);
-
-	for (p = env; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
-		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
-			return true;
-		if (!strncmp(p, "all", 3) && (p[3] == ',' || !p[3]))
-			return true;
-	}
-	return false;
-}
+/* xskf_features__forced_off(): core/features_off.c (the memory backend reads it too) */
 
 void xskf_features__check_env(void)
 {

@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "core/features_off.h" /* xskf_features__forced_off() */
+
 enum xskf_feat {
 	XSKF_FEAT_ADJUST_META,	/* bpf_xdp_adjust_meta() in an XDP program */
 	XSKF_FEAT_ADJUST_HEAD,	/* bpf_xdp_adjust_head() in an XDP program */
@@ -44,11 +46,6 @@ const char *xskf_features__name(enum xskf_feat f);
 const char *xskf_features__without(enum xskf_feat f);
 const char *xskf_features__what(enum xskf_feat f);
 
-/*
- * xskf_features__forced_off() - does XSKF_FEATURES_OFF name @name? For the fallbacks that
- * tools outside the table force (xskf-trafficgen's live frames). Thread: any.
- */
-bool xskf_features__forced_off(const char *name);
 
 /*
  * xskf_features__check_env() - say in one line each name of XSKF_FEATURES_OFF that is no

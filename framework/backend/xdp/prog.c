@@ -22,6 +22,7 @@
 #include "core/hints.h"
 #include "backend/xdp/features.h"
 #include "backend/xdp/hints_probe.h"
+#include "backend/xdp/percpu.h"
 #include "core/engine.h"
 #include "core/proc.h"
 #include "backend/xdp/verifier_log.h"
@@ -500,23 +501,11 @@ static bool redirect_map_takes_fallback(int prog_fd)
 	return bpf_prog_test_run_opts(prog_fd, &t) == 0 && t.retval == XDP_PASS;
 }
 
+/* a program we join counts for the others: our queues were zeroed when taken */
 static int reset_counters(struct xskf_port *port)
 {
-	/* a program we join counts for the others: our queues were zeroed when taken */
-	int ncpu = libbpf_num_possible_cpus(),
-	    fd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.counters), err = 0;
-	struct xskf_prog_counters *zero;
-	uint32_t q;
-
-	if (ncpu < 0)
-		return ncpu;
-	zero = calloc((size_t)ncpu, sizeof(*zero));
-	if (!zero)
-		return -ENOMEM;
-	for (q = 0; q < XSKF_PROG_MAX_QUEUES && !err; q++)
-		err = bpf_map_update_elem(fd, &q, zero, 0) ? -errno : 0;
-	free(zero);
-	return err;
+	return xskf_percpu__zero(bpf_map__fd(xskf_xdp_port(port)->skel->maps.counters), 0,
+				 XSKF_PROG_MAX_QUEUES, sizeof(struct xskf_prog_counters));
 }
 
 static const char *tier_name(enum xskf_redirect_tier t)
@@ -748,22 +737,14 @@ static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
 
 static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port *port)
 {
-	char *log = malloc(XSKF_VERIFIER_LOG_SIZE);
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .kernel_log_buf = log,
-		    .kernel_log_size = log ? XSKF_VERIFIER_LOG_SIZE : 0);
 	struct xskf_redirect *skel;
 	struct bpf_program *hw;
+	char *log;
 	int err;
 
-	if (log)
-		log[0] = '\0';
-	skel = xskf_redirect__open_opts(&oo);
-	if (!skel) {
-		err = -errno;
-		free(log);
-		errno = -err;
+	skel = xskf_verifier_log__open(&log);
+	if (!skel)
 		return NULL;
-	}
 	if (xskf_xdp_eng(eng)->kernel_no_frags) {
 		/* no native attach of jumbo MTUs then: said once per run */
 		if (!xskf_xdp_eng(eng)->frags_said++)

@@ -231,30 +231,29 @@ void xskf_disp__close(struct xskf_port *port)
 	xskf_xdp_port(port)->disp.skel = NULL;
 }
 
-int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t mode)
+/*
+ * The name of the program that joins the dispatcher for @mode: the one set-up chose, or its
+ * variant without the hints' code when no meta is written (its comment in bpf/). NULL: none.
+ */
+static const char *component_name(struct xskf_engine *eng, struct xskf_port *port, uint32_t mode)
 {
 	int fd = mode == XDP_FLAGS_SKB_MODE ? xskf_xdp_port(port)->skb_fd
 					    : xskf_xdp_port(port)->native_fd;
 	const char *name = chosen_name(xskf_xdp_port(port)->skel, fd);
-	DECLARE_LIBXDP_OPTS(xdp_program_opts, xo);
-	struct xdp_multiprog *mp;
-	struct xdp_program *xp;
-	struct xskf_redirect *s;
-	LIBBPF_OPTS(bpf_object_open_opts, oo);
-	struct bpf_program *p;
-	char *log = NULL;
-	bool alone, pkt;
-	int err;
 
-	if (!name)
-		return -ENOENT;
-	/* no meta written: the variant without the hints' code (its comment in bpf/) */
-	if (eng->o.no_hints && !strcmp(name, "xskf_redirect"))
+	if (name && eng->o.no_hints && !strcmp(name, "xskf_redirect"))
 		name = "xskf_redirect_nm";
-	/*
-	 * libxdp without a bpffs loads our program once more to attach it alone (a second
-	 * verification, the longest part of a start): we attach the loaded one ourselves
-	 */
+	return name;
+}
+
+/*
+ * Can the dispatcher take a component here? 0, or -EOPNOTSUPP (said once: our program is
+ * then attached alone) when freplace programs are forced off or there is no bpffs. libxdp
+ * without a bpffs loads our program once more to attach it alone (a second verification, the
+ * longest part of a start): we attach the loaded one ourselves.
+ */
+static int dispatcher_usable(struct xskf_port *port)
+{
 	/*
 	 * ext programs forced off (XSKF_FEATURES_OFF=ext, features.c): as on a kernel that
 	 * refuses them. Only the forced answer counts here: libbpf's own probe of ext programs
@@ -273,93 +272,106 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 			say_alone(port);
 		return -EOPNOTSUPP;
 	}
-	/* the kernel's reason for a refused component: its verifier log (verifier_log.h) */
-	log = malloc(XSKF_VERIFIER_LOG_SIZE);
-	oo.kernel_log_buf = log;
-	oo.kernel_log_size = log ? XSKF_VERIFIER_LOG_SIZE : 0;
-	if (log)
-		log[0] = '\0';
-	s = xskf_redirect__open_opts(&oo);
+	return 0;
+}
+
+/*
+ * Our component, not yet attached: a second object of the skeleton over our maps (its
+ * configuration the loaded one's) with only @name to load, as libxdp's program of priority
+ * DISP_PRIO that passes XDP_PASS on. The object in *@sp, the verifier log buffer in *@log (the
+ * kernel's reason for a refusal). NULL with *@err set, and nothing kept, when it cannot be made.
+ */
+static struct xdp_program *make_component(struct xskf_engine *eng, struct xskf_port *port,
+					  const char *name, struct xskf_redirect **sp, char **log,
+					  int *err)
+{
+	DECLARE_LIBXDP_OPTS(xdp_program_opts, xo);
+	struct xskf_redirect *s;
+	struct xdp_program *xp;
+	struct bpf_program *p;
+
+	s = xskf_verifier_log__open(log);
 	if (!s) {
-		err = -errno;
-		free(log);
-		return err;
+		*err = -errno;
+		return NULL;
 	}
 	*s->rodata = *xskf_xdp_port(port)->skel->rodata;
 	/* a kernel without frags: the section handler of prog.c loads xdp.frags without the flag */
 	bpf_object__for_each_program(p, s->obj)
 		bpf_program__set_autoload(p, !strcmp(bpf_program__name(p), name));
-	err = reuse_maps(s, xskf_xdp_port(port)->skel);
-	if (err) {
-		xskf_redirect__destroy(s);
-		free(log);
-		return err;
-	}
+	*err = reuse_maps(s, xskf_xdp_port(port)->skel);
+	if (*err)
+		goto fail;
 	xo.obj = s->obj;
 	xo.prog_name = name;
 	xp = xdp_program__create(&xo);
-	err = (int)libxdp_get_error(xp);
-	if (err) {
-		xskf_redirect__destroy(s);
-		free(log);
-		return err;
-	}
+	*err = (int)libxdp_get_error(xp);
+	if (*err)
+		goto fail;
 	xdp_program__set_run_prio(xp, DISP_PRIO);
 	xdp_program__set_chain_call_enabled(xp, XDP_PASS, true);
 	xdp_program__set_xdp_frags_support(xp, !xskf_xdp_eng(eng)->kernel_no_frags);
+	*sp = s;
+	return xp;
+fail:
+	xskf_redirect__destroy(s);
+	free(*log);
+	*log = NULL;
+	return NULL;
+}
 
-	why[0] = '\0';
-	prev_print = libxdp_set_print(capture);
-	err = xdp_program__attach(xp, port->ifindex,
-				  mode == XDP_FLAGS_SKB_MODE ? XDP_MODE_SKB : XDP_MODE_NATIVE, 0);
-	libxdp_set_print(prev_print);
-	if (!err)
-		err = bind_shared(port, xdp_program__fd(xp));
-	/*
-	 * Linux 6.13+ takes a freplace program that changes packet data (the hints grow the meta:
-	 * bpf_xdp_adjust_meta()) only into a function that does too: libxdp's dispatcher stubs do
-	 * from libxdp 1.5.5 (xdp-tools 092365f). The verifier log tells it from other refusals.
-	 */
-	pkt = err == -EINVAL && log && strstr(log, "changes packet data");
-	free(log);
-	if (err) {
-		if (xdp_program__id(xp) && !xdp_program__detach(xp, port->ifindex, XDP_MODE_UNSPEC, 0))
-			pr_debug("%s: our component taken out again after: %s\n", port->name,
-				 strerror(-err));
-		xdp_program__close(xp);
-		xskf_redirect__destroy(s);
-		if (err == -EBUSY || err == -EEXIST)
-			return err; /* a program attached meanwhile: prog.c says so */
-		if (xskf_xdp_port(port)->disp.main_id) {
-			/* another program's dispatcher holds the interface: alone is no way out */
-			if (pkt)
-				pr_warn("%s: libxdp's dispatcher (id %u) cannot take xskf's program "
-					"while it writes RX hints: " PKT_WHY ", and another program "
-					"holds the interface: run with --no-hints, or with libxdp 1.5.5 "
-					"or later\n",
-					port->name, xskf_xdp_port(port)->disp.main_id);
-			else
-				pr_warn("%s: libxdp's dispatcher (id %u) refused xskf's program (%s)\n",
-					port->name, xskf_xdp_port(port)->disp.main_id,
-					strerror(-err));
-			return -ECANCELED; /* said: no other attempt */
-		}
-		/* the dispatcher refused ours: alone then, once said */
-		if (!xskf_xdp_port(port)->disp.told++) {
-			if (pkt)
-				pr_warn("%s: libxdp's dispatcher cannot take xskf's program while it "
-					"writes RX hints: " PKT_WHY "; attached alone: no other XDP "
-					"program can join the interface while xskf runs (--no-hints "
-					"runs through this libxdp's dispatcher)\n",
-					port->name);
-			else
-				pr_warn("%s: libxdp's dispatcher refused xskf's program (%s%s%s); "
-					"attached alone: no other XDP program can join the interface "
-					"while xskf runs\n",
-					port->name, strerror(-err), why[0] ? ", libxdp: " : "", why);
-		}
-		return -EOPNOTSUPP;
+/*
+ * The dispatcher refused our component with @err (@pkt: because it changes packet data):
+ * the error to return, said. -EBUSY and -EEXIST pass on (a program attached meanwhile:
+ * prog.c says so); inside another program's dispatcher, alone is no way out (-ECANCELED);
+ * else -EOPNOTSUPP: our program is attached alone, said once.
+ */
+static int component_refused(struct xskf_port *port, int err, bool pkt)
+{
+	if (err == -EBUSY || err == -EEXIST)
+		return err;
+	if (xskf_xdp_port(port)->disp.main_id) {
+		/* another program's dispatcher holds the interface: alone is no way out */
+		if (pkt)
+			pr_warn("%s: libxdp's dispatcher (id %u) cannot take xskf's program "
+				"while it writes RX hints: " PKT_WHY ", and another program "
+				"holds the interface: run with --no-hints, or with libxdp 1.5.5 "
+				"or later\n",
+				port->name, xskf_xdp_port(port)->disp.main_id);
+		else
+			pr_warn("%s: libxdp's dispatcher (id %u) refused xskf's program (%s)\n",
+				port->name, xskf_xdp_port(port)->disp.main_id, strerror(-err));
+		return -ECANCELED; /* said: no other attempt */
 	}
+	/* the dispatcher refused ours: alone then, once said */
+	if (!xskf_xdp_port(port)->disp.told++) {
+		if (pkt)
+			pr_warn("%s: libxdp's dispatcher cannot take xskf's program while it "
+				"writes RX hints: " PKT_WHY "; attached alone: no other XDP "
+				"program can join the interface while xskf runs (--no-hints "
+				"runs through this libxdp's dispatcher)\n",
+				port->name);
+		else
+			pr_warn("%s: libxdp's dispatcher refused xskf's program (%s%s%s); "
+				"attached alone: no other XDP program can join the interface "
+				"while xskf runs\n",
+				port->name, strerror(-err), why[0] ? ", libxdp: " : "", why);
+	}
+	return -EOPNOTSUPP;
+}
+
+/*
+ * Our component attached (@xp of object @s, in @mode): the port's state says so, and the
+ * component's own CPUMAP gets steering's entries written before the attach. A dispatcher that
+ * is "legacy" (links pinned in a bpffs we do not see) means libxdp attached ours alone.
+ */
+static void component_attached(struct xskf_port *port, struct xdp_program *xp,
+			       struct xskf_redirect *s, uint32_t mode)
+{
+	struct xdp_multiprog *mp;
+	bool alone;
+	int err;
+
 	mp = xdp_multiprog__get_from_ifindex(port->ifindex);
 	alone = libxdp_get_error(mp) || xdp_multiprog__is_legacy(mp);
 	xskf_xdp_port(port)->disp.main_id =
@@ -380,6 +392,48 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 	xskf_xdp_port(port)->attach_flags = mode;
 	if (alone)
 		say_alone(port);
+}
+
+int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t mode)
+{
+	const char *name = component_name(eng, port, mode);
+	struct xskf_redirect *s = NULL;
+	struct xdp_program *xp;
+	char *log = NULL;
+	bool pkt;
+	int err;
+
+	if (!name)
+		return -ENOENT;
+	err = dispatcher_usable(port);
+	if (err)
+		return err;
+	xp = make_component(eng, port, name, &s, &log, &err);
+	if (!xp)
+		return err;
+	why[0] = '\0';
+	prev_print = libxdp_set_print(capture);
+	err = xdp_program__attach(xp, port->ifindex,
+				  mode == XDP_FLAGS_SKB_MODE ? XDP_MODE_SKB : XDP_MODE_NATIVE, 0);
+	libxdp_set_print(prev_print);
+	if (!err)
+		err = bind_shared(port, xdp_program__fd(xp));
+	/*
+	 * Linux 6.13+ takes a freplace program that changes packet data (the hints grow the meta:
+	 * bpf_xdp_adjust_meta()) only into a function that does too: libxdp's dispatcher stubs do
+	 * from libxdp 1.5.5 (xdp-tools 092365f). The verifier log tells it from other refusals.
+	 */
+	pkt = err == -EINVAL && log && strstr(log, "changes packet data");
+	free(log);
+	if (err) {
+		if (xdp_program__id(xp) && !xdp_program__detach(xp, port->ifindex, XDP_MODE_UNSPEC, 0))
+			pr_debug("%s: our component taken out again after: %s\n", port->name,
+				 strerror(-err));
+		xdp_program__close(xp);
+		xskf_redirect__destroy(s);
+		return component_refused(port, err, pkt);
+	}
+	component_attached(port, xp, s, mode);
 	return 0;
 }
 

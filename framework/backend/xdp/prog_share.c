@@ -28,6 +28,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "backend/xdp/percpu.h"
 #include "backend/xdp/share_check.h"
 #include "backend/xdp/xdp_state.h"
 #include "core/clock.h"
@@ -135,19 +136,13 @@ static void self_comm(char comm[16])
 /* A queue's counters from zero, when it changes hands: the program's, steering's, default's. */
 static void zero_queue(struct xskf_port *port, uint32_t q)
 {
-	int ncpu = libbpf_num_possible_cpus();
-	uint32_t slot = XSKF_STEER_MAX_RULES + q;
-	void *z;
+	const struct xskf_redirect *s = xskf_xdp_port(port)->skel;
 
-	if (ncpu < 0)
-		return;
-	z = calloc((size_t)ncpu, sizeof(struct xskf_steer_qstats));
-	if (!z)
-		return;
-	bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.counters), &q, z, 0);
-	bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_qstats), &q, z, 0);
-	bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_hits), &slot, z, 0);
-	free(z);
+	xskf_percpu__zero(bpf_map__fd(s->maps.counters), q, 1, sizeof(struct xskf_prog_counters));
+	xskf_percpu__zero(bpf_map__fd(s->maps.steer_qstats), q, 1,
+			  sizeof(struct xskf_steer_qstats));
+	xskf_percpu__zero(bpf_map__fd(s->maps.steer_hits), XSKF_STEER_MAX_RULES + q, 1,
+			  sizeof(uint64_t));
 }
 
 int xskf_share__queues(struct xskf_engine *eng, struct xskf_port *port, bool claim)

@@ -21,6 +21,7 @@
 #include "backend/xdp/xdp_state.h"
 #include "core/clock.h"
 #include "core/engine.h"
+#include "backend/xdp/percpu.h"
 #include "backend/xdp/steer.h"
 #include "backend/xdp/steer_ports.h"
 #include "core/sysfs.h"
@@ -263,23 +264,11 @@ static int put_act(struct xskf_port *port, uint32_t g, uint32_t at,
 		   : 0;
 }
 
+/* The hit counter @slot from zero: a new rule's, or a queue default's at load. */
 static int zero_hits(struct xskf_port *port, uint32_t slot)
 {
-	int ncpu = libbpf_num_possible_cpus();
-	uint64_t *z;
-	int err;
-
-	if (ncpu < 0)
-		return ncpu;
-	z = calloc((size_t)ncpu, sizeof(*z));
-	if (!z)
-		return -ENOMEM;
-	err = bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_hits), &slot, z,
-				  0)
-		  ? -errno
-		  : 0;
-	free(z);
-	return err;
+	return xskf_percpu__zero(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_hits), slot, 1,
+				 sizeof(uint64_t));
 }
 
 /* The CPUs in @set in steering's CPUMAP, and in our dispatcher component's own (if any). */
@@ -304,6 +293,206 @@ static const struct xskf_steer_rule *default_rule(struct xskf_steer *st)
 	return &st->def;
 }
 
+/* The table being written: every live run's rules in matching order, and whose each is. */
+struct table {
+	struct build b; /* b.r is ord */
+	const struct xskf_steer_rule *ord[XSKF_STEER_MAX_RULES];
+	uint32_t slots[XSKF_STEER_MAX_RULES], owner[XSKF_STEER_MAX_RULES];
+	struct xskf_steer_others o; /* the other runs' rules and queues (steer_share.c) */
+	uint32_t me;		    /* our pid: the owner of our rules and queues */
+};
+
+/*
+ * The matching order: every run's rules, then every run's --keep-host rules; ours first, in
+ * our order (none once we leave the interface), the others' by owner and position.
+ */
+static void gather_table(struct xskf_port *port, struct table *t)
+{
+	struct xskf_steer *st = &port->steer;
+	struct build *b = &t->b;
+	unsigned int i, j, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < st->n && !xskf_xdp_port(port)->share.leaving; i++)
+			if (st->e[i].keep_host == (pass == 1)) {
+				t->slots[b->n] = st->e[i].slot;
+				t->owner[b->n] = t->me;
+				t->ord[b->n++] = &st->e[i].r;
+			}
+		for (i = 0; i < t->o.n && b->n < XSKF_STEER_MAX_RULES; i++) {
+			j = t->o.order[i];
+			if (t->o.keep_host[j] != (pass == 1))
+				continue;
+			t->slots[b->n] = t->o.slot[j];
+			t->owner[b->n] = t->o.pid[j];
+			t->ord[b->n++] = &t->o.r[j];
+		}
+	}
+}
+
+/* What frames of queue @q do when no rule matches: its owner's default (none: XSK, pass). */
+static const struct xskf_steer_rule *queue_default(struct xskf_port *port, const struct table *t,
+						   uint32_t q)
+{
+	static const struct xskf_steer_rule none; /* a queue no run owns: XSK, no socket: pass */
+
+	return t->o.qown[q] == t->me ? default_rule(&port->steer)
+	       : t->o.qown[q]	     ? &t->o.qdef[q]
+				     : &none;
+}
+
+/*
+ * The CPUs the table's cpumap rules and defaults send to; @steers: whether it steers at all
+ * (a table with no rule and every default xsk steers nothing: the program skips it).
+ */
+static uint64_t table_cpus(struct xskf_port *port, const struct table *t, bool *steers)
+{
+	const struct xskf_steer_rule *d;
+	uint64_t cpus = 0;
+	unsigned int i;
+
+	for (i = 0; i < t->b.n; i++)
+		if (t->ord[i]->action == XSKF_STEER_ACT_CPUMAP)
+			cpus |= t->ord[i]->cpus;
+	*steers = t->b.n > 0;
+	for (i = 0; i < XSKF_STEER_MAX_QUEUES; i++) {
+		d = queue_default(port, t, i);
+		if (d->action == XSKF_STEER_ACT_CPUMAP)
+			cpus |= d->cpus;
+		if (d->action != XSKF_STEER_ACT_XSK)
+			*steers = true;
+	}
+	return cpus;
+}
+
+/*
+ * The generation to write (the one not in use) into t->b, its bitmaps cleared, once the last
+ * flip, ours or another run's (@sh: the shared record of it), is STEER_RETIRE_NS old: the
+ * generation it retired may still be read until then.
+ */
+static void choose_gen(struct xskf_port *port, struct table *t, struct xskf_prog_share *sh)
+{
+	struct xskf_steer *st = &port->steer;
+	uint64_t now, last;
+	uint32_t key = 0, g = 0;
+
+	bpf_map_lookup_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_share), &key, sh);
+	last = sh->flipped_ns > st->flipped_ns ? sh->flipped_ns : st->flipped_ns;
+	now = xskf_now_ns();
+	if (last && now - last < STEER_RETIRE_NS)
+		usleep((useconds_t)((STEER_RETIRE_NS - (now - last)) / 1000 + 1));
+	if (bpf_map_lookup_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_gen), &key, &g))
+		g = st->gen;
+	t->b.g = (g & 1) ^ 1;
+	t->b.bms = (struct xskf_steer_bm *)st->bms + (size_t)t->b.g * XSKF_STEER_BMS_GEN;
+	memset(t->b.bms, 0, XSKF_STEER_BMS_GEN * sizeof(*t->b.bms));
+}
+
+/*
+ * The bitmaps of the mmapped table (rule i's bit: the rule allows the value) for the fields
+ * that are arrays: queue, protocol, the wildcards of the hash and LPM fields, the ports. The
+ * dimensions in use into @cfg.
+ */
+static void fill_bitmaps(struct xskf_port *port, struct table *t, struct xskf_steer_cfg *cfg)
+{
+	const struct xskf_steer_rule **ord = t->ord;
+	struct build *b = &t->b;
+	unsigned int i, key, dim;
+
+	cfg->nr_rules = b->n;
+	cfg->dims = 1u << XSKF_DIM_QUEUE;
+	for (i = 0; i < b->n; i++)
+		cfg->dims |= ord[i]->set;
+	/* queues: a rule applies to its owner's queues, or to the one of them it names */
+	for (key = 0; key < XSKF_STEER_MAX_QUEUES; key++)
+		for (i = 0; i < b->n; i++)
+			if (t->o.qown[key] == t->owner[i] &&
+			    (!HAS(ord[i], XSKF_DIM_QUEUE) || ord[i]->queue == key))
+				bm_set(&b->bms[XSKF_STEER_BM_QUEUE + key], i);
+	for (key = 0; key < XSKF_STEER_PROTO_KEYS; key++)
+		for (i = 0; i < b->n; i++)
+			if (!HAS(ord[i], XSKF_DIM_PROTO) || ord[i]->proto == key)
+				bm_set(&b->bms[XSKF_STEER_BM_PROTO + key], i);
+	/* what a hash or LPM field allows for a value without an entry: the rules without it */
+	for (dim = 0; dim < XSKF_NR_DIMS; dim++)
+		for (i = 0; i < b->n; i++)
+			if (!HAS(ord[i], dim))
+				bm_set(&b->bms[XSKF_STEER_BM_WILD + dim], i);
+	/* both, used or not: the program reads them without asking (one class then, every rule) */
+	xskf_steer_ports__build(b->r, b->n, XSKF_DIM_SPORT, b->g, b->bms + XSKF_STEER_BM_SPORT,
+				port->steer.pcls);
+	xskf_steer_ports__build(b->r, b->n, XSKF_DIM_DPORT, b->g, b->bms + XSKF_STEER_BM_DPORT,
+				port->steer.pcls);
+}
+
+/*
+ * The hash and LPM maps' entries of the new generation (the retired one's deleted first), every
+ * rule's and queue default's action, and the new rules' hit counters from zero. 0 or -errno.
+ */
+static int fill_maps(struct xskf_port *port, struct table *t, const struct xskf_steer_cfg *cfg,
+		     const uint32_t *new_slots, unsigned int nr_new)
+{
+	const struct xskf_redirect *skel = xskf_xdp_port(port)->skel;
+	struct build *b = &t->b;
+	unsigned int i;
+	int err;
+
+	err =
+	    clear_gen(bpf_map__fd(skel->maps.steer_hash), sizeof(struct xskf_steer_hkey), 0, b->g);
+	if (!err && cfg->dims & (1u << XSKF_DIM_ETYPE))
+		err = build_hash(b, XSKF_DIM_ETYPE);
+	if (!err && cfg->dims & (1u << XSKF_DIM_VLAN))
+		err = build_hash(b, XSKF_DIM_VLAN);
+	if (!err)
+		err = clear_gen(bpf_map__fd(skel->maps.steer_src4), sizeof(struct xskf_steer_lpm4),
+				4, b->g);
+	if (!err)
+		err = clear_gen(bpf_map__fd(skel->maps.steer_dst4), sizeof(struct xskf_steer_lpm4),
+				4, b->g);
+	if (!err)
+		err = clear_gen(bpf_map__fd(skel->maps.steer_src6), sizeof(struct xskf_steer_lpm6),
+				4, b->g);
+	if (!err)
+		err = clear_gen(bpf_map__fd(skel->maps.steer_dst6), sizeof(struct xskf_steer_lpm6),
+				4, b->g);
+	if (!err && cfg->dims & (1u << XSKF_DIM_SRC))
+		err = build_lpm(b, XSKF_DIM_SRC);
+	if (!err && cfg->dims & (1u << XSKF_DIM_DST))
+		err = build_lpm(b, XSKF_DIM_DST);
+	for (i = 0; i < b->n && !err; i++)
+		err = put_act(port, b->g, xskf_steer_act_at(i), t->ord[i], t->slots[i]);
+	for (i = 0; i < XSKF_STEER_MAX_QUEUES && !err; i++)
+		err = put_act(port, b->g, XSKF_STEER_MAX_RULES + i, queue_default(port, t, i),
+			      XSKF_STEER_MAX_RULES + i);
+	for (i = 0; i < nr_new && !err; i++)
+		err = zero_hits(port, new_slots[i]);
+	return err;
+}
+
+/*
+ * The flip to generation @g with its config @cfg: one write, and every frame from now on reads
+ * the new table, or none (XSKF_STEER_GEN_LIVE off, @steers false: the program then neither
+ * classifies nor counts). The time of the flip goes into @sh for every run. 0 or -errno.
+ */
+static int flip(struct xskf_port *port, uint32_t g, const struct xskf_steer_cfg *cfg, bool steers,
+		struct xskf_prog_share *sh)
+{
+	struct xskf_steer *st = &port->steer;
+	uint32_t key = 0, gv;
+
+	((struct xskf_steer_acts *)st->acts)->cfg[g] = *cfg;
+	gv = g | (steers ? XSKF_STEER_GEN_LIVE : 0);
+	if (bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_gen), &key, &gv,
+				0))
+		return -errno;
+	st->gen = g;
+	st->flipped_ns = sh->flipped_ns = xskf_now_ns();
+	bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_share), &key, sh, 0);
+	/* what the others' rebuilds need of ours, now that it is in use */
+	xskf_steer_share__sync(port, default_rule(st));
+	return 0;
+}
+
 /*
  * Write the table of the interface into the generation not in use and flip to it: our rules
  * and those of the other live runs on it (steer_share.c), each scoped to its owner's queues,
@@ -311,153 +500,37 @@ static const struct xskf_steer_rule *default_rule(struct xskf_steer *st)
  */
 static int write_table(struct xskf_port *port, const uint32_t *new_slots, unsigned int nr_new)
 {
-	static const struct xskf_steer_rule none; /* a queue no run owns: XSK, no socket: pass */
-	struct xskf_steer *st = &port->steer;
-	const struct xskf_steer_rule *ord[XSKF_STEER_MAX_RULES], *d;
-	uint32_t slots[XSKF_STEER_MAX_RULES], owner[XSKF_STEER_MAX_RULES];
-	uint32_t me = (uint32_t)getpid();
-	struct xskf_steer_others *o;
 	struct xskf_prog_share sh = {};
 	struct xskf_steer_cfg cfg = {};
-	struct build b = {.port = port, .r = ord};
-	uint64_t now, last, cpus = 0;
-	unsigned int i, j, pass, dim;
-	uint32_t key, g = 0, gv;
+	struct table *t;
 	bool steers;
-	int err, fd;
+	int err;
 
-	if (!st->live)
+	if (!port->steer.live)
 		return 0;
-	o = calloc(1, sizeof(*o));
-	if (!o)
+	t = calloc(1, sizeof(*t));
+	if (!t)
 		return -ENOMEM;
+	t->me = (uint32_t)getpid();
+	t->b.port = port;
+	t->b.r = t->ord;
 	/* no lock file: said once, the run goes on unlocked; held too long by another: said */
 	err = xskf_share__lock(port);
 	if (err == -ETIMEDOUT)
 		goto out;
-	xskf_steer_share__gather(port, o);
-	/* every run's rules then every run's --keep-host rules; ours first, in our order */
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < st->n && !xskf_xdp_port(port)->share.leaving; i++)
-			if (st->e[i].keep_host == (pass == 1)) {
-				slots[b.n] = st->e[i].slot;
-				owner[b.n] = me;
-				ord[b.n++] = &st->e[i].r;
-			}
-		for (i = 0; i < o->n && b.n < XSKF_STEER_MAX_RULES; i++) {
-			j = o->order[i];
-			if (o->keep_host[j] != (pass == 1))
-				continue;
-			slots[b.n] = o->slot[j];
-			owner[b.n] = o->pid[j];
-			ord[b.n++] = &o->r[j];
-		}
-	}
-	for (i = 0; i < b.n; i++)
-		if (ord[i]->action == XSKF_STEER_ACT_CPUMAP)
-			cpus |= ord[i]->cpus;
-	/* a table with no rule and every default xsk steers nothing: the program skips it */
-	steers = b.n > 0;
-	for (i = 0; i < XSKF_STEER_MAX_QUEUES; i++) {
-		d = o->qown[i] == me ? default_rule(st) : o->qown[i] ? &o->qdef[i] : &none;
-		if (d->action == XSKF_STEER_ACT_CPUMAP)
-			cpus |= d->cpus;
-		if (d->action != XSKF_STEER_ACT_XSK)
-			steers = true;
-	}
-	err = ensure_cpus(port, cpus);
+	xskf_steer_share__gather(port, &t->o);
+	gather_table(port, t);
+	err = ensure_cpus(port, table_cpus(port, t, &steers));
 	if (err)
 		goto out;
-	/* the last flip, ours or another run's: its retired generation may still be read */
-	key = 0;
-	bpf_map_lookup_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_share), &key, &sh);
-	last = sh.flipped_ns > st->flipped_ns ? sh.flipped_ns : st->flipped_ns;
-	now = xskf_now_ns();
-	if (last && now - last < STEER_RETIRE_NS)
-		usleep((useconds_t)((STEER_RETIRE_NS - (now - last)) / 1000 + 1));
-	if (bpf_map_lookup_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_gen), &key, &g))
-		g = st->gen;
-	b.g = (g & 1) ^ 1;
-	b.bms = (struct xskf_steer_bm *)st->bms + (size_t)b.g * XSKF_STEER_BMS_GEN;
-	memset(b.bms, 0, XSKF_STEER_BMS_GEN * sizeof(*b.bms));
-
-	cfg.nr_rules = b.n;
-	cfg.dims = 1u << XSKF_DIM_QUEUE;
-	for (i = 0; i < b.n; i++)
-		cfg.dims |= ord[i]->set;
-	/* queues: a rule applies to its owner's queues, or to the one of them it names */
-	for (key = 0; key < XSKF_STEER_MAX_QUEUES; key++)
-		for (i = 0; i < b.n; i++)
-			if (o->qown[key] == owner[i] &&
-			    (!HAS(ord[i], XSKF_DIM_QUEUE) || ord[i]->queue == key))
-				bm_set(&b.bms[XSKF_STEER_BM_QUEUE + key], i);
-	for (key = 0; key < XSKF_STEER_PROTO_KEYS; key++)
-		for (i = 0; i < b.n; i++)
-			if (!HAS(ord[i], XSKF_DIM_PROTO) || ord[i]->proto == key)
-				bm_set(&b.bms[XSKF_STEER_BM_PROTO + key], i);
-	/* what a hash or LPM field allows for a value without an entry: the rules without it */
-	for (dim = 0; dim < XSKF_NR_DIMS; dim++)
-		for (i = 0; i < b.n; i++)
-			if (!HAS(ord[i], dim))
-				bm_set(&b.bms[XSKF_STEER_BM_WILD + dim], i);
-	/* both, used or not: the program reads them without asking (one class then, every rule) */
-	xskf_steer_ports__build(b.r, b.n, XSKF_DIM_SPORT, b.g, b.bms + XSKF_STEER_BM_SPORT,
-				st->pcls);
-	xskf_steer_ports__build(b.r, b.n, XSKF_DIM_DPORT, b.g, b.bms + XSKF_STEER_BM_DPORT,
-				st->pcls);
-
-	fd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_hash);
-	err = clear_gen(fd, sizeof(struct xskf_steer_hkey), 0, b.g);
-	if (!err && cfg.dims & (1u << XSKF_DIM_ETYPE))
-		err = build_hash(&b, XSKF_DIM_ETYPE);
-	if (!err && cfg.dims & (1u << XSKF_DIM_VLAN))
-		err = build_hash(&b, XSKF_DIM_VLAN);
+	choose_gen(port, t, &sh);
+	fill_bitmaps(port, t, &cfg);
+	err = fill_maps(port, t, &cfg, new_slots, nr_new);
 	if (!err)
-		err = clear_gen(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_src4),
-				sizeof(struct xskf_steer_lpm4), 4, b.g);
-	if (!err)
-		err = clear_gen(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_dst4),
-				sizeof(struct xskf_steer_lpm4), 4, b.g);
-	if (!err)
-		err = clear_gen(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_src6),
-				sizeof(struct xskf_steer_lpm6), 4, b.g);
-	if (!err)
-		err = clear_gen(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_dst6),
-				sizeof(struct xskf_steer_lpm6), 4, b.g);
-	if (!err && cfg.dims & (1u << XSKF_DIM_SRC))
-		err = build_lpm(&b, XSKF_DIM_SRC);
-	if (!err && cfg.dims & (1u << XSKF_DIM_DST))
-		err = build_lpm(&b, XSKF_DIM_DST);
-	for (i = 0; i < b.n && !err; i++)
-		err = put_act(port, b.g, xskf_steer_act_at(i), ord[i], slots[i]);
-	for (i = 0; i < XSKF_STEER_MAX_QUEUES && !err; i++) {
-		d = o->qown[i] == me ? default_rule(st) : o->qown[i] ? &o->qdef[i] : &none;
-		err = put_act(port, b.g, XSKF_STEER_MAX_RULES + i, d, XSKF_STEER_MAX_RULES + i);
-	}
-	for (i = 0; i < nr_new && !err; i++)
-		err = zero_hits(port, new_slots[i]);
-	if (err)
-		goto out;
-	((struct xskf_steer_acts *)st->acts)->cfg[b.g] = cfg;
-	/*
-	 * the flip: one write, and every frame from now on reads the new table, or none
-	 * (XSKF_STEER_GEN_LIVE off: the program then neither classifies nor counts)
-	 */
-	key = 0;
-	gv = b.g | (steers ? XSKF_STEER_GEN_LIVE : 0);
-	if (bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_gen), &key, &gv,
-				0)) {
-		err = -errno;
-		goto out;
-	}
-	st->gen = b.g;
-	st->flipped_ns = sh.flipped_ns = xskf_now_ns();
-	bpf_map_update_elem(bpf_map__fd(xskf_xdp_port(port)->skel->maps.xskf_share), &key, &sh, 0);
-	/* what the others' rebuilds need of ours, now that it is in use */
-	xskf_steer_share__sync(port, default_rule(st));
+		err = flip(port, t->b.g, &cfg, steers, &sh);
 out:
 	xskf_share__unlock(port);
-	free(o);
+	free(t);
 	return err;
 }
 
@@ -690,10 +763,8 @@ static int take_slots(struct xskf_port *port)
 int xskf_steer__load(struct xskf_engine *eng, struct xskf_port *port)
 {
 	struct xskf_steer *st = &port->steer;
-	int ncpu = libbpf_num_possible_cpus(), fd, err;
-	struct xskf_steer_qstats *zq;
 	unsigned int i;
-	uint32_t k;
+	int err;
 
 	st->bms_len = sizeof(struct xskf_steer_bms);
 	st->pcls_len = sizeof(struct xskf_steer_pcls);
@@ -711,20 +782,16 @@ int xskf_steer__load(struct xskf_engine *eng, struct xskf_port *port)
 	}
 	/* counters from zero (the program ran once when the redirect tier was probed); a run
 	 * that joins another's program zeroed its own queues' when it took them (prog_share.c) */
-	if (ncpu < 0)
-		return ncpu;
-	if (xskf_xdp_port(port)->share.joined)
-		goto rules;
-	zq = calloc((size_t)ncpu, sizeof(*zq));
-	if (!zq)
-		return -ENOMEM;
-	fd = bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_qstats);
-	for (k = 0; k < XSKF_STEER_MAX_QUEUES; k++)
-		bpf_map_update_elem(fd, &k, zq, 0);
-	free(zq);
-	for (k = 0; k < XSKF_STEER_ACTS_GEN; k++)
-		zero_hits(port, k);
-rules:
+	if (!xskf_xdp_port(port)->share.joined) {
+		err = xskf_percpu__zero(bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_qstats),
+					0, XSKF_STEER_MAX_QUEUES, sizeof(struct xskf_steer_qstats));
+		if (!err)
+			err = xskf_percpu__zero(
+			    bpf_map__fd(xskf_xdp_port(port)->skel->maps.steer_hits), 0,
+			    XSKF_STEER_ACTS_GEN, sizeof(uint64_t));
+		if (err)
+			goto fail;
+	}
 	/* the default: when a rule picks frames for the app, everything else is the host's */
 	if (!st->default_set) {
 		st->def.action = XSKF_STEER_ACT_XSK;

@@ -4,11 +4,15 @@
  * all of it at -vv) rather than a cause guessed from the load's errno: a refusal is "frags
  * unsupported" or anything else only when the kernel says so (issue 33).
  */
+#include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
+#include <bpf/libbpf.h>
 
 #include "core/log.h"
 #include "backend/xdp/verifier_log.h"
+#include "xskf_redirect.skel.h"
 
 /* a line of the verifier's instruction trace, "16: (71) r1 = *(u8 *)(r0 +0)" */
 static bool is_insn(const char *p, const char *nl)
@@ -71,4 +75,25 @@ void xskf_verifier_log__print(const char *name, const char *log, int err)
 			pr_debug("  %.*s\n", (int)(nl - p), p);
 		i++;
 	}
+}
+
+struct xskf_redirect *xskf_verifier_log__open(char **log)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo);
+	struct xskf_redirect *skel;
+	int err;
+
+	*log = malloc(XSKF_VERIFIER_LOG_SIZE);
+	oo.kernel_log_buf = *log;
+	oo.kernel_log_size = *log ? XSKF_VERIFIER_LOG_SIZE : 0;
+	if (*log)
+		(*log)[0] = '\0';
+	skel = xskf_redirect__open_opts(&oo);
+	if (!skel) {
+		err = errno;
+		free(*log);
+		*log = NULL;
+		errno = err;
+	}
+	return skel;
 }

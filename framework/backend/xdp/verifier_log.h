@@ -23,4 +23,14 @@
  */
 void xskf_verifier_log__print(const char *name, const char *log, int err);
 
+struct xskf_redirect;
+/*
+ * xskf_verifier_log__open() - open xskf's skeleton with a verifier log of
+ * XSKF_VERIFIER_LOG_SIZE bytes for its load, in *@log (the caller frees it; NULL when no memory:
+ * the load then runs without one). NULL with errno set, and nothing kept, when the open fails.
+ * prog.c's load and prog_dispatch.c's component both read the kernel's reason from it.
+ * Thread: control thread.
+ */
+struct xskf_redirect *xskf_verifier_log__open(char **log);
+
 #endif
