@@ -166,6 +166,13 @@ struct xskf_engine *xskf_engine__new(const struct xskf_engine_opts *opts)
 		errno = EINVAL;
 		return NULL;
 	}
+	if ((unsigned int)o.hints_in > XSKF_HINTS_IN_USERSPACE) {
+		pr_warn("unknown hints_in %d: use XSKF_HINTS_IN_AUTO, _DATA_META, _HEADROOM or "
+			"_USERSPACE\n",
+			(int)o.hints_in);
+		errno = EINVAL;
+		return NULL;
+	}
 	if (!o.idle_spin_us)
 		o.idle_spin_us = 50;
 	if (o.busy_poll && o.idle == XSKF_IDLE_SLEEP) {

@@ -274,7 +274,10 @@ void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int cen
 		eng->app.name ? eng->app.name : "", eng->be->name, v.xskf, v.plugin_abi, v.libbpf,
 		v.libxdp, elapsed,
 		/* where the XDP program writes the hints (backend/xdp/features.c) */
-		eng->o.no_hints ? "none" : eng->hints_head ? "headroom" : "data_meta");
+		eng->o.no_hints ? "none"
+		: eng->hints_user ? "userspace"
+		: eng->hints_head ? "headroom"
+				  : "data_meta");
 	for (i = 0; i < eng->nr_ports; i++) {
 		struct xskf_port *p = &eng->ports[i];
 		const char *attach, *redirect, *pinned = NULL;

@@ -230,48 +230,23 @@ void xskf_disp__close(struct xskf_port *port)
 	xskf_xdp_port(port)->disp.skel = NULL;
 }
 
-int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t mode)
+/*
+ * Our program @name, in a component object of its own over our maps, into the dispatcher on
+ * @port in @mode: 0 with the component in @*sp and libxdp's handle in @*xpp, or -errno. @*pkt:
+ * the kernel refused it because it changes packet data (the verifier's log).
+ */
+static int disp_try(struct xskf_engine *eng, struct xskf_port *port, uint32_t mode,
+		    const char *name, struct xskf_redirect **sp, struct xdp_program **xpp, bool *pkt)
 {
-	int fd = mode == XDP_FLAGS_SKB_MODE ? xskf_xdp_port(port)->skb_fd
-					    : xskf_xdp_port(port)->native_fd;
-	const char *name = chosen_name(xskf_xdp_port(port)->skel, fd);
 	DECLARE_LIBXDP_OPTS(xdp_program_opts, xo);
-	struct xdp_multiprog *mp;
+	LIBBPF_OPTS(bpf_object_open_opts, oo);
 	struct xdp_program *xp;
 	struct xskf_redirect *s;
-	LIBBPF_OPTS(bpf_object_open_opts, oo);
 	struct bpf_program *p;
-	char *log = NULL;
-	bool alone, pkt;
+	char *log;
 	int err;
 
-	if (!name)
-		return -ENOENT;
-	/* no meta written: the variant without the hints' code (its comment in bpf/) */
-	if (eng->o.no_hints && !strcmp(name, "xskf_redirect"))
-		name = "xskf_redirect_nm";
-	/*
-	 * libxdp without a bpffs loads our program once more to attach it alone (a second
-	 * verification, the longest part of a start): we attach the loaded one ourselves
-	 */
-	/*
-	 * ext programs forced off (XSKF_FEATURES_OFF=ext, features.c): as on a kernel that
-	 * refuses them. Only the forced answer counts here: libbpf's own probe of ext programs
-	 * is not trusted to decide (libxdp's load says the kernel's word, below)
-	 */
-	if (xskf_features__probe(XSKF_FEAT_EXT) == -ECANCELED) {
-		snprintf(why, sizeof(why), "freplace (ext) programs forced off by XSKF_FEATURES_OFF");
-		if (!xskf_xdp_port(port)->disp.told++)
-			say_alone(port);
-		return -EOPNOTSUPP;
-	}
-	if (!xskf_disp__bpffs(port)) {
-		snprintf(why, sizeof(why), "no bpffs");
-		if (!xskf_xdp_port(port)
-			 ->disp.told++) /* once, not again for the SKB-mode attempt */
-			say_alone(port);
-		return -EOPNOTSUPP;
-	}
+	*pkt = false;
 	/* the kernel's reason for a refused component: its verifier log (verifier_log.h) */
 	log = malloc(XSKF_VERIFIER_LOG_SIZE);
 	oo.kernel_log_buf = log;
@@ -285,6 +260,8 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 		return err;
 	}
 	*s->rodata = *xskf_xdp_port(port)->skel->rodata;
+	/* a run that joins ours reads where the hints are from the attached program's rodata */
+	s->rodata->hints_user = eng->hints_user;
 	/* a kernel without frags: the section handler of prog.c loads xdp.frags without the flag */
 	bpf_object__for_each_program(p, s->obj)
 		bpf_program__set_autoload(p, !strcmp(bpf_program__name(p), name));
@@ -317,9 +294,11 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 	/*
 	 * Linux 6.13+ takes a freplace program that changes packet data (the hints grow the meta:
 	 * bpf_xdp_adjust_meta()) only into a function that does too: libxdp's dispatcher stubs do
-	 * from libxdp 1.5.5 (xdp-tools 092365f). The verifier log tells it from other refusals.
+	 * from libxdp 1.5.5 (xdp-tools 092365f). The verifier log tells it from other refusals:
+	 * bpf_check_attach_target()'s "Extension program changes packet data, while original
+	 * does not", with EINVAL.
 	 */
-	pkt = err == -EINVAL && log && strstr(log, "changes packet data");
+	*pkt = err == -EINVAL && log && strstr(log, "changes packet data");
 	free(log);
 	if (err) {
 		if (xdp_program__id(xp) && !xdp_program__detach(xp, port->ifindex, XDP_MODE_UNSPEC, 0))
@@ -327,6 +306,85 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 				 strerror(-err));
 		xdp_program__close(xp);
 		xskf_redirect__destroy(s);
+		return err;
+	}
+	*sp = s;
+	*xpp = xp;
+	return 0;
+}
+
+/*
+ * The dispatcher refused our program because it writes the hints (@pkt): with --hints-in auto
+ * and before any port runs, the program without them (xskf_redirect_nm) instead, the hints
+ * computed in userspace (core/hints_in.h), said in one line. 0 when that one went in.
+ */
+static int disp_user(struct xskf_engine *eng, struct xskf_port *port, uint32_t mode,
+		     struct xskf_redirect **sp, struct xdp_program **xpp)
+{
+	unsigned int i;
+	bool pkt;
+	int err;
+
+	if (eng->o.no_hints || eng->hints_user || eng->o.hints_in != XSKF_HINTS_IN_AUTO)
+		return -EPERM;
+	/* the workers take one way for every port: none may be running another yet */
+	for (i = 0; i < eng->nr_ports; i++)
+		if (xskf_xdp_port(&eng->ports[i])->attached)
+			return -EPERM;
+	eng->hints_user = true;
+	err = disp_try(eng, port, mode, "xskf_redirect_nm", sp, xpp, &pkt);
+	if (err) {
+		eng->hints_user = false;
+		return err;
+	}
+	eng->hints_head = false;
+	xskf_xdp_port(port)->hints_hw = 0;
+	xskf_prog__say_user("libxdp's dispatcher refused xskf's program that writes them: " PKT_WHY);
+	return 0;
+}
+
+int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t mode)
+{
+	int fd = mode == XDP_FLAGS_SKB_MODE ? xskf_xdp_port(port)->skb_fd
+					    : xskf_xdp_port(port)->native_fd;
+	const char *name = chosen_name(xskf_xdp_port(port)->skel, fd);
+	struct xdp_multiprog *mp;
+	struct xdp_program *xp = NULL;
+	struct xskf_redirect *s = NULL;
+	bool alone, pkt;
+	int err;
+
+	if (!name)
+		return -ENOENT;
+	/* no meta written: the variant without the hints' code (its comment in bpf/) */
+	if ((eng->o.no_hints || eng->hints_user) && !strcmp(name, "xskf_redirect"))
+		name = "xskf_redirect_nm";
+	/*
+	 * libxdp without a bpffs loads our program once more to attach it alone (a second
+	 * verification, the longest part of a start): we attach the loaded one ourselves
+	 */
+	/*
+	 * ext programs forced off (XSKF_FEATURES_OFF=ext, features.c): as on a kernel that
+	 * refuses them. Only the forced answer counts here: libbpf's own probe of ext programs
+	 * is not trusted to decide (libxdp's load says the kernel's word, below)
+	 */
+	if (xskf_features__probe(XSKF_FEAT_EXT) == -ECANCELED) {
+		snprintf(why, sizeof(why), "freplace (ext) programs forced off by XSKF_FEATURES_OFF");
+		if (!xskf_xdp_port(port)->disp.told++)
+			say_alone(port);
+		return -EOPNOTSUPP;
+	}
+	if (!xskf_disp__bpffs(port)) {
+		snprintf(why, sizeof(why), "no bpffs");
+		if (!xskf_xdp_port(port)
+			 ->disp.told++) /* once, not again for the SKB-mode attempt */
+			say_alone(port);
+		return -EOPNOTSUPP;
+	}
+	err = disp_try(eng, port, mode, name, &s, &xp, &pkt);
+	if (err && pkt && !disp_user(eng, port, mode, &s, &xp))
+		err = 0;
+	if (err) {
 		if (err == -EBUSY || err == -EEXIST)
 			return err; /* a program attached meanwhile: prog.c says so */
 		if (xskf_xdp_port(port)->disp.main_id) {
@@ -334,8 +392,8 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 			if (pkt)
 				pr_warn("%s: libxdp's dispatcher (id %u) cannot take xskf's program "
 					"while it writes RX hints: " PKT_WHY ", and another program "
-					"holds the interface: run with --no-hints, or with libxdp 1.5.5 "
-					"or later\n",
+					"holds the interface: run with --no-hints, --hints-in "
+					"userspace, or with libxdp 1.5.5 or later\n",
 					port->name, xskf_xdp_port(port)->disp.main_id);
 			else
 				pr_warn("%s: libxdp's dispatcher (id %u) refused xskf's program (%s)\n",
@@ -349,7 +407,8 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 				pr_warn("%s: libxdp's dispatcher cannot take xskf's program while it "
 					"writes RX hints: " PKT_WHY "; attached alone: no other XDP "
 					"program can join the interface while xskf runs (--no-hints "
-					"runs through this libxdp's dispatcher)\n",
+					"or --hints-in userspace run through this libxdp's "
+					"dispatcher)\n",
 					port->name);
 			else
 				pr_warn("%s: libxdp's dispatcher refused xskf's program (%s%s%s); "
