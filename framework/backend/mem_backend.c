@@ -108,6 +108,9 @@ static int hints_where(struct xskf_engine *eng)
 		pr_warn("RX hints: %s: use --hints-in auto or userspace\n", why);
 		return in;
 	}
+	/* said once, by the first socket's set-up (the choice is the same for all) */
+	if (!eng->hints_head && !eng->hints_user)
+		xskf_hints_in__say(in, why);
 	eng->hints_head = in == XSKF_HINTS_IN_HEADROOM;
 	eng->hints_user = in == XSKF_HINTS_IN_USERSPACE;
 	return 0;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/hints_in.h"
+#include "core/log.h"
 
 static const char *const names[] = {
 	[XSKF_HINTS_IN_AUTO] = "auto",
@@ -85,4 +86,19 @@ int xskf_hints_in__choose(enum xskf_hints_in want, const struct xskf_hints_in_fa
 	snprintf(why, len, "bpf_xdp_adjust_meta() %s, bpf_xdp_adjust_head() %s",
 		 refused(f->adjust_meta), refused(f->adjust_head));
 	return XSKF_HINTS_IN_USERSPACE;
+}
+
+void xskf_hints_in__say(int way, const char *why)
+{
+	if (way == XSKF_HINTS_IN_HEADROOM)
+		pr_info("RX hints: %s: the XDP program carries them in the headroom "
+			"(bpf_xdp_adjust_head()) of frames bound for our sockets, and the framework "
+			"moves each frame past them before the app sees it\n",
+			why);
+	else if (way == XSKF_HINTS_IN_USERSPACE)
+		pr_info("RX hints: computed in userspace (%s): the XDP program changes no packet "
+			"data, the framework parses each frame into the meta in front of it; packet "
+			"type, offsets and VLAN in software, the hash the software Toeplitz with the "
+			"port's RSS key, no driver (kfunc) values\n",
+			why);
 }

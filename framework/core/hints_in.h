@@ -39,6 +39,12 @@ struct xskf_hints_in_facts {
 int xskf_hints_in__choose(enum xskf_hints_in want, const struct xskf_hints_in_facts *f, char *why,
 			  size_t len);
 
+/*
+ * xskf_hints_in__say() - the start-up line of way @way (the headroom's or userspace's; nothing
+ * for data_meta) with its reason @why. Thread: control thread.
+ */
+void xskf_hints_in__say(int way, const char *why);
+
 /* "data_meta", "headroom", "userspace" (--hints-in's and --json's words), "auto", or "?". */
 const char *xskf_hints_in__name(enum xskf_hints_in in);
 

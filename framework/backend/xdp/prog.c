@@ -403,23 +403,8 @@ static int hints_where(struct xskf_engine *eng)
 	}
 	eng->hints_head = in == XSKF_HINTS_IN_HEADROOM;
 	eng->hints_user = in == XSKF_HINTS_IN_USERSPACE;
-	if (eng->hints_head)
-		pr_info("RX hints: %s: the XDP program carries them in the headroom "
-			"(bpf_xdp_adjust_head()) of frames bound for our sockets, and the "
-			"framework moves each frame past them before the app sees it\n",
-			why);
-	else if (eng->hints_user)
-		xskf_prog__say_user(why);
+	xskf_hints_in__say(in, why);
 	return 0;
-}
-
-void xskf_prog__say_user(const char *why)
-{
-	pr_info("RX hints: computed in userspace (%s): the XDP program changes no packet data, "
-		"the framework parses each frame into the meta in front of it; packet type, "
-		"offsets and VLAN in software, the hash the software Toeplitz with the port's RSS "
-		"key, no driver (kfunc) values\n",
-		why);
 }
 
 /*

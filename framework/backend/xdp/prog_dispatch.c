@@ -32,6 +32,7 @@
 #include "backend/xdp/verifier_log.h"
 #include "backend/xdp/xdp.h"
 #include "core/engine.h"
+#include "core/hints_in.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
 
@@ -339,7 +340,8 @@ static int disp_user(struct xskf_engine *eng, struct xskf_port *port, uint32_t m
 	}
 	eng->hints_head = false;
 	xskf_xdp_port(port)->hints_hw = 0;
-	xskf_prog__say_user("libxdp's dispatcher refused xskf's program that writes them: " PKT_WHY);
+	xskf_hints_in__say(XSKF_HINTS_IN_USERSPACE,
+			   "libxdp's dispatcher refused xskf's program that writes them: " PKT_WHY);
 	return 0;
 }
 

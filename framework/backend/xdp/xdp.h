@@ -115,8 +115,6 @@ int xskf_prog__preflight(struct xskf_engine *eng, struct xskf_port *port);
  * redirect tier, multi-buffer AF_XDP (eng->kernel_sg). 0 or -errno (said in one line).
  */
 int xskf_prog__probe_kernel(struct xskf_engine *eng);
-/* xskf_prog__say_user() - the start-up line of RX hints computed in userspace, for @why. */
-void xskf_prog__say_user(const char *why);
 int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port);
 int xskf_prog__attach(struct xskf_engine *eng, struct xskf_port *port);
 int xskf_prog__set_xsk(struct xskf_port *port, uint32_t queue, int xsk_fd);
