@@ -34,10 +34,10 @@ int xskf_hints_in__parse(const char *word)
 	return -EINVAL;
 }
 
-/* "forced off by XSKF_FEATURES_OFF" or "refused by this kernel" for probe answer @r */
+/* "forced off by XSKF_FEATURES_OFF" or "refused by this kernel's verifier" for probe answer @r */
 static const char *refused(int r)
 {
-	return r == -ECANCELED ? "forced off by XSKF_FEATURES_OFF" : "refused by this kernel";
+	return r == -ECANCELED ? "forced off by XSKF_FEATURES_OFF" : "refused by this kernel's verifier";
 }
 
 /* @want explicitly: the way itself, or -EOPNOTSUPP where its helper is refused */
