@@ -160,7 +160,8 @@ static __always_inline int deliver(struct xdp_md *ctx, __u32 queue, const bool h
 	int ret;
 
 	/* frames with no socket fall back to the stack with the meta: harmless */
-	if (meta && hints_on && !hints_user && !meta_head && (hw ? hints_hw(ctx) : hints_sw(ctx)) < 0)
+	if (meta && hints_on && !hints_user && !meta_head &&
+	    (hw ? hints_hw(ctx) : hints_sw(ctx)) < 0)
 		count_error(queue);
 	/* our socket (xsks), a served app's (its queue's own XSKMAP), or the stack */
 	ret = xskf_serve_redirect(&xsks, queue, lookup, &served);

@@ -13,10 +13,10 @@
 #include "core/log.h"
 
 static const char *const names[] = {
-	[XSKF_HINTS_IN_AUTO] = "auto",
-	[XSKF_HINTS_IN_DATA_META] = "data_meta",
-	[XSKF_HINTS_IN_HEADROOM] = "headroom",
-	[XSKF_HINTS_IN_USERSPACE] = "userspace",
+    [XSKF_HINTS_IN_AUTO] = "auto",
+    [XSKF_HINTS_IN_DATA_META] = "data_meta",
+    [XSKF_HINTS_IN_HEADROOM] = "headroom",
+    [XSKF_HINTS_IN_USERSPACE] = "userspace",
 };
 
 const char *xskf_hints_in__name(enum xskf_hints_in in)
@@ -37,14 +37,15 @@ int xskf_hints_in__parse(const char *word)
 /* "forced off by XSKF_FEATURES_OFF" or "refused by this kernel's verifier" for probe answer @r */
 static const char *refused(int r)
 {
-	return r == -ECANCELED ? "forced off by XSKF_FEATURES_OFF" : "refused by this kernel's verifier";
+	return r == -ECANCELED ? "forced off by XSKF_FEATURES_OFF"
+			       : "refused by this kernel's verifier";
 }
 
 /* @want explicitly: the way itself, or -EOPNOTSUPP where its helper is refused */
 static int asked(enum xskf_hints_in want, const struct xskf_hints_in_facts *f, char *why,
 		 size_t len)
 {
-	int r = want == XSKF_HINTS_IN_DATA_META ? f->adjust_meta
+	int r = want == XSKF_HINTS_IN_DATA_META	 ? f->adjust_meta
 		: want == XSKF_HINTS_IN_HEADROOM ? f->adjust_head
 						 : 0;
 
@@ -69,10 +70,10 @@ int xskf_hints_in__choose(enum xskf_hints_in want, const struct xskf_hints_in_fa
 	 * other XDP program out of the interface.
 	 */
 	if (f->dispatcher && f->disp_pkt_data) {
-		snprintf(why, len,
-			 "libxdp's dispatcher takes no program that changes packet data (%s)",
-			 f->disp_pkt_data == -ECANCELED ? "forced by XSKF_FEATURES_OFF=disp_pkt_data"
-							: "Linux 6.13+ with libxdp before 1.5.5");
+		snprintf(
+		    why, len, "libxdp's dispatcher takes no program that changes packet data (%s)",
+		    f->disp_pkt_data == -ECANCELED ? "forced by XSKF_FEATURES_OFF=disp_pkt_data"
+						   : "Linux 6.13+ with libxdp before 1.5.5");
 		return XSKF_HINTS_IN_USERSPACE;
 	}
 	if (!f->adjust_meta) {
@@ -91,14 +92,16 @@ int xskf_hints_in__choose(enum xskf_hints_in want, const struct xskf_hints_in_fa
 void xskf_hints_in__say(int way, const char *why)
 {
 	if (way == XSKF_HINTS_IN_HEADROOM)
-		pr_info("RX hints: %s: the XDP program carries them in the headroom "
-			"(bpf_xdp_adjust_head()) of frames bound for our sockets, and the framework "
-			"moves each frame past them before the app sees it\n",
-			why);
+		pr_info(
+		    "RX hints: %s: the XDP program carries them in the headroom "
+		    "(bpf_xdp_adjust_head()) of frames bound for our sockets, and the framework "
+		    "moves each frame past them before the app sees it\n",
+		    why);
 	else if (way == XSKF_HINTS_IN_USERSPACE)
-		pr_info("RX hints: computed in userspace (%s): the XDP program changes no packet "
-			"data, the framework parses each frame into the meta in front of it; packet "
-			"type, offsets and VLAN in software, the hash the software Toeplitz with the "
-			"port's RSS key, no driver (kfunc) values\n",
-			why);
+		pr_info(
+		    "RX hints: computed in userspace (%s): the XDP program changes no packet "
+		    "data, the framework parses each frame into the meta in front of it; packet "
+		    "type, offsets and VLAN in software, the hash the software Toeplitz with the "
+		    "port's RSS key, no driver (kfunc) values\n",
+		    why);
 }

@@ -21,7 +21,7 @@
 enum { M = XSKF_HINTS_IN_DATA_META, H = XSKF_HINTS_IN_HEADROOM, U = XSKF_HINTS_IN_USERSPACE };
 #define NO  (-EOPNOTSUPP)
 #define OFF (-ECANCELED) /* forced off */
-#define REF (-EINVAL)    /* refused by the kernel */
+#define REF (-EINVAL)	 /* refused by the kernel */
 
 static const struct {
 	enum xskf_hints_in want;
@@ -29,25 +29,25 @@ static const struct {
 	int way;
 	const char *why; /* a word the reason must hold ("" for none) */
 } cases[] = {
-	/* auto: the best the kernel takes */
-	{ XSKF_HINTS_IN_AUTO, { 0, 0, 0, true }, M, "" },
-	{ XSKF_HINTS_IN_AUTO, { REF, 0, 0, true }, H, "bpf_xdp_adjust_meta() refused by this kernel" },
-	{ XSKF_HINTS_IN_AUTO, { OFF, 0, 0, false }, H, "forced off by XSKF_FEATURES_OFF" },
-	{ XSKF_HINTS_IN_AUTO, { REF, REF, 0, true }, U, "bpf_xdp_adjust_head() refused" },
-	{ XSKF_HINTS_IN_AUTO, { OFF, OFF, 0, false }, U, "bpf_xdp_adjust_head() forced off" },
-	/* the dispatcher refuses a program that changes packet data: userspace, if it is used */
-	{ XSKF_HINTS_IN_AUTO, { 0, 0, REF, true }, U, "Linux 6.13+ with libxdp before 1.5.5" },
-	{ XSKF_HINTS_IN_AUTO, { 0, 0, OFF, true }, U, "XSKF_FEATURES_OFF=disp_pkt_data" },
-	{ XSKF_HINTS_IN_AUTO, { 0, 0, OFF, false }, M, "" },
-	{ XSKF_HINTS_IN_AUTO, { REF, 0, OFF, false }, H, "adjust_meta" },
-	{ XSKF_HINTS_IN_AUTO, { REF, 0, OFF, true }, U, "dispatcher" },
-	/* asked for: taken where the kernel takes it, else refused with the reason */
-	{ XSKF_HINTS_IN_DATA_META, { 0, 0, OFF, true }, M, "" },
-	{ XSKF_HINTS_IN_DATA_META, { REF, 0, 0, true }, NO, "needs bpf_xdp_adjust_meta()" },
-	{ XSKF_HINTS_IN_HEADROOM, { REF, 0, 0, true }, H, "--hints-in" },
-	{ XSKF_HINTS_IN_HEADROOM, { 0, OFF, 0, true }, NO, "needs bpf_xdp_adjust_head(), forced off" },
-	{ XSKF_HINTS_IN_USERSPACE, { 0, 0, 0, true }, U, "--hints-in asks for it" },
-	{ XSKF_HINTS_IN_USERSPACE, { REF, REF, REF, false }, U, "--hints-in" },
+    /* auto: the best the kernel takes */
+    {XSKF_HINTS_IN_AUTO, {0, 0, 0, true}, M, ""},
+    {XSKF_HINTS_IN_AUTO, {REF, 0, 0, true}, H, "bpf_xdp_adjust_meta() refused by this kernel"},
+    {XSKF_HINTS_IN_AUTO, {OFF, 0, 0, false}, H, "forced off by XSKF_FEATURES_OFF"},
+    {XSKF_HINTS_IN_AUTO, {REF, REF, 0, true}, U, "bpf_xdp_adjust_head() refused"},
+    {XSKF_HINTS_IN_AUTO, {OFF, OFF, 0, false}, U, "bpf_xdp_adjust_head() forced off"},
+    /* the dispatcher refuses a program that changes packet data: userspace, if it is used */
+    {XSKF_HINTS_IN_AUTO, {0, 0, REF, true}, U, "Linux 6.13+ with libxdp before 1.5.5"},
+    {XSKF_HINTS_IN_AUTO, {0, 0, OFF, true}, U, "XSKF_FEATURES_OFF=disp_pkt_data"},
+    {XSKF_HINTS_IN_AUTO, {0, 0, OFF, false}, M, ""},
+    {XSKF_HINTS_IN_AUTO, {REF, 0, OFF, false}, H, "adjust_meta"},
+    {XSKF_HINTS_IN_AUTO, {REF, 0, OFF, true}, U, "dispatcher"},
+    /* asked for: taken where the kernel takes it, else refused with the reason */
+    {XSKF_HINTS_IN_DATA_META, {0, 0, OFF, true}, M, ""},
+    {XSKF_HINTS_IN_DATA_META, {REF, 0, 0, true}, NO, "needs bpf_xdp_adjust_meta()"},
+    {XSKF_HINTS_IN_HEADROOM, {REF, 0, 0, true}, H, "--hints-in"},
+    {XSKF_HINTS_IN_HEADROOM, {0, OFF, 0, true}, NO, "needs bpf_xdp_adjust_head(), forced off"},
+    {XSKF_HINTS_IN_USERSPACE, {0, 0, 0, true}, U, "--hints-in asks for it"},
+    {XSKF_HINTS_IN_USERSPACE, {REF, REF, REF, false}, U, "--hints-in"},
 };
 
 static void test_choose(void)
@@ -58,8 +58,8 @@ static void test_choose(void)
 		char why[160];
 		int way = xskf_hints_in__choose(cases[i].want, &cases[i].f, why, sizeof(why));
 
-		CHECK(way == cases[i].way && (cases[i].why[0] ? strstr(why, cases[i].why) != NULL
-							       : !why[0]),
+		CHECK(way == cases[i].way &&
+			  (cases[i].why[0] ? strstr(why, cases[i].why) != NULL : !why[0]),
 		      "%s meta %d head %d disp %d%s: %s (%s), want %s",
 		      xskf_hints_in__name(cases[i].want), cases[i].f.adjust_meta,
 		      cases[i].f.adjust_head, cases[i].f.disp_pkt_data,
@@ -102,8 +102,8 @@ static void want_meta(const uint8_t *frame, uint32_t len, uint32_t hints, struct
 
 static void test_burst(void)
 {
-	static const uint32_t sets[] = { XSKF_HINT_ALL, XSKF_HINT_PTYPE | XSKF_HINT_VLAN,
-					 XSKF_HINT_HASH };
+	static const uint32_t sets[] = {XSKF_HINT_ALL, XSKF_HINT_PTYPE | XSKF_HINT_VLAN,
+					XSKF_HINT_HASH};
 	static struct rx_buf b[HV_NR_CASES];
 	struct xskf_pkt pkts[HV_NR_CASES];
 	unsigned int i, s;
@@ -113,7 +113,7 @@ static void test_burst(void)
 
 		memset(b, 0xa5, sizeof(b)); /* stale bytes where the meta goes */
 		for (i = 0; i < HV_NR_CASES; i++) {
-			struct hv_frame f = { .len = 0 };
+			struct hv_frame f = {.len = 0};
 
 			hv_cases[i].build(&f);
 			memcpy(b[i].frame, f.b, f.len);
@@ -130,11 +130,12 @@ static void test_burst(void)
 			if (!memcmp(&w, &b[i].meta, sizeof(w)) && xskf_pkt__meta_valid(&pkts[i]))
 				same++;
 			else
-				printf("# %s, hints %#x: ptype %#010x, want %#010x\n", hv_cases[i].name,
-				       sets[s], b[i].meta.ptype, w.ptype);
+				printf("# %s, hints %#x: ptype %#010x, want %#010x\n",
+				       hv_cases[i].name, sets[s], b[i].meta.ptype, w.ptype);
 		}
-		CHECK(same == HV_NR_CASES, "hints %#x: the meta of %u of %zu frames as the XDP program's",
-		      sets[s], same, (size_t)HV_NR_CASES);
+		CHECK(same == HV_NR_CASES,
+		      "hints %#x: the meta of %u of %zu frames as the XDP program's", sets[s], same,
+		      (size_t)HV_NR_CASES);
 	}
 }
 

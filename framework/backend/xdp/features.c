@@ -66,7 +66,8 @@ static const struct {
 				    "moved past by the framework before the app sees the frame",
 				    probe_adjust_meta },
 	[XSKF_FEAT_ADJUST_HEAD] = { "adjust_head", "bpf_xdp_adjust_head() in XDP programs",
-				    "RX hints computed in userspace where adjust_meta is refused too",
+				    "RX hints computed in userspace where adjust_meta is refused "
+				    "too",
 				    probe_adjust_head },
 	[XSKF_FEAT_FRAGS] = { "frags", "frags-aware XDP programs (xdp.frags)",
 			      "programs loaded without: native mode needs an MTU whose frames "

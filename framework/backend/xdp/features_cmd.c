@@ -91,17 +91,19 @@ static void print_uses(FILE *f, bool json)
 	if (!strcmp(hints, "data_meta"))
 		fprintf(f, "  RX hints       in the metadata area (bpf_xdp_adjust_meta())\n");
 	else if (!strcmp(hints, "headroom"))
-		fprintf(f, "  RX hints       in the headroom (bpf_xdp_adjust_head()), moved past before "
-			   "the app (%s)\n",
+		fprintf(f,
+			"  RX hints       in the headroom (bpf_xdp_adjust_head()), moved past "
+			"before the app (%s)\n",
 			why);
 	else
-		fprintf(f, "  RX hints       computed in userspace from each frame, no driver values "
-			   "(%s)\n",
+		fprintf(f,
+			"  RX hints       computed in userspace from each frame, no driver "
+			"values (%s)\n",
 			why);
 	if (strcmp(hints, "userspace"))
-		fprintf(f, "                 computed in userspace where libxdp's dispatcher refuses "
-			   "a program that changes packet data (Linux 6.13+, libxdp before 1.5.5), "
-			   "or with --hints-in userspace\n");
+		fprintf(f, "                 computed in userspace where libxdp's dispatcher "
+			   "refuses a program that changes packet data (Linux 6.13+, libxdp "
+			   "before 1.5.5), or with --hints-in userspace\n");
 	fprintf(f, "  attach         %s\n",
 		disp ? "through libxdp's dispatcher, beside other programs"
 		     : "alone: libxdp's dispatcher needs ext programs and a bpffs");

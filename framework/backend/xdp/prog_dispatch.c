@@ -237,7 +237,8 @@ void xskf_disp__close(struct xskf_port *port)
  * the kernel refused it because it changes packet data (the verifier's log).
  */
 static int disp_try(struct xskf_engine *eng, struct xskf_port *port, uint32_t mode,
-		    const char *name, struct xskf_redirect **sp, struct xdp_program **xpp, bool *pkt)
+		    const char *name, struct xskf_redirect **sp, struct xdp_program **xpp,
+		    bool *pkt)
 {
 	DECLARE_LIBXDP_OPTS(xdp_program_opts, xo);
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
@@ -345,6 +346,47 @@ static int disp_user(struct xskf_engine *eng, struct xskf_port *port, uint32_t m
 	return 0;
 }
 
+/*
+ * The dispatcher refused our program (@err; @pkt: because it changes packet data): said in one
+ * line. Returns what xskf_disp__attach() returns: -EBUSY/-EEXIST (a program attached
+ * meanwhile), -ECANCELED (said: no other attempt) or -EOPNOTSUPP (attach alone).
+ */
+static int disp_refused(struct xskf_port *port, int err, bool pkt)
+{
+	if (err == -EBUSY || err == -EEXIST)
+		return err; /* a program attached meanwhile: prog.c says so */
+	if (xskf_xdp_port(port)->disp.main_id) {
+		/* another program's dispatcher holds the interface: alone is no way out */
+		if (pkt)
+			pr_warn("%s: libxdp's dispatcher (id %u) cannot take xskf's program "
+				"while it writes RX hints: " PKT_WHY ", and another program "
+				"holds the interface: run with --no-hints, --hints-in "
+				"userspace, or with libxdp 1.5.5 or later\n",
+				port->name, xskf_xdp_port(port)->disp.main_id);
+		else
+			pr_warn("%s: libxdp's dispatcher (id %u) refused xskf's program (%s)\n",
+				port->name, xskf_xdp_port(port)->disp.main_id,
+				strerror(-err));
+		return -ECANCELED; /* said: no other attempt */
+	}
+	/* the dispatcher refused ours: alone then, once said */
+	if (!xskf_xdp_port(port)->disp.told++) {
+		if (pkt)
+			pr_warn("%s: libxdp's dispatcher cannot take xskf's program while it "
+				"writes RX hints: " PKT_WHY "; attached alone: no other XDP "
+				"program can join the interface while xskf runs (--no-hints "
+				"or --hints-in userspace run through this libxdp's "
+				"dispatcher)\n",
+				port->name);
+		else
+			pr_warn("%s: libxdp's dispatcher refused xskf's program (%s%s%s); "
+				"attached alone: no other XDP program can join the interface "
+				"while xskf runs\n",
+				port->name, strerror(-err), why[0] ? ", libxdp: " : "", why);
+	}
+	return -EOPNOTSUPP;
+}
+
 int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t mode)
 {
 	int fd = mode == XDP_FLAGS_SKB_MODE ? xskf_xdp_port(port)->skb_fd
@@ -386,40 +428,8 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 	err = disp_try(eng, port, mode, name, &s, &xp, &pkt);
 	if (err && pkt && !disp_user(eng, port, mode, &s, &xp))
 		err = 0;
-	if (err) {
-		if (err == -EBUSY || err == -EEXIST)
-			return err; /* a program attached meanwhile: prog.c says so */
-		if (xskf_xdp_port(port)->disp.main_id) {
-			/* another program's dispatcher holds the interface: alone is no way out */
-			if (pkt)
-				pr_warn("%s: libxdp's dispatcher (id %u) cannot take xskf's program "
-					"while it writes RX hints: " PKT_WHY ", and another program "
-					"holds the interface: run with --no-hints, --hints-in "
-					"userspace, or with libxdp 1.5.5 or later\n",
-					port->name, xskf_xdp_port(port)->disp.main_id);
-			else
-				pr_warn("%s: libxdp's dispatcher (id %u) refused xskf's program (%s)\n",
-					port->name, xskf_xdp_port(port)->disp.main_id,
-					strerror(-err));
-			return -ECANCELED; /* said: no other attempt */
-		}
-		/* the dispatcher refused ours: alone then, once said */
-		if (!xskf_xdp_port(port)->disp.told++) {
-			if (pkt)
-				pr_warn("%s: libxdp's dispatcher cannot take xskf's program while it "
-					"writes RX hints: " PKT_WHY "; attached alone: no other XDP "
-					"program can join the interface while xskf runs (--no-hints "
-					"or --hints-in userspace run through this libxdp's "
-					"dispatcher)\n",
-					port->name);
-			else
-				pr_warn("%s: libxdp's dispatcher refused xskf's program (%s%s%s); "
-					"attached alone: no other XDP program can join the interface "
-					"while xskf runs\n",
-					port->name, strerror(-err), why[0] ? ", libxdp: " : "", why);
-		}
-		return -EOPNOTSUPP;
-	}
+	if (err)
+		return disp_refused(port, err, pkt);
 	mp = xdp_multiprog__get_from_ifindex(port->ifindex);
 	alone = libxdp_get_error(mp) || xdp_multiprog__is_legacy(mp);
 	xskf_xdp_port(port)->disp.main_id =
