@@ -112,6 +112,10 @@ for w in 3 4; do
 	[ "$(grep -c "RX hints: computed in userspace" "$TMP/w$w.err")" = 1 ] || fail "the userspace line not said once"
 done
 echo "ok - hints in data_meta, the headroom and userspace: 20000 frames each, every one with its meta"
+# multi-buffer frames (rx_take_sg()): the meta from each frame's first buffer
+run "$TMP/w6" "$B/apps/xsk-rxdrop" -i mem0 --mem-frames 3000 --mem-segs 3 --hints-in userspace
+[ "$(ways "$TMP/w6")" = "('userspace', 3000, 3000, 0, 3000)" ] || fail "userspace, chains of 3: $(ways "$TMP/w6")"
+echo "ok - userspace hints on chains of 3 buffers: 3000 frames, each with its meta"
 # userspace: the stand-in writes no meta, the RX path computes what the app reads: a plugin
 # reading the hash only gets a meta without the parse on every frame (the stand-in's own would
 # carry it)
