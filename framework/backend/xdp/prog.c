@@ -626,6 +626,13 @@ static int attach(struct xskf_engine *eng, struct xskf_port *port, int prog_fd, 
 			return err;
 		/* no bpffs: alone, with the program loaded (said by prog_dispatch.c) */
 	}
+	/*
+	 * Hints computed in userspace since another port's dispatcher refused a program that
+	 * changes packet data (prog_dispatch.c, disp_user()): this port's program, loaded before,
+	 * must not write the meta either (a meta in the headroom would shift every frame)
+	 */
+	if (eng->hints_user && xskf_xdp_port(port)->tier == XSKF_TIER_MAP_FALLBACK)
+		prog_fd = bpf_program__fd(xskf_xdp_port(port)->skel->progs.xskf_redirect_nm);
 	err = bpf_xdp_attach(port->ifindex, prog_fd, XDP_FLAGS_UPDATE_IF_NOEXIST | mode, NULL);
 	if (!err) {
 		xskf_xdp_port(port)->attach_flags = mode;
