@@ -100,7 +100,8 @@ echo "ok - the tunnel encapsulates 20000 chains of 3 (180-byte inner frames, 230
 ways() { # ways OUT: hints_in, frames, with a meta, without, hash_sw
 	jv "$1" 'd["hints_in"], sum(x["rx_packets"] for x in q), d["app_stats"]["ptype"], d["app_stats"]["no_meta"], d["app_stats"]["hash_sw"]'
 }
-run "$TMP/w1" "$B/apps/xsk-rxdrop" -i mem0 --mem-frames 20000
+# each way's own switches, whatever the suite forces (XSKF_FEATURES_OFF of a restricted run)
+XSKF_FEATURES_OFF= run "$TMP/w1" "$B/apps/xsk-rxdrop" -i mem0 --mem-frames 20000
 XSKF_FEATURES_OFF=adjust_meta run "$TMP/w2" "$B/apps/xsk-rxdrop" -i mem0 --mem-frames 20000
 XSKF_FEATURES_OFF=adjust_meta,adjust_head run "$TMP/w3" "$B/apps/xsk-rxdrop" -i mem0 --mem-frames 20000
 run "$TMP/w4" "$B/apps/xsk-rxdrop" -i mem0 --mem-frames 20000 --hints-in userspace
