@@ -12,7 +12,8 @@
  *  - xskf_redirect_nm:  the first without the hints' code at all (no bpf_xdp_adjust_meta()
  *                       call, not even dead): for --no-hints through libxdp's dispatcher, whose
  *                       slots Linux 6.13+ refuses to a program that changes packet data
- *                       unless libxdp's stub does too (libxdp 1.5.5+).
+ *                       unless libxdp's stub does too (libxdp 1.5.5+); and whenever the
+ *                       hints are computed in userspace (rodata hints_user).
  * With hints on (rodata hints_on), each variant first writes struct xskf_meta in front of the
  * frame (bpf/xskf_hints.bpf.h); a frame whose meta cannot be written is still delivered. Where
  * the kernel refuses bpf_xdp_adjust_meta() (rodata meta_head), the meta goes into the headroom
@@ -92,6 +93,13 @@ const volatile __u32 hints_on = 0;
  * headroom path is dead code the verifier drops, and with 1 the metadata path is.
  */
 const volatile __u32 meta_head = 0;
+/*
+ * The hints computed in userspace (core/hints_in.h): the program writes no meta and changes no
+ * packet data; the framework parses each frame itself. xskf attaches xskf_redirect_nm then, and
+ * this says so to a run that joins it (prog_share.c); in the other variants it makes the hints'
+ * code dead, as hints_on = 0 would.
+ */
+const volatile __u32 hints_user = 0;
 static __always_inline void count(__u32 queue, int ret)
 {
 	struct xskf_prog_counters *c = bpf_map_lookup_elem(&counters, &queue);
@@ -152,7 +160,8 @@ static __always_inline int deliver(struct xdp_md *ctx, __u32 queue, const bool h
 	int ret;
 
 	/* frames with no socket fall back to the stack with the meta: harmless */
-	if (meta && hints_on && !meta_head && (hw ? hints_hw(ctx) : hints_sw(ctx)) < 0)
+	if (meta && hints_on && !hints_user && !meta_head &&
+	    (hw ? hints_hw(ctx) : hints_sw(ctx)) < 0)
 		count_error(queue);
 	/* our socket (xsks), a served app's (its queue's own XSKMAP), or the stack */
 	ret = xskf_serve_redirect(&xsks, queue, lookup, &served);
@@ -162,7 +171,7 @@ static __always_inline int deliver(struct xdp_md *ctx, __u32 queue, const bool h
 	 * be written the frame, as it came, goes to the stack: the RX path would otherwise cut
 	 * the frame's own first bytes.
 	 */
-	if (meta && hints_on && meta_head && ret == XDP_REDIRECT && !served &&
+	if (meta && hints_on && !hints_user && meta_head && ret == XDP_REDIRECT && !served &&
 	    (hw ? hints_hw_head(ctx) : hints_sw_head(ctx))) {
 		count_error(queue);
 		ret = XDP_PASS;

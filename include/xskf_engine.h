@@ -65,6 +65,20 @@ enum xskf_attach_mode {
 	XSKF_ATTACH_SKB = 2,
 };
 
+/*
+ * Where the RX hints (xskf_hints.h) reach the app: written by the XDP program in the metadata
+ * area (bpf_xdp_adjust_meta()), by the XDP program in the headroom (bpf_xdp_adjust_head(),
+ * moved past by the framework), or computed in userspace by the framework from each frame
+ * with the XDP program's own parser (the program then changes no packet data; no driver
+ * values). The app's API is the same for all three (docs/hints.md).
+ */
+enum xskf_hints_in {
+	XSKF_HINTS_IN_AUTO = 0,      /* the kernel's best (docs/hints.md "Where the hints go") */
+	XSKF_HINTS_IN_DATA_META = 1, /* refused at start where the kernel refuses adjust_meta */
+	XSKF_HINTS_IN_HEADROOM = 2,  /* refused at start where the kernel refuses adjust_head */
+	XSKF_HINTS_IN_USERSPACE = 3, /* works on every kernel */
+};
+
 enum xskf_backend {
 	XSKF_BACKEND_XDP = 0,    /* AF_XDP sockets on real interfaces (the default) */
 	/*
@@ -233,8 +247,16 @@ struct xskf_engine_opts {
 	 * attaches it alone, said in one line (docs/operations.md).
 	 */
 	bool xdp_alone;
+	/*
+	 * --hints-in: where the RX hints reach the app (enum xskf_hints_in). XSKF_HINTS_IN_AUTO
+	 * (0, default): the metadata area, else the headroom, else userspace, and userspace too
+	 * where libxdp's dispatcher refuses a program that changes packet data (Linux 6.13+ with
+	 * libxdp before 1.5.5). A way the kernel refuses fails xskf_engine__start() with
+	 * -EOPNOTSUPP, said. Ignored with no_hints.
+	 */
+	enum xskf_hints_in hints_in;
 };
-#define xskf_engine_opts__last_field xdp_alone
+#define xskf_engine_opts__last_field hints_in
 
 /*
  * xskf_engine__new() - validate @opts and create an engine with no ports yet.

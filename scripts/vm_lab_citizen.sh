@@ -7,11 +7,14 @@
 #                they share one component in the dispatcher (prog_share.c); each counts its
 #                queue's frames, the filter's drops reach neither; the one that leaves first
 #                leaves the component to the other, the last takes it out, the filter stays
-#   citizen-hints  with RX hints on (the meta grown: bpf_xdp_adjust_meta()), where libxdp's
-#                dispatcher stubs do not change packet data (before libxdp 1.5.5; bookworm has
-#                1.3.1, trixie 1.5.4) and the kernel checks it (6.13+): on a free interface
-#                xskf attaches alone, beside xdp-filter it refuses to start; each said in one
-#                line naming libxdp 1.5.5, the filter left as it was
+#   citizen-hints  with RX hints on, where libxdp's dispatcher stubs do not change packet
+#                data (before libxdp 1.5.5; bookworm has 1.3.1, trixie 1.5.4) and the kernel
+#                checks it (6.13+): with --hints-in auto (the default) xskf puts
+#                xskf_redirect_nm in the dispatcher and computes the hints in userspace, on a
+#                free interface and beside xdp-filter, said in one line; with --hints-in
+#                data_meta (the meta grown: bpf_xdp_adjust_meta()) on a free interface it
+#                attaches alone, beside xdp-filter it refuses to start; each said in one line
+#                naming libxdp 1.5.5, the filter left as it was
 #   dispcost     what the dispatcher costs a frame, BPF_PROG_TEST_RUN in the guest
 #                (bench-xdp-prog: xskf_redirect_nm, --no-hints' component, alone, alone in
 #                the dispatcher, and second behind a pass-only program); TCG's ns are no measure of a CPU: the
@@ -80,18 +83,44 @@ run_citizen2() {
 	echo 0 >/lab/$t.rc
 }
 
+# citizenh_status PID FILE: xdp-loader's status into FILE once it names our component, or
+# once run PID has exited, or after 50 s (under TCG a start takes seconds): a state, not a time
+citizenh_status() {
+	local i
+	for i in $(seq 500); do
+		/lab/xdp-loader status $IF >$2 2>&1
+		grep -q xskf_redirect $2 && return 0
+		kill -0 $1 2>/dev/null || return 0
+		sleep 0.1
+	done
+}
+
 # run_citizenh T ARGS...: xsk-rxdrop ARGS (hints on) for a second on the free interface, then
-# beside xdp-filter; the status after each
+# beside xdp-filter, with --hints-in data_meta (free, beside) and auto (ufree, ubeside: each
+# stopped by SIGINT once a status, ustatus1 and ustatus2, names our component); the status
+# after each
 run_citizenh() {
-	local t=$1
+	local t=$1 w
 	shift
-	$B/apps/xsk-rxdrop -i $IF "$@" -d 1 --json >/lab/$t.free.json 2>/lab/$t.free.err
+	$B/apps/xsk-rxdrop -i $IF "$@" --hints-in data_meta -d 1 --json >/lab/$t.free.json 2>/lab/$t.free.err
 	echo $? >/lab/$t.free.rc
 	/lab/xdp-loader status $IF >/lab/$t.status1 2>&1
+	$B/apps/xsk-rxdrop -i $IF "$@" -d 60 --json >/lab/$t.ufree.json 2>/lab/$t.ufree.err &
+	w=$!
+	citizenh_status $w /lab/$t.ustatus1
+	kill -INT $w
+	wait $w
+	echo $? >/lab/$t.ufree.rc
 	/lab/xdp-filter load $IF >>/lab/$t.filter 2>&1
-	$B/apps/xsk-rxdrop -i $IF "$@" -d 1 --json >/lab/$t.beside.json 2>/lab/$t.beside.err
+	$B/apps/xsk-rxdrop -i $IF "$@" --hints-in data_meta -d 1 --json >/lab/$t.beside.json 2>/lab/$t.beside.err
 	echo $? >/lab/$t.beside.rc
 	/lab/xdp-loader status $IF >/lab/$t.status2 2>&1
+	$B/apps/xsk-rxdrop -i $IF "$@" -d 60 --json >/lab/$t.ubeside.json 2>/lab/$t.ubeside.err &
+	w=$!
+	citizenh_status $w /lab/$t.ustatus2
+	kill -INT $w
+	wait $w
+	echo $? >/lab/$t.ubeside.rc
 	/lab/xdp-filter unload $IF --all >>/lab/$t.filter 2>&1
 	echo 0 >/lab/$t.rc
 }
@@ -152,21 +181,32 @@ check_citizen2() {
 	echo "sent $sent: xdp-filter dropped $h, run a (queue 0) redirected $ra, run b (queue 1) $rb, one component shared; each left alone"
 }
 
-# check_citizenh D T: alone on the free interface, refused beside the filter, each in one line
+# check_citizenh D T: --hints-in data_meta: alone on the free interface, refused beside the
+# filter, each in one line; auto: through the dispatcher both times, the hints computed in
+# userspace (one line, --json's hints_in), xskf_redirect_nm the component
 check_citizenh() {
-	local d=$1 t=$2 why n
+	local d=$1 t=$2 why n x
 	why="Linux 6.13+ refuses a freplace program that changes packet data (bpf_xdp_adjust_meta()) into libxdp's dispatcher before libxdp 1.5.5"
+	for x in ufree ubeside; do
+		[ "$(cat "$d/$t.$x.rc" 2>/dev/null)" = 0 ] || { echo "$x (auto): exit $(cat "$d/$t.$x.rc" 2>/dev/null): $(grep -v '^ *$' "$d/$t.$x.err" | tail -3 | tr '\n' '|')"; return 1; }
+		n=$(grep -c "^xskf: RX hints: computed in userspace (libxdp's dispatcher refused xskf's program that writes them: $why): the XDP program changes no packet data" "$d/$t.$x.err")
+		[ "$n" = 1 ] && grep -q "attached in native mode through libxdp's dispatcher" "$d/$t.$x.err" &&
+			$PY -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])).get("hints_in") != "userspace")' "$d/$t.$x.json" 2>/dev/null ||
+			{ echo "$x (auto): not the userspace line ($n), the dispatcher and hints_in userspace: $(grep -i 'libxdp\|attached\|RX hints' "$d/$t.$x.err" | tr '\n' '|')"; return 1; }
+	done
+	grep -q xskf_redirect_nm "$d/$t.ustatus1" && grep -q xskf_redirect_nm "$d/$t.ustatus2" && grep -q xdpfilt "$d/$t.ustatus2" ||
+		{ echo "auto: xskf_redirect_nm not in the dispatcher: $(tr '\n' '|' <"$d/$t.ustatus1") $(tr '\n' '|' <"$d/$t.ustatus2")"; return 1; }
 	[ "$(cat "$d/$t.free.rc" 2>/dev/null)" = 0 ] || { echo "free interface: exit $(cat "$d/$t.free.rc" 2>/dev/null): $(grep -v '^ *$' "$d/$t.free.err" | tail -3 | tr '\n' '|')"; return 1; }
-	n=$(grep -c "^xskf: eth0: libxdp's dispatcher cannot take xskf's program while it writes RX hints: $why; attached alone: no other XDP program can join the interface while xskf runs (--no-hints runs through this libxdp's dispatcher)$" "$d/$t.free.err")
+	n=$(grep -c "^xskf: eth0: libxdp's dispatcher cannot take xskf's program while it writes RX hints: $why; attached alone: no other XDP program can join the interface while xskf runs (--no-hints or --hints-in userspace run through this libxdp's dispatcher)$" "$d/$t.free.err")
 	[ "$n" = 1 ] && grep -q 'XDP program attached alone in native mode' "$d/$t.free.err" ||
 		{ echo "free interface: not the one line and the attach alone ($n): $(grep -i 'libxdp\|attached' "$d/$t.free.err" | tr '\n' '|')"; return 1; }
 	! grep -q 'xskf_redirect' "$d/$t.status1" || { echo "left behind: $(tr '\n' '|' <"$d/$t.status1")"; return 1; }
 	[ "$(cat "$d/$t.beside.rc" 2>/dev/null)" != 0 ] || { echo "beside xdp-filter: started"; return 1; }
-	n=$(grep -c "^xskf: eth0: libxdp's dispatcher (id [0-9]*) cannot take xskf's program while it writes RX hints: $why, and another program holds the interface: run with --no-hints, or with libxdp 1.5.5 or later$" "$d/$t.beside.err")
+	n=$(grep -c "^xskf: eth0: libxdp's dispatcher (id [0-9]*) cannot take xskf's program while it writes RX hints: $why, and another program holds the interface: run with --no-hints, --hints-in userspace, or with libxdp 1.5.5 or later$" "$d/$t.beside.err")
 	[ "$n" = 1 ] || { echo "beside xdp-filter: not the one line ($n): $(grep -v '^ *$' "$d/$t.beside.err" | tail -4 | tr '\n' '|')"; return 1; }
 	grep -q xdpfilt "$d/$t.status2" && ! grep -q xskf_redirect "$d/$t.status2" ||
 		{ echo "after the refusal: $(tr '\n' '|' <"$d/$t.status2")"; return 1; }
-	echo "free interface: attached alone, one line; beside xdp-filter: refused, one line, the filter left as it was"
+	echo "auto: through the dispatcher, free and beside xdp-filter, hints computed in userspace (one line, xskf_redirect_nm); data_meta: free interface attached alone, one line; beside xdp-filter refused, one line, the filter left as it was"
 }
 
 # check_dispcost D T: the dispatcher's rows were measured; the line gives the ratios to the

@@ -21,6 +21,7 @@
 #include "core/features_off.h" /* the XDP backend's switch: XSKF_FEATURES_OFF */
 #include "core/backend.h"
 #include "core/clock.h"
+#include "core/hints_in.h"
 #include "core/ring_ops.h"
 #include "core/sw_meta.h"
 #include "core/tx_meta.h"
@@ -83,6 +84,39 @@ static void ring_init(void *ring, struct mem_ring_words *k, void *slots, uint32_
 
 static void mem_close_sock(struct xskf_sock *s);
 
+/*
+ * Where the hints go (core/hints_in.h), the stand-in playing the XDP program of a kernel whose
+ * answers XSKF_FEATURES_OFF gives (it has no kernel to ask): adjust_meta off, the meta in the
+ * headroom, each RX descriptor starting at it (xskf_mem__kernel()); adjust_head off too, or
+ * disp_pkt_data, or --hints-in userspace: no meta written, the RX path computes it. The same
+ * choice and the same RX path as the XDP backend's, so that callgrind counts each way.
+ */
+static int hints_where(struct xskf_engine *eng)
+{
+	struct xskf_hints_in_facts f = {
+		.adjust_meta = xskf_features__forced_off("adjust_meta") ? -ECANCELED : 0,
+		.adjust_head = xskf_features__forced_off("adjust_head") ? -ECANCELED : 0,
+		.disp_pkt_data = xskf_features__forced_off("disp_pkt_data") ? -ECANCELED : 0,
+		.dispatcher = !eng->o.xdp_alone,
+	};
+	char why[160];
+	int in;
+
+	if (eng->o.no_hints)
+		return 0;
+	in = xskf_hints_in__choose(eng->o.hints_in, &f, why, sizeof(why));
+	if (in < 0) {
+		pr_warn("RX hints: %s: use --hints-in auto or userspace\n", why);
+		return in;
+	}
+	/* said once, by the first socket's set-up (the choice is the same for all) */
+	if (!eng->hints_head && !eng->hints_user)
+		xskf_hints_in__say(in, why);
+	eng->hints_head = in == XSKF_HINTS_IN_HEADROOM;
+	eng->hints_user = in == XSKF_HINTS_IN_USERSPACE;
+	return 0;
+}
+
 static int mem_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned int idx)
 {
 	const struct xskf_engine_opts *o = &w->eng->o;
@@ -92,8 +126,13 @@ static int mem_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 				 sizeof(uint64_t) };
 	struct xskf_mem_rings *m;
 	unsigned int i;
+	int err;
 
 	(void)idx;
+	/* before the port frames' meta below: in userspace, the RX path writes it */
+	err = hints_where(w->eng);
+	if (err)
+		return err;
 	if (posix_memalign((void **)&m, 64, sizeof(*m)))
 		return -ENOMEM;
 	memset(m, 0, sizeof(*m));
@@ -113,7 +152,8 @@ static int mem_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 		m->frame = mo->port_frames[s->port->idx];
 		m->len = m->frame ? mo->port_frame_lens[s->port->idx] : 0;
 		m->silent = !m->frame;
-		m->meta_on = !o->no_hints;
+		/* hints computed in userspace: the RX path writes the meta (hints_where()) */
+		m->meta_on = !o->no_hints && !w->eng->hints_user;
 		if (m->frame)
 			xskf_sw_meta(m->frame, m->len, &m->meta);
 	}
@@ -173,12 +213,6 @@ static int mem_prime(struct xskf_worker *w)
 	struct xskf_umem *um = &w->umem;
 	struct xskf_meta meta;
 
-	/*
-	 * XSKF_FEATURES_OFF=adjust_meta: the stand-in plays a kernel that refuses
-	 * bpf_xdp_adjust_meta(), whose program carries the meta in the headroom: each RX
-	 * descriptor then starts at the meta (xskf_mem__kernel()), as the XDP backend's do
-	 */
-	eng->hints_head = !o->no_hints && xskf_features__forced_off("adjust_meta");
 	for (i = 0; i <= mo->nr_port_frames; i++) {
 		uint32_t l = i < mo->nr_port_frames ? mo->port_frame_lens[i] : len;
 
@@ -196,7 +230,8 @@ static int mem_prime(struct xskf_worker *w)
 		uint8_t *chunk = (uint8_t *)um->area + (uint64_t)i * um->frame_size;
 
 		memcpy(chunk + off, frame, len);
-		if (!o->no_hints)
+		/* hints computed in userspace: the RX path writes the meta, as on an interface */
+		if (!o->no_hints && !eng->hints_user)
 			memcpy(chunk + off - sizeof(meta), &meta, sizeof(meta));
 	}
 	mem_of(eng)->len = len;

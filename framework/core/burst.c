@@ -77,9 +77,9 @@ static inline __attribute__((always_inline)) unsigned int burst(struct xskf_work
 	unsigned int n;
 
 	if (kind & XSKF_BURST_SG)
-		n = rx_take_sg(w, s, pkts, c->batch, c->hints, c->hints_head, draining, &has_frags);
+		n = rx_take_sg(w, s, pkts, c->batch, c->hints, c->hints_in, draining, &has_frags);
 	else
-		n = rx_take(w, s, pkts, c->batch, c->hints, c->hints_head, c->prefetch);
+		n = rx_take(w, s, pkts, c->batch, c->hints, c->hints_in, c->prefetch);
 	if (!n)
 		return 0;
 	csum_look(c, s, pkts, n, has_frags);

@@ -205,6 +205,12 @@ static int check_modes(struct xskf_engine_opts *o)
 			(int)o->idle);
 		return -EINVAL;
 	}
+	if ((unsigned int)o->hints_in > XSKF_HINTS_IN_USERSPACE) {
+		pr_warn("unknown hints_in %d: use XSKF_HINTS_IN_AUTO, _DATA_META, _HEADROOM or "
+			"_USERSPACE\n",
+			(int)o->hints_in);
+		return -EINVAL;
+	}
 	if (!o->idle_spin_us)
 		o->idle_spin_us = 50;
 	if (o->busy_poll && o->idle == XSKF_IDLE_SLEEP) {

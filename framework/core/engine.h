@@ -44,6 +44,9 @@ struct xskf_engine {
 	bool hints_head;           /* the XDP program carries the hints in the headroom, in front
 				    * of the frame's data: RX moves each descriptor past them
 				    * (backend/xdp/features.c, adjust_meta refused) */
+	bool hints_user;           /* the framework computes the hints itself from each frame
+				    * into the headroom in front of it (core/hints_in.h); the XDP
+				    * program changes no packet data */
 	atomic_bool stop;
 	bool busy_poll;  /* -B, and the sockets can busy poll (the backend's idle_help()) */
 	/*

@@ -67,7 +67,7 @@ static inline void frags_put_rest(struct xskf_worker *w, const struct xskf_pkt *
  */
 static inline __attribute__((always_inline)) unsigned int
 rx_take_sg(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, uint32_t batch,
-	   bool hints, bool head, bool draining, bool *has_frags)
+	   bool hints, unsigned int in, bool draining, bool *has_frags)
 {
 	struct xskf_umem *um = &w->umem;
 	uint8_t *area = um->area;
@@ -127,7 +127,7 @@ rx_take_sg(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, ui
 		p->addr = d->addr;
 		p->len = d->len;
 		/* hints in the headroom: the first buffer starts with them (ring_ops.h, rx_pkts()) */
-		if (unlikely(head)) {
+		if (unlikely(in == XSKF_RX_HEAD)) {
 			p->addr += sizeof(struct xskf_meta);
 			p->len -= (uint32_t)sizeof(struct xskf_meta);
 		}
@@ -155,6 +155,9 @@ rx_take_sg(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, ui
 		xsk_ring_cons__release(&s->rx, i);
 		s->fill_out -= i;
 	}
+	/* hints computed in userspace: from each frame's first buffer, as the XDP program's */
+	if (unlikely(in == XSKF_RX_USER) && hints)
+		xskf_hints_user__burst(pkts, np, w->bc.hints_mask);
 	s->c.rx_packets += np;
 	s->c.rx_bytes += bytes;
 	s->c.rx_chains += multi;

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "core/engine.h"
+#include "core/hints_in.h"
 #include "core/tx_meta.h"
 
 /*
@@ -458,12 +459,20 @@ rx_pkts(struct xskf_pkt *restrict p, const struct xdp_desc *restrict d, uint32_t
 }
 
 /*
+ * Where the meta of each frame is, with hints on (core/hints_in.h): written by the XDP program
+ * in front of the frame (data_meta), carried by it as the frame's first bytes (the headroom),
+ * or nowhere yet: the RX path computes it (userspace). 0 and 1 are what a bool said before.
+ */
+enum { XSKF_RX_META = 0, XSKF_RX_HEAD = 1, XSKF_RX_USER = 2 };
+
+/*
  * Take up to @batch frames off @s's RX ring into @pkts, for the app's rx_burst() callback
- * (named apart from it: this is the ring's side). Returns how many.
+ * (named apart from it: this is the ring's side). @in: XSKF_RX_* (with @hints). Returns how
+ * many.
  */
 static inline __attribute__((always_inline)) unsigned int
 rx_take(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, uint32_t batch,
-	bool hints, bool head, bool prefetch)
+	bool hints, unsigned int in, bool prefetch)
 {
 	struct xskf_umem *um = &w->umem;
 	uint8_t *area = um->area;
@@ -484,15 +493,24 @@ rx_take(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, uint3
 	 rx_pkts(pkts + first, descs, n - first, area, fmask, w_lpq, w_oha, h, hd, pf))
 	if (XSKF_RX_PREFETCH < XSKF_MAX_BATCH) {
 		/* a shorter distance, to measure it: the first XSKF_RX_PREFETCH frames only */
-		bytes = !hints ? RX_PKTS(false, false, false)
-			: head ? RX_PKTS(true, true, false)
-			       : RX_PKTS(true, false, false);
+		bytes = !hints		 ? RX_PKTS(false, false, false)
+			: in == XSKF_RX_HEAD ? RX_PKTS(true, true, false)
+					     : RX_PKTS(true, false, false);
 		const uint32_t ahead = XSKF_RX_PREFETCH; /* a variable: 0 is a valid value */
 
 		for (i = 0; (hints || prefetch) && i < n && i < ahead; i++)
 			rx_prefetch(hints ? (const void *)pkts[i].meta : pkts[i].data);
-	} else if (hints && head) {
-		bytes = RX_PKTS(true, true, true);
+		if (hints && in == XSKF_RX_USER)
+			xskf_hints_user__burst(pkts, n, w->bc.hints_mask);
+	} else if (hints && in) {
+		/* the two ways the data_meta loop does not take: one test for both */
+		if (in == XSKF_RX_HEAD) {
+			bytes = RX_PKTS(true, true, true);
+		} else {
+			/* the views first, every frame's line prefetched, then the parse */
+			bytes = RX_PKTS(true, false, true);
+			xskf_hints_user__burst(pkts, n, w->bc.hints_mask);
+		}
 	} else if (hints) {
 		bytes = RX_PKTS(true, false, true);
 	} else if (prefetch) {

@@ -210,7 +210,11 @@ static void burst_cfg(struct xskf_worker *w)
 	c->wctx = w->wctx;
 	c->batch = eng->o.batch;
 	c->hints = !eng->o.no_hints;
-	c->hints_head = c->hints && eng->hints_head;
+	c->hints_in = !c->hints ? XSKF_RX_META
+		      : eng->hints_user ? XSKF_RX_USER
+		      : eng->hints_head ? XSKF_RX_HEAD
+					: XSKF_RX_META;
+	c->hints_mask = eng->hints;
 	/* hints read imply frames read: rx_take() prefetches then (ring_ops.h, rx_prefetch()) */
 	c->prefetch = eng->prefetch;
 	/*

@@ -30,7 +30,9 @@ struct xskf_burst_cfg {
 	uint32_t batch;
 	uint32_t csum_whole;     /* bursts shorter than this are looked at whole (csum.h) */
 	unsigned int csum_every; /* full bursts left until the next sample */
-	bool hints, hints_head, prefetch, csum_repair;
+	bool hints, prefetch, csum_repair;
+	uint8_t hints_in;    /* XSKF_RX_* (ring_ops.h): where each frame's meta is */
+	uint32_t hints_mask; /* XSKF_HINT_* the apps read: what userspace hints compute */
 };
 
 struct xskf_worker {

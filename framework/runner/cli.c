@@ -25,6 +25,7 @@ enum {
 	O_NOHINTS, O_INTERVAL, O_QUIET, O_BACKEND, O_MEM_FRAMES, O_MEM_FRAME, O_MEM_SEGS, O_HUGE_DIR,
 	O_HUGE_SIZE, O_CSUM_REPAIR, O_STEER, O_STEER_FILE, O_KEEP_HOST, O_NO_TX_OFFLOAD, O_IDLE,
 	O_IDLE_SPIN, O_NAPI, O_PIN_DIR, O_PIN_GROUP, O_SERVE, O_SERVE_UDS, O_XSK_MAP, O_XSK_MAP_UDS, O_ATTACH,
+	O_HINTS_IN,
 	O_APP_BASE = 1000,
 };
 
@@ -65,6 +66,7 @@ HANDLER(set_fillr);
 HANDLER(set_compr);
 HANDLER(set_nowake);
 HANDLER(set_nohints);
+HANDLER(set_hints_in);
 HANDLER(set_force);
 HANDLER(set_csum_repair);
 HANDLER(set_steer);
@@ -117,6 +119,8 @@ static const struct std_opt std_opts[] = {
 	{ "comp-ring", O_COMPR, 1, "N", "completion ring size (default 2048)", set_compr },
 	{ "no-need-wakeup", O_NOWAKE, 0, NULL, "turn need_wakeup off", set_nowake },
 	{ "no-hints", O_NOHINTS, 0, NULL, "do not write RX hints in front of frames", set_nohints },
+	{ "hints-in", O_HINTS_IN, 1, "auto|data_meta|headroom|userspace",
+	  "where RX hints reach the app (default auto: the kernel's best; docs/hints.md)", set_hints_in },
 	{ "force", O_FORCE, 0, NULL, "replace a foreign XDP program until exit (it is put back)", set_force },
 	{ "csum-repair", O_CSUM_REPAIR, 0, NULL,
 	  "finish TCP/UDP checksums a sender's TX offload left unfinished (veth's default)", set_csum_repair },
@@ -381,6 +385,18 @@ HANDLER(set_attach)
 		pr_warn("--attach takes dispatcher or alone, not '%s'\n", arg);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+HANDLER(set_hints_in)
+{
+	static const char *const w[] = { "auto", "data_meta", "headroom", "userspace" };
+	int i = word_of("--hints-in", arg, w, 4);
+
+	if (i < 0)
+		return i;
+	/* the words in enum xskf_hints_in's order (core/hints_in.c names them the same) */
+	c->eo.hints_in = (enum xskf_hints_in)i;
 	return 0;
 }
 

@@ -345,7 +345,11 @@ void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int cen
 	xjw_str(&w, "libxdp", v.libxdp);
 	xjw_fixed(&w, "duration_s", elapsed, 3);
 	/* where the XDP program writes the hints (backend/xdp/features.c) */
-	xjw_str(&w, "hints_in", eng->o.no_hints ? "none" : eng->hints_head ? "headroom" : "data_meta");
+	/* where the hints are written (core/hints_in.c's choice) */
+	xjw_str(&w, "hints_in", eng->o.no_hints  ? "none"
+				: eng->hints_user ? "userspace"
+				: eng->hints_head ? "headroom"
+						  : "data_meta");
 	json_ports(&w, eng);
 	xjw_arr(&w, "queues", "\n    ");
 	for (i = 0; i < eng->nr_socks; i++)

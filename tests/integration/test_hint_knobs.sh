@@ -11,20 +11,35 @@
 #   none:  it reads no hint: no meta handed over, and no meta's magic in front of any frame in
 #          the UMEM (in copy mode the kernel copies data_meta there: the program wrote none).
 #   all:   the control: it reads every hint, and the same check sees the parse's fields.
+#   all-user, hash-user: the same with both adjust helpers forced off: the framework computes
+#          the meta in userspace for what the plugin reads (hash: no parse, NOPARSE, the hash
+#          in software), never a driver value.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
-mode=${1:?hash|none|all|all-head}
-head=0
+mode=${1:?hash|none|all|all-head|all-user|hash-user}
+head=0 user=0
 if [ "$mode" = all-head ]; then
 	# bpf_xdp_adjust_meta() forced off: the meta in the headroom, the frame moved past it
 	head=1
 	mode=all
 	export XSKF_FEATURES_OFF=adjust_meta
 fi
+case $mode in *-user)
+	# both adjust helpers forced off (added to what the suite forces): the hints computed in
+	# userspace from each frame, for what the plugin reads only (hash: no parse)
+	user=1
+	mode=${mode%-user}
+	export XSKF_FEATURES_OFF=${XSKF_FEATURES_OFF:+$XSKF_FEATURES_OFF,}adjust_meta,adjust_head
+	;;
+esac
+# the suite run with adjust_head or disp_pkt_data forced off too: every knob in userspace
+[ "$("$B/apps/xskf" features --json | $PY -c 'import json,sys; print(json.load(sys.stdin)["uses"]["hints"])')" = userspace ] &&
+	[ $head = 0 ] && [ "$mode" != none ] && user=1
 TP=${XSKF_TEST_PLUGINS:?XSKF_TEST_PLUGINS not set (run through meson test)}
 tb_up_out "xk$$"
 NUDP=300
+NVLAN=50
 
 ip netns exec "$TB_NS_DUT" "$B/apps/xskf" run "$TP/hint_check.so" -i "$TB_IF_DUT" -N -c --cpus 1 \
 	--json -- --read "$mode" >"$out/rx.json" 2>"$out/rx.err" &
@@ -38,22 +53,49 @@ s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for i in range($NUDP):
     s.sendto(b'knob' * 8, ('$TB_IP4_DUT', 7000 + i % 5))
 " || fail "UDP sender"
-wait_app_rx $pid $NUDP
+# and NVLAN of them behind an 802.1Q tag (VID 100), written whole on an AF_PACKET socket: the
+# parse reads the tag from the frame (source software), and the offsets count it
+gen taskset -c 0 $PY -c "
+import socket, struct
+mac = lambda m: bytes.fromhex(m.replace(':', ''))
+ip = lambda a: socket.inet_aton(a)
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind(('$TB_IF_GEN', 0))
+pl = b'knob' * 8
+for i in range($NVLAN):
+    udp = struct.pack('!HHHH', 40000, 7000 + i % 5, 8 + len(pl), 0) + pl
+    iph = struct.pack('!BBHHHBBH4s4s', 0x45, 0, 20 + len(udp), i, 0x4000, 64, 17, 0,
+                      ip('$TB_IP4_GEN'), ip('$TB_IP4_DUT'))
+    s.send(mac('$TB_MAC_DUT') + mac('$TB_MAC_GEN') + struct.pack('!HH', 0x8100, 100) +
+           struct.pack('!H', 0x0800) + iph + udp)
+" || fail "VLAN sender"
+wait_app_rx $pid $((NUDP + NVLAN))
 kill -INT $pid
 wait $pid || fail "xskf run hint_check failed"
 c() { json_get "$out/rx.json" "d['plugins'][0]['counters']['$1']"; }
 frames=$(c frames) meta=$(c meta) hw=$(c hash_hw) noparse=$(c noparse) other=$(c other_fields)
-mbytes=$(c meta_bytes) udpok=$(c udp_at_offs)
-echo "frames $frames meta $meta hash_hw $hw noparse $noparse other_fields $other meta_bytes $mbytes"
+mbytes=$(c meta_bytes) udpok=$(c udp_at_offs) vlan=$(c vlan_sw)
+echo "frames $frames meta $meta hash_hw $hw noparse $noparse other_fields $other meta_bytes $mbytes udp_at_offs $udpok vlan_sw $vlan"
 grep "RX hints" "$out/rx.err"
 # the stacks' own frames (IPv6 MLD/ND) may add a few
-[ "$frames" -ge $NUDP ] && [ "$frames" -le $((NUDP + 10)) ] || fail "saw $frames frames, sent $NUDP"
+total=$((NUDP + NVLAN))
+[ "$frames" -ge $total ] && [ "$frames" -le $((total + 10)) ] || fail "saw $frames frames, sent $total"
+if [ $user = 1 ]; then
+	grep -q "RX hints: computed in userspace (" "$out/rx.err" ||
+		fail "the userspace line not said"
+	[ "$hw" = 0 ] || fail "a driver hash on $hw frames with the hints computed in userspace"
+fi
 case $mode in
 hash)
-	grep -q "RX hints from the driver: rx_hash; no parse; read: rx_hash" "$out/rx.err" ||
-		fail "start-up line does not say: driver rx_hash only, no parse"
+	if [ $user = 1 ]; then
+		grep -q "RX hints: no parse, rx hash in software (computed in userspace: no driver values); read: rx_hash" "$out/rx.err" ||
+			fail "start-up line does not say: no parse, software hash"
+	else
+		grep -q "RX hints from the driver: rx_hash; no parse; read: rx_hash" "$out/rx.err" ||
+			fail "start-up line does not say: driver rx_hash only, no parse"
+		[ "$hw" -ge $total ] || fail "driver hash on $hw frames, expected >= $total"
+	fi
 	[ "$meta" = "$frames" ] || fail "meta on $meta of $frames frames"
-	[ "$hw" -ge $NUDP ] || fail "driver hash on $hw frames, expected >= $NUDP"
 	[ "$noparse" = "$frames" ] || fail "NOPARSE on $noparse of $frames frames"
 	[ "$other" = 0 ] || fail "the program wrote other fields on $other frames"
 	;;
@@ -66,12 +108,13 @@ none)
 all)
 	[ "$meta" = "$frames" ] || fail "meta on $meta of $frames frames"
 	[ "$noparse" = 0 ] || fail "NOPARSE on $noparse frames"
-	[ "$other" -ge $NUDP ] || fail "the parse's fields on $other frames only: the check sees nothing"
-	[ "$udpok" = $NUDP ] || fail "IPv4/UDP at the meta's offsets in $udpok of $NUDP frames"
+	[ "$other" -ge $total ] || fail "the parse's fields on $other frames only: the check sees nothing"
+	[ "$udpok" = $total ] || fail "IPv4/UDP at the meta's offsets in $udpok of $total frames"
+	[ "$vlan" = $NVLAN ] || fail "VLAN 100 from the frame (source software) in $vlan of $NVLAN tagged frames"
 	if [ $head = 1 ]; then
 		grep -q "carries them in the headroom" "$out/rx.err" || fail "the headroom's line not said"
 	fi
 	;;
 esac
 assert_no_xdp "after the run"
-ok "hint knobs, reads $mode: $frames frames, meta $meta, driver hash $hw, other fields $other"
+ok "hint knobs, reads $mode$([ $user = 1 ] && echo ' (computed in userspace)'): $frames frames, meta $meta, driver hash $hw, other fields $other"

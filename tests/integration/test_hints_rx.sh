@@ -12,21 +12,52 @@
 #   native-head, skb-head: native and skb with bpf_xdp_adjust_meta() forced off
 #           (XSKF_FEATURES_OFF=adjust_meta): the program carries the meta in the headroom and
 #           the framework moves each frame past it; the same counts, and the line that says so.
+#   native-user, skb-user: both adjust helpers forced off (XSKF_FEATURES_OFF=adjust_meta,
+#           adjust_head): the hints computed in userspace, the attached program
+#           xskf_redirect_nm (no packet-data change); every frame's hash in software (no
+#           driver value in this way), the same counts otherwise.
+#   native-useropt: the same asked for with --hints-in userspace, on any kernel.
+#   native-disp: libxdp's dispatcher forced to refuse a program that changes packet data
+#           (XSKF_FEATURES_OFF=disp_pkt_data, as Linux 6.13+ with libxdp before 1.5.5): the
+#           hints computed in userspace, said with that reason.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
-mode=${1:?native|skb|off|native-head|skb-head}
-head=0
-case $mode in *-head)
+mode=${1:?native|skb|off|native-head|skb-head|native-user|skb-user|native-useropt|native-disp}
+head=0 user=0 way=""
+# forcing adds to what the suite forces already (XSKF_FEATURES_OFF of a restricted-kernel run)
+off_too() { export XSKF_FEATURES_OFF=${XSKF_FEATURES_OFF:+$XSKF_FEATURES_OFF,}$1; }
+case $mode in
+*-head)
 	head=1
 	mode=${mode%-head}
 	export XSKF_FEATURES_OFF=adjust_meta
 	;;
+*-user)
+	user=1 way="bpf_xdp_adjust_meta() forced off by XSKF_FEATURES_OFF, bpf_xdp_adjust_head() forced off"
+	# a suite run that forces the dispatcher's refusal too: that reason comes first
+	[[ ,${XSKF_FEATURES_OFF:-}, =~ ,(all|disp_pkt_data), ]] && way=""
+	mode=${mode%-user}
+	off_too adjust_meta,adjust_head
+	;;
+*-useropt)
+	user=1 way="--hints-in asks for it"
+	mode=${mode%-useropt}
+	;;
+*-disp)
+	user=1 way="libxdp's dispatcher takes no program that changes packet data (forced by XSKF_FEATURES_OFF=disp_pkt_data)"
+	mode=${mode%-disp}
+	off_too disp_pkt_data
+	;;
 esac
 # where the hints go on this kernel, as xskf's own probe says (a kernel that refuses
-# adjust_meta, or the whole suite run with it forced off, runs every hints test in the headroom)
-[ "$("$B/apps/xskf" features --json | $PY -c 'import json,sys; print(json.load(sys.stdin)["uses"]["hints"])')" = headroom ] &&
-	[ $mode != off ] && head=1
+# adjust_meta, or the whole suite run with it forced off, runs every hints test in the headroom;
+# with adjust_head or disp_pkt_data forced off too, in userspace)
+probed=$("$B/apps/xskf" features --json | $PY -c 'import json,sys; print(json.load(sys.stdin)["uses"]["hints"])')
+if [ $mode != off ] && [ $user = 0 ] && [ $head = 0 ]; then
+	[ "$probed" = headroom ] && head=1
+	[ "$probed" = userspace ] && user=1
+fi
 tb_up_out "xh$$"
 NGEN=3000
 NUDP=200
@@ -34,12 +65,18 @@ NUDP=200
 flags="-N"
 [ "$mode" = skb ] && { flags="-S"; dut ethtool -K "$TB_IF_DUT" gro on >/dev/null; }
 [ "$mode" = off ] && flags="-N --no-hints"
+[ "$way" = "--hints-in asks for it" ] && flags="$flags --hints-in userspace"
 
 # both queues: socket traffic spreads over them (SKB mode on veth puts all on queue 0)
 ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -c $flags --cpus 1 --json \
 	>"$out/rx.json" 2>"$out/rx.err" &
 pid=$!
 wait_attached
+if [ $user = 1 ]; then
+	# no packet-data change: the variant without the hints' code is the one attached
+	pname=$(dut bpftool prog show id "$(xdp_attached)" --json | $PY -c 'import json,sys; print(json.load(sys.stdin)["name"])')
+	[ "$pname" = xskf_redirect_nm ] || fail "program '$pname' attached, expected xskf_redirect_nm"
+fi
 gen_paced $pid $NGEN 1000 --cpus 0 --flows 4 --json
 gen taskset -c 0 $PY -c "
 import socket
@@ -65,8 +102,22 @@ echo "rx $rx: hash_hw $hw hash_sw $sw hash_none $none no_meta $nometa"
 total=$((NGEN + NUDP))
 [ "$rx" -ge $total ] && [ "$rx" -le $((total + 10)) ] || fail "received $rx, sent $total"
 where=$(json_get "$out/rx.json" "d['hints_in']")
-[ "$where" = "$([ $head = 1 ] && echo headroom || { [ $mode = off ] && echo none || echo data_meta; })" ] ||
+[ "$where" = "$([ $user = 1 ] && echo userspace || { [ $head = 1 ] && echo headroom || { [ $mode = off ] && echo none || echo data_meta; }; })" ] ||
 	fail "--json says hints_in '$where'"
+if [ $user = 1 ]; then
+	grep -qF "RX hints: computed in userspace ($way" "$out/rx.err" || fail "the userspace line not said (${way:-any reason})"
+	grep -q "packet type and offsets parsed in userspace, rx hash in software (computed in userspace: no driver values)" "$out/rx.err" ||
+		fail "the port's hints line does not say userspace"
+	# every IP frame's hash is the software Toeplitz: no driver value in this way
+	[ "$hw" = 0 ] || fail "hash_hw $hw with the hints computed in userspace"
+	[ "$sw" -ge $total ] && [ "$sw" -le $((total + 10)) ] || fail "hash_sw $sw, expected $total"
+	[ "$nometa" = 0 ] || fail "frames without meta"
+	assert_no_xdp "after the run"
+	ok "hints $mode (computed in userspace: $way): hw $hw, sw $sw, none $none, no meta $nometa of $rx"
+	exit 0
+elif grep -q "computed in userspace" "$out/rx.err"; then
+	fail "userspace hints where nothing asks for them"
+fi
 if [ $head = 1 ]; then
 	grep -q "RX hints: bpf_xdp_adjust_meta() \(forced off by XSKF_FEATURES_OFF\|refused by this kernel's verifier\): the XDP program carries them in the headroom" "$out/rx.err" ||
 		fail "the headroom's line not said"

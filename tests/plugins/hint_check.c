@@ -17,6 +17,8 @@
  *                 l3_off, the payload "knob" after the UDP header at l4_off (so the frame the
  *                 app sees starts where the meta's offsets count from, wherever the program
  *                 carried the meta)
+ *   vlan_sw       frames whose meta says an 802.1Q tag read from the frame (source software)
+ *                 with VID 100, the tag the test puts in front of some of its frames
  * Every frame is dropped.
  */
 #include <errno.h>
@@ -25,9 +27,20 @@
 #include <xskf_plugin.h>
 #include <xskf_hints.h>
 
-enum { C_FRAMES, C_META, C_HASH_HW, C_NOPARSE, C_OTHER, C_META_BYTES, C_UDP_AT_OFFS, C_MAX };
+enum {
+	C_FRAMES,
+	C_META,
+	C_HASH_HW,
+	C_NOPARSE,
+	C_OTHER,
+	C_META_BYTES,
+	C_UDP_AT_OFFS,
+	C_VLAN_SW,
+	C_MAX
+};
 static const char *const names[] = { "frames",	   "meta",	 "hash_hw",	"noparse",
-				     "other_fields", "meta_bytes", "udp_at_offs", NULL };
+				     "other_fields", "meta_bytes", "udp_at_offs", "vlan_sw",
+				     NULL };
 
 static int hc_worker_init(void *app_ctx, const struct xskf_worker_info *wi, void **wctx)
 {
@@ -69,6 +82,10 @@ static void hc_burst(void *wctx, struct xskf_pkt *pkts, unsigned int n)
 		    (uint32_t)m->l4_off + 12 <= p->len && m->l3_off < p->len &&
 		    p->data[m->l3_off] == 0x45 && !memcmp(p->data + m->l4_off + 8, "knob", 4))
 			c[C_UDP_AT_OFFS]++;
+		if (XSKF_META_SRC(m->src, XSKF_F_VLAN) == XSKF_SRC_SW &&
+		    !(m->src & XSKF_META_VLAN_STAG) && (m->vlan_tci & 0xfff) == 100 &&
+		    (m->ptype & XSKF_PTYPE_L2_MASK) == XSKF_PTYPE_L2_ETHER_VLAN)
+			c[C_VLAN_SW]++;
 	}
 }
 

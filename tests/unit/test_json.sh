@@ -8,7 +8,7 @@ import json, sys
 d = json.loads(sys.argv[1])
 assert d["app"] == "json-unit", d
 assert abs(d["duration_s"] - 1.5) < 1e-9
-assert d["hints_in"] in ("data_meta", "headroom", "none"), d["hints_in"]
+assert d["hints_in"] in ("data_meta", "headroom", "userspace", "none"), d["hints_in"]
 assert d["ports"][0]["name"] == "lo" and d["ports"][0]["rx_queues"] >= 1
 assert d["queues"] == [] and d["census"] == [] and d["census_ok"] is True
 assert d["app_stats"] == {"ports": 1}

@@ -6,7 +6,9 @@
 #  - xsk-l2fwd: all N frames are sent back and completed (tx_packets == N);
 #  - 8 sockets on one worker and batch 16: the frames add up over the sockets;
 #  - two workers: each gets its N frames;
-#  - bad input: --mem-frames without --backend memory, a frame file too short, -B with memory.
+#  - the RX hints in each of their three ways (data_meta, headroom, userspace), counted;
+#  - bad input: --mem-frames without --backend memory, a frame file too short, -B with memory,
+#    a --hints-in the (forced) kernel refuses, a --hints-in word that is none.
 set -euo pipefail
 B=${XSKF_BUILD:?XSKF_BUILD not set (run through meson test)}
 PY=/usr/bin/python3
@@ -91,6 +93,40 @@ run "$TMP/i" "$B/apps/xsk-tunnel" -i mem0 -i mem1 --config "$TMP/tun.conf" --mem
 	"([('mem0', 20000, 0, 0), ('mem1', 0, 20000, 4600000)], 20000, True)" ] || fail "tunnel encap of chains: $(jv "$TMP/i" 'q')"
 echo "ok - the tunnel encapsulates 20000 chains of 3 (180-byte inner frames, 230 bytes out)"
 
+# The three ways of the RX hints (docs/hints.md), on the framework's own RX path: the meta the
+# stand-in wrote in front of each frame (data_meta), carried as the frame's first bytes (the
+# headroom, adjust_meta forced off), or none written, the RX path computing it (userspace, both
+# adjust helpers forced off, or --hints-in). Each: every frame with a meta, its hash in software.
+ways() { # ways OUT: hints_in, frames, with a meta, without, hash_sw
+	jv "$1" 'd["hints_in"], sum(x["rx_packets"] for x in q), d["app_stats"]["ptype"], d["app_stats"]["no_meta"], d["app_stats"]["hash_sw"]'
+}
+# each way's own switches, whatever the suite forces (XSKF_FEATURES_OFF of a restricted run)
+XSKF_FEATURES_OFF= run "$TMP/w1" "$B/apps/xsk-rxdrop" -i mem0 --mem-frames 20000
+XSKF_FEATURES_OFF=adjust_meta run "$TMP/w2" "$B/apps/xsk-rxdrop" -i mem0 --mem-frames 20000
+XSKF_FEATURES_OFF=adjust_meta,adjust_head run "$TMP/w3" "$B/apps/xsk-rxdrop" -i mem0 --mem-frames 20000
+run "$TMP/w4" "$B/apps/xsk-rxdrop" -i mem0 --mem-frames 20000 --hints-in userspace
+for w in "1 data_meta" "2 headroom" "3 userspace" "4 userspace"; do
+	[ "$(ways "$TMP/w${w% *}")" = "('${w#* }', 20000, 20000, 0, 20000)" ] ||
+		fail "hints in ${w#* }: $(ways "$TMP/w${w% *}")"
+done
+for w in 3 4; do
+	[ "$(grep -c "RX hints: computed in userspace" "$TMP/w$w.err")" = 1 ] || fail "the userspace line not said once"
+done
+echo "ok - hints in data_meta, the headroom and userspace: 20000 frames each, every one with its meta"
+# multi-buffer frames (rx_take_sg()): the meta from each frame's first buffer
+run "$TMP/w6" "$B/apps/xsk-rxdrop" -i mem0 --mem-frames 3000 --mem-segs 3 --hints-in userspace
+[ "$(ways "$TMP/w6")" = "('userspace', 3000, 3000, 0, 3000)" ] || fail "userspace, chains of 3: $(ways "$TMP/w6")"
+echo "ok - userspace hints on chains of 3 buffers: 3000 frames, each with its meta"
+# userspace: the stand-in writes no meta, the RX path computes what the app reads: a plugin
+# reading the hash only gets a meta without the parse on every frame (the stand-in's own would
+# carry it)
+if [ -n "${XSKF_TEST_PLUGINS:-}" ]; then
+	run "$TMP/w5" "$B/apps/xskf" run "$XSKF_TEST_PLUGINS/hint_check.so" -i mem0 --mem-frames 5000 \
+		--hints-in userspace -- --read hash
+	[ "$(jv "$TMP/w5" '[d["plugins"][0]["counters"][k] for k in ("frames", "meta", "noparse", "other_fields")]')" = \
+		"[5000, 5000, 5000, 0]" ] || fail "userspace, hash only: $(jv "$TMP/w5" 'd["plugins"][0]["counters"]')"
+	echo "ok - userspace hints on the memory backend: the RX path's meta (5000 frames, no parse: the app reads the hash only)"
+fi
 expect_usage() { # expect_usage PATTERN CMD...: exit 2 and a one-line message matching PATTERN (the whole line)
 	local pat=$1 rc=0
 	shift
@@ -104,6 +140,10 @@ printf 'short' >"$TMP/short"
 expect_usage "^xskf: --mem-frame '$TMP/short': a frame is 14 to 4096 bytes, this file is shorter$" "$B/apps/xsk-rxdrop" -i mem0 --backend memory --mem-frame "$TMP/short"
 expect_usage "^xskf: busy polling needs a NIC: the memory backend has none (drop -B)$" "$B/apps/xsk-rxdrop" -i mem0 --backend memory -B --mem-frames 10
 expect_usage "^xskf: invalid --mem-segs '57': use a number from 1 to 56$" "$B/apps/xsk-rxdrop" -i mem0 --backend memory --mem-segs 57
+expect_usage "^xskf: RX hints: --hints-in data_meta needs bpf_xdp_adjust_meta(), forced off by XSKF_FEATURES_OFF: use --hints-in auto or userspace$" \
+	env XSKF_FEATURES_OFF=adjust_meta "$B/apps/xsk-rxdrop" -i mem0 --backend memory --mem-frames 10 --hints-in data_meta
+expect_usage "^xskf: invalid --hints-in 'meta': use auto, data_meta, headroom or userspace$" \
+	"$B/apps/xsk-rxdrop" -i mem0 --backend memory --mem-frames 10 --hints-in meta
 
 # The UMEM line says what its NUMA check looked at: every page of a small UMEM; of a large one a
 # sample (4096 pages at most, spread), and says so, with the UMEM's real page count (issue 17).

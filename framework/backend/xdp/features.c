@@ -54,6 +54,7 @@ static int probe_need_wakeup(void);
 static int probe_xsk_sg(void);
 static int probe_busy_poll(void);
 static int probe_tx_budget(void);
+static int probe_at_attach(void);
 static int probe_bpf_nocap(void);
 
 static const struct {
@@ -65,7 +66,8 @@ static const struct {
 				    "moved past by the framework before the app sees the frame",
 				    probe_adjust_meta },
 	[XSKF_FEAT_ADJUST_HEAD] = { "adjust_head", "bpf_xdp_adjust_head() in XDP programs",
-				    "no RX hints where adjust_meta is refused too",
+				    "RX hints computed in userspace where adjust_meta is refused "
+				    "too",
 				    probe_adjust_head },
 	[XSKF_FEAT_FRAGS] = { "frags", "frags-aware XDP programs (xdp.frags)",
 			      "programs loaded without: native mode needs an MTU whose frames "
@@ -95,6 +97,13 @@ static const struct {
 				  "-B refused; workers poll or sleep", probe_busy_poll },
 	[XSKF_FEAT_TX_BUDGET] = { "tx_budget", "XDP_MAX_TX_SKB_BUDGET (copy-mode TX batch)",
 				  "copy-mode TX sends 32 frames a syscall", probe_tx_budget },
+	[XSKF_FEAT_DISP_PKT_DATA] = { "disp_pkt_data",
+				      "a program that changes packet data in libxdp's dispatcher "
+				      "(told by the attach: Linux 6.13+ refuses it before libxdp "
+				      "1.5.5)",
+				      "RX hints computed in userspace, the dispatcher given "
+				      "xskf_redirect_nm (no packet-data change)",
+				      probe_at_attach },
 	[XSKF_FEAT_BPF_NOCAP] = { "bpf_nocap",
 				  "bpf() on the fds it holds, by a thread without CAP_BPF (Linux 6.5+, "
 				  "or kernel.unprivileged_bpf_disabled 0)",
@@ -371,6 +380,16 @@ static int probe_bpf_nocap(void)
 	}
 	close(fd);
 	return err;
+}
+
+/*
+ * No probe ahead: whether libxdp's dispatcher takes a component that changes packet data is
+ * the dispatcher's own word at the attach (prog_dispatch.c keys on the verifier's "changes
+ * packet data"). Only XSKF_FEATURES_OFF makes this answer a refusal.
+ */
+static int probe_at_attach(void)
+{
+	return 0;
 }
 
 /* ---- the table ---- */

@@ -28,6 +28,8 @@ enum xskf_feat {
 	XSKF_FEAT_XSK_SG,	/* XDP_USE_SG at bind: multi-buffer AF_XDP */
 	XSKF_FEAT_BUSY_POLL,	/* SO_PREFER_BUSY_POLL on an AF_XDP socket */
 	XSKF_FEAT_TX_BUDGET,	/* XDP_MAX_TX_SKB_BUDGET */
+	XSKF_FEAT_DISP_PKT_DATA, /* libxdp's dispatcher takes a component that changes packet
+				  * data: told by the attach, not probed ahead (0 unless forced) */
 	XSKF_FEAT_BPF_NOCAP,	/* bpf() on fds held, by a thread without CAP_BPF */
 	XSKF_FEAT_NR
 };

@@ -10,6 +10,7 @@
 
 #include "backend/xdp/features.h"
 #include "backend/xdp/hints_probe.h"
+#include "core/hints_in.h"
 #include "core/log.h"
 
 static const char *const xdp_feat_words[] = { "basic",	      "redirect", "ndo-xmit", "xsk-zerocopy",
@@ -60,12 +61,24 @@ static void print_dev(FILE *f, const char *ifname, int ifindex, bool json)
 			kf ? "" : "none: software hash (Toeplitz with the port's RSS key)");
 }
 
+/* Where the hints go by default (--hints-in auto, through the dispatcher): hints_in.h's word. */
+static const char *hints_way(char *why, size_t len)
+{
+	struct xskf_hints_in_facts f = {
+		.adjust_meta = xskf_features__probe(XSKF_FEAT_ADJUST_META),
+		.adjust_head = xskf_features__probe(XSKF_FEAT_ADJUST_HEAD),
+		.disp_pkt_data = xskf_features__probe(XSKF_FEAT_DISP_PKT_DATA),
+		.dispatcher = true,
+	};
+
+	return xskf_hints_in__name(xskf_hints_in__choose(XSKF_HINTS_IN_AUTO, &f, why, len));
+}
+
 /* What xskf will do with this kernel's answers: one line each. */
 static void print_uses(FILE *f, bool json)
 {
-	const char *hints = !xskf_features__probe(XSKF_FEAT_ADJUST_META) ? "data_meta"
-			    : !xskf_features__probe(XSKF_FEAT_ADJUST_HEAD) ? "headroom"
-									     : "none";
+	char why[160];
+	const char *hints = hints_way(why, sizeof(why));
 	bool disp = !xskf_features__probe(XSKF_FEAT_EXT) && !xskf_features__probe(XSKF_FEAT_BPFFS);
 	const char *gen = !xskf_features__probe(XSKF_FEAT_LIVE_FRAMES) ? "live" : "xsk";
 
@@ -75,11 +88,22 @@ static void print_uses(FILE *f, bool json)
 		return;
 	}
 	fprintf(f, "\nxskf uses:\n");
-	fprintf(f, "  RX hints       %s\n",
-		!strcmp(hints, "data_meta") ? "in the metadata area (bpf_xdp_adjust_meta())"
-		: !strcmp(hints, "headroom")
-		    ? "in the headroom (bpf_xdp_adjust_head()), moved past before the app"
-		    : "none: the kernel refuses both adjust helpers");
+	if (!strcmp(hints, "data_meta"))
+		fprintf(f, "  RX hints       in the metadata area (bpf_xdp_adjust_meta())\n");
+	else if (!strcmp(hints, "headroom"))
+		fprintf(f,
+			"  RX hints       in the headroom (bpf_xdp_adjust_head()), moved past "
+			"before the app (%s)\n",
+			why);
+	else
+		fprintf(f,
+			"  RX hints       computed in userspace from each frame, no driver "
+			"values (%s)\n",
+			why);
+	if (strcmp(hints, "userspace"))
+		fprintf(f, "                 computed in userspace where libxdp's dispatcher "
+			   "refuses a program that changes packet data (Linux 6.13+, libxdp "
+			   "before 1.5.5), or with --hints-in userspace\n");
 	fprintf(f, "  attach         %s\n",
 		disp ? "through libxdp's dispatcher, beside other programs"
 		     : "alone: libxdp's dispatcher needs ext programs and a bpffs");

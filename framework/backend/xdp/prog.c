@@ -20,6 +20,7 @@
 
 #include "backend/xdp/xdp_state.h"
 #include "core/hints.h"
+#include "core/hints_in.h"
 #include "backend/xdp/features.h"
 #include "backend/xdp/hints_probe.h"
 #include "backend/xdp/percpu.h"
@@ -379,34 +380,36 @@ static bool kernel_has_member(const struct btf *btf, const char *type, const cha
 #define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
 
 /*
- * Where the program writes the hints: in the metadata area where the kernel takes
- * bpf_xdp_adjust_meta(), else in the headroom (bpf_xdp_adjust_head()), which the RX path moves
- * past (eng->hints_head); with neither, no hints. Each said in one line.
+ * Where the hints reach the app (core/hints_in.h): the metadata area where the kernel takes
+ * bpf_xdp_adjust_meta(), else the headroom (bpf_xdp_adjust_head(): eng->hints_head, the RX
+ * path moves past it), else computed in userspace (eng->hints_user: the program changes no
+ * packet data), or what --hints-in asks. Said in one line; -EOPNOTSUPP (said) for a way asked
+ * for that the kernel refuses.
  */
-static void hints_where(struct xskf_engine *eng)
+static int hints_where(struct xskf_engine *eng)
 {
-	int meta, head;
+	struct xskf_hints_in_facts f = {
+		.adjust_meta = xskf_features__probe(XSKF_FEAT_ADJUST_META),
+		.dispatcher = !eng->o.xdp_alone,
+	};
+	char why[160];
+	int in;
 
 	if (eng->o.no_hints)
-		return;
-	meta = xskf_features__probe(XSKF_FEAT_ADJUST_META);
-	if (!meta)
-		return;
-	head = xskf_features__probe(XSKF_FEAT_ADJUST_HEAD);
-	if (!head) {
-		eng->hints_head = true;
-		pr_info("RX hints: bpf_xdp_adjust_meta() %s: the XDP program carries them in the "
-			"headroom (bpf_xdp_adjust_head()) of frames bound for our sockets, and the "
-			"framework moves each frame past them before the app sees it\n",
-			meta == -ECANCELED ? "forced off by XSKF_FEATURES_OFF"
-					   : "refused by this kernel's verifier");
-		return;
+		return 0;
+	/* the other probes only where they can change the answer: each is a program load */
+	if (f.adjust_meta || eng->o.hints_in == XSKF_HINTS_IN_HEADROOM)
+		f.adjust_head = xskf_features__probe(XSKF_FEAT_ADJUST_HEAD);
+	f.disp_pkt_data = xskf_features__probe(XSKF_FEAT_DISP_PKT_DATA);
+	in = xskf_hints_in__choose(eng->o.hints_in, &f, why, sizeof(why));
+	if (in < 0) {
+		pr_warn("RX hints: %s: use --hints-in auto or userspace\n", why);
+		return in;
 	}
-	pr_warn("RX hints off: the kernel refuses both bpf_xdp_adjust_meta() and "
-		"bpf_xdp_adjust_head() (%s)\n",
-		head == -ECANCELED ? "forced off by XSKF_FEATURES_OFF" : strerror(-head));
-	eng->o.no_hints = true;
-	eng->hints = 0;
+	eng->hints_head = in == XSKF_HINTS_IN_HEADROOM;
+	eng->hints_user = in == XSKF_HINTS_IN_USERSPACE;
+	xskf_hints_in__say(in, why);
+	return 0;
 }
 
 /*
@@ -485,8 +488,8 @@ int xskf_prog__probe_kernel(struct xskf_engine *eng)
 	err = xskf_features__probe(XSKF_FEAT_XSK_SG);
 	if (err == -EINVAL || err == -ECANCELED)
 		xskf_xdp_eng(eng)->kernel_sg = false;
-	hints_where(eng);
-	return 0;
+	xskf_xdp_eng(eng)->kernel_probe_err = hints_where(eng);
+	return xskf_xdp_eng(eng)->kernel_probe_err;
 }
 
 /*
@@ -616,6 +619,13 @@ static int attach(struct xskf_engine *eng, struct xskf_port *port, int prog_fd, 
 			return err;
 		/* no bpffs: alone, with the program loaded (said by prog_dispatch.c) */
 	}
+	/*
+	 * Hints computed in userspace since another port's dispatcher refused a program that
+	 * changes packet data (prog_dispatch.c, disp_user()): this port's program, loaded before,
+	 * must not write the meta either (a meta in the headroom would shift every frame)
+	 */
+	if (eng->hints_user && xskf_xdp_port(port)->tier == XSKF_TIER_MAP_FALLBACK)
+		prog_fd = bpf_program__fd(xskf_xdp_port(port)->skel->progs.xskf_redirect_nm);
 	err = bpf_xdp_attach(port->ifindex, prog_fd, XDP_FLAGS_UPDATE_IF_NOEXIST | mode, NULL);
 	if (!err) {
 		xskf_xdp_port(port)->attach_flags = mode;
@@ -674,7 +684,8 @@ static unsigned int hw_hints_mask(struct xskf_engine *eng, struct xskf_port *por
 {
 	unsigned int k = 0, d = 0;
 
-	if (eng->o.no_hints || eng->o.attach_mode == XSKF_ATTACH_SKB)
+	/* hints computed in userspace: no program of ours calls a kfunc (hints_in.h) */
+	if (eng->o.no_hints || eng->hints_user || eng->o.attach_mode == XSKF_ATTACH_SKB)
 		return 0;
 	/* only the kfuncs of hints some app reads: the rest are not called (docs/hints.md) */
 	k = xskf_xdp_eng(eng)->kernel_kfuncs & xskf_hints__kfuncs_for(eng->hints);
@@ -697,6 +708,9 @@ static unsigned int hw_hints_mask(struct xskf_engine *eng, struct xskf_port *por
 static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
 {
 	const char *parse = !(eng->hints & XSKF_HINT_PARSE) ? "no parse"
+			    : eng->hints_user && eng->hints & XSKF_HINT_TUNNEL
+				? "packet type, offsets, tunnels parsed in userspace"
+			    : eng->hints_user ? "packet type and offsets parsed in userspace"
 			    : eng->hints & XSKF_HINT_TUNNEL ? "packet type, offsets, tunnels parsed in XDP"
 							     : "packet type and offsets parsed in XDP";
 	char set[96];
@@ -716,7 +730,8 @@ static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
 		pr_info(
 		    "%s: RX hints: %s, %s (%s); read: %s\n", port->name, parse,
 		    eng->hints & XSKF_HINT_HASH ? "rx hash in software" : "no driver hints",
-		    xskf_xdp_port(port)->attach_flags == XDP_FLAGS_SKB_MODE
+		    eng->hints_user ? "computed in userspace: no driver values"
+		    : xskf_xdp_port(port)->attach_flags == XDP_FLAGS_SKB_MODE
 			? "SKB mode cannot read driver hints"
 		    : xskf_xdp_port(port)->disp.hw_lost
 			? "libxdp's dispatcher before v3 (libxdp 1.6) cannot be device-bound, "
@@ -756,6 +771,7 @@ static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port
 	/* no hint read: the program writes no meta at all; else only what is read */
 	skel->rodata->hints_on = !eng->o.no_hints;
 	skel->rodata->meta_head = eng->hints_head;
+	skel->rodata->hints_user = eng->hints_user;
 	/* no served queue: the verifier cuts the served path out (xskf_serve.bpf.h) */
 	skel->rodata->serve_on = xskf_xdp_port(port)->nr_served > 0;
 	skel->rodata->xskf_hints_mask = eng->hints;
@@ -847,7 +863,9 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	if (redirect_map_takes_fallback(
 		bpf_program__fd(xskf_xdp_port(port)->skel->progs.xskf_redirect))) {
 		xskf_xdp_port(port)->tier = XSKF_TIER_MAP_FALLBACK;
-		skb = xskf_xdp_port(port)->skel->progs.xskf_redirect;
+		/* hints computed in userspace: the variant without the hints' code at all */
+		skb = eng->hints_user ? xskf_xdp_port(port)->skel->progs.xskf_redirect_nm
+				      : xskf_xdp_port(port)->skel->progs.xskf_redirect;
 		native = xskf_xdp_port(port)->hints_hw
 			     ? xskf_xdp_port(port)->skel->progs.xskf_redirect_hw
 			     : skb;

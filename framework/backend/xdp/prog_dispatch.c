@@ -31,6 +31,7 @@
 #include "backend/xdp/features.h"
 #include "backend/xdp/verifier_log.h"
 #include "backend/xdp/xdp_state.h"
+#include "core/hints_in.h"
 #include "core/engine.h"
 #include "xskf_prog.h"
 #include "xskf_redirect.skel.h"
@@ -241,7 +242,7 @@ static const char *component_name(struct xskf_engine *eng, struct xskf_port *por
 					    : xskf_xdp_port(port)->native_fd;
 	const char *name = chosen_name(xskf_xdp_port(port)->skel, fd);
 
-	if (name && eng->o.no_hints && !strcmp(name, "xskf_redirect"))
+	if (name && (eng->o.no_hints || eng->hints_user) && !strcmp(name, "xskf_redirect"))
 		name = "xskf_redirect_nm";
 	return name;
 }
@@ -296,6 +297,8 @@ static struct xdp_program *make_component(struct xskf_engine *eng, struct xskf_p
 		return NULL;
 	}
 	*s->rodata = *xskf_xdp_port(port)->skel->rodata;
+	/* a run that joins ours reads where the hints are from the attached program's rodata */
+	s->rodata->hints_user = eng->hints_user;
 	/* a kernel without frags: the section handler of prog.c loads xdp.frags without the flag */
 	bpf_object__for_each_program(p, s->obj)
 		bpf_program__set_autoload(p, !strcmp(bpf_program__name(p), name));
@@ -335,8 +338,8 @@ static int component_refused(struct xskf_port *port, int err, bool pkt)
 		if (pkt)
 			pr_warn("%s: libxdp's dispatcher (id %u) cannot take xskf's program "
 				"while it writes RX hints: " PKT_WHY ", and another program "
-				"holds the interface: run with --no-hints, or with libxdp 1.5.5 "
-				"or later\n",
+				"holds the interface: run with --no-hints, --hints-in "
+				"userspace, or with libxdp 1.5.5 or later\n",
 				port->name, xskf_xdp_port(port)->disp.main_id);
 		else
 			pr_warn("%s: libxdp's dispatcher (id %u) refused xskf's program (%s)\n",
@@ -349,7 +352,8 @@ static int component_refused(struct xskf_port *port, int err, bool pkt)
 			pr_warn("%s: libxdp's dispatcher cannot take xskf's program while it "
 				"writes RX hints: " PKT_WHY "; attached alone: no other XDP "
 				"program can join the interface while xskf runs (--no-hints "
-				"runs through this libxdp's dispatcher)\n",
+				"or --hints-in userspace run through this libxdp's "
+				"dispatcher)\n",
 				port->name);
 		else
 			pr_warn("%s: libxdp's dispatcher refused xskf's program (%s%s%s); "
@@ -394,20 +398,21 @@ static void component_attached(struct xskf_port *port, struct xdp_program *xp,
 		say_alone(port);
 }
 
-int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t mode)
+/*
+ * Our program @name as a component into the dispatcher on @port in @mode: 0 with the object
+ * in *@sp and libxdp's handle in *@xpp, or -errno with nothing kept; *@pkt: the kernel
+ * refused it because it changes packet data (the verifier's log says so).
+ */
+static int component_try(struct xskf_engine *eng, struct xskf_port *port, uint32_t mode,
+			 const char *name, struct xskf_redirect **sp, struct xdp_program **xpp,
+			 bool *pkt)
 {
-	const char *name = component_name(eng, port, mode);
 	struct xskf_redirect *s = NULL;
 	struct xdp_program *xp;
 	char *log = NULL;
-	bool pkt;
 	int err;
 
-	if (!name)
-		return -ENOENT;
-	err = dispatcher_usable(port);
-	if (err)
-		return err;
+	*pkt = false;
 	xp = make_component(eng, port, name, &s, &log, &err);
 	if (!xp)
 		return err;
@@ -421,9 +426,11 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 	/*
 	 * Linux 6.13+ takes a freplace program that changes packet data (the hints grow the meta:
 	 * bpf_xdp_adjust_meta()) only into a function that does too: libxdp's dispatcher stubs do
-	 * from libxdp 1.5.5 (xdp-tools 092365f). The verifier log tells it from other refusals.
+	 * from libxdp 1.5.5 (xdp-tools 092365f). The verifier log tells it from other refusals:
+	 * bpf_check_attach_target()'s "Extension program changes packet data, while original
+	 * does not", with EINVAL.
 	 */
-	pkt = err == -EINVAL && log && strstr(log, "changes packet data");
+	*pkt = err == -EINVAL && log && strstr(log, "changes packet data");
 	free(log);
 	if (err) {
 		if (xdp_program__id(xp) && !xdp_program__detach(xp, port->ifindex, XDP_MODE_UNSPEC, 0))
@@ -431,8 +438,62 @@ int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t 
 				 strerror(-err));
 		xdp_program__close(xp);
 		xskf_redirect__destroy(s);
-		return component_refused(port, err, pkt);
+		return err;
 	}
+	*sp = s;
+	*xpp = xp;
+	return 0;
+}
+
+/*
+ * The dispatcher refused our program because it writes the hints: with --hints-in auto and
+ * before any port runs, the program without them (xskf_redirect_nm) instead, the hints
+ * computed in userspace (core/hints_in.h), said in one line. 0 when that one went in.
+ */
+static int disp_user(struct xskf_engine *eng, struct xskf_port *port, uint32_t mode,
+		     struct xskf_redirect **sp, struct xdp_program **xpp)
+{
+	unsigned int i;
+	bool pkt;
+	int err;
+
+	if (eng->o.no_hints || eng->hints_user || eng->o.hints_in != XSKF_HINTS_IN_AUTO)
+		return -EPERM;
+	/* the workers take one way for every port: none may be running another yet */
+	for (i = 0; i < eng->nr_ports; i++)
+		if (xskf_xdp_port(&eng->ports[i])->attached)
+			return -EPERM;
+	eng->hints_user = true;
+	err = component_try(eng, port, mode, "xskf_redirect_nm", sp, xpp, &pkt);
+	if (err) {
+		eng->hints_user = false;
+		return err;
+	}
+	eng->hints_head = false;
+	xskf_xdp_port(port)->hints_hw = 0;
+	xskf_hints_in__say(XSKF_HINTS_IN_USERSPACE,
+			   "libxdp's dispatcher refused xskf's program that writes them: " PKT_WHY);
+	return 0;
+}
+
+int xskf_disp__attach(struct xskf_engine *eng, struct xskf_port *port, uint32_t mode)
+{
+	const char *name = component_name(eng, port, mode);
+	struct xskf_redirect *s = NULL;
+	struct xdp_program *xp = NULL;
+	bool pkt;
+	int err;
+
+	if (!name)
+		return -ENOENT;
+	err = dispatcher_usable(port);
+	if (err)
+		return err;
+	err = component_try(eng, port, mode, name, &s, &xp, &pkt);
+	if (err && pkt && !disp_user(eng, port, mode, &s, &xp))
+		err = 0;
+	if (err)
+		return component_refused(port, err, pkt);
 	component_attached(port, xp, s, mode);
 	return 0;
 }

@@ -267,7 +267,9 @@ static int same_settings(struct xskf_engine *eng, struct xskf_port *port, struct
 		/* the driver hints it reads are the attached program's (same device, same hints) */
 		xskf_xdp_port(port)->hints_hw = r->xskf_hints_kfuncs;
 		/* and where it writes them: the RX path must move past a meta in the headroom */
-		eng->hints_head = r->hints_on && r->meta_head;
+		eng->hints_head = r->hints_on && r->meta_head && !r->hints_user;
+		/* or nowhere: the RX path computes them itself (core/hints_in.h) */
+		eng->hints_user = r->hints_on && r->hints_user;
 	}
 	free(v);
 	return 0;
