@@ -108,7 +108,7 @@ struct qwin {
 	bool no_prog;  /* no program of the run's counts (memory backend, a served run) */
 	double busy;   /* its worker's busy share in the window, 0..1 (-1: unknown) */
 	double busy_s; /* its worker's time at work in the window */
-	uint64_t lost_asleep, rx_ring, fill, rxr, batch, frames, socks;
+	uint64_t lost_asleep, rx_ring, fill, rxr, txr, comp, batch, frames, socks;
 	double secs;
 };
 
@@ -160,6 +160,8 @@ static void window(struct qwin *w, const struct dr_sample *a, const struct dr_sa
 	w->rx_ring = c >= 0 ? val(bn, c, NULL, "rx_ring") : 0;
 	w->fill = val(dn, 0, "rings", "fill");
 	w->rxr = val(dn, 0, "rings", "rx");
+	w->txr = val(dn, 0, "rings", "tx");
+	w->comp = val(dn, 0, "rings", "comp");
 	w->batch = val(dn, 0, "rings", "batch");
 	c = find(dn, xj_get(dn, 0, "workers"), "worker", w->worker);
 	w->frames = c >= 0 ? val(dn, c, NULL, "umem_frames") : 0;
@@ -243,6 +245,37 @@ static void fill_empty(struct dr_out *o, const struct qwin *w)
 	       bw);
 }
 
+/*
+ * The RX ring was full when frames came. An RX ring smaller than the fill ring is full while
+ * the fill ring still holds buffers (the kernel checks the RX ring's room first: net/xdp/xsk.c
+ * __xsk_rcv): the buffers the fill ring holds cannot wait anywhere, and a ring as big as the
+ * fill ring is the fix; else the worker is slow, as with an empty fill ring.
+ */
+static void rx_full(struct dr_out *o, const struct qwin *w, const char *bw)
+{
+	char fix[256];
+
+	if (w->rxr && w->rxr < w->fill)
+		snprintf(fix, sizeof(fix),
+			 "--rx-ring %llu (the fill ring's size: each buffer it holds can then "
+			 "wait in the RX ring); else a cheaper app per frame, or more queues",
+			 (unsigned long long)w->fill);
+	else
+		snprintf(fix, sizeof(fix),
+			 "a cheaper app per frame, or more queues and workers (-q, --cpus); "
+			 "--rx-ring %llu --fill-ring %llu (--frames to match) ride out longer bursts",
+			 (unsigned long long)(2 * w->rxr), (unsigned long long)(2 * w->fill));
+	dr_add(o, DR_PROBLEM, "rx-ring-full",
+	       "%s queue %llu lost %llu frames: the RX ring was full: the worker takes frames off "
+	       "it slower than they come\nkernel rx_ring_full +%llu, rx_dropped +%llu, "
+	       "rx_fill_ring_empty_descs +%llu in %.1f s; RX ring %llu slots, fill ring %llu, "
+	       "bursts of %llu; %s\n%s",
+	       w->port, (unsigned long long)w->queue, (unsigned long long)w->kfull,
+	       (unsigned long long)w->kfull, (unsigned long long)w->kdrop,
+	       (unsigned long long)w->kfempty, w->secs, (unsigned long long)w->rxr,
+	       (unsigned long long)w->fill, (unsigned long long)w->batch, bw, fix);
+}
+
 /* The kernel's losses on one bound queue. */
 static void kernel_losses(struct dr_out *o, const struct qwin *w)
 {
@@ -261,17 +294,29 @@ static void kernel_losses(struct dr_out *o, const struct qwin *w)
 		    w->port, (unsigned long long)w->queue, (unsigned long long)w->kdrop,
 		    (unsigned long long)w->kdrop, w->port);
 	if (w->kfull)
-		dr_add(
-		    o, DR_PROBLEM, "rx-ring-full",
-		    "%s queue %llu lost %llu frames: the RX ring was full: the worker takes "
-		    "frames off it slower than they come\nkernel rx_ring_full +%llu in %.1f s; RX "
-		    "ring %llu slots, bursts of %llu; %s\na cheaper app per frame, or more queues "
-		    "and workers (-q, --cpus); --rx-ring %llu --fill-ring %llu (--frames to "
-		    "match) ride out longer bursts",
-		    w->port, (unsigned long long)w->queue, (unsigned long long)w->kfull,
-		    (unsigned long long)w->kfull, w->secs, (unsigned long long)w->rxr,
-		    (unsigned long long)w->batch, bw, (unsigned long long)(2 * w->rxr),
-		    (unsigned long long)(2 * w->fill));
+		rx_full(o, w, bw);
+}
+
+/*
+ * Frames to send dropped: the TX ring stayed full longer than the worker's staging (two bursts)
+ * could wait. The ring drains only as fast as the kernel sends and completes (copy mode: at
+ * each kick, at most the ring); a burst bigger than the ring fills it at once.
+ */
+static void tx_full(struct dr_out *o, const struct qwin *w)
+{
+	uint64_t want = 2 * (w->batch > w->txr ? w->batch : w->txr), p = 64;
+
+	while (p < want)
+		p <<= 1;
+	dr_add(o, DR_PROBLEM, "tx-full",
+	       "%s queue %llu: %llu frames to send were dropped: the TX ring stayed full "
+	       "(completions come late, or the port sends slower than the app)\ndrop_tx_full "
+	       "+%llu, TX ring found full %llu times, sent +%llu; TX ring %llu slots, completion "
+	       "ring %llu, bursts of %llu\n--tx-ring %llu --comp-ring %llu (or a slower sender)",
+	       w->port, (unsigned long long)w->queue, (unsigned long long)w->txfull,
+	       (unsigned long long)w->txfull, (unsigned long long)w->txring,
+	       (unsigned long long)w->tx, (unsigned long long)w->txr, (unsigned long long)w->comp,
+	       (unsigned long long)w->batch, (unsigned long long)p, (unsigned long long)p);
 }
 
 /* What the program and the worker counted on one bound queue. */
@@ -307,15 +352,7 @@ static void worker_losses(struct dr_out *o, const struct qwin *w)
 		       w->port, (unsigned long long)q, (unsigned long long)w->errors,
 		       (unsigned long long)w->errors);
 	if (w->txfull)
-		dr_add(
-		    o, DR_PROBLEM, "tx-full",
-		    "%s queue %llu: %llu frames to send were dropped: the TX ring stayed full "
-		    "(completions come late, or the port sends slower than the app)\ndrop_tx_full "
-		    "+%llu, TX ring found full %llu times, sent +%llu\na bigger --tx-ring and "
-		    "--comp-ring, or a slower sender",
-		    w->port, (unsigned long long)q, (unsigned long long)w->txfull,
-		    (unsigned long long)w->txfull, (unsigned long long)w->txring,
-		    (unsigned long long)w->tx);
+		tx_full(o, w);
 	if (w->other)
 		dr_add(
 		    o, DR_PROBLEM, "other-drops",

@@ -14,6 +14,8 @@
 struct win {
 	unsigned long long rx, redir, passed1, kdrop, kfull, kfempty, umem;
 	unsigned long long busy, asleep, lost_asleep;
+	unsigned long long txfull, txring, tx; /* the worker's TX counts */
+	unsigned int rxr, txr, batch;	       /* ring sizes and burst (0: 2048, 2048, 64) */
 	const char *irq_cpus;
 	bool bp_asked, bp_on;
 	unsigned int napi;
@@ -35,16 +37,18 @@ static void sample(struct dr_sample *s, const struct win *w, double t)
 	snprintf(
 	    st, sizeof(st),
 	    "{\"queues\": [{\"port\": \"eth0\", \"queue\": 0, \"worker\": 0, \"rx_packets\": %llu, "
+	    "\"tx_packets\": %llu, \"drop_tx_full\": %llu, \"tx_ring_full\": %llu, "
 	    "\"kernel\": {\"rx_dropped\": %llu, \"rx_ring_full\": %llu, "
 	    "\"rx_fill_ring_empty_descs\": %llu}, \"program\": {\"redirected\": %llu, "
 	    "\"passed\": 0, \"errors\": 0}}], \"census\": [{\"worker\": 0, \"rx_ring\": 0}], "
 	    "\"workers\": [{\"worker\": 0, \"busy_ns\": %llu, \"asleep_ns\": %llu, "
 	    "\"lost_asleep\": %llu}]}",
-	    w->rx, w->kdrop, w->kfull, w->kfempty, w->redir, w->busy, w->asleep, w->lost_asleep);
+	    w->rx, w->tx, w->txfull, w->txring, w->kdrop, w->kfull, w->kfempty, w->redir, w->busy,
+	    w->asleep, w->lost_asleep);
 	snprintf(
 	    dr, sizeof(dr),
-	    "{\"doctor\": 1, \"rings\": {\"rx\": 2048, \"tx\": 2048, \"fill\": 2048, \"comp\": "
-	    "2048, \"frame_size\": 2048, \"batch\": 64}, \"busy_poll\": {\"asked\": %s, \"on\": "
+	    "{\"doctor\": 1, \"rings\": {\"rx\": %u, \"tx\": %u, \"fill\": 2048, \"comp\": "
+	    "2048, \"frame_size\": 2048, \"batch\": %u}, \"busy_poll\": {\"asked\": %s, \"on\": "
 	    "%s}, \"idle\": \"adaptive\", \"workers\": [{\"worker\": 0, \"cpu\": 1, "
 	    "\"umem_frames\": %llu, \"sockets\": 1}], \"ports\": [{\"name\": \"eth0\", "
 	    "\"rx_queues\": 2, \"program\": [{\"queue\": 0, \"redirected\": %llu, \"passed\": 0, "
@@ -53,6 +57,7 @@ static void sample(struct dr_sample *s, const struct win *w, double t)
 	    "\"sockets\": [{\"port\": \"eth0\", \"queue\": 0, \"worker\": 0, \"cpu\": 1, "
 	    "\"napi_id\": %u, \"irq\": 45, \"irq_name\": \"eth0-TxRx-0\", \"irq_cpus\": \"%s\"}], "
 	    "\"programs\": []}",
+	    w->rxr ? w->rxr : 2048, w->txr ? w->txr : 2048, w->batch ? w->batch : 64,
 	    w->bp_asked ? "true" : "false", w->bp_on ? "true" : "false", w->umem ? w->umem : 4096,
 	    w->redir, w->passed1, w->napi, w->irq_cpus ? w->irq_cpus : "");
 	doc(&s->stats, st);
@@ -60,9 +65,12 @@ static void sample(struct dr_sample *s, const struct win *w, double t)
 	s->t = t;
 }
 
-/* Judge the window @a -> @b: exactly one line, of check @check, holding @text (or none). */
-static void judge(const char *name, const struct win *a, const struct win *b, const char *check,
-		  const char *text)
+/*
+ * Judge the window @a -> @b: exactly one line, of check @check, holding @text (or none), and
+ * @fix in its fix when given.
+ */
+static void judge_fix(const char *name, const struct win *a, const struct win *b,
+		      const char *check, const char *text, const char *fix)
 {
 	static struct dr_out o;
 	struct dr_sample sa = {}, sb = {};
@@ -79,10 +87,19 @@ static void judge(const char *name, const struct win *a, const struct win *b, co
 			  strstr(o.l[0].what, text),
 		      "%s: one line, %s (got %u: %s %s)", name, check, o.n,
 		      o.n ? o.l[0].check : "-", o.n ? o.l[0].what : "-");
+	if (check && fix)
+		CHECK(o.n == 1 && strstr(o.l[0].fix, fix), "%s: the fix holds '%s' (got: %s)", name,
+		      fix, o.n ? o.l[0].fix : "-");
 	xj_doc__free(&sa.stats);
 	xj_doc__free(&sa.dr);
 	xj_doc__free(&sb.stats);
 	xj_doc__free(&sb.dr);
+}
+
+static void judge(const char *name, const struct win *a, const struct win *b, const char *check,
+		  const char *text)
+{
+	judge_fix(name, a, b, check, text, NULL);
 }
 
 int main(void)
@@ -104,7 +121,17 @@ int main(void)
 	judge("a UMEM too small", &a, &b, "fill-empty", "the UMEM is too small to fill it");
 	b = a = (struct win){.busy = 1, .asleep = 1};
 	b.rx = 1000, b.redir = 3000, b.kfull = 2000;
-	judge("the RX ring full", &a, &b, "rx-ring-full", "lost 2000 frames: the RX ring was full");
+	judge_fix("the RX ring full", &a, &b, "rx-ring-full", "lost 2000 frames: the RX ring was full",
+		  "--rx-ring 4096 --fill-ring 4096");
+	/* an RX ring smaller than the fill ring: full while the fill ring holds buffers */
+	a.rxr = b.rxr = 64;
+	judge_fix("an RX ring smaller than the fill ring", &a, &b, "rx-ring-full",
+		  "lost 2000 frames: the RX ring was full", "--rx-ring 2048 (the fill ring's size");
+	/* bursts of 256 into a TX ring of 64: the staging overflows, the frames are dropped */
+	b = a = (struct win){.busy = 1, .asleep = 1, .txr = 64, .batch = 256};
+	b.rx = b.redir = 4000, b.tx = 1664, b.txfull = 2336, b.txring = 25;
+	judge_fix("the TX ring full", &a, &b, "tx-full",
+		  "2336 frames to send were dropped: the TX ring stayed full", "--tx-ring 512");
 	b = a;
 	b.kdrop = b.redir = 10;
 	judge("frames too long", &a, &b, "rx-dropped", "dropped 10 frames with buffers");
