@@ -507,10 +507,73 @@ static void judge_setup(struct dr_out *o, const struct dr_sample *b)
 		       xj_str(n, s, "evidence", ""), xj_str(n, s, "fix", ""));
 }
 
+/* A bound queue that starves beside one that took at least this many frames: a skew to say. */
+#define DR_SKEW_MIN 100
+
+/*
+ * Port @port's bound queues: one received nothing while another took the traffic. Not a loss,
+ * but not what a run on several queues asks for: the port's rx-flow-hash problem (the run's
+ * doctor answer, "steering") is the cause when there is one, else the traffic is one flow.
+ */
+static void judge_skew_port(struct dr_out *o, const struct dr_sample *a,
+			    const struct dr_sample *b, const char *port, int steer)
+{
+	const struct xj_node *an = a->stats.n, *bn = b->stats.n, *dn = b->dr.n;
+	int qs = xj_get(bn, 0, "queues"), qb, e;
+	uint64_t most = 0, mq = 0, idle = 0, nb = 0, d;
+	bool starved = false;
+
+	for (qb = xj_first(bn, qs); qb >= 0; qb = xj_next(bn, qs, qb)) {
+		int qa;
+
+		if (strcmp(xj_str(bn, qb, "port", ""), port))
+			continue;
+		qa = find_queue(an, xj_get(an, 0, "queues"), port, val(bn, qb, NULL, "queue"));
+		if (qa < 0)
+			continue;
+		nb++;
+		d = grew(val(an, qa, "program", "redirected"), val(bn, qb, "program", "redirected"));
+		if (d > most)
+			most = d, mq = val(bn, qb, NULL, "queue");
+		if (!d && !starved)
+			starved = true, idle = val(bn, qb, NULL, "queue");
+	}
+	if (nb < 2 || !starved || most < DR_SKEW_MIN)
+		return;
+	for (e = xj_first(dn, steer); e >= 0; e = xj_next(dn, steer, e)) {
+		if (strcmp(xj_str(dn, e, "check", ""), "rx-flow-hash"))
+			continue;
+		dr_add(o, DR_PROBLEM, "rx-flow-hash",
+		       "%s queue %llu received nothing while queue %llu received %llu frames: %s\n"
+		       "program redirected +0 and +%llu; %s\n%s",
+		       port, (unsigned long long)idle, (unsigned long long)mq,
+		       (unsigned long long)most, xj_str(dn, e, "what", ""), (unsigned long long)most,
+		       xj_str(dn, e, "evidence", ""), xj_str(dn, e, "fix", ""));
+		return;
+	}
+	dr_add(o, DR_INFO, "skew",
+	       "%s queue %llu received nothing while queue %llu received %llu frames: the NIC put "
+	       "all of this traffic on one queue (one flow, or an RSS table or ntuple rule that "
+	       "sends it there)\nprogram redirected +0 and +%llu; no rx-flow-hash problem known on "
+	       "the port\nxskf doctor -i %s (RSS table, ntuple rules)",
+	       port, (unsigned long long)idle, (unsigned long long)mq, (unsigned long long)most,
+	       (unsigned long long)most, port);
+}
+
+static void judge_skew(struct dr_out *o, const struct dr_sample *a, const struct dr_sample *b)
+{
+	const struct xj_node *dn = b->dr.n;
+	int ports = xj_get(dn, 0, "ports"), p;
+
+	for (p = xj_first(dn, ports); p >= 0; p = xj_next(dn, ports, p))
+		judge_skew_port(o, a, b, xj_str(dn, p, "name", "?"), xj_get(dn, p, "steering"));
+}
+
 void dr_judge(struct dr_out *o, const struct dr_sample *a, const struct dr_sample *b)
 {
 	uint64_t got = judge_bound(o, a, b);
 
 	judge_unbound(o, a, b, got);
+	judge_skew(o, a, b);
 	judge_setup(o, b);
 }

@@ -96,6 +96,50 @@ static void judge_fix(const char *name, const struct win *a, const struct win *b
 	xj_doc__free(&sb.dr);
 }
 
+/*
+ * Two bound queues of eth0 that received @r0 and @r1 frames in the window, the port's
+ * "steering" findings @steer (a JSON array): exactly one line of @check holding @text, of
+ * severity @sev (or none).
+ */
+static void skew(const char *name, unsigned long long r0, unsigned long long r1,
+		 const char *steer, const char *check, int sev, const char *text)
+{
+	static struct dr_out o;
+	struct dr_sample s[2] = {};
+	char st[1024], dr[1024];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(st, sizeof(st),
+			 "{\"queues\": [{\"port\": \"eth0\", \"queue\": 0, \"worker\": 0, "
+			 "\"rx_packets\": %llu, \"program\": {\"redirected\": %llu}}, {\"port\": "
+			 "\"eth0\", \"queue\": 1, \"worker\": 0, \"rx_packets\": %llu, \"program\": "
+			 "{\"redirected\": %llu}}]}",
+			 i * r0, i * r0, i * r1, i * r1);
+		snprintf(dr, sizeof(dr),
+			 "{\"doctor\": 1, \"rings\": {\"batch\": 64}, \"ports\": [{\"name\": "
+			 "\"eth0\", \"rx_queues\": 2, \"program\": [], \"steering\": %s}], "
+			 "\"sockets\": [], \"programs\": []}",
+			 steer);
+		doc(&s[i].stats, st);
+		doc(&s[i].dr, dr);
+		s[i].t = 3 * i;
+	}
+	memset(&o, 0, sizeof(o));
+	dr_judge(&o, &s[0], &s[1]);
+	if (!check)
+		CHECK(o.n == 0, "%s: no line (got %u: %s)", name, o.n, o.n ? o.l[0].what : "-");
+	else
+		CHECK(o.n == 1 && !strcmp(o.l[0].check, check) && o.l[0].sev == sev &&
+			  strstr(o.l[0].what, text),
+		      "%s: one line, %s (got %u: %s %s)", name, check, o.n,
+		      o.n ? o.l[0].check : "-", o.n ? o.l[0].what : "-");
+	for (i = 0; i < 2; i++) {
+		xj_doc__free(&s[i].stats);
+		xj_doc__free(&s[i].dr);
+	}
+}
+
 static void judge(const char *name, const struct win *a, const struct win *b, const char *check,
 		  const char *text)
 {
@@ -144,5 +188,18 @@ int main(void)
 	b.redir = 5000, b.rx = 1000;
 	judge("counters that do not reconcile", &a, &b, "reconcile",
 	      "the program redirected 5000 frames, the socket accounts for 1000");
+	/* two bound queues, one flow: the hash over addresses only named as the cause */
+	static const char *hash =
+	    "[{\"check\": \"rx-flow-hash\", \"severity\": \"problem\", \"what\": \"udp4 "
+	    "frames are hashed over their addresses only\", \"evidence\": \"ethtool -n eth0 "
+	    "rx-flow-hash udp4: IP SA, IP DA; asked: 0,1\", \"fix\": \"ethtool -N eth0 "
+	    "rx-flow-hash udp4 sdfn\"}]";
+	skew("a hash over addresses only", 2000, 0, hash, "rx-flow-hash", DR_PROBLEM,
+	     "eth0 queue 1 received nothing while queue 0 received 2000 frames: udp4 frames are "
+	     "hashed over their addresses only");
+	skew("one queue starved, no hash problem", 0, 2000, "[]", "skew", DR_INFO,
+	     "eth0 queue 0 received nothing while queue 1 received 2000 frames");
+	skew("both queues busy", 1000, 1000, hash, NULL, 0, NULL);
+	skew("too few frames to say", 50, 0, hash, NULL, 0, NULL);
 	return tap_done();
 }
