@@ -29,13 +29,18 @@ DR_WINDOW=15                     # xskfctl doctor's window (s): 2000 frames at 1
 
 # The tests' lines (guest.sh's input: doctor NAME) for kernel K and NIC N: kernel 7.x only
 # (igb's AF_XDP and the netdev netlink family the doctor reads need it).
+# XSKF_LAB_DOCTOR="dr-rss dr-irq" runs only those of the list.
 doctor_lines() {
 	[ "$1" = 7 ] || return 0
 	local t
 	case $2 in
-	igb) for t in dr-healthy dr-rss dr-ntuple dr-flowhash dr-promisc dr-irq dr-skb; do echo "doctor $t"; done ;;
-	virtio) for t in dr-vhealthy dr-unbound dr-foreign dr-busypoll; do echo "doctor $t"; done ;;
+	igb) t="dr-healthy dr-rss dr-ntuple dr-flowhash dr-promisc dr-irq dr-skb" ;;
+	virtio) t="dr-vhealthy dr-unbound dr-foreign dr-busypoll" ;;
 	esac
+	for t in $t; do
+		[ -z "${XSKF_LAB_DOCTOR:-}" ] || case " $XSKF_LAB_DOCTOR " in *" $t "*) ;; *) continue ;; esac
+		echo "doctor $t"
+	done
 }
 
 # The hook: guest_tests (vm_lab_tests.sh) with `doctor` added. lab_kernel calls it with its
@@ -100,8 +105,10 @@ dr_stop() {
 	echo $? >/lab/$1.runrc
 }
 # dr_rxq: frames the NIC's RX queues took, all of them (the driver's counters: XDP's verdict
-# comes after they count)
-dr_rxq() { ethtool -S $IF | awk '/rx_queue_[0-9]+_packets:/ { n += $2 } END { print n + 0 }'; }
+# comes after they count); igb names them rx_queue_Q_packets, virtio-net on 7.x rxQ_packets
+dr_rxq() {
+	ethtool -S $IF | awk '$1 ~ /^rx(_queue_)?[0-9]+_packets:$/ { n += $2 } END { print n + 0 }'
+}
 # dr_round T R [BOUND]: round R of frames: T.readyR for the host, then until T.sentR, and until
 # the NIC took them all or BOUND s (default 30) passed (a NIC that filters them takes none: there
 # the bound is the test)
@@ -113,6 +120,7 @@ dr_round() {
 	read -r n </lab/msg/$t.sent$r
 	until [ $(($(dr_rxq) - base)) -ge "$n" ] || [ $SECONDS -ge $end ]; do sleep 0.2; done
 	echo $(($(dr_rxq) - base)) >/lab/$t.nic$r
+	ethtool -S $IF >/lab/$t.stats$r 2>&1 # the driver's counters, for a look when it failed
 }
 # dr_live T [R [BOUND]]: xskfctl doctor on the run for DR_WINDOW s; with R, round R of frames
 # in its window (T.inwinR: the NIC took them all while the doctor still sampled)
@@ -142,8 +150,11 @@ dr_igb_base() {
 	ethtool -N $IF rx-flow-hash udp6 sdfn
 	ip link set $IF promisc off
 }
-# the queue's interrupt (igb: eth0-TxRx-Q)
-dr_irq() { awk -v n="$IF-TxRx-$1" '$NF == n { sub(":", "", $1); print $1 }' /proc/interrupts; }
+# queue Q's RX interrupt: igb names it eth0-rx-Q (2 queues: RX and TX vectors apart; paired
+# queues, eth0-TxRx-Q)
+dr_irq() {
+	awk -v a="$IF-rx-$1" -v b="$IF-TxRx-$1" '$NF == a || $NF == b { sub(":", "", $1); print $1 }' /proc/interrupts
+}
 
 doctor_dr-healthy() {
 	local t=$1
@@ -211,7 +222,7 @@ doctor_dr-irq() { # queue 1's interrupt on CPU 1, the worker of queue 1 pinned t
 	local t=$1 irq
 	dr_igb_base
 	irq=$(dr_irq 1)
-	[ -n "$irq" ] || { echo "no interrupt named $IF-TxRx-1: $(grep -c "$IF" /proc/interrupts) of $IF's" >>/lab/$t.fault; return; }
+	[ -n "$irq" ] || { echo "no interrupt named $IF-rx-1 or $IF-TxRx-1 among: $(awk '{ print $NF }' /proc/interrupts | grep "^$IF" | tr '\n' ' ')" >>/lab/$t.fault; return; }
 	nproc >/lab/$t.cpus
 	echo 1 >/proc/irq/$irq/smp_affinity_list 2>>/lab/$t.fault
 	cat /proc/irq/$irq/effective_affinity_list >/lab/$t.setup 2>&1
@@ -394,8 +405,8 @@ check_dr-irq() {
 	local d=$1 t=$2 cpus
 	cpus=$(lab_int "$d/$t.cpus") || { echo "$cpus"; return 1; }
 	[ "$cpus" -ge 2 ] || { echo "the guest has $cpus CPU: a worker cannot be kept off the interrupt's"; return 1; }
-	dr_only "$d" "$t" pre "^problem irq-cpu: queue 1's interrupt runs on CPU 1, where its own worker polls: .*; evidence: IRQ [0-9]+ \(eth0-TxRx-1\): /proc/irq/[0-9]+/effective_affinity_list 1; --cpus puts the worker of queue 1 on CPU 1; fix: echo 0 > /proc/irq/[0-9]+/smp_affinity_list" 1 || return 1
-	dr_only "$d" "$t" live "^problem irq-cpu: eth0 queue 1: worker 0 polls on CPU 1, where the queue's interrupt runs: .*; evidence: IRQ [0-9]+ \(eth0-TxRx-1\), effective affinity 1; the worker pinned to CPU 1 \(--cpus\)" 1 || return 1
+	dr_only "$d" "$t" pre "^problem irq-cpu: queue 1's interrupt runs on CPU 1, where its own worker polls: .*; evidence: IRQ [0-9]+ \(eth0-(rx|TxRx)-1\): /proc/irq/[0-9]+/effective_affinity_list 1; --cpus puts the worker of queue 1 on CPU 1; fix: echo 0 > /proc/irq/[0-9]+/smp_affinity_list" 1 || return 1
+	dr_only "$d" "$t" live "^problem irq-cpu: eth0 queue 1: worker 0 polls on CPU 1, where the queue's interrupt runs: .*; evidence: IRQ [0-9]+ \(eth0-(rx|TxRx)-1\), effective affinity 1; the worker pinned to CPU 1 \(--cpus\)" 1 || return 1
 	dr_none "$d" "$t" fixed || return 1
 	echo "$cpus CPUs, queue 1's IRQ on CPU 1 and --cpus 1: both doctors name it; the interrupt moved to CPU 0: 'no problem found'"
 }
@@ -440,7 +451,9 @@ check_dr-busypoll() {
 		# the queues have NAPI IDs: -B is on, and neither doctor says a word
 		[ "$(grep -c '^problem' "$d/$t.pre")" = 0 ] || { echo "pre: $(dr_text "$d/$t.pre")"; return 1; }
 		dr_none "$d" "$t" live || return 1
-		echo "virtio-net has a NAPI ID per queue ($napi): -B works, both doctors 'no problem found'"
+		grep -q 'preferred busy polling, budget one batch (1 of 1 sockets have a NAPI ID)' "$d/$t.err" ||
+			{ echo "the run's busy polling line: $(grep -m1 'busy poll' "$d/$t.err" | tr -cd '[:print:]' | cut -c1-200)"; return 1; }
+		echo "virtio-net has a NAPI ID per queue ($napi): the run's -B on (1 of 1 sockets have a NAPI ID), both doctors 'no problem found'"
 		return 0
 	fi
 	dr_only "$d" "$t" live "^problem busy-poll: busy polling \(-B\) was asked and is off" 1 || return 1
