@@ -261,10 +261,11 @@ static void rx_full(struct dr_out *o, const struct qwin *w, const char *bw)
 			 "wait in the RX ring); else a cheaper app per frame, or more queues",
 			 (unsigned long long)w->fill);
 	else
-		snprintf(fix, sizeof(fix),
-			 "a cheaper app per frame, or more queues and workers (-q, --cpus); "
-			 "--rx-ring %llu --fill-ring %llu (--frames to match) ride out longer bursts",
-			 (unsigned long long)(2 * w->rxr), (unsigned long long)(2 * w->fill));
+		snprintf(
+		    fix, sizeof(fix),
+		    "a cheaper app per frame, or more queues and workers (-q, --cpus); "
+		    "--rx-ring %llu --fill-ring %llu (--frames to match) ride out longer bursts",
+		    (unsigned long long)(2 * w->rxr), (unsigned long long)(2 * w->fill));
 	dr_add(o, DR_PROBLEM, "rx-ring-full",
 	       "%s queue %llu lost %llu frames: the RX ring was full: the worker takes frames off "
 	       "it slower than they come\nkernel rx_ring_full +%llu, rx_dropped +%llu, "
@@ -515,8 +516,8 @@ static void judge_setup(struct dr_out *o, const struct dr_sample *b)
  * but not what a run on several queues asks for: the port's rx-flow-hash problem (the run's
  * doctor answer, "steering") is the cause when there is one, else the traffic is one flow.
  */
-static void judge_skew_port(struct dr_out *o, const struct dr_sample *a,
-			    const struct dr_sample *b, const char *port, int steer)
+static void judge_skew_port(struct dr_out *o, const struct dr_sample *a, const struct dr_sample *b,
+			    const char *port, int steer)
 {
 	const struct xj_node *an = a->stats.n, *bn = b->stats.n, *dn = b->dr.n;
 	int qs = xj_get(bn, 0, "queues"), qb, e;
@@ -532,7 +533,8 @@ static void judge_skew_port(struct dr_out *o, const struct dr_sample *a,
 		if (qa < 0)
 			continue;
 		nb++;
-		d = grew(val(an, qa, "program", "redirected"), val(bn, qb, "program", "redirected"));
+		d = grew(val(an, qa, "program", "redirected"),
+			 val(bn, qb, "program", "redirected"));
 		if (d > most)
 			most = d, mq = val(bn, qb, NULL, "queue");
 		if (!d && !starved)
@@ -547,8 +549,9 @@ static void judge_skew_port(struct dr_out *o, const struct dr_sample *a,
 		       "%s queue %llu received nothing while queue %llu received %llu frames: %s\n"
 		       "program redirected +0 and +%llu; %s\n%s",
 		       port, (unsigned long long)idle, (unsigned long long)mq,
-		       (unsigned long long)most, xj_str(dn, e, "what", ""), (unsigned long long)most,
-		       xj_str(dn, e, "evidence", ""), xj_str(dn, e, "fix", ""));
+		       (unsigned long long)most, xj_str(dn, e, "what", ""),
+		       (unsigned long long)most, xj_str(dn, e, "evidence", ""),
+		       xj_str(dn, e, "fix", ""));
 		return;
 	}
 	dr_add(o, DR_INFO, "skew",

@@ -69,8 +69,8 @@ static void sample(struct dr_sample *s, const struct win *w, double t)
  * Judge the window @a -> @b: exactly one line, of check @check, holding @text (or none), and
  * @fix in its fix when given.
  */
-static void judge_fix(const char *name, const struct win *a, const struct win *b,
-		      const char *check, const char *text, const char *fix)
+static void judge_fix(const char *name, const struct win *a, const struct win *b, const char *check,
+		      const char *text, const char *fix)
 {
 	static struct dr_out o;
 	struct dr_sample sa = {}, sb = {};
@@ -101,8 +101,8 @@ static void judge_fix(const char *name, const struct win *a, const struct win *b
  * "steering" findings @steer (a JSON array): exactly one line of @check holding @text, of
  * severity @sev (or none).
  */
-static void skew(const char *name, unsigned long long r0, unsigned long long r1,
-		 const char *steer, const char *check, int sev, const char *text)
+static void skew(const char *name, unsigned long long r0, unsigned long long r1, const char *steer,
+		 const char *check, int sev, const char *text)
 {
 	static struct dr_out o;
 	struct dr_sample s[2] = {};
@@ -110,12 +110,13 @@ static void skew(const char *name, unsigned long long r0, unsigned long long r1,
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		snprintf(st, sizeof(st),
-			 "{\"queues\": [{\"port\": \"eth0\", \"queue\": 0, \"worker\": 0, "
-			 "\"rx_packets\": %llu, \"program\": {\"redirected\": %llu}}, {\"port\": "
-			 "\"eth0\", \"queue\": 1, \"worker\": 0, \"rx_packets\": %llu, \"program\": "
-			 "{\"redirected\": %llu}}]}",
-			 i * r0, i * r0, i * r1, i * r1);
+		snprintf(
+		    st, sizeof(st),
+		    "{\"queues\": [{\"port\": \"eth0\", \"queue\": 0, \"worker\": 0, "
+		    "\"rx_packets\": %llu, \"program\": {\"redirected\": %llu}}, {\"port\": "
+		    "\"eth0\", \"queue\": 1, \"worker\": 0, \"rx_packets\": %llu, \"program\": "
+		    "{\"redirected\": %llu}}]}",
+		    i * r0, i * r0, i * r1, i * r1);
 		snprintf(dr, sizeof(dr),
 			 "{\"doctor\": 1, \"rings\": {\"batch\": 64}, \"ports\": [{\"name\": "
 			 "\"eth0\", \"rx_queues\": 2, \"program\": [], \"steering\": %s}], "
@@ -165,8 +166,8 @@ int main(void)
 	judge("a UMEM too small", &a, &b, "fill-empty", "the UMEM is too small to fill it");
 	b = a = (struct win){.busy = 1, .asleep = 1};
 	b.rx = 1000, b.redir = 3000, b.kfull = 2000;
-	judge_fix("the RX ring full", &a, &b, "rx-ring-full", "lost 2000 frames: the RX ring was full",
-		  "--rx-ring 4096 --fill-ring 4096");
+	judge_fix("the RX ring full", &a, &b, "rx-ring-full",
+		  "lost 2000 frames: the RX ring was full", "--rx-ring 4096 --fill-ring 4096");
 	/* an RX ring smaller than the fill ring: full while the fill ring holds buffers */
 	a.rxr = b.rxr = 64;
 	judge_fix("an RX ring smaller than the fill ring", &a, &b, "rx-ring-full",

@@ -108,11 +108,12 @@ static void judge_skb_dispatcher(struct xskf_dr_report *r, const struct xskf_dr_
 {
 	if (a->skb && !a->zero_copy)
 		return;
-	xskf_dr__add(r, a->zero_copy ? XSKF_DR_PROBLEM : XSKF_DR_INFO, "xdp-mode",
-		     "libxdp's dispatcher (id %u) is attached in SKB mode: a run that joins it runs "
-		     "in copy mode%s\nbpf_xdp_query(%s): skb_prog_id %u, a dispatcher (xdp-loader "
-		     "status %s)\nstop the runs on %s and start them without --skb (-S)",
-		     id, a->zero_copy ? ", and -z fails" : "", a->ifname, id, a->ifname, a->ifname);
+	xskf_dr__add(
+	    r, a->zero_copy ? XSKF_DR_PROBLEM : XSKF_DR_INFO, "xdp-mode",
+	    "libxdp's dispatcher (id %u) is attached in SKB mode: a run that joins it runs "
+	    "in copy mode%s\nbpf_xdp_query(%s): skb_prog_id %u, a dispatcher (xdp-loader "
+	    "status %s)\nstop the runs on %s and start them without --skb (-S)",
+	    id, a->zero_copy ? ", and -z fails" : "", a->ifname, id, a->ifname, a->ifname);
 }
 
 void xskf_dr__check_xdp(struct xskf_dr_report *r, const struct xskf_dr_ask *a, int ifindex)
