@@ -104,22 +104,31 @@ dr_stop() {
 	wait $DR_PID
 	echo $? >/lab/$1.runrc
 }
-# dr_rxq: frames the NIC's RX queues took, all of them (the driver's counters: XDP's verdict
-# comes after they count); igb names them rx_queue_Q_packets, virtio-net on 7.x rxQ_packets
+# dr_rxq: frames the NIC's RX queues took, all of them, as "XDP PACKETS": the sums of the
+# driver's per-queue counters of frames XDP ran on (virtio-net on 7.x: rxQ_xdp_packets, and no
+# rxQ_packets for zero-copy queues) and of frames received (igb: rx_queue_Q_packets)
 dr_rxq() {
-	ethtool -S $IF | awk '$1 ~ /^rx(_queue_)?[0-9]+_packets:$/ { n += $2 } END { print n + 0 }'
+	ethtool -S $IF | awk '$1 ~ /^rx[0-9]+_xdp_packets:$/ { x += $2 }
+		$1 ~ /^rx(_queue_)?[0-9]+_packets:$/ { p += $2 } END { print x + 0, p + 0 }'
+}
+# dr_took X0 P0: frames taken since dr_rxq said "X0 P0" (the larger of the two counts)
+dr_took() {
+	local x p
+	read -r x p < <(dr_rxq)
+	x=$((x - $1)) p=$((p - $2))
+	echo $((x > p ? x : p))
 }
 # dr_round T R [BOUND]: round R of frames: T.readyR for the host, then until T.sentR, and until
 # the NIC took them all or BOUND s (default 30) passed (a NIC that filters them takes none: there
 # the bound is the test)
 dr_round() {
-	local t=$1 r=$2 base n end=$((SECONDS + ${3:-30}))
-	base=$(dr_rxq)
+	local t=$1 r=$2 x0 p0 n end=$((SECONDS + ${3:-30}))
+	read -r x0 p0 < <(dr_rxq)
 	touch /lab/$t.ready$r
 	wait_file /lab/msg/$t.sent$r
 	read -r n </lab/msg/$t.sent$r
-	until [ $(($(dr_rxq) - base)) -ge "$n" ] || [ $SECONDS -ge $end ]; do sleep 0.2; done
-	echo $(($(dr_rxq) - base)) >/lab/$t.nic$r
+	until [ "$(dr_took $x0 $p0)" -ge "$n" ] || [ $SECONDS -ge $end ]; do sleep 0.2; done
+	dr_took $x0 $p0 >/lab/$t.nic$r
 	ethtool -S $IF >/lab/$t.stats$r 2>&1 # the driver's counters, for a look when it failed
 }
 # dr_live T [R [BOUND]]: xskfctl doctor on the run for DR_WINDOW s; with R, round R of frames
@@ -229,10 +238,14 @@ doctor_dr-irq() { # queue 1's interrupt on CPU 1, the worker of queue 1 pinned t
 	dr_pre $t pre -q 1 --cpus 1 --mac $GUEST_MAC
 	dr_start $t -q 1 --cpus 1 || return
 	dr_live $t
-	dr_stop $t
-	# the fix the line gives: the worker's CPU without the interrupt
+	# the fix the line gives: the interrupt off the worker's CPU. x86 moves an MSI interrupt
+	# when it next fires: frames make it fire, then its effective affinity is CPU 0
 	echo 0 >/proc/irq/$irq/smp_affinity_list
+	dr_round $t 2
+	local end=$((SECONDS + 30))
+	until [ "$(cat /proc/irq/$irq/effective_affinity_list)" = 0 ] || [ $SECONDS -ge $end ]; do sleep 0.2; done
 	dr_pre $t fixed -q 1 --cpus 1 --mac $GUEST_MAC
+	dr_stop $t
 }
 doctor_dr-skb() { # -z asked with SKB mode: alone, and beside a run attached in SKB mode
 	local t=$1
@@ -272,8 +285,9 @@ doctor_dr-busypoll() { # -B: do virtio-net's queues have NAPI IDs? Both doctors 
 	dr_stop $t
 }
 run_doctor() {
-	local t=$1
+	local t=$1 t0=$SECONDS
 	doctor_$t $t
+	echo $((SECONDS - t0)) >/lab/$t.secs
 	echo 0 >/lab/$t.rc
 }
 EOF
@@ -324,11 +338,16 @@ dr_inwin() {
 dr_q() { lab_json_int "$1/$2.json" "$3"; }
 dr_fault() { [ ! -s "$1/$2.fault" ] || { echo "$(dr_text "$1/$2.fault")"; return 1; }; }
 
+# check_doctor D T: test T's own check, its line ending in the guest's seconds for it
 check_doctor() {
-	local d=$1 t=$2
+	local d=$1 t=$2 res rc secs
 	[ -e "$d/$t.rc" ] || { echo "the guest did not finish the test"; return 1; }
+	secs=$(lab_int "$d/$t.secs") || secs="?"
 	dr_fault "$d" "$t" || return 1
-	check_$t "$d" "$t"
+	res=$(check_$t "$d" "$t")
+	rc=$?
+	echo "$res ($secs s in the guest)"
+	return $rc
 }
 
 # the line of a run that got every frame on queue 1: "no problem found", all 2000 redirected
