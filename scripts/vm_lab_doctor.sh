@@ -112,10 +112,11 @@ dr_rxq() {
 		$1 ~ /^rx(_queue_)?[0-9]+_packets:$/ { p += $2 } END { print x + 0, p + 0 }'
 }
 # dr_took X0 P0: frames taken since dr_rxq said "X0 P0" (the larger of the two counts)
+# (no process substitution: the guest's devtmpfs has no /dev/fd)
 dr_took() {
 	local x p
-	read -r x p < <(dr_rxq)
-	x=$((x - $1)) p=$((p - $2))
+	read -r x p <<<"$(dr_rxq)"
+	x=$((${x:-0} - $1)) p=$((${p:-0} - $2))
 	echo $((x > p ? x : p))
 }
 # dr_round T R [BOUND]: round R of frames: T.readyR for the host, then until T.sentR, and until
@@ -123,7 +124,7 @@ dr_took() {
 # the bound is the test)
 dr_round() {
 	local t=$1 r=$2 x0 p0 n end=$((SECONDS + ${3:-30}))
-	read -r x0 p0 < <(dr_rxq)
+	read -r x0 p0 <<<"$(dr_rxq)"
 	touch /lab/$t.ready$r
 	wait_file /lab/msg/$t.sent$r
 	read -r n </lab/msg/$t.sent$r
