@@ -242,7 +242,7 @@ doctor_dr-irq() { # queue 1's interrupt on CPU 1, the worker of queue 1 pinned t
 	# the fix the line gives: the interrupt off the worker's CPU. x86 moves an MSI interrupt
 	# when it next fires: frames make it fire, then its effective affinity is CPU 0
 	echo 0 >/proc/irq/$irq/smp_affinity_list
-	dr_round $t 2
+	dr_round $t 1
 	local end=$((SECONDS + 30))
 	until [ "$(cat /proc/irq/$irq/effective_affinity_list)" = 0 ] || [ $SECONDS -ge $end ]; do sleep 0.2; done
 	dr_pre $t fixed -q 1 --cpus 1 --mac $GUEST_MAC
@@ -300,7 +300,7 @@ run_doctor() {
 EOF
 }
 
-# Host side: each round of frames the guest is ready for (at most 2), from one source address
+# Host side: each round of frames the guest is ready for (rounds 1, then 2), from one source address
 # in 16 flows (source ports), to the guest's MAC (dr-promisc: to DR_FOREIGN_MAC); DR_N_STACK
 # of them where the guest's stack takes them.
 host_doctor() {
