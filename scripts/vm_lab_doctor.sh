@@ -8,11 +8,12 @@
 #   igb (kernel 7.x):  dr-healthy  dr-rss  dr-ntuple  dr-flowhash  dr-promisc  dr-irq  dr-skb
 #   virtio-net:        dr-vhealthy  dr-unbound  dr-foreign  dr-busypoll
 #
-# Frames are deterministic: igb's RSS key is drawn at each boot (and igb does not let it be
-# set), so every igb test sets the indirection table (RETA) itself: all of it to the one queue a
-# run binds (`ethtool -X eth0 weight 0 1`), or, for the fault of a hash over addresses only,
-# frames of one address pair, which any key puts on one queue. UDP over IPv6 is hashed by ports
-# too (`sdfn`) in every igb test, so that no other rx-flow-hash line can appear.
+# Frames are deterministic: igb's RSS key is drawn at each boot, so every igb test sets the
+# indirection table (RETA) itself: all of it to the one queue a run binds (`ethtool -X eth0
+# weight 0 1`), or, for the fault of a hash over addresses only, frames of one address pair,
+# which any key puts on one queue. UDP over IPv6 is hashed by ports too (`sdfn`) in every igb
+# test, so that no other rx-flow-hash line can appear. 200 frames a round: fewer than the NIC's
+# RX descriptors, so that none is lost however slowly the guest takes them.
 #
 # The two sides meet as the other lab tests do (vm_lab_tests.sh): the guest writes T.readyR
 # when round R of frames may come, the host sends them and writes T.sentR into its own folder
