@@ -70,6 +70,7 @@
 #                              RSS table, ntuple rule, rx-flow-hash, MAC filter, IRQ CPU,
 #                              SKB mode; virtio: unbound queue, foreign program, -B
 #                  (XSKF_LAB_CORE="NAME..." runs only those of core's list, e.g. "demo")
+#                  (XSKF_LAB_DOCTOR="NAME..." only those of doctor's, e.g. "dr-rss dr-irq")
 #
 # The cache (XSKF_LAB_CACHE, default /var/cache/xskf-lab) keeps the apt lists, the kernels (by
 # package version) and the root filesystem (rebuilt when the host's xskf runtime libraries
