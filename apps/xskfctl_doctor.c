@@ -7,10 +7,14 @@
  *
  *   fill-empty      kernel rx_dropped with rx_fill_ring_empty_descs: no buffer for the frame
  *   rx-dropped      kernel rx_dropped with the fill ring never empty: frames too long
- *   rx-ring-full    kernel rx_ring_full: the worker takes frames off the RX ring too slowly
+ *   rx-ring-full    kernel rx_ring_full: the worker takes frames off the RX ring too slowly (an
+ *                   RX ring smaller than the fill ring: full while the fill ring has buffers)
  *   passed          the program passed frames on a bound queue: by a steering rule, or no socket
  *   unbound-queue   the program passed frames on a queue this run binds no socket on
- *   tx-full, other-drops, errors   the worker's and the program's own counts
+ *   rx-flow-hash    a bound queue got nothing while another took the traffic, and the port
+ *                   hashes over addresses only (else one info line, skew)
+ *   tx-full         drop_tx_full: the TX ring stayed full (late completions, bursts > ring)
+ *   other-drops, errors   the worker's and the program's own counts
  *   irq-cpu         a worker polls on the CPU its queue's interrupt runs on
  *   busy-poll       -B asked, and off: the sockets have no NAPI ID
  *   reconcile       what the program redirected is not what the socket accounts for

@@ -98,7 +98,7 @@ struct qwin {
 	bool no_prog;  /* no program of the run's counts (memory backend, a served run) */
 	double busy;   /* its worker's busy share in the window, 0..1 (-1: unknown) */
 	double busy_s; /* its worker's time at work in the window */
-	uint64_t lost_asleep, rx_ring, fill, rxr, batch, frames, socks;
+	uint64_t lost_asleep, rx_ring, fill, rxr, txr, comp, batch, frames, socks;
 	double secs;
 };
 
@@ -150,6 +150,8 @@ static void window(struct qwin *w, const struct dr_sample *a, const struct dr_sa
 	w->rx_ring = c >= 0 ? val(bn, c, NULL, "rx_ring") : 0;
 	w->fill = val(dn, 0, "rings", "fill");
 	w->rxr = val(dn, 0, "rings", "rx");
+	w->txr = val(dn, 0, "rings", "tx");
+	w->comp = val(dn, 0, "rings", "comp");
 	w->batch = val(dn, 0, "rings", "batch");
 	c = find(dn, xj_get(dn, 0, "workers"), "worker", w->worker);
 	w->frames = c >= 0 ? val(dn, c, NULL, "umem_frames") : 0;
@@ -233,6 +235,38 @@ static void fill_empty(struct dr_out *o, const struct qwin *w)
 	       bw);
 }
 
+/*
+ * The RX ring was full when frames came. An RX ring smaller than the fill ring is full while
+ * the fill ring still holds buffers (the kernel checks the RX ring's room first: net/xdp/xsk.c
+ * __xsk_rcv): the buffers the fill ring holds cannot wait anywhere, and a ring as big as the
+ * fill ring is the fix; else the worker is slow, as with an empty fill ring.
+ */
+static void rx_full(struct dr_out *o, const struct qwin *w, const char *bw)
+{
+	char fix[256];
+
+	if (w->rxr && w->rxr < w->fill)
+		snprintf(fix, sizeof(fix),
+			 "--rx-ring %llu (the fill ring's size: each buffer it holds can then "
+			 "wait in the RX ring); else a cheaper app per frame, or more queues",
+			 (unsigned long long)w->fill);
+	else
+		snprintf(
+		    fix, sizeof(fix),
+		    "a cheaper app per frame, or more queues and workers (-q, --cpus); "
+		    "--rx-ring %llu --fill-ring %llu (--frames to match) ride out longer bursts",
+		    (unsigned long long)(2 * w->rxr), (unsigned long long)(2 * w->fill));
+	dr_add(o, DR_PROBLEM, "rx-ring-full",
+	       "%s queue %llu lost %llu frames: the RX ring was full: the worker takes frames off "
+	       "it slower than they come\nkernel rx_ring_full +%llu, rx_dropped +%llu, "
+	       "rx_fill_ring_empty_descs +%llu in %.1f s; RX ring %llu slots, fill ring %llu, "
+	       "bursts of %llu; %s\n%s",
+	       w->port, (unsigned long long)w->queue, (unsigned long long)w->kfull,
+	       (unsigned long long)w->kfull, (unsigned long long)w->kdrop,
+	       (unsigned long long)w->kfempty, w->secs, (unsigned long long)w->rxr,
+	       (unsigned long long)w->fill, (unsigned long long)w->batch, bw, fix);
+}
+
 /* The kernel's losses on one bound queue. */
 static void kernel_losses(struct dr_out *o, const struct qwin *w)
 {
@@ -251,17 +285,29 @@ static void kernel_losses(struct dr_out *o, const struct qwin *w)
 		    w->port, (unsigned long long)w->queue, (unsigned long long)w->kdrop,
 		    (unsigned long long)w->kdrop, w->port);
 	if (w->kfull)
-		dr_add(
-		    o, DR_PROBLEM, "rx-ring-full",
-		    "%s queue %llu lost %llu frames: the RX ring was full: the worker takes "
-		    "frames off it slower than they come\nkernel rx_ring_full +%llu in %.1f s; RX "
-		    "ring %llu slots, bursts of %llu; %s\na cheaper app per frame, or more queues "
-		    "and workers (-q, --cpus); --rx-ring %llu --fill-ring %llu (--frames to "
-		    "match) ride out longer bursts",
-		    w->port, (unsigned long long)w->queue, (unsigned long long)w->kfull,
-		    (unsigned long long)w->kfull, w->secs, (unsigned long long)w->rxr,
-		    (unsigned long long)w->batch, bw, (unsigned long long)(2 * w->rxr),
-		    (unsigned long long)(2 * w->fill));
+		rx_full(o, w, bw);
+}
+
+/*
+ * Frames to send dropped: the TX ring stayed full longer than the worker's staging (two bursts)
+ * could wait. The ring drains only as fast as the kernel sends and completes (copy mode: at
+ * each kick, at most the ring); a burst bigger than the ring fills it at once.
+ */
+static void tx_full(struct dr_out *o, const struct qwin *w)
+{
+	uint64_t want = 2 * (w->batch > w->txr ? w->batch : w->txr), p = 64;
+
+	while (p < want)
+		p <<= 1;
+	dr_add(o, DR_PROBLEM, "tx-full",
+	       "%s queue %llu: %llu frames to send were dropped: the TX ring stayed full "
+	       "(completions come late, or the port sends slower than the app)\ndrop_tx_full "
+	       "+%llu, TX ring found full %llu times, sent +%llu; TX ring %llu slots, completion "
+	       "ring %llu, bursts of %llu\n--tx-ring %llu --comp-ring %llu (or a slower sender)",
+	       w->port, (unsigned long long)w->queue, (unsigned long long)w->txfull,
+	       (unsigned long long)w->txfull, (unsigned long long)w->txring,
+	       (unsigned long long)w->tx, (unsigned long long)w->txr, (unsigned long long)w->comp,
+	       (unsigned long long)w->batch, (unsigned long long)p, (unsigned long long)p);
 }
 
 /* What the program and the worker counted on one bound queue. */
@@ -297,15 +343,7 @@ static void worker_losses(struct dr_out *o, const struct qwin *w)
 		       w->port, (unsigned long long)q, (unsigned long long)w->errors,
 		       (unsigned long long)w->errors);
 	if (w->txfull)
-		dr_add(
-		    o, DR_PROBLEM, "tx-full",
-		    "%s queue %llu: %llu frames to send were dropped: the TX ring stayed full "
-		    "(completions come late, or the port sends slower than the app)\ndrop_tx_full "
-		    "+%llu, TX ring found full %llu times, sent +%llu\na bigger --tx-ring and "
-		    "--comp-ring, or a slower sender",
-		    w->port, (unsigned long long)q, (unsigned long long)w->txfull,
-		    (unsigned long long)w->txfull, (unsigned long long)w->txring,
-		    (unsigned long long)w->tx);
+		tx_full(o, w);
 	if (w->other)
 		dr_add(
 		    o, DR_PROBLEM, "other-drops",
@@ -460,10 +498,75 @@ static void judge_setup(struct dr_out *o, const struct dr_sample *b)
 		       xj_str(n, s, "evidence", ""), xj_str(n, s, "fix", ""));
 }
 
+/* A bound queue that starves beside one that took at least this many frames: a skew to say. */
+#define DR_SKEW_MIN 100
+
+/*
+ * Port @port's bound queues: one received nothing while another took the traffic. Not a loss,
+ * but not what a run on several queues asks for: the port's rx-flow-hash problem (the run's
+ * doctor answer, "steering") is the cause when there is one, else the traffic is one flow.
+ */
+static void judge_skew_port(struct dr_out *o, const struct dr_sample *a, const struct dr_sample *b,
+			    const char *port, int steer)
+{
+	const struct xj_node *an = a->stats.n, *bn = b->stats.n, *dn = b->dr.n;
+	int qs = xj_get(bn, 0, "queues"), qb, e;
+	uint64_t most = 0, mq = 0, idle = 0, nb = 0, d;
+	bool starved = false;
+
+	for (qb = xj_first(bn, qs); qb >= 0; qb = xj_next(bn, qs, qb)) {
+		int qa;
+
+		if (strcmp(xj_str(bn, qb, "port", ""), port))
+			continue;
+		qa = find_queue(an, xj_get(an, 0, "queues"), port, val(bn, qb, NULL, "queue"));
+		if (qa < 0)
+			continue;
+		nb++;
+		d = grew(val(an, qa, "program", "redirected"),
+			 val(bn, qb, "program", "redirected"));
+		if (d > most)
+			most = d, mq = val(bn, qb, NULL, "queue");
+		if (!d && !starved)
+			starved = true, idle = val(bn, qb, NULL, "queue");
+	}
+	if (nb < 2 || !starved || most < DR_SKEW_MIN)
+		return;
+	for (e = xj_first(dn, steer); e >= 0; e = xj_next(dn, steer, e)) {
+		if (strcmp(xj_str(dn, e, "check", ""), "rx-flow-hash"))
+			continue;
+		dr_add(o, DR_PROBLEM, "rx-flow-hash",
+		       "%s queue %llu received nothing while queue %llu received %llu frames: %s\n"
+		       "program redirected +0 and +%llu; %s\n%s",
+		       port, (unsigned long long)idle, (unsigned long long)mq,
+		       (unsigned long long)most, xj_str(dn, e, "what", ""),
+		       (unsigned long long)most, xj_str(dn, e, "evidence", ""),
+		       xj_str(dn, e, "fix", ""));
+		return;
+	}
+	dr_add(o, DR_INFO, "skew",
+	       "%s queue %llu received nothing while queue %llu received %llu frames: the NIC put "
+	       "all of this traffic on one queue (one flow, or an RSS table or ntuple rule that "
+	       "sends it there)\nprogram redirected +0 and +%llu; no rx-flow-hash problem known on "
+	       "the port\nxskf doctor -i %s (RSS table, ntuple rules)",
+	       port, (unsigned long long)idle, (unsigned long long)mq, (unsigned long long)most,
+	       (unsigned long long)most, port);
+}
+
+static void judge_skew(struct dr_out *o, const struct dr_sample *a, const struct dr_sample *b)
+{
+	const struct xj_node *dn = b->dr.n;
+	int ports = xj_get(dn, 0, "ports"), p;
+
+	for (p = xj_first(dn, ports); p >= 0; p = xj_next(dn, ports, p))
+		judge_skew_port(o, a, b, xj_str(dn, p, "name", "?"), xj_get(dn, p, "steering"));
+}
+
 void dr_judge(struct dr_out *o, const struct dr_sample *a, const struct dr_sample *b)
 {
 	uint64_t got = judge_bound(o, a, b);
 
 	judge_unbound(o, a, b, got);
+	judge_skew(o, a, b);
 	judge_setup(o, b);
 }

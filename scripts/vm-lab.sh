@@ -64,7 +64,13 @@
 #                              demo, rxdrop, l2fwd, steering, software hints) run in the
 #                              guest on their own veth beds (scripts/vm_lab_core.sh)
 #                    features  two of core's: the kernel-feature lines and the verifier log
+#                    doctor    (kernel 7.x) xskf doctor and xskfctl doctor on real drivers:
+#                              each fault made on purpose named in one line, a healthy
+#                              setup "no problem found" (scripts/vm_lab_doctor.sh); igb:
+#                              RSS table, ntuple rule, rx-flow-hash, MAC filter, IRQ CPU,
+#                              SKB mode; virtio: unbound queue, foreign program, -B
 #                  (XSKF_LAB_CORE="NAME..." runs only those of core's list, e.g. "demo")
+#                  (XSKF_LAB_DOCTOR="NAME..." only those of doctor's, e.g. "dr-rss dr-irq")
 #
 # The cache (XSKF_LAB_CACHE, default /var/cache/xskf-lab) keeps the apt lists, the kernels (by
 # package version) and the root filesystem (rebuilt when the host's xskf runtime libraries
@@ -80,7 +86,7 @@ TESTS=()
 KEEP=0
 NICS=()
 LAB_ALL=0 # --all: also the long part of the zero-copy list (vm_lab_zc.sh)
-ALL_TESTS="load rxdrop rxalone zerocopy linkreset faults flowhash xdprefuse zc citizen core"
+ALL_TESTS="load rxdrop rxalone zerocopy linkreset faults flowhash xdprefuse zc citizen core doctor"
 SUITE=0
 # suite_tests K NIC: the suite's tests on kernel K with NIC (under 15 minutes in all on a
 # 2-CPU machine)
@@ -138,7 +144,7 @@ while [ $# -gt 0 ]; do
 		;;
 	--keep) KEEP=1 ;;
 	-h | --help) usage; exit 0 ;;
-	load | rxdrop | rxalone | zerocopy | linkreset | faults | flowhash | xdprefuse | core | features | citizen | zc | l2fwd | \
+	load | rxdrop | rxalone | zerocopy | linkreset | faults | flowhash | xdprefuse | core | features | citizen | zc | doctor | l2fwd | \
 		macswap | txgen | tunnel | jumbo | wakeup | busypoll | napi | hints | txmeta | steer)
 		TESTS+=("$1") ;;
 	*) echo "vm-lab: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -397,6 +403,7 @@ FAILED=0
 # lab_kernel K NIC TESTS...: boot kernel K with NIC, the run folder RUN/K-NIC, run TESTS in it.
 source "$SRC/scripts/vm_lab_tests.sh"
 source "$SRC/scripts/vm_lab_igb.sh"
+source "$SRC/scripts/vm_lab_doctor.sh" # after vm_lab_tests.sh: adds `doctor` to guest_tests
 
 # the boots: "K NIC", igb's only where QEMU 10 could be made (else one line says why)
 PLAN=()

@@ -15,6 +15,10 @@
 #                                 the fill ring
 #   test_doctor.sh live-umem      a UMEM too small for the fill ring, a burst
 #   test_doctor.sh live-busy-poll -B on sockets without a NAPI ID
+#   test_doctor.sh live-rx-full   the slow app with an RX ring smaller than the fill ring: RX ring
+#                                 full (kernel rx_ring_full), not the fill ring empty
+#   test_doctor.sh live-tx-full   l2fwd with bursts bigger than its TX ring: frames to send
+#                                 dropped (drop_tx_full)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
@@ -136,6 +140,55 @@ live-umem)
 	doctor_end
 	only_line "^problem fill-empty: $IF queue 0 lost [0-9]+ frames: the fill ring was empty when they came, and the UMEM is too small to fill it; evidence: .*the UMEM has 256 frames for 1 socket, each fill ring 2048 slots \(2048 frames to fill them\); fix: --frames 4096 or more"
 	ok "a UMEM too small: one line, its frames and the fill ring's"
+	;;
+live-rx-full)
+	# an RX ring smaller than the buffers in the fill ring, and the slow app: the RX ring fills
+	# first, while the fill ring still holds ~2000 buffers, so the kernel counts every lost frame
+	# in rx_ring_full and none in rx_dropped (copy mode checks the RX ring's room before it takes
+	# a buffer: net/xdp/xsk.c __xsk_rcv)
+	start_run slow -i "$IF" -q 0 -c --cpus 1 --rx-ring 64 --json -- --frame-us 100
+	doctor_bg 8
+	gen "$GEN" -i "$TB_IF_GEN" -n 20000 --cpus 0 --rate 50000 --json >"$out/gen.json" || fail "generator"
+	sent_is "$out/gen.json" 20000
+	# every frame received or counted lost, before the window closes (8 s; 20000 frames take 0.4 s)
+	wait_seen $pid 20000
+	doctor_end
+	only_line "^problem rx-ring-full: $IF queue 0 lost [0-9]+ frames: the RX ring was full: the worker takes frames off it slower than they come; evidence: kernel rx_ring_full \+[0-9]+, rx_dropped \+0, rx_fill_ring_empty_descs \+0 in [0-9.]+ s; RX ring 64 slots, fill ring 2048, bursts of 64; worker 0 worked [0-9.]+ s of the [0-9.]+ s, [0-9.]+ us per frame received; fix: --rx-ring 2048 \(the fill ring's size"
+	stop_run "$pid" || fail "the run exited $?"
+	lost=$(sed -E 's/.* lost ([0-9]+) frames.*/\1/' "$out/dr.out")
+	# the whole burst fell in the window: the line's count is the run's, and the frames add up
+	[ "$(json_get "$out/rx.out" 'sum(q["kernel"]["rx_ring_full"] for q in d["queues"])')" = "$lost" ] ||
+		fail "doctor says $lost, the run's rx_ring_full: $(json_get "$out/rx.out" '[q["kernel"] for q in d["queues"]]')"
+	[ "$(json_get "$out/rx.out" 'sum(q["kernel"]["rx_dropped"] for q in d["queues"])')" = 0 ] || fail "rx_dropped too"
+	rx=$(json_get "$out/rx.out" 'sum(q["rx_packets"] for q in d["queues"])')
+	[ $((rx + lost)) = 20000 ] || fail "received $rx + lost $lost != sent 20000"
+	pid=
+	ok "RX ring full: one line, $lost of 20000 lost in rx_ring_full (the run's own count), $rx received, none in rx_dropped"
+	;;
+live-tx-full)
+	# l2fwd (MAC swap, back out of the same port) taking bursts of 256 frames (-b 256) into a
+	# TX ring of 64: one burst fills the ring at once, the worker stages the rest (two bursts at
+	# most) and drops what does not fit, while copy mode sends at most a ring per kick. The 4000
+	# frames come as one burst (one BPF_PROG_RUN call), faster than 64 frames per kick: the RX
+	# rings (4096) hold them all, so nothing is lost on the way in
+	start_run l2fwd -i "$IF" -q 0 -c --cpus 1 -b 256 --tx-ring 64 --rx-ring 4096 --fill-ring 4096 --json
+	doctor_bg 8
+	gen "$GEN" -i "$TB_IF_GEN" -n 4000 --chunk 4000 --cpus 0 --json >"$out/gen.json" || fail "generator"
+	sent_is "$out/gen.json" 4000
+	# every frame sent on or dropped, before the window closes
+	tx_done() { [ "$(app_live $pid "sum(q['tx_packets'] + q['drop_tx_full'] for q in j['queues'])")" = 4000 ]; }
+	wait_for "4000 frames sent or dropped by pid $pid" tx_done
+	doctor_end
+	only_line "^problem tx-full: $IF queue 0: [0-9]+ frames to send were dropped: the TX ring stayed full \(completions come late, or the port sends slower than the app\); evidence: drop_tx_full \+[0-9]+, TX ring found full [0-9]+ times, sent \+[0-9]+; TX ring 64 slots, completion ring 2048, bursts of 256; fix: --tx-ring 512 --comp-ring 512"
+	stop_run "$pid" || fail "the run exited $?"
+	lost=$(sed -E 's/.*drop_tx_full \+([0-9]+),.*/\1/' "$out/dr.out")
+	sent=$(sed -E 's/.* sent \+([0-9]+);.*/\1/' "$out/dr.out")
+	# the line's counts are the run's own, and received = sent on + dropped
+	read -r rx tx drop kd < <(json_get "$out/rx.out" '" ".join(str(sum(q[k] for q in d["queues"])) for k in ("rx_packets", "tx_packets", "drop_tx_full")) + " " + str(sum(q["kernel"]["rx_dropped"] + q["kernel"]["rx_ring_full"] for q in d["queues"]))')
+	[ "$drop" = "$lost" ] && [ "$tx" = "$sent" ] || fail "doctor says dropped $lost, sent $sent; the run: $drop, $tx"
+	[ "$rx" = 4000 ] && [ "$kd" = 0 ] && [ $((tx + drop)) = 4000 ] || fail "received $rx (kernel drops $kd), sent on $tx + dropped $drop"
+	pid=
+	ok "TX ring full: one line, $lost of 4000 dropped (drop_tx_full, the run's own count), $tx sent on, none lost at RX"
 	;;
 live-busy-poll)
 	start_run rxdrop -i "$IF" -q 0 -c -B --cpus 1

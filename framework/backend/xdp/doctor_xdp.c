@@ -102,6 +102,23 @@ static void judge_prog(struct xskf_dr_report *r, const struct xskf_dr_ask *a, ui
 			     name, n, mw, n, name, mw, n, skb ? "xdpgeneric" : "xdp");
 }
 
+/*
+ * libxdp's dispatcher in SKB mode: every program in it, xskf's of another run too, sees frames
+ * copied out of socket buffers, and a run that joins it runs in copy mode (judge_prog's line,
+ * for the dispatcher: a run in its default attach mode goes through it).
+ */
+static void judge_skb_dispatcher(struct xskf_dr_report *r, const struct xskf_dr_ask *a, uint32_t id)
+{
+	if (a->skb && !a->zero_copy)
+		return;
+	xskf_dr__add(
+	    r, a->zero_copy ? XSKF_DR_PROBLEM : XSKF_DR_INFO, "xdp-mode",
+	    "libxdp's dispatcher (id %u) is attached in SKB mode: a run that joins it runs "
+	    "in copy mode%s\nbpf_xdp_query(%s): skb_prog_id %u, a dispatcher (xdp-loader "
+	    "status %s)\nstop the runs on %s and start them without --skb (-S)",
+	    id, a->zero_copy ? ", and -z fails" : "", a->ifname, id, a->ifname, a->ifname);
+}
+
 void xskf_dr__check_xdp(struct xskf_dr_report *r, const struct xskf_dr_ask *a, int ifindex)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
@@ -127,9 +144,10 @@ void xskf_dr__check_xdp(struct xskf_dr_report *r, const struct xskf_dr_ask *a, i
 			judge_prog(r, a, q.drv_prog_id, false);
 	}
 	if (q.skb_prog_id) {
-		if (xskf_disp__is_dispatcher(q.skb_prog_id))
+		if (xskf_disp__is_dispatcher(q.skb_prog_id)) {
 			judge_dispatcher(r, a, ifindex, q.skb_prog_id);
-		else
+			judge_skb_dispatcher(r, a, q.skb_prog_id);
+		} else
 			judge_prog(r, a, q.skb_prog_id, true);
 	}
 	if (!q.drv_prog_id && !q.skb_prog_id && !q.hw_prog_id)
