@@ -89,7 +89,7 @@ struct {
 const volatile __u32 hints_on = 0;
 /*
  * The hints in the headroom (bpf_xdp_adjust_head()) instead of the metadata area: for kernels
- * whose verifier refuses bpf_xdp_adjust_meta() (framework/backend/xdp/features.c). With 0 the
+ * whose verifier refuses bpf_xdp_adjust_meta() (framework/backend/xdp/prog/features.c). With 0 the
  * headroom path is dead code the verifier drops, and with 1 the metadata path is.
  */
 const volatile __u32 meta_head = 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Steering: the layout of the rule table shared by the XDP program (xskf_steer.bpf.h) and the
- * framework (framework/backend/xdp/steer.c). docs/steering.md tells the design; in short:
+ * framework (framework/backend/xdp/steer/steer.c). docs/steering.md tells the design; in short:
  *
  * A frame is classified per field ("dimension"): each dimension's lookup (an array, a hash
  * or an LPM trie, by the field's kind) gives a bitmap of the rules that field allows, with a

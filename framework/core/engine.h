@@ -43,7 +43,7 @@ struct xskf_engine {
 	bool hints_unread;         /* hints off because the app reads none (not --no-hints) */
 	bool hints_head;           /* the XDP program carries the hints in the headroom, in front
 				    * of the frame's data: RX moves each descriptor past them
-				    * (backend/xdp/features.c, adjust_meta refused) */
+				    * (backend/xdp/prog/features.c, adjust_meta refused) */
 	bool hints_user;           /* the framework computes the hints itself from each frame
 				    * into the headroom in front of it (core/hints_in.h); the XDP
 				    * program changes no packet data */

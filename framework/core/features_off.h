@@ -2,7 +2,7 @@
 /*
  * XSKF_FEATURES_OFF=name[,name...] (or "all"): kernel features forced off, so that each
  * fallback runs on every kernel (the test suite does). The XDP backend's probes read it
- * (backend/xdp/features.c, its table of names); the memory backend reads the same switch for
+ * (backend/xdp/prog/features.c, its table of names); the memory backend reads the same switch for
  * the fallbacks it plays (adjust_meta: descriptors that start at the meta), so it lives in
  * the core, which every backend may include.
  */

@@ -4,7 +4,7 @@
  * hash. The public side is include/xskf_hints.h; the XDP side bpf/xskf_hints.bpf.h.
  *
  * Use: at start, rss[port] = xskf_rss__new() with the key the backend's rss_key() read (the xdp
- * backend: the driver's, backend/xdp/rss_key.c), else the default; at the start of each worker,
+ * backend: the driver's, backend/xdp/watch/rss_key.c), else the default; at the start of each worker,
  * xskf_hints__set_thread_rss(rss, nr_ports); at destroy, xskf_rss__free() each.
  */
 #ifndef XSKF_FW_HINTS_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Where the RX hints reach the app (enum xskf_hints_in of xskf_engine.h): the choice from what
- * the kernel's probes (backend/xdp/features.c) and libxdp's dispatcher said, kept apart from
+ * the kernel's probes (backend/xdp/prog/features.c) and libxdp's dispatcher said, kept apart from
  * them so that it is one function of its inputs, tested alone (tests/unit/test_hints_in.c).
  * Private to libxskf.
  *

@@ -28,7 +28,7 @@
  *  - The kernel makes the process not dumpable when a thread's euid or fsuid changes. Another
  *    run's control thread, which holds no CAP_SYS_PTRACE, then cannot read this run's
  *    /proc/PID/fdinfo, by which the runs sharing an interface tell a live owner of a queue
- *    from a dead one (backend/xdp/share_owner.c): it would take this run for dead. So the flag
+ *    from a dead one (backend/xdp/prog/share_owner.c): it would take this run for dead. So the flag
  *    is set back as it was. That is safe only because the uid stays 0: ptrace asks the real
  *    uid to match and the tracer's capabilities to cover the target's, so no process of uid
  *    65534 (a served container's) can attach to a worker, which shares the control thread's

@@ -31,7 +31,7 @@ int xskf_proc__ctl_dir_open(char *why, size_t len);
 
 /*
  * The same rule for any folder @dir (made with @mode when missing): the pin folders of
- * --pin-dir (backend/xdp/pin.c) are checked as the control folder is. Returns an O_DIRECTORY
+ * --pin-dir (backend/xdp/serve/pin.c) are checked as the control folder is. Returns an O_DIRECTORY
  * fd, or -errno (-EPERM: not ours alone, said in @why). Thread: any.
  */
 int xskf_proc__trusted_dir_open(const char *dir, mode_t mode, char *why, size_t len);

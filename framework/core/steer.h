@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Steering: the rule language (steer_parse.c) and a port's rules as data; the xdp backend
- * writes them into its program's maps (backend/xdp/steer.h). docs/steering.md is the user's guide;
+ * writes them into its program's maps (backend/xdp/steer/steer.h). docs/steering.md is the user's guide;
  * bpf/xskf_steer.h the table's layout.
  */
 #ifndef XSKF_CORE_STEER_H

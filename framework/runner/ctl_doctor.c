@@ -2,7 +2,7 @@
 /*
  * The control socket's "doctor" answer: what `xskfctl doctor` needs to explain a loss that the
  * stats document does not hold. Small and read-only: the sizes the run chose, where its workers
- * run, and the backend's own part (backend/xdp/doctor_live.c). xskfctl-doctor(1) documents it.
+ * run, and the backend's own part (backend/xdp/doctor/doctor_live.c). xskfctl-doctor(1) documents it.
  */
 #include <stdio.h>
 
@@ -46,7 +46,7 @@ void xskf_ctl__doctor(FILE *f, struct xskf_engine *eng)
 		xjw_end(&w, NULL);
 	}
 	xjw_end(&w, NULL);
-	/* the backend's members, each after a comma (backend/xdp/doctor_live.c) */
+	/* the backend's members, each after a comma (backend/xdp/doctor/doctor_live.c) */
 	if (eng->be->doctor)
 		eng->be->doctor(eng, f);
 	xjw_end(&w, NULL);

@@ -344,7 +344,7 @@ void xskf_report__json(struct xskf_engine *eng, FILE *f, double elapsed, int cen
 	xjw_str(&w, "libbpf", v.libbpf);
 	xjw_str(&w, "libxdp", v.libxdp);
 	xjw_fixed(&w, "duration_s", elapsed, 3);
-	/* where the XDP program writes the hints (backend/xdp/features.c) */
+	/* where the XDP program writes the hints (backend/xdp/prog/features.c) */
 	/* where the hints are written (core/hints_in.c's choice) */
 	xjw_str(&w, "hints_in", eng->o.no_hints  ? "none"
 				: eng->hints_user ? "userspace"

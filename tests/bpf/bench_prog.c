@@ -101,7 +101,7 @@ static int build_frame(const char *name, struct hv_frame *f)
 
 /*
  * The steering table of "udp dport DPORT xsk" with the default pass on queue 0, written into
- * generation 0 of the maps as framework/backend/xdp/steer.c would (bpf/xskf_steer.h): what
+ * generation 0 of the maps as framework/backend/xdp/steer/steer.c would (bpf/xskf_steer.h): what
  * xskf_engine__steer_udp() asks for. Returns 0 or -1.
  */
 static int steer_udp(struct bench_prog *skel, uint16_t dport)

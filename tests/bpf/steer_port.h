@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * A port of the framework around a loaded skeleton, for the steering tests and benchmark: the
- * real table code (framework/backend/xdp/steer.c) writes the maps the real program reads.
+ * real table code (framework/backend/xdp/steer/steer.c) writes the maps the real program reads.
  */
 #ifndef STEER_PORT_H
 #define STEER_PORT_H
@@ -15,7 +15,7 @@
 #include "core/engine.h"
 #include "backend/xdp/xdp_state.h"
 #include "xskf_redirect.skel.h"
-#include "backend/xdp/share.h"
+#include "backend/xdp/prog/share.h"
 
 /*
  * @nq queues 0 .. nq-1, owned by this process as a run owns its queues (the table scopes its

@@ -30,7 +30,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "backend/xdp/hints_probe.h"
+#include "backend/xdp/prog/hints_probe.h"
 #include "xskf_hints_parse.h"
 #include "hints_test.skel.h"
 #include "hints_vectors.h"

@@ -23,7 +23,7 @@
 #include "xskf_redirect.skel.h"
 
 #include "tap.h"
-#include "backend/xdp/share.h"
+#include "backend/xdp/prog/share.h"
 
 static int run1(int prog_fd, int ifindex, unsigned int queue)
 {

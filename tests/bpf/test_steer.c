@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Steering: the real rule table (framework/backend/xdp/steer.c) in the real XDP program, run with
+ * Steering: the real rule table (framework/backend/xdp/steer/steer.c) in the real XDP program, run with
  * BPF_PROG_TEST_RUN. Which rule takes a frame is read from the rules' hit counters (no socket
  * is bound: an xsk verdict then falls back to the stack, and the counters still tell), drop
  * and cpumap from the program's return value. Root; 77 = skip.

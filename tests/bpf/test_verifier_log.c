@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * A refused XDP program's verifier log, as xskf prints it (framework/backend/xdp/verifier_log.c,
+ * A refused XDP program's verifier log, as xskf prints it (framework/backend/xdp/prog/verifier_log.c,
  * the function prog.c calls when the kernel refuses its program): the kernel really refuses
  * verifier_refused.bpf.o, loaded the way prog.c loads (libbpf, the log buffer given at open),
  * and the test checks the message's exact form against the kernel's own log:
@@ -26,7 +26,7 @@
 
 #include "tap.h"
 #include "xskf.h"
-#include "backend/xdp/verifier_log.h"
+#include "backend/xdp/prog/verifier_log.h"
 
 #define MAX_LINES 4096
 

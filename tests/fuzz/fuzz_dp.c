@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/xdp/dp_proto.h"
+#include "backend/xdp/serve/dp_proto.h"
 
 #include "fuzz.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Fuzz target: what the root run reads back from the maps it shares with other xskf runs
- * (framework/backend/xdp/share_check.c), and what it builds from the records it keeps
+ * (framework/backend/xdp/prog/share_check.c), and what it builds from the records it keeps
  * (steer_ports.c, the step of write_table() that once indexed past its arrays on a rule
  * another process wrote: sport_lo 0x7fffffff). The input is the maps' bytes: owner records
  * of xskf_queues, then rule records of xskf_rules (the first byte says how many owners).
@@ -13,8 +13,8 @@
  */
 #include <string.h>
 
-#include "backend/xdp/share_check.h"
-#include "backend/xdp/steer_ports.h"
+#include "backend/xdp/prog/share_check.h"
+#include "backend/xdp/steer/steer_ports.h"
 #include "xskf_steer.h"
 
 #include "fuzz.h"

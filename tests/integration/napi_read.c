@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/xdp/napi_nl.h"
+#include "backend/xdp/sock/napi_nl.h"
 
 int main(int argc, char **argv)
 {

@@ -87,7 +87,7 @@ capture_b() {
 	PIDS+=($CAP)
 	wait_capture $TMP/$1.pcap.err
 }
-# csum_line PORT FILE: FILE (an app's stderr) has one of the lines framework/backend/xdp/csum_watch.c
+# csum_line PORT FILE: FILE (an app's stderr) has one of the lines framework/backend/xdp/watch/csum_watch.c
 # prints about PORT's checksums (WARN=1: only its warnings), the exact messages, not the word
 csum_line() {
 	local w="^xskf: warning: $1: (its veth peer [^ ]+ has TX checksum offload on: |a veth port whose peer \\(ifindex [0-9]+, in another network namespace\\) may keep veth's default TX checksum offload: |TCP/UDP frames arrive with unfinished checksums \\(the sender's TX checksum offload\\): sent on as they are)"

@@ -209,7 +209,7 @@ replaced)
 sigkill50)
 	# The lines a start prints when it refuses what a killed run left on the interface (its
 	# program, its sockets, its queue claims, the interface's lock): the exact messages of
-	# framework/backend/xdp/prog.c, prog_share.c and framework/backend/xdp/xdp.c. Never common words: a
+	# framework/backend/xdp/prog/prog.c, prog_share.c and framework/backend/xdp/xdp.c. Never common words: a
 	# normal start says "busy polling", for one.
 	cat >"$out/refusals" <<'EOF_REFUSALS'
 : xskf \(pid [0-9]+\) is already running on this interface; stop it first$

@@ -10,7 +10,7 @@
 
 #include "runner/cli.h"
 #include "runner/report.h"
-#include "backend/xdp/napi.h"
+#include "backend/xdp/sock/napi.h"
 #include "core/internal.h"
 
 #include "tap.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The judges of `xskf doctor` (framework/backend/xdp/doctor_judge.c, doctor_steer.c) with
+ * The judges of `xskf doctor` (framework/backend/xdp/doctor/doctor_judge.c, doctor_steer.c) with
  * answers no veth gives: igb's RSS indirection table, its ntuple rules and rx-flow-hash, MSI-X
  * interrupt names and their affinity, a NIC's MAC filter, NUMA nodes and hugepages. Each case
  * checks the one finding and its exact fix, and that a healthy answer finds no problem.
@@ -11,8 +11,8 @@
 #include <linux/ethtool.h>
 
 #include "../tap.h"
-#include "backend/xdp/doctor.h"
-#include "backend/xdp/doctor_judge.h"
+#include "backend/xdp/doctor/doctor.h"
+#include "backend/xdp/doctor/doctor_judge.h"
 
 static struct xskf_dr_report r;
 static struct xskf_dr_ask a;

@@ -15,7 +15,7 @@
 
 #include <xskf_hints.h>
 
-#include "backend/xdp/rss_key.h"
+#include "backend/xdp/watch/rss_key.h"
 #include "core/hints.h"
 #include "core/toeplitz.h"
 #include "../../bpf/xskf_hints_parse.h"

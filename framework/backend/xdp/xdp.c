@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The xdp backend (the default): AF_XDP sockets (backend/xdp/xsk.c) on real interfaces, fed by our XDP
- * program (backend/xdp/prog.c), watched by the control thread (backend/xdp/watch.c). This file is its entry
+ * The xdp backend (the default): AF_XDP sockets (backend/xdp/sock/xsk.c) on real interfaces, fed by our XDP
+ * program (backend/xdp/prog/prog.c), watched by the control thread (backend/xdp/watch/watch.c). This file is its entry
  * in the backend table: what the engine's one start and stop sequence asks of a kernel.
  */
 #include <errno.h>
@@ -16,31 +16,31 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 
-#include "backend/xdp/doctor.h"
-#include "backend/xdp/dp_uds.h"
-#include "backend/xdp/pin.h"
-#include "backend/xdp/rss_key.h"
-#include "backend/xdp/served.h"
+#include "backend/xdp/doctor/doctor.h"
+#include "backend/xdp/serve/dp_uds.h"
+#include "backend/xdp/serve/pin.h"
+#include "backend/xdp/watch/rss_key.h"
+#include "backend/xdp/serve/served.h"
 #include "backend/xdp/xdp_state.h"
 #include "json.h"
 #include "core/backend.h"
 #include "core/idle.h"
 #include "core/csum.h"
 #include "core/hugepages.h"
-#include "backend/xdp/jumbo.h"
-#include "backend/xdp/napi.h"
+#include "backend/xdp/watch/jumbo.h"
+#include "backend/xdp/sock/napi.h"
 #include "core/sysfs.h"
 #include "core/tx_meta.h"
-#include "backend/xdp/link.h"
-#include "backend/xdp/hints_probe.h"
-#include "backend/xdp/features.h"
-#include "backend/xdp/prog.h"
-#include "backend/xdp/serve_maps.h"
-#include "backend/xdp/promisc.h"
-#include "backend/xdp/watch.h"
-#include "backend/xdp/sock.h"
-#include "backend/xdp/txmd.h"
-#include "backend/xdp/doctor_cmd.h"
+#include "backend/xdp/watch/link.h"
+#include "backend/xdp/prog/hints_probe.h"
+#include "backend/xdp/prog/features.h"
+#include "backend/xdp/prog/prog.h"
+#include "backend/xdp/serve/serve_maps.h"
+#include "backend/xdp/watch/promisc.h"
+#include "backend/xdp/watch/watch.h"
+#include "backend/xdp/sock/sock.h"
+#include "backend/xdp/sock/txmd.h"
+#include "backend/xdp/doctor/doctor_cmd.h"
 
 /* Without root we need CAP_NET_ADMIN (attach), CAP_NET_RAW (AF_XDP) and CAP_BPF or SYS_ADMIN. */
 static int check_caps(void)

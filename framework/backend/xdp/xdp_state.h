@@ -15,8 +15,8 @@
 #include <linux/if_xdp.h>
 
 #include "core/engine.h"
-#include "backend/xdp/napi.h"
-#include "backend/xdp/steer.h"
+#include "backend/xdp/sock/napi.h"
+#include "backend/xdp/steer/steer.h"
 
 enum xskf_redirect_tier {
 	XSKF_TIER_REDIRECT_XSK = 0, /* bpf_redirect_xsk(): never merged upstream */
