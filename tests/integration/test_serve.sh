@@ -206,7 +206,8 @@ flood_stop() { # the flood ends; the server closed its idle connections (said in
 }
 
 run_unpriv() {
-	local how=$1 a u sock udir from rc
+	local how=$1 a u sock udir from rc why
+	why=$(unpriv_bpf_refused) && skip "$why"
 	UCTL=$(mktemp -d)
 	chown 65534:65534 "$UCTL"
 	at_exit_last 'rm -rf "$UCTL"'
