@@ -147,7 +147,7 @@ unfault_channels() {
 run_flowhash() {
 	ethtool -N $IF rx-flow-hash udp4 sdfn 2>/lab/$1.ethtool || echo "ethtool -N refused" >>/lab/$1.ethtool
 	ethtool -n $IF rx-flow-hash udp4 >/lab/$1.hash 2>&1
-	run_frames "$@"
+	NO_PREPIN=1 run_frames "$@"
 	ethtool -N $IF rx-flow-hash udp4 sd
 }
 # run_xdprefuse T ARGS...: xsk-rxdrop ARGS at MTU 9000, which igb refuses native XDP at (its

@@ -76,7 +76,7 @@ reta_pin() {
 # host writes T.done, then SIGINT (the lab's runs: run_frames, vm_lab_zc.sh's run_zc). Meanwhile
 # the host's phases (lab_phases): for each T.pinP it writes (a queue), the indirection table
 # pinned to that queue (reta_pin), ethtool's exit code in T.pinnedP; the table is put back to
-# the driver's default at the end.
+# the driver's default at the end (where a NIC has no table, ethtool's refusal is ignored).
 live_until_done() {
 	local s p=1 q
 	touch /lab/$1.ready
@@ -92,7 +92,7 @@ live_until_done() {
 		fi
 		sleep 0.2
 	done
-	[ $p = 1 ] || ethtool -X $IF default 2>/dev/null
+	ethtool -X $IF default >/dev/null 2>&1 # (run_frames pins before the start: always)
 	kill -INT $2
 }
 
@@ -102,6 +102,13 @@ run_frames() {
 	local t=$1 pid s
 	shift
 	wait_link # the previous run's detach may have reset it
+	# the host's first phase is queue 0's: the table pinned to it before the start, so that
+	# frames can come as soon as the run is up (linkreset); its answer in T.prepin
+	# (lab_phases); not where the hash's own spread is the test (NO_PREPIN: flowhash)
+	if [ -z "${NO_PREPIN:-}" ]; then
+		reta_pin 0 >/lab/$t.prepin.err 2>&1
+		echo $? >/lab/$t.prepin
+	fi
 	$B/apps/xsk-rxdrop -i $IF "$@" --json >/lab/$t.json 2>/lab/$t.err &
 	pid=$!
 	until has_xdp && ls /run/xskf/*.$pid.sock >/dev/null 2>&1; do
@@ -336,11 +343,20 @@ lab_phases() {
 	if lab_wait $WAIT_S test -e "$d/$t.live"; then
 		nq=$(lab_json_int "$d/$t.live" "len(d['queues'])") || nq=0
 	fi
+	# the guest's pin before the run's start (run_frames: queue 0), where it made one
+	local pre=- m=1 err=$d/$t.pin1.err
+	[ ! -e "$d/$t.prepin" ] || pre=$(lab_int "$d/$t.prepin") || pre=bad
 	for ((i = 1; i <= nq; i++)); do
 		q=$(lab_json_int "$d/$t.live" "d['queues'][$((i - 1))]['queue']") || break
-		echo "$q" | lab_put "$d" "$t.pin$i"
-		lab_wait $WAIT_S test -e "$d/$t.pinned$i" || break
-		rc=$(lab_int "$d/$t.pinned$i") || break
+		if [ $i = 1 ] && [ "$pre" != - ]; then
+			rc=$pre err=$d/$t.prepin.err
+			[ "$q" = 0 ] || rc=bad
+		else # message m: the guest pins the table to q, its answer in T.pinnedM
+			echo "$q" | lab_put "$d" "$t.pin$m"
+			lab_wait $WAIT_S test -e "$d/$t.pinned$m" || break
+			rc=$(lab_int "$d/$t.pinned$m") || break
+			err=$d/$t.pin$m.err m=$((m + 1))
+		fi
 		[ "$rc" = 0 ] || break
 		$send $((n / nq)) "$d.host/$t.gen$i.json"
 		s=$(lab_json_int "$d.host/$t.gen$i.json" "d['sent']") || break
@@ -349,8 +365,8 @@ lab_phases() {
 		echo "$q $s" >>"$d.host/$t.phases"
 		lab_wait $WAIT_S lab_seen "$d" "$t" $sum || break
 	done
-	if [ $i = 1 ] && [ "$rc" != 0 ]; then # the first pin refused: no phase
-		echo "ethtool -X refused ($(head -c 160 "$d/$t.pin1.err" 2>/dev/null | tr -c '[:print:]' ' '))" \
+	if [ $i = 1 ] && lab_is_int "$rc" && [ "$rc" != 0 ]; then # the first pin refused: no phase
+		echo "ethtool -X refused ($(head -c 160 "$err" 2>/dev/null | tr -c '[:print:]' ' '))" \
 			>"$d.host/$t.unphased"
 		$send $n "$d.host/$t.gen.json"
 		return 0
