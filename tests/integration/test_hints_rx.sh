@@ -39,7 +39,7 @@ flags="-N"
 ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -c $flags --cpus 1 --json \
 	>"$out/rx.json" 2>"$out/rx.err" &
 pid=$!
-wait_attached
+WAIT_SHOW=$out/rx.err wait_attached
 gen_paced $pid $NGEN 1000 --cpus 0 --flows 4 --json
 gen taskset -c 0 $PY -c "
 import socket
