@@ -56,7 +56,7 @@ run_pinned() {
 	ip netns exec "$TB_NS_DUT" "$CLIENT" "$TB_IF_DUT" 1 --pinned "$PINS/xsks_map" >"$out/client.out" 2>"$out/client.err" &
 	c=$!
 	at_exit "kill $c 2>/dev/null"
-	wait_line "$out/client.out" "^ready"
+	WAIT_SHOW=$out/client.err wait_for "the client's socket in the map" has_line "$out/client.out" "^ready"
 	send 500 5001 1     # queue 1, no rule: the stack, not the client
 	send_q1 2000 client_rx # queue 1: the rule sends them to the client's socket
 	send_q0 $a 3000     # queue 0: xskf's socket
@@ -135,7 +135,7 @@ run_uds() {
 	ip netns exec "$TB_NS_DUT" "$CLIENT" "$TB_IF_DUT" 1 --uds "$sock" >"$out/client.out" 2>"$out/client.err" &
 	c=$!
 	at_exit "kill $c 2>/dev/null"
-	wait_line "$out/client.out" "^ready"
+	WAIT_SHOW=$out/client.err wait_for "the client's socket in the map" has_line "$out/client.out" "^ready"
 	grep -q "device-plugin socket: gave the XSKMAP of $TB_IF_DUT to " "$out/a.err" || fail "no 'gave' line"
 	send 500 5001 1
 	send_q1 2000 client_rx
