@@ -78,3 +78,14 @@ for f in json.load(sys.stdin)["features"]:
         sys.exit(0)
 sys.exit(1)'
 }
+
+# client_state: at a failure, where each xskf-xsk-client still running waits (its state,
+# wchan and kernel stack: in the lab's 7.3 guest a client said neither "ready" nor an error)
+client_state() {
+	local p
+	for p in $(pgrep -f xskf-xsk-client); do
+		echo "client pid $p: $(grep '^State' /proc/$p/status 2>/dev/null) wchan $(cat /proc/$p/wchan 2>/dev/null)"
+		cat /proc/$p/stack 2>/dev/null | head -12
+	done
+}
+FAIL_HOOKS+=(client_state)
