@@ -86,7 +86,8 @@ live_until_done() {
 		if [ -e /lab/msg/$1.pin$p ]; then
 			read -r q </lab/msg/$1.pin$p
 			reta_pin $q >/lab/$1.pin$p.err 2>&1
-			echo $? >/lab/$1.pinned$p
+			# renamed into place: the host reads it as soon as it is there
+			echo $? >/lab/$1.pinned.tmp && mv /lab/$1.pinned.tmp /lab/$1.pinned$p
 			p=$((p + 1))
 			continue # the counters again at once: the host waits for them
 		fi
