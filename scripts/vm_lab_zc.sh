@@ -181,7 +181,7 @@ zc_host() {
 	local d=$1 t=$2 kind=$3 # the rest: the guest's command
 	# the guest's earlier tests (and for the first, its boot: 100 s under a loaded TCG host)
 	# come first: bounded by QEMU's own timeout
-	lab_wait "$LAB_TIMEOUT" test -e "$d/$t.pre" || return 0
+	lab_wait "$LAB_RUN_S" test -e "$d/$t.pre" || return 0
 	case $kind in
 	fwd) zc_cap "$d" "$t" tap1 $ZC_N ;;
 	macswap | txgen | txmeta) zc_cap "$d" "$t" tap0 $ZC_N ;;
@@ -191,7 +191,7 @@ zc_host() {
 	lab_put "$d" "$t.go" </dev/null
 	# until the app is up or gone, however long its start takes (two igb ports under a loaded
 	# TCG: 2 minutes, each attach resetting a link): a state, bounded by QEMU's timeout only
-	lab_wait "$LAB_TIMEOUT" zc_ready "$d" "$t"
+	lab_wait "$LAB_RUN_S" zc_ready "$d" "$t"
 	if [ -e "$d/$t.ready" ]; then
 		zc_cap_go
 		case $kind in
