@@ -83,6 +83,11 @@ sys.exit(1)'
 # wchan and kernel stack: in the lab's 7.3 guest a client said neither "ready" nor an error)
 client_state() {
 	local p
+	# the client the test started (CLIENT_PID), gone: its exit status (128 + N: signal N)
+	if [ -n "${CLIENT_PID:-}" ] && ! kill -0 "$CLIENT_PID" 2>/dev/null; then
+		wait "$CLIENT_PID"
+		echo "client pid $CLIENT_PID exited with status $?"
+	fi
 	for p in $(pgrep -f xskf-xsk-client); do
 		echo "client pid $p: $(grep '^State' /proc/$p/status 2>/dev/null) wchan $(cat /proc/$p/wchan 2>/dev/null)"
 		cat /proc/$p/stack 2>/dev/null | head -12

@@ -139,6 +139,7 @@ run_xskmap_pinned() {
 	ip netns exec "$TB_NS_DUT" "${AS_nobody_raw[@]}" "$CLIENT" "$TB_IF_DUT" 1 \
 		--pinned "$PINS/xsks_map" --key 0 >"$out/client.out" 2>"$out/client.err" &
 	c=$!
+	CLIENT_PID=$c
 	at_exit "kill $c 2>/dev/null"
 	WAIT_SHOW=$out/client.err wait_for "the client's socket in the map" has_line "$out/client.out" "^ready"
 	still_serving "$a"
@@ -181,6 +182,7 @@ run_xskmap_uds() {
 	ip netns exec "$TB_NS_DUT" "${AS_nobody_raw[@]}" "$CLIENT" "$TB_IF_DUT" 1 --uds "$sock" --key 0 \
 		>"$out/client.out" 2>"$out/client.err" &
 	c=$!
+	CLIENT_PID=$c
 	at_exit "kill $c 2>/dev/null"
 	WAIT_SHOW=$out/client.err wait_for "the client's socket in the map" has_line "$out/client.out" "^ready"
 	still_serving "$a"

@@ -55,6 +55,7 @@ run_pinned() {
 
 	ip netns exec "$TB_NS_DUT" "$CLIENT" "$TB_IF_DUT" 1 --pinned "$PINS/xsks_map" >"$out/client.out" 2>"$out/client.err" &
 	c=$!
+	CLIENT_PID=$c
 	at_exit "kill $c 2>/dev/null"
 	WAIT_SHOW=$out/client.err wait_for "the client's socket in the map" has_line "$out/client.out" "^ready"
 	send 500 5001 1     # queue 1, no rule: the stack, not the client
@@ -134,6 +135,7 @@ run_uds() {
 
 	ip netns exec "$TB_NS_DUT" "$CLIENT" "$TB_IF_DUT" 1 --uds "$sock" >"$out/client.out" 2>"$out/client.err" &
 	c=$!
+	CLIENT_PID=$c
 	at_exit "kill $c 2>/dev/null"
 	WAIT_SHOW=$out/client.err wait_for "the client's socket in the map" has_line "$out/client.out" "^ready"
 	grep -q "device-plugin socket: gave the XSKMAP of $TB_IF_DUT to " "$out/a.err" || fail "no 'gave' line"
