@@ -30,7 +30,9 @@
 #                    load      the XDP program loads and attaches natively (without and with
 #                              hints, with a steering rule) and in SKB mode (virtio)
 #                    rxdrop    copy-mode xsk-rxdrop on 2 queues: every frame sent from the
-#                              host side counted, exactly, reconciled, on every queue
+#                              host side counted, exactly, reconciled; sent a phase per queue
+#                              with the RSS indirection table pinned to it (ethtool -X), each
+#                              queue exactly its phase's frames
 #                    rxalone   the same attached alone (--attach alone; the guest has a bpffs,
 #                              so the others go through libxdp's dispatcher): the control
 #                              thread still reads the program's counters after it dropped its
@@ -48,7 +50,8 @@
 #                              xsk-rxdrop is up all arrive, and xskf says it waited (zero-copy
 #                              and copy mode)
 #                    flowhash  (igb) UDP hashed by ports too (ethtool -N rx-flow-hash udp4 sdfn):
-#                              frames from one source address in 16 flows reach every queue
+#                              frames from one source address in 16 flows, all counted, their
+#                              split over the queues shown (it depends on igb's boot key)
 #                    xdprefuse (igb) the driver refuses native XDP at MTU 9000: xskf says its
 #                              reason in one line, exits 1, leaves nothing
 #                    faults    (igb) link down and up under a running xsk-rxdrop, then a queue
@@ -61,8 +64,9 @@
 #                              component beside the filter; the dispatcher's cost per frame
 #                              (bench-xdp-prog: TCG ratios) (kernel 7.x; scripts/vm_lab_citizen.sh)
 #                    core      the copy-mode core integration tests (tests/integration: the
-#                              demo, rxdrop, l2fwd, steering, software hints) run in the
-#                              guest on their own veth beds (scripts/vm_lab_core.sh)
+#                              demo, rxdrop, l2fwd, steering, software hints, serving, the
+#                              hostile clients) run in the guest on their own veth beds
+#                              (scripts/vm_lab_core.sh)
 #                    features  two of core's: the kernel-feature lines and the verifier log
 #                    doctor    (kernel 7.x) xskf doctor and xskfctl doctor on real drivers:
 #                              each fault made on purpose named in one line, a healthy

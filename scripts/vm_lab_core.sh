@@ -8,7 +8,10 @@
 # native and SKB mode, xsk-l2fwd (MAC swap and forwarding between two ports), steering (a drop
 # rule; host traffic kept next to the app's), and the hints' software fallback (SKB mode, and
 # --no-hints), and the features this kernel lacks, each named in one line with the kernel it
-# needs (test_kernel_features.sh). Each is one start of its script as meson runs it.
+# needs (test_kernel_features.sh); serving other apps (test_serve.sh: a foreign libxdp client
+# on a pinned or UDS-given XSKMAP, and unprivileged served runs) and the hostile-client suite
+# (test_hostile.sh, issue 44: each attack as nobody in the pin group and as uid 0 without
+# capabilities, refused or without effect). Each is one start of its script as meson runs it.
 
 # the packages these tests run, added to the lab's root filesystem (scripts/deps.sh installs
 # them on the host for the same tests): scapy, tcpdump and ping for the l2fwd checks, curl for
@@ -26,7 +29,14 @@ hints-skb test_hints_rx.sh skb
 l2fwd-macswap test_l2fwd_macswap.sh
 l2fwd-fwd test_l2fwd_fwd.sh
 steer-drop test_steer.sh drop
-steer-host test_steer.sh host"
+steer-host test_steer.sh host
+serve-pinned test_serve.sh pinned
+serve-uds test_serve.sh uds
+serve-unpriv-pinned test_serve.sh unpriv-pinned
+serve-unpriv-uds test_serve.sh unpriv-uds
+hostile-maps test_hostile.sh maps
+hostile-xskmap-pinned test_hostile.sh xskmap-pinned
+hostile-xskmap-uds test_hostile.sh xskmap-uds"
 
 # core_rootfs: CORE_PKGS installed in the root filesystem ($CACHE/rootfs) where one is missing,
 # with apt inside it (the cache's lock is held: no guest runs on it meanwhile). A rebuilt root

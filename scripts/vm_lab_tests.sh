@@ -15,6 +15,7 @@ HOST_IP=192.0.2.1
 GUEST_IP=192.0.2.2
 LAB_TIMEOUT=${XSKF_LAB_TIMEOUT:-600} # a boot and its tests, at most (TCG: 5-10x slower)
 LAB_BOOT_S=${XSKF_LAB_BOOT_S:-300}  # until the guest's init script runs, at most (then booted again, once)
+LAB_RUN_S=$LAB_TIMEOUT # a boot's whole bound (lab_kernel sets it per boot)
 WAIT_S=${XSKF_LAB_WAIT:-120}	     # one state in the guest, at most
 # the zero-copy list (its own file: zc_lines, zc_guest_script, zc_host, zc_check, lab_nic_dev)
 source "$SRC/scripts/vm_lab_zc.sh"
@@ -63,17 +64,37 @@ wait_file() { while [ ! -e "$1" ]; do sleep 0.1; done; }
 # has_xdp: our program is attached to the NIC
 has_xdp() { ip -d link show dev $IF | grep -q 'prog/xdp'; }
 
+# reta_pin Q: every entry of the NIC's RSS indirection table to queue Q (ethtool's weights:
+# 0 for each queue before Q, 1 for Q), so that every frame goes to Q whatever its hash
+reta_pin() {
+	local w= i
+	for ((i = 0; i < $1; i++)); do w="$w 0"; done
+	ethtool -X $IF weight $w 1
+}
+
 # run_frames T ARGS...: xsk-rxdrop ARGS on the NIC; frames from the host; stop when it says.
 # live_until_done T PID: T.ready for the host, then the run's counters in T.live until the
-# host writes T.done, then SIGINT (the lab's runs: run_frames, vm_lab_zc.sh's run_zc)
+# host writes T.done, then SIGINT (the lab's runs: run_frames, vm_lab_zc.sh's run_zc). Meanwhile
+# the host's phases (lab_phases): for each T.pinP it writes (a queue), the indirection table
+# pinned to that queue (reta_pin), ethtool's exit code in T.pinnedP; the table is put back to
+# the driver's default at the end (where a NIC has no table, ethtool's refusal is ignored).
 live_until_done() {
-	local s
+	local s p=1 q
 	touch /lab/$1.ready
 	s=$(ls /run/xskf/*.$2.sock)
 	until [ -e /lab/msg/$1.done ]; do
 		$B/apps/xskfctl -s "$s" stats >/lab/$1.live.tmp 2>/dev/null && mv /lab/$1.live.tmp /lab/$1.live
+		if [ -e /lab/msg/$1.pin$p ]; then
+			read -r q </lab/msg/$1.pin$p
+			reta_pin $q >/lab/$1.pin$p.err 2>&1
+			# renamed into place: the host reads it as soon as it is there
+			echo $? >/lab/$1.pinned.tmp && mv /lab/$1.pinned.tmp /lab/$1.pinned$p
+			p=$((p + 1))
+			continue # the counters again at once: the host waits for them
+		fi
 		sleep 0.2
 	done
+	ethtool -X $IF default >/dev/null 2>&1 # (run_frames pins before the start: always)
 	kill -INT $2
 }
 
@@ -83,6 +104,13 @@ run_frames() {
 	local t=$1 pid s
 	shift
 	wait_link # the previous run's detach may have reset it
+	# the host's first phase is queue 0's: the table pinned to it before the start, so that
+	# frames can come as soon as the run is up (linkreset); its answer in T.prepin
+	# (lab_phases); not where the hash's own spread is the test (NO_PREPIN: flowhash)
+	if [ -z "${NO_PREPIN:-}" ]; then
+		reta_pin 0 >/lab/$t.prepin.err 2>&1
+		echo $? >/lab/$t.prepin
+	fi
 	$B/apps/xsk-rxdrop -i $IF "$@" --json >/lab/$t.json 2>/lab/$t.err &
 	pid=$!
 	until has_xdp && ls /run/xskf/*.$pid.sock >/dev/null 2>&1; do
@@ -261,7 +289,7 @@ json() { $PY -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1
 SEND_PY='
 import json, socket, struct, sys, time
 ifn, dmac, sip, dip, n = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
-# source addresses: sip, sip + 1, ... (igb hashes UDP by addresses only: one address, one queue)
+# source addresses: sip, sip + 1, ...
 addrs = int(sys.argv[6]) if len(sys.argv) > 6 else 1
 src = [socket.inet_aton(socket.inet_ntoa(struct.pack("!I", struct.unpack("!I", socket.inet_aton(sip))[0] + a))) for a in range(addrs)]
 drops = lambda: int(open("/sys/class/net/%s/statistics/tx_dropped" % ifn).read())
@@ -276,9 +304,9 @@ def csum(b):
 d0 = drops()
 t0 = time.monotonic()
 for i in range(n):
-    # 16 source ports whose bits differ all over the field: a Toeplitz hash is linear in its
-    # input bits, so ports that differ in the low 4 bits only change it by 4 fixed words,
-    # which miss the bit that picks the queue for 1 key in 16 (igb draws its key at boot)
+    # 16 source ports whose bits differ all over the field, so that a hash of the ports
+    # spreads them where nothing pins the queue (the tests that count per queue send in
+    # phases instead: lab_phases; flowhash shows the spread)
     udp = struct.pack("!HHHH", 1024 + (i % 16) * 3851, 9, 8 + 18, 0) + bytes(18)
     ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), i & 0xffff, 0, 64, 17, 0,
                      src[i % addrs], socket.inet_aton(dip))
@@ -290,23 +318,84 @@ dropped = drops() - d0
 print(json.dumps({"sent": n - dropped, "tap_dropped": dropped}))
 '
 
-# Host side of a frames test: send N frames once the guest is ready, wait for them, check.
+# lab_seen D T N: the live counters of test T's run show N frames redirected, or more
+lab_seen() {
+	local v
+	v=$(lab_json_int "$1/$2.live" "sum(q['program']['redirected'] for q in d['queues'])") && [ "$v" -ge "$3" ]
+}
+
+# lab_phases D T N SEND: N frames to test T's running app, sent by `SEND COUNT OUT` (COUNT
+# frames, its {"sent", "tap_dropped"} in OUT) in one phase per queue of the run. In phase P the
+# guest pins the NIC's RSS indirection table to the run's P-th queue (T.pinP: live_until_done),
+# SEND sends N / queues frames, and the next phase waits until the run counted them. So each
+# queue gets exactly its phase's frames, whatever hash key the driver drew: igb draws one at
+# each boot and cannot show it, and hashes UDP by addresses only; 16 source addresses that
+# differ in their low 4 bits all went to one queue in 1 boot of 16. Writes D.host/T.phases
+# ("QUEUE SENT" a phase) and D.host/T.gen.json (the sums). Where the table cannot be set
+# (virtio-net before Linux 5.17 has no RSS), all N at once, ethtool's words in D.host/T.unphased.
+lab_phases() {
+	local d=$1 t=$2 n=$3 send=$4 nq=0 i=1 q s dr sum=0 drop=0 rc=0
+	rm -f "$d.host/$t.phases" "$d.host/$t.unphased"
+	touch "$d.host/$t.phases"
+	if [ -n "${LAB_UNPHASED:-}" ]; then # the test is about the hash's own spread (flowhash)
+		echo "$LAB_UNPHASED" >"$d.host/$t.unphased"
+		$send $n "$d.host/$t.gen.json"
+		return 0
+	fi
+	if lab_wait $WAIT_S test -e "$d/$t.live"; then
+		nq=$(lab_json_int "$d/$t.live" "len(d['queues'])") || nq=0
+	fi
+	# the guest's pin before the run's start (run_frames: queue 0), where it made one
+	local pre=- m=1 err=$d/$t.pin1.err
+	[ ! -e "$d/$t.prepin" ] || pre=$(lab_int "$d/$t.prepin") || pre=bad
+	for ((i = 1; i <= nq; i++)); do
+		q=$(lab_json_int "$d/$t.live" "d['queues'][$((i - 1))]['queue']") || break
+		if [ $i = 1 ] && [ "$pre" != - ]; then
+			rc=$pre err=$d/$t.prepin.err
+			[ "$q" = 0 ] || rc=bad
+		else # message m: the guest pins the table to q, its answer in T.pinnedM
+			echo "$q" | lab_put "$d" "$t.pin$m"
+			lab_wait $WAIT_S test -e "$d/$t.pinned$m" || break
+			rc=$(lab_int "$d/$t.pinned$m") || break
+			err=$d/$t.pin$m.err m=$((m + 1))
+		fi
+		[ "$rc" = 0 ] || break
+		$send $((n / nq)) "$d.host/$t.gen$i.json"
+		s=$(lab_json_int "$d.host/$t.gen$i.json" "d['sent']") || break
+		dr=$(lab_json_int "$d.host/$t.gen$i.json" "d['tap_dropped']") || break
+		sum=$((sum + s)) drop=$((drop + dr))
+		echo "$q $s" >>"$d.host/$t.phases"
+		lab_wait $WAIT_S lab_seen "$d" "$t" $sum || break
+	done
+	if [ $i = 1 ] && lab_is_int "$rc" && [ "$rc" != 0 ]; then # the first pin refused: no phase
+		echo "ethtool -X refused ($(head -c 160 "$err" 2>/dev/null | tr -c '[:print:]' ' '))" \
+			>"$d.host/$t.unphased"
+		$send $n "$d.host/$t.gen.json"
+		return 0
+	fi
+	printf '{"sent": %d, "tap_dropped": %d}\n' $sum $drop >"$d.host/$t.gen.json"
+}
+
+# lab_send_tap0 COUNT OUT: COUNT frames from tap0 to the guest (SEND_PY), its counts in OUT
+lab_send_tap0() {
+	ip netns exec "$NS" $PY -c "$SEND_PY" tap0 $GUEST_MAC $HOST_IP $GUEST_IP $1 ${LAB_SRC_ADDRS:-1} \
+		>"$2" 2>"${2%.json}.err"
+}
+
+# Host side of a frames test: N frames in phases once the guest is ready, wait for them.
 host_frames() {
-	local d=$1 t=$2 n=2000 seen sent
-	# the boot first (minutes on a loaded machine), then WAIT_S for the test to be ready
+	local d=$1 t=$2 n=2000 sent
+	# the boot first (minutes on a loaded machine), then the guest's earlier tests (the core
+	# list takes an hour on 5.10 under load): bounded by QEMU's own timeout (LAB_RUN_S) only
 	lab_wait "$LAB_TIMEOUT" test -e "$d/uname" || return 0
 	# until the run is up (T.ready) or gone (T.rc), however long its start takes: a state
 	ready_or_rc() { [ -e "$d/$t.ready" ] || [ -e "$d/$t.rc" ]; }
-	lab_wait "$LAB_TIMEOUT" ready_or_rc || { lab_put "$d" "$t.done" </dev/null; return 0; }
+	lab_wait "$LAB_RUN_S" ready_or_rc || { lab_put "$d" "$t.done" </dev/null; return 0; }
 	[ -e "$d/$t.ready" ] || return 0 # the guest failed to start it: judged below
-	ip netns exec "$NS" $PY -c "$SEND_PY" tap0 $GUEST_MAC $HOST_IP $GUEST_IP $n ${LAB_SRC_ADDRS:-1} \
-		>"$d.host/$t.gen.json" 2>"$d.host/$t.gen.err"
-	echo $n | lab_put "$d" "$t.sent"
-	seen_all() {
-		seen=$(json "$d/$t.live" "sum(q['program']['redirected'] for q in d['queues'])")
-		[ -n "$seen" ] && [ "$seen" -ge $n ]
-	}
-	lab_wait $WAIT_S seen_all
+	lab_phases "$d" "$t" $n lab_send_tap0
+	sent=$(lab_json_int "$d.host/$t.gen.json" "d['sent']") || sent=$n
+	echo $sent | lab_put "$d" "$t.sent"
+	lab_wait $WAIT_S lab_seen "$d" "$t" $sent
 	lab_put "$d" "$t.done" </dev/null
 }
 
@@ -315,7 +404,7 @@ host_citizen() { host_rounds "$@"; }
 host_rounds() {
 	local d=$1 t=$2 r n=2000
 	for r in 1 2; do
-		lab_wait $WAIT_S test -e "$d/$t.ready$r" || return 0
+		lab_wait "$([ $r = 1 ] && echo "$LAB_RUN_S" || echo $WAIT_S)" test -e "$d/$t.ready$r" || return 0
 		ip netns exec "$NS" $PY -c "$SEND_PY" tap0 $GUEST_MAC $HOST_IP $GUEST_IP $n \
 			>"$d.host/$t.gen$r.json" 2>"$d.host/$t.gen$r.err"
 		lab_json_int "$d.host/$t.gen$r.json" "d['sent']" | lab_put "$d" "$t.sent$r"
@@ -384,11 +473,32 @@ check_frames() {
 		{ echo "counters do not reconcile"; return 1; }
 	[ "$(json "$d/$t.json" "all(q['zerocopy'] for q in d['queues'])")" = "$zc" ] ||
 		{ echo "zerocopy is not $zc"; return 1; }
-	local per
+	local per how
 	per=$(json "$d/$t.json" "' + '.join(str(q['program']['redirected']) for q in d['queues'])")
-	[ "$(json "$d/$t.json" "all(q['program']['redirected'] > 0 for q in d['queues'])")" = True ] ||
-		{ echo "a queue got no frame: $per"; return 1; }
-	echo "sent $sent, redirected $redir ($per), received $rx, kernel drops $kd, zerocopy $zc"
+	how=$(check_phases "$d" "$t") || { echo "$how: $per"; return 1; }
+	echo "sent $sent, redirected $redir ($per), received $rx, kernel drops $kd, zerocopy $zc; $how"
+}
+
+# check_phases D T: each queue of test T's run redirected exactly the frames of its phase
+# (lab_phases), every queue had one; where the indirection table could not be set, what is
+# certain only (the counts above): the split is the hash's, said, not asserted.
+check_phases() {
+	local d=$1 t=$2 nq q s got ph=0 line
+	if [ -s "$d.host/$t.unphased" ]; then
+		echo "per queue not asserted: $(cat "$d.host/$t.unphased")"
+		return 0
+	fi
+	nq=$(lab_json_int "$d/$t.json" "len(d['queues'])") || { echo "$nq"; return 1; }
+	while IFS= read -r line; do
+		lab_is_ints "$line" || { echo "phases: '$line'"; return 1; }
+		read -r q s <<<"$line"
+		got=$(lab_json_int "$d/$t.json" "sum(x['program']['redirected'] for x in d['queues'] if x['queue'] == $q)") ||
+			{ echo "$got"; return 1; }
+		[ "$got" = "$s" ] || { echo "queue $q redirected $got, its phase sent $s"; return 1; }
+		ph=$((ph + 1))
+	done <"$d.host/$t.phases"
+	[ "$ph" = "$nq" ] || { echo "$ph of $nq phases done"; return 1; }
+	echo "each queue exactly its phase's frames (indirection table pinned to it)"
 }
 
 check_load() {
@@ -418,6 +528,8 @@ lab_kernel() {
 	# each core test gets its own bound more (the guest kills one at 10 min)
 	# the zero-copy list up to a minute more per test (TCG: 20-60 s each)
 	local timeout=$((LAB_TIMEOUT + 600 * $(grep -c '^core ' "$d/tests") + 60 * $(grep -c '^zc ' "$d/tests")))
+	# the host's wait for a test the guest comes to after others: as long as QEMU may run
+	LAB_RUN_S=$timeout
 	grep -q '^core ' "$d/tests" && guest_core_script >"$d/core.sh"
 	grep -q '^zc ' "$d/tests" && zc_guest_script >"$d/zc.sh"
 	grep -q '^citizen2 ' "$d/tests" && citizen_guest_script >"$d/guest_citizen.sh"
@@ -449,8 +561,6 @@ lab_kernel() {
 	case $nic in
 	virtio) dev=$(lab_nic_dev n0 $GUEST_MAC) ;;
 	igb)
-		# 16 source addresses: igb hashes UDP by addresses only (host_frames)
-		local LAB_SRC_ADDRS=$IGB_SRC_ADDRS
 		# QEMU's igb reads one tap queue (a multi-queue tap refuses a single-queue open);
 		# romfile=: no boot ROM (-kernel boots the guest)
 		dev="igb,netdev=n0,mac=$GUEST_MAC,romfile="

@@ -65,3 +65,36 @@ serve_start() {
 	wait_for "control socket of pid $PID" ctl_up "$PID"
 	wait_line "$out/$name.err" "$ready"
 }
+
+# unpriv_bpf_refused: one line saying why a served client without capabilities cannot use its
+# queue on this kernel, which refuses every bpf() command to a process without CAP_BPF (before
+# Linux 6.5, with Debian's kernel.unprivileged_bpf_disabled): xskf's probe table (bpf_nocap),
+# not a version; status 1 where such a client can use the maps it is given (or the probe is
+# only forced off)
+unpriv_bpf_refused() {
+	"$B/apps/xskf" features --json 2>/dev/null | $PY -c '
+import json, sys
+for f in json.load(sys.stdin)["features"]:
+    if f["feature"] == "bpf_nocap" and not f["works"] and not f.get("forced_off"):
+        print("this kernel refuses bpf() to a process without CAP_BPF (bpf_nocap: %s; Linux 6.5+ "
+              "or kernel.unprivileged_bpf_disabled 0 allow it): a served client without "
+              "capabilities cannot use its queue here" % f["error"])
+        sys.exit(0)
+sys.exit(1)'
+}
+
+# client_state: at a failure, where each xskf-xsk-client still running waits (its state,
+# wchan and kernel stack: in the lab's 7.3 guest a client said neither "ready" nor an error)
+client_state() {
+	local p
+	# the client the test started (CLIENT_PID), gone: its exit status (128 + N: signal N)
+	if [ -n "${CLIENT_PID:-}" ] && ! kill -0 "$CLIENT_PID" 2>/dev/null; then
+		wait "$CLIENT_PID"
+		echo "client pid $CLIENT_PID exited with status $?"
+	fi
+	for p in $(pgrep -f xskf-xsk-client); do
+		echo "client pid $p: $(grep '^State' /proc/$p/status 2>/dev/null) wchan $(cat /proc/$p/wchan 2>/dev/null)"
+		cat /proc/$p/stack 2>/dev/null | head -12
+	done
+}
+FAIL_HOOKS+=(client_state)

@@ -54,8 +54,9 @@ run_pinned() {
 
 	ip netns exec "$TB_NS_DUT" "$CLIENT" "$TB_IF_DUT" 1 --pinned "$PINS/xsks_map" >"$out/client.out" 2>"$out/client.err" &
 	c=$!
+	CLIENT_PID=$c
 	at_exit "kill $c 2>/dev/null"
-	wait_line "$out/client.out" "^ready"
+	WAIT_SHOW=$out/client.err wait_for "the client's socket in the map" has_line "$out/client.out" "^ready"
 	send 500 5001 1     # queue 1, no rule: the stack, not the client
 	send_q1 2000 client_rx # queue 1: the rule sends them to the client's socket
 	send_q0 $a 3000     # queue 0: xskf's socket
@@ -133,8 +134,9 @@ run_uds() {
 
 	ip netns exec "$TB_NS_DUT" "$CLIENT" "$TB_IF_DUT" 1 --uds "$sock" >"$out/client.out" 2>"$out/client.err" &
 	c=$!
+	CLIENT_PID=$c
 	at_exit "kill $c 2>/dev/null"
-	wait_line "$out/client.out" "^ready"
+	WAIT_SHOW=$out/client.err wait_for "the client's socket in the map" has_line "$out/client.out" "^ready"
 	grep -q "device-plugin socket: gave the XSKMAP of $TB_IF_DUT to " "$out/a.err" || fail "no 'gave' line"
 	send 500 5001 1
 	send_q1 2000 client_rx
@@ -205,7 +207,8 @@ flood_stop() { # the flood ends; the server closed its idle connections (said in
 }
 
 run_unpriv() {
-	local how=$1 a u sock udir from rc
+	local how=$1 a u sock udir from rc why
+	why=$(unpriv_bpf_refused) && skip "$why"
 	UCTL=$(mktemp -d)
 	chown 65534:65534 "$UCTL"
 	at_exit_last 'rm -rf "$UCTL"'
