@@ -13,6 +13,7 @@
 
 #include "backend/xdp/doctor.h"
 #include "backend/xdp/doctor_read.h"
+#include "backend/xdp/features.h"
 #include "backend/xdp/hints_probe.h"
 #include "backend/xdp/napi_nl.h"
 #include "backend/xdp/xdp.h"
@@ -181,6 +182,13 @@ void xskf_dr__check_napi(struct xskf_dr_report *r, const struct xskf_dr_ask *a, 
 	int err = xskf_napi_nl__open(&nl);
 
 	memset(none, 0, sizeof(none));
+	if (!err && xskf_features__probe(XSKF_FEAT_NAPI_IDS) == -ECANCELED) {
+		xskf_napi_nl__close(&nl);
+		xskf_dr__add(r, XSKF_DR_UNKNOWN, "napi",
+			     "the NAPI IDs of the queues are not read\nnapi_ids forced off by "
+			     "XSKF_FEATURES_OFF\n");
+		return;
+	}
 	if (!err) {
 		for (i = 0; !err && i < a->nq; i++) {
 			uint32_t id = 0;
@@ -197,7 +205,9 @@ void xskf_dr__check_napi(struct xskf_dr_report *r, const struct xskf_dr_ask *a, 
 		xskf_dr__add(r, XSKF_DR_UNKNOWN, "napi",
 			     "the NAPI IDs of the queues are not "
 			     "reported\nnetdev netlink queue-get: %s (Linux 6.8+)\n",
-			     strerror(-err));
+			     xskf_features__forced_off("netdev_genl")
+				 ? "forced off by XSKF_FEATURES_OFF"
+				 : strerror(-err));
 		return;
 	}
 	if (!nr) {

@@ -11,6 +11,8 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 enum xskf_feat {
 	XSKF_FEAT_ADJUST_META,	/* bpf_xdp_adjust_meta() in an XDP program */
@@ -27,6 +29,10 @@ enum xskf_feat {
 	XSKF_FEAT_BUSY_POLL,	/* SO_PREFER_BUSY_POLL on an AF_XDP socket */
 	XSKF_FEAT_TX_BUDGET,	/* XDP_MAX_TX_SKB_BUDGET */
 	XSKF_FEAT_BPF_NOCAP,	/* bpf() on fds held, by a thread without CAP_BPF */
+	XSKF_FEAT_RX_KFUNCS,	/* the RX metadata kfuncs in a device-bound program */
+	XSKF_FEAT_TX_METADATA,	/* AF_XDP TX metadata (UMEM tx_metadata_len) */
+	XSKF_FEAT_NETDEV_GENL,	/* the netdev generic-netlink family (dev-get) */
+	XSKF_FEAT_NAPI_IDS,	/* NAPI IDs per queue (netdev queue-get) */
 	XSKF_FEAT_NR
 };
 
@@ -45,10 +51,29 @@ const char *xskf_features__without(enum xskf_feat f);
 const char *xskf_features__what(enum xskf_feat f);
 
 /*
- * xskf_features__forced_off() - does XSKF_FEATURES_OFF name @name? For the fallbacks that
- * tools outside the table force (xskf-trafficgen's live frames). Thread: any.
+ * xskf_features__why() - the reason @f is not used, for a start-up line: "forced off by
+ * XSKF_FEATURES_OFF", or @kernel_why (what the kernel lacks) where the kernel refused it.
+ * NULL where the feature works. Thread: as xskf_features__probe().
  */
-bool xskf_features__forced_off(const char *name);
+const char *xskf_features__why(enum xskf_feat f, const char *kernel_why);
+
+/*
+ * xskf_features__forced_off() - does XSKF_FEATURES_OFF name @name (or "all")? For the fallbacks
+ * that tools outside the table force (xskf-trafficgen's live frames), and for code built
+ * without the table (napi_nl.c in the BPF tests): inline for that reason. Thread: any.
+ */
+static inline bool xskf_features__forced_off(const char *name)
+{
+	const char *env = secure_getenv("XSKF_FEATURES_OFF"), *p;
+	size_t n = strlen(name), w;
+
+	for (p = env; p && *p; p += w + (p[w] == ',')) {
+		w = strcspn(p, ",");
+		if ((w == n && !strncmp(p, name, n)) || (w == 3 && !strncmp(p, "all", 3)))
+			return true;
+	}
+	return false;
+}
 
 /*
  * xskf_features__check_env() - say in one line each name of XSKF_FEATURES_OFF that is no

@@ -15,6 +15,32 @@
 static const char *const xdp_feat_words[] = { "basic",	      "redirect", "ndo-xmit", "xsk-zerocopy",
 					      "hw-offload", "rx-sg",	  "ndo-xmit-sg" };
 
+/*
+ * The RX metadata kfuncs the driver implements (@kf, or unknown: @ekf), and what xskf reads
+ * there: as prog.c's hw_hints_mask() decides, none where the driver's answer is unknown or
+ * the kernel's row is off (software values then).
+ */
+static void print_kfuncs(FILE *f, unsigned int kf, int ekf)
+{
+	const char *off = xskf_features__why(XSKF_FEAT_RX_KFUNCS, "refused to its probe");
+
+	if (ekf) {
+		fprintf(f, "  rx kfuncs      unknown (%s): xskf calls none: software values\n",
+			xskf_features__forced_off("netdev_genl") ? "netdev_genl forced off"
+								  : strerror(-ekf));
+		return;
+	}
+	fprintf(f, "  rx kfuncs      %s%s%s", kf & XSKF_HINTS_KF_HASH ? "hash " : "",
+		kf & XSKF_HINTS_KF_TIMESTAMP ? "timestamp " : "",
+		kf & XSKF_HINTS_KF_VLAN_TAG ? "vlan_tag " : "");
+	if (!kf)
+		fprintf(f, "none: software hash (Toeplitz with the port's RSS key)\n");
+	else if (off)
+		fprintf(f, "implemented; xskf calls none (rx_kfuncs %s): software values\n", off);
+	else
+		fprintf(f, "implemented and called\n");
+}
+
 /* What the driver of @ifindex says (netdev netlink), as JSON members or lines. */
 static void print_dev(FILE *f, const char *ifname, int ifindex, bool json)
 {
@@ -41,7 +67,9 @@ static void print_dev(FILE *f, const char *ifname, int ifindex, bool json)
 		return;
 	}
 	fprintf(f, "\n%s:\n", ifname);
-	if (exf)
+	if (exf && xskf_features__forced_off("netdev_genl"))
+		fprintf(f, "  xdp features   unknown (netdev_genl forced off by XSKF_FEATURES_OFF)\n");
+	else if (exf)
 		fprintf(f, "  xdp features   unknown (%s: netdev netlink is Linux 6.3+)\n",
 			strerror(-exf));
 	else
@@ -50,14 +78,13 @@ static void print_dev(FILE *f, const char *ifname, int ifindex, bool json)
 				  : xf & (1u << 3) ? "yes" : "no: copy mode\n");
 	if (!exf && (xf & (1u << 3)))
 		fprintf(f, ", %u buffers a frame at most\n", segs ? segs : 1);
-	if (ekf)
-		fprintf(f, "  rx kfuncs      unknown (%s): xskf calls them and takes their answer\n",
-			strerror(-ekf));
-	else
-		fprintf(f, "  rx kfuncs      %s%s%s%s\n", kf & XSKF_HINTS_KF_HASH ? "hash " : "",
-			kf & XSKF_HINTS_KF_TIMESTAMP ? "timestamp " : "",
-			kf & XSKF_HINTS_KF_VLAN_TAG ? "vlan_tag" : "",
-			kf ? "" : "none: software hash (Toeplitz with the port's RSS key)");
+	print_kfuncs(f, kf, ekf);
+}
+
+/* "true" where the row works: xskf uses the feature */
+static const char *yes(enum xskf_feat f)
+{
+	return xskf_features__probe(f) ? "false" : "true";
 }
 
 /* What xskf will do with this kernel's answers: one line each. */
@@ -70,8 +97,13 @@ static void print_uses(FILE *f, bool json)
 	const char *gen = !xskf_features__probe(XSKF_FEAT_LIVE_FRAMES) ? "live" : "xsk";
 
 	if (json) {
-		fprintf(f, ",\"uses\":{\"hints\":\"%s\",\"attach\":\"%s\",\"trafficgen\":\"%s\"}",
-			hints, disp ? "dispatcher" : "alone", gen);
+		fprintf(f,
+			",\"uses\":{\"hints\":\"%s\",\"attach\":\"%s\",\"trafficgen\":\"%s\","
+			"\"rx_kfuncs\":%s,\"tx_metadata\":%s,\"busy_poll\":%s,\"napi_ids\":%s,"
+			"\"netdev_genl\":%s}",
+			hints, disp ? "dispatcher" : "alone", gen, yes(XSKF_FEAT_RX_KFUNCS),
+			yes(XSKF_FEAT_TX_METADATA), yes(XSKF_FEAT_BUSY_POLL), yes(XSKF_FEAT_NAPI_IDS),
+			yes(XSKF_FEAT_NETDEV_GENL));
 		return;
 	}
 	fprintf(f, "\nxskf uses:\n");

@@ -687,8 +687,24 @@ static unsigned int hw_hints_mask(struct xskf_engine *eng, struct xskf_port *por
 	k = xskf_xdp_eng(eng)->kernel_kfuncs & xskf_hints__kfuncs_for(eng->hints);
 	if (!k)
 		return 0;
-	if (xskf_hints__probe_dev(port->ifindex, &d))
+	/*
+	 * The table's row, forced off: the software program. A real refusal of its probe (a
+	 * device-bound load on a veth of its own) is met here by the load on the port itself,
+	 * which falls back to the software program in one line (xskf_prog__setup()).
+	 */
+	if (xskf_features__probe(XSKF_FEAT_RX_KFUNCS) == -ECANCELED) {
+		xskf_xdp_port(port)->hints_why = "RX metadata kfuncs forced off by XSKF_FEATURES_OFF";
 		return 0;
+	}
+	if (xskf_hints__probe_dev(port->ifindex, &d)) {
+		xskf_xdp_port(port)->hints_why =
+		    xskf_features__probe(XSKF_FEAT_NETDEV_GENL) == -ECANCELED
+			? "the netdev netlink family forced off by XSKF_FEATURES_OFF: the driver's "
+			  "kfuncs unknown"
+			: "the kernel does not say which kfuncs the driver implements (netdev "
+			  "netlink xdp-rx-metadata-features, Linux 6.8+)";
+		return 0;
+	}
 	/*
 	 * A kfunc caller must be loaded device-bound, and so must the dispatcher it is a
 	 * component of: libxdp binds its dispatcher only from its v3 (libxdp 1.6), which this
@@ -731,7 +747,8 @@ static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
 			  "reads them"
 		    : !xskf_xdp_eng(eng)->kernel_kfuncs
 			? "driver hints need the RX metadata kfuncs of Linux 6.3+"
-			: "the driver offers no hint kfunc",
+		    : xskf_xdp_port(port)->hints_why ? xskf_xdp_port(port)->hints_why
+						      : "the driver offers no hint kfunc",
 		    set);
 		return;
 	}
@@ -828,6 +845,7 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	if (err)
 		goto unlock;
 
+	xskf_xdp_port(port)->hints_why = NULL;
 	xskf_xdp_port(port)->hints_hw = hw_hints_mask(eng, port);
 	if (xskf_xdp_port(port)->share.join_id) {
 		err = xskf_share__join(eng, port);
