@@ -415,9 +415,10 @@ static int plan_port(struct xskf_engine *eng, struct xskf_napi_run *r, const str
 	unsigned int i, first = r->n;
 
 	*why = xskf_napi__device_why(r->nl_ok, r->nl.has_napi_set, 1);
-	if (!*why)
-		*why = xskf_features__why(XSKF_FEAT_NAPI_IDS, "the kernel names no NAPI per queue "
-							     "(netdev queue-get, 6.8+)");
+	if (!*why && xskf_features__probe(XSKF_FEAT_NAPI_IDS))
+		*why = xskf_features__probe(XSKF_FEAT_NAPI_IDS) == -ECANCELED
+			   ? "NAPI IDs per queue forced off by XSKF_FEATURES_OFF"
+			   : "the kernel names no NAPI per queue (netdev queue-get, 6.8+)";
 	for (i = 0; i < eng->nr_socks && !*why; i++) {
 		const struct xskf_sock *s = &eng->socks[i];
 		uint32_t id;
