@@ -726,7 +726,11 @@ static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
 
 	if (eng->o.no_hints) {
 		pr_info("%s: RX hints off (%s): the XDP program writes no meta\n", port->name,
-			eng->hints_unread ? "no app reads any" : "--no-hints");
+			eng->hints_unread ? "no app reads any"
+			: xskf_features__probe(XSKF_FEAT_ADJUST_META) &&
+				  xskf_features__probe(XSKF_FEAT_ADJUST_HEAD)
+			    ? "neither adjust helper: the line above"
+			    : "--no-hints");
 		return;
 	}
 	xskf_hints__set_str(eng->hints, set, sizeof(set));
