@@ -99,6 +99,7 @@ setup() { # setup KIND: make the machine what the row needs; BG_PID for "running
 		dut ip link add xm1 mtu 1400 type veth peer name xm2 mtu 1400
 		dut ip link set xm1 up
 		dut ip link set xm2 up
+		wait_carrier "$TB_NS_DUT" xm1
 		;;
 	rxqpair) # a port whose driver refuses native XDP, saying why (extack): veth with fewer RX
 		# queues than its peer has TX queues

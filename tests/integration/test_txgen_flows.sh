@@ -149,6 +149,7 @@ mtu)
 	ip -n $NG link set m0 mtu 1400
 	ip -n $NG link set m0 up
 	ip -n $NG link set m1 up
+	wait_carrier $NG m0
 	rc=0
 	ip netns exec $NG $L2FWD -i g0 -i m0 --mode fwd --duration 1 >$TMP/mm.out 2>$TMP/mm.err || rc=$?
 	[[ $rc == 1 ]] || { cat $TMP/mm.err >&2; fail "MTU mismatch: exit $rc"; }

@@ -91,6 +91,11 @@ wait_app_rx() {
 	fail "no $2 frames received by pid $1${3:+ on $3} after $WAIT_S s${LAST:+ (last seen: $LAST)}"
 }
 
+# carrier_up NS IF: IF in NS has a carrier (a veth's comes after both ends are up, through the
+# kernel's link watch: later than `ip link set up` returns on a loaded machine).
+carrier_up() { [ "$(ip netns exec "$1" cat "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ]; }
+wait_carrier() { wait_for "carrier on $1/$2" carrier_up "$1" "$2"; }
+
 # sysfs_ctr NS IF NAME: a kernel interface counter (rx_packets, tx_packets, ...).
 sysfs_ctr() { ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"; }
 
