@@ -20,9 +20,23 @@ static const char *const xdp_feat_words[] = { "basic",	      "redirect", "ndo-xm
  * there: as prog.c's hw_hints_mask() decides, none where the driver's answer is unknown or
  * the kernel's row is off (software values then).
  */
+/*
+ * Does xskf call the RX metadata kfuncs where the driver has them? As prog.c's
+ * hw_hints_mask(): not where the row is forced off or the kernel has none (EOPNOTSUPP: not in
+ * its BTF); another refusal of the probe (its veth, its namespace: EPERM without
+ * CAP_SYS_ADMIN) is left to the load on the port, which falls back to software values.
+ */
+static bool kfuncs_called(void)
+{
+	int r = xskf_features__probe(XSKF_FEAT_RX_KFUNCS);
+
+	return r != -ECANCELED && r != -EOPNOTSUPP;
+}
+
 static void print_kfuncs(FILE *f, unsigned int kf, int ekf)
 {
-	const char *off = xskf_features__why(XSKF_FEAT_RX_KFUNCS, "refused to its probe");
+	const char *off = kfuncs_called() ? NULL
+			  : xskf_features__why(XSKF_FEAT_RX_KFUNCS, "not in this kernel");
 
 	if (ekf) {
 		fprintf(f, "  rx kfuncs      unknown (%s): xskf calls none: software values\n",
@@ -101,7 +115,7 @@ static void print_uses(FILE *f, bool json)
 			",\"uses\":{\"hints\":\"%s\",\"attach\":\"%s\",\"trafficgen\":\"%s\","
 			"\"rx_kfuncs\":%s,\"tx_metadata\":%s,\"busy_poll\":%s,\"napi_ids\":%s,"
 			"\"netdev_genl\":%s}",
-			hints, disp ? "dispatcher" : "alone", gen, yes(XSKF_FEAT_RX_KFUNCS),
+			hints, disp ? "dispatcher" : "alone", gen, kfuncs_called() ? "true" : "false",
 			yes(XSKF_FEAT_TX_METADATA), yes(XSKF_FEAT_BUSY_POLL), yes(XSKF_FEAT_NAPI_IDS),
 			yes(XSKF_FEAT_NETDEV_GENL));
 		return;

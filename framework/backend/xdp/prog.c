@@ -688,9 +688,11 @@ static unsigned int hw_hints_mask(struct xskf_engine *eng, struct xskf_port *por
 	if (!k)
 		return 0;
 	/*
-	 * The table's row, forced off: the software program. A real refusal of its probe (a
-	 * device-bound load on a veth of its own) is met here by the load on the port itself,
-	 * which falls back to the software program in one line (xskf_prog__setup()).
+	 * The table's row, forced off: the software program. (The kernel without them: k is 0
+	 * above.) Another refusal of its probe (a device-bound load on a veth of its own, in a
+	 * namespace of its own: EPERM without CAP_SYS_ADMIN) is met here by the load on the port
+	 * itself, which falls back to the software program in one line (xskf_prog__setup());
+	 * features_cmd.c's kfuncs_called() says the same.
 	 */
 	if (xskf_features__probe(XSKF_FEAT_RX_KFUNCS) == -ECANCELED) {
 		xskf_xdp_port(port)->hints_why = "RX metadata kfuncs forced off by XSKF_FEATURES_OFF";
