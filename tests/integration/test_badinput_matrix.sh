@@ -162,6 +162,16 @@ while IFS= read -r row; do
 	xskfctl) argv=("$B/apps/xskfctl" "${argv[@]:1}") ;;
 	*) fail "row $num: unknown program '${argv[0]}'" ;;
 	esac
+	# rows whose line is that of a kernel feature at work (the probe table's xsk_sg, busy_poll):
+	# where xskf features says it does not work, the line is the fallback's (checked by
+	# kernel-features and rxdrop-busy-poll): said, and the row left out
+	need=
+	case $kind in mtu3000 | mtu9000) need=xsk_sg ;; esac
+	[[ $re == *"without a NAPI ID"* ]] && need=busy_poll
+	if [ -n "$need" ] && why=$(feature_why "$need") && [ -n "$why" ]; then
+		ok "row $num: left out: xskf features: $need does not work here ($why)"
+		continue
+	fi
 	setup "$kind"
 	rc=0
 	# grep without -q reads all of ldd's output: with -q, ldd could die of SIGPIPE and
