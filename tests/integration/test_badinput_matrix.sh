@@ -162,14 +162,24 @@ while IFS= read -r row; do
 	xskfctl) argv=("$B/apps/xskfctl" "${argv[@]:1}") ;;
 	*) fail "row $num: unknown program '${argv[0]}'" ;;
 	esac
-	# rows whose line is that of a kernel feature at work (the probe table's xsk_sg, busy_poll):
-	# where xskf features says it does not work, the line is the fallback's (checked by
-	# kernel-features and rxdrop-busy-poll): said, and the row left out
+	# rows whose line is that of a kernel feature at work (the probe table's xsk_sg, busy_poll,
+	# netdev_genl, napi_ids): where xskf features says it does not work, the line is the
+	# fallback's (checked by kernel-features, rxdrop-busy-poll, napi-*): said, row left out
 	need=
 	case $kind in mtu3000 | mtu9000) need=xsk_sg ;; esac
-	[[ $re == *"without a NAPI ID"* ]] && need=busy_poll
-	if [ -n "$need" ] && why=$(feature_why "$need") && [ -n "$why" ]; then
-		ok "row $num: left out: xskf features: $need does not work here ($why)"
+	[[ $re == *"names no NAPI for the queue"* ]] && need=busy_poll
+	[[ $re == *"its queues name no NAPI"* ]] && need="netdev_genl napi_ids"
+	[[ $re == *"the kernel has irq-suspend-timeout"* ]] && need=netdev_genl
+	[[ $re == *"IRQ suspension is per NAPI and needs -B"* ]] && need="netdev_genl napi_ids"
+	[[ $re == *"TX metadata \(24 bytes"* || $re == *"TX metadata: "[1-9]*" frames with it"* ]] &&
+		need=tx_metadata
+	why=
+	for f in $need; do
+		why=$(feature_why "$f")
+		[ -n "$why" ] && break
+	done
+	if [ -n "$why" ]; then
+		ok "row $num: left out: xskf features: $f does not work here ($why)"
 		continue
 	fi
 	setup "$kind"
