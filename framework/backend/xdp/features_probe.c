@@ -116,19 +116,33 @@ static void *kfunc_thread(void *arg)
 	return NULL;
 }
 
+static int kfunc_id; /* from a kernel BTF the engine parsed already: 0 unknown, < 0 none */
+
+void xskf_features__kfunc_btf(const struct btf *btf)
+{
+	kfunc_id = btf__find_by_name_kind(btf, "bpf_xdp_metadata_rx_timestamp", BTF_KIND_FUNC);
+	if (!kfunc_id)
+		kfunc_id = -1;
+}
+
 int xskf_features__probe_rx_kfuncs(void)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
-	long err = libbpf_get_error(btf);
+	struct btf *btf;
+	long err;
 	pthread_t t;
 	void *ret;
-	int id;
+	int id = kfunc_id;
 
-	if (err)
-		return (int)err;
-	/* the id of hints_probe.c's kfunc, as libbpf resolves the hw program's calls */
-	id = btf__find_by_name_kind(btf, "bpf_xdp_metadata_rx_timestamp", BTF_KIND_FUNC);
-	btf__free(btf);
+	/* the kernel's BTF is 5-6 MiB to parse: once a run (prog.c hands its parse over) */
+	if (!id) {
+		btf = btf__load_vmlinux_btf();
+		err = libbpf_get_error(btf);
+		if (err)
+			return (int)err;
+		/* the id of hints_probe.c's kfunc, as libbpf resolves the hw program's calls */
+		id = btf__find_by_name_kind(btf, "bpf_xdp_metadata_rx_timestamp", BTF_KIND_FUNC);
+		btf__free(btf);
+	}
 	if (id <= 0)
 		return -EOPNOTSUPP; /* not in the kernel (before 6.3) */
 	err = -pthread_create(&t, NULL, kfunc_thread, &id);

@@ -13,6 +13,9 @@
  * kernel's BTF has no such kfunc.
  */
 int xskf_features__probe_rx_kfuncs(void);
+struct btf;
+/* The kfunc's id from a kernel BTF already parsed (prog.c), so that the probe parses none. */
+void xskf_features__kfunc_btf(const struct btf *btf);
 
 /* A UMEM registered with tx_metadata_len (XDP_UMEM_TX_METADATA_LEN, Linux 6.8+). */
 int xskf_features__probe_tx_metadata(void);

@@ -21,6 +21,7 @@
 #include "backend/xdp/xdp.h"
 #include "core/hints.h"
 #include "backend/xdp/features.h"
+#include "backend/xdp/features_probe.h"
 #include "backend/xdp/hints_probe.h"
 #include "core/engine.h"
 #include "core/proc.h"
@@ -462,6 +463,7 @@ int xskf_prog__probe_kernel(struct xskf_engine *eng)
 		return (int)err;
 	}
 	xskf_hints__probe_kfuncs_btf(btf, &xskf_xdp_eng(eng)->kernel_kfuncs);
+	xskf_features__kfunc_btf(btf); /* the rx_kfuncs probe parses no BTF of its own */
 	xskf_xdp_eng(eng)->kernel_redirect_xsk = kernel_has_redirect_xsk(btf);
 	/*
 	 * Multi-buffer AF_XDP (XDP_USE_SG, Linux 6.6) added `bool sg` to struct xdp_sock: a
