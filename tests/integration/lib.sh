@@ -15,6 +15,23 @@ CTL=$B/apps/xskfctl
 PY=/usr/bin/python3 # the one that has scapy
 
 skip() { echo "SKIP: $*"; exit 77; }
+# features_use KEY: xskf's own probe table's answer, `xskf features --json`'s uses.KEY
+features_use() { "$B/apps/xskf" features --json | $PY -c 'import json,sys; print(json.load(sys.stdin)["uses"][sys.argv[1]])' "$1"; }
+# require_feature NAME...: skip, saying why, where a row of xskf's probe table does not work
+# (the kernel lacks it, or XSKF_FEATURES_OFF forces it off): for tests no other path can run
+# feature_why NAME: empty where the row works, else why not
+feature_why() {
+	"$B/apps/xskf" features --json | $PY -c 'import json,sys
+r = [r for r in json.load(sys.stdin)["features"] if r["feature"] == sys.argv[1]][0]
+print("" if r["works"] else "forced off by XSKF_FEATURES_OFF" if r["forced_off"] else r["error"])' "$1"
+}
+require_feature() {
+	local n bad
+	for n in "$@"; do
+		bad=$(feature_why "$n")
+		[ -z "$bad" ] || skip "xskf features: $n does not work here ($bad); no path runs this test without it"
+	done
+}
 ok() { echo "ok - $*"; }
 
 # fail MSG: one line on stderr, then what each hook of FAIL_HOOKS adds (an app's last

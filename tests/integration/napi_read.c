@@ -30,7 +30,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xskf-napi-read: no interface %s\n", argv[1]);
 		return 2;
 	}
-	err = xskf_napi_nl__open(&nl);
+	/* the kernel's values, whatever XSKF_FEATURES_OFF makes xskf itself do: a checking tool */
+	err = xskf_napi_nl__open_raw(&nl);
 	if (err) {
 		fprintf(stderr, "xskf-napi-read: netdev netlink: %s\n", strerror(-err));
 		return 2;

@@ -25,6 +25,8 @@ P=ck$$
 VETH_TX_CSUM=on
 MTU=${1:-1500}
 . "$(dirname "$0")/fwd_lib.sh"
+# MTU 9000: chains of buffers, natively (no other path forwards these frames)
+[ "${1:-1500}" = 9000 ] && require_feature xsk_sg frags
 for c in iperf3 tshark tcpdump curl; do
 	command -v $c >/dev/null || { echo "SKIP: $c missing (scripts/deps.sh)"; exit 77; }
 done

@@ -53,11 +53,19 @@ esac
 # where the hints go on this kernel, as xskf's own probe says (a kernel that refuses
 # adjust_meta, or the whole suite run with it forced off, runs every hints test in the headroom;
 # with adjust_head or disp_pkt_data forced off too, in userspace)
-probed=$("$B/apps/xskf" features --json | $PY -c 'import json,sys; print(json.load(sys.stdin)["uses"]["hints"])')
+uses() { "$B/apps/xskf" features --json | $PY -c 'import json,sys; print(json.load(sys.stdin)["uses"][sys.argv[1]])' "$1"; }
+probed=$(uses hints)
 if [ $mode != off ] && [ $user = 0 ] && [ $head = 0 ]; then
 	[ "$probed" = headroom ] && head=1
 	[ "$probed" = userspace ] && user=1
 fi
+# no way carries hints at all (none of the three: the run without them is the 'off' case)
+[ "$probed" = none ] && [ $mode != off ] &&
+	skip "RX hints: xskf features says no way carries them here (XSKF_FEATURES_OFF=${XSKF_FEATURES_OFF:-})"
+# driver hints: where the RX metadata kfuncs' row is off, the native program is the software one
+# (or where the driver's kfuncs are unknown: the netdev netlink family's row off)
+kfuncs=$(uses rx_kfuncs)
+[ "$(uses netdev_genl)" = True ] || kfuncs=False
 tb_up_out "xh$$"
 NGEN=3000
 NUDP=200
@@ -126,9 +134,15 @@ elif grep -q "in the headroom" "$out/rx.err"; then
 fi
 case $mode in
 native)
-	grep -q "RX hints from the driver: rx_hash" "$out/rx.err" || fail "hw variant not chosen"
 	gm=$(json_get "$out/gen.json" "d['method']")
-	if [ "$gm" = xsk ]; then
+	if [ "$kfuncs" != True ]; then
+		grep -q "rx hash in software (\(RX metadata kfuncs\|the netdev netlink family\) forced off by XSKF_FEATURES_OFF" "$out/rx.err" ||
+			fail "rx_kfuncs off: the software variant's line not said"
+		[ "$hw" = 0 ] || fail "hash_hw $hw with the RX metadata kfuncs off"
+		[ "$sw" -ge $total ] || fail "hash_sw $sw, expected >= $total"
+	elif ! grep -q "RX hints from the driver: rx_hash" "$out/rx.err"; then
+		fail "hw variant not chosen"
+	elif [ "$gm" = xsk ]; then
 		# copy-mode AF_XDP frames are skbs in veth's ring: they have a hash
 		[ "$hw" -ge $total ] && [ "$hw" -le $((total + 10)) ] ||
 			fail "hash_hw $hw, expected $total (socket and AF_XDP generator traffic)"

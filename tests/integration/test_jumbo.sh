@@ -24,6 +24,7 @@ if [ "$case_name" = tunnel ]; then
 	# MTU 9000 on the access side and the kernel's VXLAN devices, 9100 on the underlay
 	TAG=j
 	. "$(dirname "$0")/tunnel_lib.sh"
+	require_feature xsk_sg frags # chains of buffers, natively: no other path takes these frames
 	set +e
 	tun_bed_up 9000
 	write_config "$WORK/tun.conf"
@@ -51,6 +52,9 @@ if [ "$case_name" = tunnel ]; then
 	exit 0
 fi
 . "$(dirname "$0")/fwd_lib.sh"
+# frames longer than a UMEM frame need multi-buffer AF_XDP, and native mode at MTU 9000 a
+# frags-aware program: without them no path takes these frames (SKB mode needs the first only)
+if [ "$case_name" = skb ]; then require_feature xsk_sg; else require_feature xsk_sg frags; fi
 
 # send_raw NS IF DST SRC N LEN [VLAN]: N frames of LEN bytes (ethertype 0x88b5, the sequence
 # number in the first payload bytes, from SEQ0, default 0) from a packet socket.

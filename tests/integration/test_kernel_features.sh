@@ -32,15 +32,26 @@ run() {
 	dut "$RXDROP" -i "$TB_IF_DUT" -N -c --cpus 1 -d 1 "$@" >"$out/$name.json" 2>"$out/$name.err"
 	rc=$?
 }
+# uses KEY: xskf's own probe table's answer (`xskf features --json`, uses.KEY) on the dut: a
+# row forced off by XSKF_FEATURES_OFF reads as the kernel lacking it, its line says forced
+uses() { $PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["uses"][sys.argv[2]])' "$out/features.json" "$1"; }
+forced() { [[ ${XSKF_FEATURES_OFF:-} =~ (^|,)($1|all)(,|$) ]]; }
 # has NAME LINE: the run NAME printed exactly LINE (a whole line)
 has() { grep -qxF -- "$2" "$out/$1.err" || { cat "$out/$1.err" >&2; fail "$1: no line '$2'"; }; }
 
 tb_up_out "xk$$"
 I=$TB_IF_DUT
+dut "$B/apps/xskf" features --json >"$out/features.json" || fail "xskf features --json"
 
 run hints
 [ $rc = 0 ] || { cat "$out/hints.err" >&2; fail "hints: exit $rc"; }
-if kge 6 3; then
+if [ "$(uses hints)" = none ]; then
+	has hints "xskf: $I: RX hints off (neither adjust helper: the line above): the XDP program writes no meta"
+elif forced rx_kfuncs; then
+	has hints "xskf: $I: RX hints: packet type and offsets parsed in XDP, rx hash in software (RX metadata kfuncs forced off by XSKF_FEATURES_OFF); read: ptype rx_hash"
+elif kge 6 3 && forced netdev_genl; then
+	has hints "xskf: $I: RX hints: packet type and offsets parsed in XDP, rx hash in software (the netdev netlink family forced off by XSKF_FEATURES_OFF: the driver's kfuncs unknown); read: ptype rx_hash"
+elif kge 6 3; then
 	has hints "xskf: $I: RX hints from the driver: rx_hash; packet type and offsets parsed in XDP; read: ptype rx_hash"
 else
 	has hints "xskf: $I: RX hints: packet type and offsets parsed in XDP, rx hash in software (driver hints need the RX metadata kfuncs of Linux 6.3+); read: ptype rx_hash"
@@ -49,10 +60,14 @@ ok "RX metadata kfuncs (6.3): $(grep -o 'RX hints[^;(]*' "$out/hints.err" | head
 
 run napi --napi defer=2,gro-flush=200000
 [ $rc = 0 ] || { cat "$out/napi.err" >&2; fail "napi: exit $rc"; }
-if ! kge 6 2; then
-	why="the kernel has no netdev netlink family (6.2+)"
+if forced netdev_genl; then
+	why="the netdev netlink family forced off by XSKF_FEATURES_OFF"
+elif ! kge 6 3; then
+	why="the kernel has no netdev netlink family (6.3+)"
 elif ! kge 6 13; then
 	why="the kernel has no napi-set (6.13+)"
+elif forced napi_ids; then
+	why="NAPI IDs per queue forced off by XSKF_FEATURES_OFF"
 else
 	why="its queues name no NAPI (its sockets have no NAPI ID)"
 fi
@@ -62,10 +77,14 @@ ok "--napi defer,gro-flush per device: $why; put back at exit"
 
 run irq --napi irq-suspend=1000000
 [ $rc != 0 ] || fail "--napi irq-suspend: the start did not fail"
-if ! kge 6 2; then
+if forced netdev_genl; then
+	has irq "xskf: --napi irq-suspend=1000000: the netdev netlink family forced off by XSKF_FEATURES_OFF: leave it out"
+elif ! kge 6 3; then
 	has irq "xskf: --napi irq-suspend=1000000: the kernel has no netdev netlink family (6.13+): leave it out"
 elif ! kge 6 13; then
 	has irq "xskf: --napi irq-suspend=1000000: the kernel has no napi-set (6.13+): leave it out"
+elif forced napi_ids; then
+	has irq "xskf: --napi irq-suspend=1000000: IRQ suspension is per NAPI, and NAPI IDs per queue are forced off by XSKF_FEATURES_OFF: leave it out"
 else
 	has irq "xskf: --napi irq-suspend=1000000: IRQ suspension is per NAPI and needs -B on sockets with a NAPI ID: $I queue 0 (copy mode) has none"
 fi
@@ -76,7 +95,9 @@ ok "--napi irq-suspend refused in one line (exit $rc): $(grep -o 'irq-suspend=10
 gen timeout 60 "$TXGEN" -i "$TB_IF_GEN" -c --tx-csum --count 100 --quiet --json >"$out/tx.json" 2>"$out/tx.err"
 rc=$?
 [ $rc = 0 ] || { cat "$out/tx.err" >&2; fail "xsk-txgen --tx-csum: exit $rc"; }
-if kge 6 8; then
+if forced tx_metadata; then
+	line=$(grep -F "(AF_XDP TX metadata forced off by XSKF_FEATURES_OFF)" "$out/tx.err")
+elif kge 6 8; then
 	line=$(grep -F "(copy mode bypasses the qdisc: software pacing)" "$out/tx.err")
 else
 	line=$(grep -F "(this kernel has no AF_XDP TX metadata: Linux 6.8+)" "$out/tx.err")
@@ -90,7 +111,7 @@ ok "AF_XDP TX metadata (6.8): ${line#xskf: }; 100 frames sent"
 dut ip link set "$I" mtu 9000 || fail "MTU 9000"
 run jumbo
 [ $rc = 0 ] || { cat "$out/jumbo.err" >&2; fail "jumbo: exit $rc"; }
-if kge 6 6; then
+if kge 6 6 && ! forced xsk_sg; then
 	grep -qF "XDP_USE_SG, Linux 6.6+" "$out/jumbo.err" && fail "jumbo: 'needs 6.6' said on $(uname -r)"
 	ok "multi-buffer AF_XDP (6.6): available, no line about it"
 else

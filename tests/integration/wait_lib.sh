@@ -83,7 +83,18 @@ app_rx() {
 app_tx() { app_live "$1" "sum(q['tx_packets'] for q in j['queues'])"; }
 
 # wait_app_rx PID N [PORT]: wait until the run PID has received N frames.
-wait_app_rx() { wait_for "$2 frames received by pid $1${3:+ on $3}" ge app_rx "$1" "${3:-}" "$2"; }
+# On a failure, where the missing frames went: each queue's kernel and program counters.
+wait_app_rx() {
+	LAST=
+	wait_until "$WAIT_S" ge app_rx "$1" "${3:-}" "$2" && return 0
+	echo "# pid $1's queues: $(app_live "$1" "[(q['port'], q['queue'], q['rx_packets'], q.get('kernel'), q.get('program')) for q in j['queues']]" 2>&1)" >&2
+	fail "no $2 frames received by pid $1${3:+ on $3} after $WAIT_S s${LAST:+ (last seen: $LAST)}"
+}
+
+# carrier_up NS IF: IF in NS has a carrier (a veth's comes after both ends are up, through the
+# kernel's link watch: later than `ip link set up` returns on a loaded machine).
+carrier_up() { [ "$(ip netns exec "$1" cat "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ]; }
+wait_carrier() { wait_for "carrier on $1/$2" carrier_up "$1" "$2"; }
 
 # sysfs_ctr NS IF NAME: a kernel interface counter (rx_packets, tx_packets, ...).
 sysfs_ctr() { ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"; }

@@ -540,7 +540,9 @@ static unsigned int napi_census(const struct xskf_engine *eng, const struct xskf
  * and igb, seen in the lab on 7.3); veth names none.
  */
 #define NO_NAPI_WHY                                                                                \
-	(xskf_features__probe(XSKF_FEAT_BUSY_POLL)                                                  \
+	(xskf_features__probe(XSKF_FEAT_BUSY_POLL) == -ECANCELED                                    \
+	     ? "busy_poll forced off by XSKF_FEATURES_OFF"                                          \
+	 : xskf_features__probe(XSKF_FEAT_BUSY_POLL)                                                \
 	     ? "this kernel gives AF_XDP sockets none: no SO_PREFER_BUSY_POLL, Linux 5.11+"        \
 	     : "its driver names no NAPI for the queue, as veth; NIC drivers do, copy mode included")
 

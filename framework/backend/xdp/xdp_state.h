@@ -41,6 +41,7 @@ struct xskf_xdp_port {
 	char foreign_name[64];
 	enum xskf_redirect_tier tier;
 	unsigned int hints_hw; /* XSKF_HINTS_KF_* the attached program reads from the driver */
+	const char *hints_why; /* why none, where the kernel has the kfuncs (a static text) */
 	int promisc_fd; /* xskf_engine__promisc()'s AF_PACKET socket (promisc.c); below 3: none */
 	/* --serve (pin.c): queues kept for other AF_XDP apps' sockets, no socket of ours;
 	 * owned in xskf_queues (marked served), our rules apply there */

@@ -19,6 +19,7 @@
 #include "backend/xdp/prog/prog.h"
 #include "backend/xdp/prog/dispatch.h"
 #include "backend/xdp/doctor/doctor_judge.h"
+#include "backend/xdp/prog/features.h"
 
 /* netdev xdp-features bits (hints_probe.h) */
 #define XF_BASIC (1ull << 0)
@@ -202,6 +203,13 @@ void xskf_dr__check_napi(struct xskf_dr_report *r, const struct xskf_dr_ask *a, 
 	int err = xskf_napi_nl__open(&nl);
 
 	memset(none, 0, sizeof(none));
+	if (!err && xskf_features__probe(XSKF_FEAT_NAPI_IDS) == -ECANCELED) {
+		xskf_napi_nl__close(&nl);
+		xskf_dr__add(r, XSKF_DR_UNKNOWN, "napi",
+			     "the NAPI IDs of the queues are not read\nnapi_ids forced off by "
+			     "XSKF_FEATURES_OFF\n");
+		return;
+	}
 	if (!err) {
 		for (i = 0; !err && i < a->nq; i++) {
 			uint32_t id = 0;
@@ -218,7 +226,9 @@ void xskf_dr__check_napi(struct xskf_dr_report *r, const struct xskf_dr_ask *a, 
 		xskf_dr__add(r, XSKF_DR_UNKNOWN, "napi",
 			     "the NAPI IDs of the queues are not "
 			     "reported\nnetdev netlink queue-get: %s (Linux 6.8+)\n",
-			     strerror(-err));
+			     xskf_features__forced_off("netdev_genl")
+				 ? "forced off by XSKF_FEATURES_OFF"
+				 : strerror(-err));
 		return;
 	}
 	if (!nr) {

@@ -23,6 +23,7 @@
 #include <bpf/libbpf.h>
 
 #include "backend/xdp/prog/features.h"
+#include "backend/xdp/prog/features_probe.h"
 #include "core/log.h"
 
 #ifndef XDP_USE_SG
@@ -110,6 +111,32 @@ static const struct {
 				  "the control thread keeps CAP_BPF and CAP_SYS_ADMIN after set-up "
 				  "(counters, steering, the watch, the detach)",
 				  probe_bpf_nocap },
+	[XSKF_FEAT_RX_KFUNCS] = { "rx_kfuncs",
+				  "RX metadata kfuncs (bpf_xdp_metadata_rx_hash() ...) in a "
+				  "device-bound XDP program (Linux 6.3+)",
+				  "no driver hints: the XDP program is loaded without the kfuncs; "
+				  "rx_hash is computed in software from the frame (Toeplitz with "
+				  "the port's RSS key) when the app asks, no RX timestamp or VLAN "
+				  "tag from the driver",
+				  xskf_features__probe_rx_kfuncs },
+	[XSKF_FEAT_TX_METADATA] = { "tx_metadata",
+				    "AF_XDP TX metadata (UMEM tx_metadata_len, Linux 6.8+)",
+				    "the UMEM is registered without TX metadata room: TX checksums "
+				    "(--tx-csum) are computed by xskf on the worker; TX timestamps "
+				    "and launch times are not carried out (counted)",
+				    xskf_features__probe_tx_metadata },
+	[XSKF_FEAT_NETDEV_GENL] = { "netdev_genl",
+				    "the netdev netlink family: a driver's xdp, xsk and RX metadata "
+				    "features (dev-get, Linux 6.3+)",
+				    "xskf assumes nothing of the driver: zero-copy tried, then copy "
+				    "mode; no driver hints (software values); TX metadata done by "
+				    "xskf in zero-copy; --napi per device (sysfs)",
+				    xskf_features__probe_netdev_genl },
+	[XSKF_FEAT_NAPI_IDS] = { "napi_ids", "NAPI IDs per queue (netdev queue-get, Linux 6.8+)",
+				 "--napi sets deferral per device (sysfs), not per NAPI, and refuses "
+				 "irq-suspend; doctor names no NAPI per queue; busy polling still "
+				 "polls each socket's own NAPI (SO_INCOMING_NAPI_ID)",
+				 xskf_features__probe_napi_ids },
 };
 
 static int results[XSKF_FEAT_NR];
@@ -419,6 +446,15 @@ const char *xskf_features__what(enum xskf_feat f)
 const char *xskf_features__without(enum xskf_feat f)
 {
 	return (unsigned int)f < XSKF_FEAT_NR ? table[f].without : "?";
+}
+
+const char *xskf_features__why(enum xskf_feat f, const char *kernel_why)
+{
+	int r = xskf_features__probe(f);
+
+	if (!r)
+		return NULL;
+	return r == -ECANCELED ? "forced off by XSKF_FEATURES_OFF" : kernel_why;
 }
 
 /* "works", "forced off", or the refusal's errno text */

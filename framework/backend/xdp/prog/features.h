@@ -11,6 +11,8 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/features_off.h" /* xskf_features__forced_off() */
 
@@ -31,6 +33,10 @@ enum xskf_feat {
 	XSKF_FEAT_DISP_PKT_DATA, /* libxdp's dispatcher takes a component that changes packet
 				  * data: told by the attach, not probed ahead (0 unless forced) */
 	XSKF_FEAT_BPF_NOCAP,	/* bpf() on fds held, by a thread without CAP_BPF */
+	XSKF_FEAT_RX_KFUNCS,	/* the RX metadata kfuncs in a device-bound program */
+	XSKF_FEAT_TX_METADATA,	/* AF_XDP TX metadata (UMEM tx_metadata_len) */
+	XSKF_FEAT_NETDEV_GENL,	/* the netdev generic-netlink family (dev-get) */
+	XSKF_FEAT_NAPI_IDS,	/* NAPI IDs per queue (netdev queue-get) */
 	XSKF_FEAT_NR
 };
 
@@ -47,6 +53,13 @@ int xskf_features__probe(enum xskf_feat f);
 const char *xskf_features__name(enum xskf_feat f);
 const char *xskf_features__without(enum xskf_feat f);
 const char *xskf_features__what(enum xskf_feat f);
+
+/*
+ * xskf_features__why() - the reason @f is not used, for a start-up line: "forced off by
+ * XSKF_FEATURES_OFF", or @kernel_why (what the kernel lacks) where the kernel refused it.
+ * NULL where the feature works. Thread: as xskf_features__probe().
+ */
+const char *xskf_features__why(enum xskf_feat f, const char *kernel_why);
 
 
 /*

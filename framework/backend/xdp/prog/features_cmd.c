@@ -16,6 +16,46 @@
 static const char *const xdp_feat_words[] = { "basic",	      "redirect", "ndo-xmit", "xsk-zerocopy",
 					      "hw-offload", "rx-sg",	  "ndo-xmit-sg" };
 
+/*
+ * The RX metadata kfuncs the driver implements (@kf, or unknown: @ekf), and what xskf reads
+ * there: as prog.c's hw_hints_mask() decides, none where the driver's answer is unknown or
+ * the kernel's row is off (software values then).
+ */
+/*
+ * Does xskf call the RX metadata kfuncs where the driver has them? As prog.c's
+ * hw_hints_mask(): not where the row is forced off or the kernel has none (EOPNOTSUPP: not in
+ * its BTF); another refusal of the probe (its veth, its namespace: EPERM without
+ * CAP_SYS_ADMIN) is left to the load on the port, which falls back to software values.
+ */
+static bool kfuncs_called(void)
+{
+	int r = xskf_features__probe(XSKF_FEAT_RX_KFUNCS);
+
+	return r != -ECANCELED && r != -EOPNOTSUPP;
+}
+
+static void print_kfuncs(FILE *f, unsigned int kf, int ekf)
+{
+	const char *off = kfuncs_called() ? NULL
+			  : xskf_features__why(XSKF_FEAT_RX_KFUNCS, "not in this kernel");
+
+	if (ekf) {
+		fprintf(f, "  rx kfuncs      unknown (%s): xskf calls none: software values\n",
+			xskf_features__forced_off("netdev_genl") ? "netdev_genl forced off"
+								  : strerror(-ekf));
+		return;
+	}
+	fprintf(f, "  rx kfuncs      %s%s%s", kf & XSKF_HINTS_KF_HASH ? "hash " : "",
+		kf & XSKF_HINTS_KF_TIMESTAMP ? "timestamp " : "",
+		kf & XSKF_HINTS_KF_VLAN_TAG ? "vlan_tag " : "");
+	if (!kf)
+		fprintf(f, "none: software hash (Toeplitz with the port's RSS key)\n");
+	else if (off)
+		fprintf(f, "implemented; xskf calls none (rx_kfuncs %s): software values\n", off);
+	else
+		fprintf(f, "implemented and called\n");
+}
+
 /* What the driver of @ifindex says (netdev netlink), as JSON members or lines. */
 static void print_dev(FILE *f, const char *ifname, int ifindex, bool json)
 {
@@ -42,7 +82,9 @@ static void print_dev(FILE *f, const char *ifname, int ifindex, bool json)
 		return;
 	}
 	fprintf(f, "\n%s:\n", ifname);
-	if (exf)
+	if (exf && xskf_features__forced_off("netdev_genl"))
+		fprintf(f, "  xdp features   unknown (netdev_genl forced off by XSKF_FEATURES_OFF)\n");
+	else if (exf)
 		fprintf(f, "  xdp features   unknown (%s: netdev netlink is Linux 6.3+)\n",
 			strerror(-exf));
 	else
@@ -51,14 +93,13 @@ static void print_dev(FILE *f, const char *ifname, int ifindex, bool json)
 				  : xf & (1u << 3) ? "yes" : "no: copy mode\n");
 	if (!exf && (xf & (1u << 3)))
 		fprintf(f, ", %u buffers a frame at most\n", segs ? segs : 1);
-	if (ekf)
-		fprintf(f, "  rx kfuncs      unknown (%s): xskf calls them and takes their answer\n",
-			strerror(-ekf));
-	else
-		fprintf(f, "  rx kfuncs      %s%s%s%s\n", kf & XSKF_HINTS_KF_HASH ? "hash " : "",
-			kf & XSKF_HINTS_KF_TIMESTAMP ? "timestamp " : "",
-			kf & XSKF_HINTS_KF_VLAN_TAG ? "vlan_tag" : "",
-			kf ? "" : "none: software hash (Toeplitz with the port's RSS key)");
+	print_kfuncs(f, kf, ekf);
+}
+
+/* "true" where the row works: xskf uses the feature */
+static const char *yes(enum xskf_feat f)
+{
+	return xskf_features__probe(f) ? "false" : "true";
 }
 
 /* Where the hints go by default (--hints-in auto, through the dispatcher): hints_in.h's word. */
@@ -83,8 +124,13 @@ static void print_uses(FILE *f, bool json)
 	const char *gen = !xskf_features__probe(XSKF_FEAT_LIVE_FRAMES) ? "live" : "xsk";
 
 	if (json) {
-		fprintf(f, ",\"uses\":{\"hints\":\"%s\",\"attach\":\"%s\",\"trafficgen\":\"%s\"}",
-			hints, disp ? "dispatcher" : "alone", gen);
+		fprintf(f,
+			",\"uses\":{\"hints\":\"%s\",\"attach\":\"%s\",\"trafficgen\":\"%s\","
+			"\"rx_kfuncs\":%s,\"tx_metadata\":%s,\"busy_poll\":%s,\"napi_ids\":%s,"
+			"\"netdev_genl\":%s}",
+			hints, disp ? "dispatcher" : "alone", gen, kfuncs_called() ? "true" : "false",
+			yes(XSKF_FEAT_TX_METADATA), yes(XSKF_FEAT_BUSY_POLL), yes(XSKF_FEAT_NAPI_IDS),
+			yes(XSKF_FEAT_NETDEV_GENL));
 		return;
 	}
 	fprintf(f, "\nxskf uses:\n");

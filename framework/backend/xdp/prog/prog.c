@@ -24,6 +24,7 @@
 #include "backend/xdp/prog/features.h"
 #include "backend/xdp/prog/hints_probe.h"
 #include "backend/xdp/prog/percpu.h"
+#include "backend/xdp/prog/features_probe.h"
 #include "core/engine.h"
 #include "core/proc.h"
 #include "backend/xdp/prog/verifier_log.h"
@@ -470,6 +471,7 @@ int xskf_prog__probe_kernel(struct xskf_engine *eng)
 		return (int)err;
 	}
 	xskf_hints__probe_kfuncs_btf(btf, &xskf_xdp_eng(eng)->kernel_kfuncs);
+	xskf_features__kfunc_btf(btf); /* the rx_kfuncs probe parses no BTF of its own */
 	xskf_xdp_eng(eng)->kernel_redirect_xsk = kernel_has_redirect_xsk(btf);
 	/*
 	 * Multi-buffer AF_XDP (XDP_USE_SG, Linux 6.6) added `bool sg` to struct xdp_sock: a
@@ -691,8 +693,26 @@ static unsigned int hw_hints_mask(struct xskf_engine *eng, struct xskf_port *por
 	k = xskf_xdp_eng(eng)->kernel_kfuncs & xskf_hints__kfuncs_for(eng->hints);
 	if (!k)
 		return 0;
-	if (xskf_hints__probe_dev(port->ifindex, &d))
+	/*
+	 * The table's row, forced off: the software program. (The kernel without them: k is 0
+	 * above.) Another refusal of its probe (a device-bound load on a veth of its own, in a
+	 * namespace of its own: EPERM without CAP_SYS_ADMIN) is met here by the load on the port
+	 * itself, which falls back to the software program in one line (xskf_prog__setup());
+	 * features_cmd.c's kfuncs_called() says the same.
+	 */
+	if (xskf_features__probe(XSKF_FEAT_RX_KFUNCS) == -ECANCELED) {
+		xskf_xdp_port(port)->hints_why = "RX metadata kfuncs forced off by XSKF_FEATURES_OFF";
 		return 0;
+	}
+	if (xskf_hints__probe_dev(port->ifindex, &d)) {
+		xskf_xdp_port(port)->hints_why =
+		    xskf_features__probe(XSKF_FEAT_NETDEV_GENL) == -ECANCELED
+			? "the netdev netlink family forced off by XSKF_FEATURES_OFF: the driver's "
+			  "kfuncs unknown"
+			: "the kernel does not say which kfuncs the driver implements (netdev "
+			  "netlink xdp-rx-metadata-features, Linux 6.8+)";
+		return 0;
+	}
 	/*
 	 * A kfunc caller must be loaded device-bound, and so must the dispatcher it is a
 	 * component of: libxdp binds its dispatcher only from its v3 (libxdp 1.6), which this
@@ -717,7 +737,11 @@ static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
 
 	if (eng->o.no_hints) {
 		pr_info("%s: RX hints off (%s): the XDP program writes no meta\n", port->name,
-			eng->hints_unread ? "no app reads any" : "--no-hints");
+			eng->hints_unread ? "no app reads any"
+			: xskf_features__probe(XSKF_FEAT_ADJUST_META) &&
+				  xskf_features__probe(XSKF_FEAT_ADJUST_HEAD)
+			    ? "neither adjust helper: the line above"
+			    : "--no-hints");
 		return;
 	}
 	xskf_hints__set_str(eng->hints, set, sizeof(set));
@@ -739,7 +763,8 @@ static void print_hints(struct xskf_engine *eng, struct xskf_port *port)
 			  "reads them"
 		    : !xskf_xdp_eng(eng)->kernel_kfuncs
 			? "driver hints need the RX metadata kfuncs of Linux 6.3+"
-			: "the driver offers no hint kfunc",
+		    : xskf_xdp_port(port)->hints_why ? xskf_xdp_port(port)->hints_why
+						      : "the driver offers no hint kfunc",
 		    set);
 		return;
 	}
@@ -829,6 +854,7 @@ int xskf_prog__setup(struct xskf_engine *eng, struct xskf_port *port)
 	if (err)
 		goto unlock;
 
+	xskf_xdp_port(port)->hints_why = NULL;
 	xskf_xdp_port(port)->hints_hw = hw_hints_mask(eng, port);
 	if (xskf_xdp_port(port)->share.join_id) {
 		err = xskf_share__join(eng, port);

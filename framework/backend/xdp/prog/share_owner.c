@@ -45,8 +45,12 @@ static bool fd_is_map(int dfd, const char *name, uint32_t map_id)
 	return p && strtoul(p + 8, NULL, 10) == map_id;
 }
 
-/* Does process @pid hold an fd of map @map_id? */
-static bool holds_map(pid_t pid, uint32_t map_id)
+/*
+ * Does process @pid hold an fd of map @map_id? 1 yes, 0 no, -1 unknown: its fdinfo is not
+ * ours to read (EACCES: reading it is a ptrace access, refused to a run that dropped its
+ * capabilities after set-up while @pid, an xskf run in its own set-up, still holds more).
+ */
+static int holds_map(pid_t pid, uint32_t map_id)
 {
 	char path[64];
 	struct dirent *de;
@@ -56,7 +60,7 @@ static bool holds_map(pid_t pid, uint32_t map_id)
 	snprintf(path, sizeof(path), "/proc/%d/fdinfo", (int)pid);
 	d = opendir(path);
 	if (!d)
-		return false;
+		return errno == EACCES || errno == EPERM ? -1 : 0;
 	while (!found && (de = readdir(d)))
 		if (de->d_name[0] != '.')
 			found = fd_is_map(dirfd(d), de->d_name, map_id);
@@ -76,7 +80,7 @@ pid_t xskf_share__map_holder(uint32_t map_id)
 		char *end;
 		long pid = strtol(de->d_name, &end, 10);
 
-		if (pid > 0 && !*end && pid != me && holds_map((pid_t)pid, map_id))
+		if (pid > 0 && !*end && pid != me && holds_map((pid_t)pid, map_id) == 1)
 			found = (pid_t)pid;
 	}
 	closedir(d);
@@ -94,6 +98,7 @@ static unsigned int cache_next;
 bool xskf_share__owner_live(uint32_t map_id, uint32_t pid, uint64_t start)
 {
 	unsigned int i;
+	int held;
 	bool live;
 
 	if (!pid || pid > 4194304 || !xskf_proc__same((pid_t)pid, start))
@@ -101,7 +106,15 @@ bool xskf_share__owner_live(uint32_t map_id, uint32_t pid, uint64_t start)
 	for (i = 0; i < OWNER_CACHE; i++)
 		if (cache[i].pid == pid && cache[i].start == start && cache[i].map_id == map_id)
 			return cache[i].live;
-	live = !map_id || holds_map((pid_t)pid, map_id);
+	held = map_id ? holds_map((pid_t)pid, map_id) : 1;
+	/*
+	 * Unknown: the process lives (its start time matched) but has more capabilities than
+	 * we kept. Live for now and not cached: cached "dead", a run that joined while we
+	 * looked lost its queues' rules to our watch, and our exit detached its program.
+	 */
+	if (held < 0)
+		return true;
+	live = held == 1;
 	cache[cache_next].pid = pid;
 	cache[cache_next].start = start;
 	cache[cache_next].map_id = map_id;

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "backend/xdp/xdp_state.h"
+#include "backend/xdp/prog/features.h"
 #include "core/engine.h"
 #include "core/idle.h"
 #include "core/log.h"
@@ -387,7 +388,9 @@ static void clean_stale(struct xskf_napi_run *r)
 const char *xskf_napi__device_why(bool netlink, bool napi_set, uint32_t napi_id)
 {
 	if (!netlink)
-		return "the kernel has no netdev netlink family (6.2+)";
+		return xskf_features__forced_off("netdev_genl")
+			   ? "the netdev netlink family forced off by XSKF_FEATURES_OFF"
+			   : "the kernel has no netdev netlink family (6.3+)";
 	if (!napi_set)
 		return "the kernel has no napi-set (6.13+)";
 	if (!napi_id)
@@ -413,6 +416,10 @@ static int plan_port(struct xskf_engine *eng, struct xskf_napi_run *r, const str
 	unsigned int i, first = r->n;
 
 	*why = xskf_napi__device_why(r->nl_ok, r->nl.has_napi_set, 1);
+	if (!*why && xskf_features__probe(XSKF_FEAT_NAPI_IDS))
+		*why = xskf_features__probe(XSKF_FEAT_NAPI_IDS) == -ECANCELED
+			   ? "NAPI IDs per queue forced off by XSKF_FEATURES_OFF"
+			   : "the kernel names no NAPI per queue (netdev queue-get, 6.8+)";
 	for (i = 0; i < eng->nr_socks && !*why; i++) {
 		const struct xskf_sock *s = &eng->socks[i];
 		uint32_t id;
@@ -530,12 +537,24 @@ static int irq_suspend_check(struct xskf_engine *eng, const struct xskf_napi_run
 
 	if (!xskf_xdp_eng(eng)->napi_req.irq_set)
 		return 0;
+	if (!r->nl_ok && xskf_features__forced_off("netdev_genl")) {
+		pr_warn("--napi irq-suspend=%" PRIu64 ": the netdev netlink family forced off by "
+			"XSKF_FEATURES_OFF: leave it out\n",
+			xskf_xdp_eng(eng)->napi_req.irq_ns);
+		return -EOPNOTSUPP;
+	}
 	if (!r->nl_ok || !r->nl.has_napi_set || !r->irq_suspend) {
 		pr_warn("--napi irq-suspend=%" PRIu64 ": the kernel %s (6.13+): leave it out\n",
 			xskf_xdp_eng(eng)->napi_req.irq_ns,
 			!r->nl_ok ? "has no netdev netlink family"
 			: !r->nl.has_napi_set ? "has no napi-set"
 					      : "reports no irq-suspend-timeout for these NAPIs");
+		return -EOPNOTSUPP;
+	}
+	if (xskf_features__probe(XSKF_FEAT_NAPI_IDS) == -ECANCELED) {
+		pr_warn("--napi irq-suspend=%" PRIu64 ": IRQ suspension is per NAPI, and NAPI IDs "
+			"per queue are forced off by XSKF_FEATURES_OFF: leave it out\n",
+			xskf_xdp_eng(eng)->napi_req.irq_ns);
 		return -EOPNOTSUPP;
 	}
 	for (i = 0; i < eng->nr_socks; i++) {

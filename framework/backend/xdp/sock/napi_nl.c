@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 
 #include "backend/xdp/sock/napi_nl.h"
+#include "backend/xdp/prog/features.h"
 
 /* netdev.yaml's numbers (include/uapi/linux/netdev.h), stable uapi; Debian 12 has none */
 #define NL_NETDEV_CMD_DEV_GET	1
@@ -170,6 +171,17 @@ static void family_cb(const struct nlmsghdr *nh, void *ctx)
 }
 
 int xskf_napi_nl__open(struct xskf_napi_nl *nl)
+{
+	/* XSKF_FEATURES_OFF=netdev_genl plays a kernel without the family (before 6.3) */
+	if (xskf_features__forced_off("netdev_genl")) {
+		memset(nl, 0, sizeof(*nl));
+		nl->fd = -1;
+		return -ENOENT;
+	}
+	return xskf_napi_nl__open_raw(nl);
+}
+
+int xskf_napi_nl__open_raw(struct xskf_napi_nl *nl)
 {
 	struct family_ctx f = {.nl = nl};
 	struct timeval tv = {.tv_sec = 2};

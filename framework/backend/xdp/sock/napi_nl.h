@@ -36,9 +36,12 @@ struct xskf_napi_info {
 
 /*
  * xskf_napi_nl__open() - open a socket and resolve the "netdev" family and its ops.
- * Returns 0, -ENOENT when the kernel has no netdev family (before 6.2), or -errno.
+ * Returns 0, -ENOENT when the kernel has no netdev family (before 6.3) or
+ * XSKF_FEATURES_OFF names netdev_genl, or -errno.
  */
 int xskf_napi_nl__open(struct xskf_napi_nl *nl);
+/* The same whatever XSKF_FEATURES_OFF says: for the probe of the family (features_probe.c). */
+int xskf_napi_nl__open_raw(struct xskf_napi_nl *nl);
 void xskf_napi_nl__close(struct xskf_napi_nl *nl);
 
 /*

@@ -8,6 +8,7 @@
 
 #include "backend/xdp/prog/hints_probe.h"
 #include "backend/xdp/xdp_state.h"
+#include "backend/xdp/prog/features.h"
 #include "core/tx_meta.h"
 #include "backend/xdp/sock/txmd.h"
 
@@ -24,7 +25,9 @@ void xskf_txmd__setup_sock(struct xskf_engine *eng, struct xskf_sock *s, bool sa
 	if (!um->tx_meta_want)
 		return;
 	if (!um->tx_meta_len) {
-		why = " (this kernel has no AF_XDP TX metadata: Linux 6.8+)";
+		why = xskf_features__probe(XSKF_FEAT_TX_METADATA) == -ECANCELED
+			  ? " (AF_XDP TX metadata forced off by XSKF_FEATURES_OFF)"
+			  : " (this kernel has no AF_XDP TX metadata: Linux 6.8+)";
 	} else if (!s->zerocopy) {
 		/*
 		 * Copy mode: generic kernel code, whatever the driver (net/xdp/xsk.c): the
@@ -53,7 +56,11 @@ void xskf_txmd__setup_sock(struct xskf_engine *eng, struct xskf_sock *s, bool sa
 			if (feat & XSKF_XSK_FEAT_TX_LAUNCH_TIME_FIFO)
 				s->txmd_how[2] = XSKF_TXH_DEVICE;
 		} else {
-			why = " (the driver's xsk-features unreadable: netdev netlink, Linux 6.8+)";
+			why = xskf_features__forced_off("netdev_genl")
+				  ? " (the driver's xsk-features unread: the netdev netlink family "
+				    "forced off by XSKF_FEATURES_OFF)"
+				  : " (the driver's xsk-features unreadable: netdev netlink, Linux "
+				    "6.8+)";
 		}
 	}
 	if (say)

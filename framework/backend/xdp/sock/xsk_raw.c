@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "backend/xdp/xdp_state.h"
+#include "backend/xdp/prog/features.h"
 #include "core/engine.h"
 #include "backend/xdp/watch/jumbo.h"
 #include "core/ring_ops.h"
@@ -103,12 +104,16 @@ static int umem_reg(int fd, struct xskf_umem *um, uint32_t headroom, bool zeroco
 	 */
 	if (!zerocopy && !um->tx_no_sw_csum)
 		mr.flags |= XDP_UMEM_TX_SW_CSUM;
+	/* the table's row (features.c): forced off, or refused to its probe, the same call */
+	if (xskf_features__probe(XSKF_FEAT_TX_METADATA))
+		goto no_room;
 	if (!setsockopt(fd, SOL_XDP, XDP_UMEM_REG, &mr, sizeof(mr))) {
 		um->tx_meta_len = um->tx_meta_want;
 		return 0;
 	}
 	if (errno != EINVAL)
 		return -errno;
+no_room:
 	/* before 6.8: no such flags; the requests are done in software or counted */
 	mr.flags = 0;
 	mr.tx_metadata_len = 0;

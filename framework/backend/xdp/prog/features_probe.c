@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The probes of features.c's table that need more than a plain load or bind: the RX metadata
+ * kfuncs (a device-bound program, so a device that takes one), AF_XDP TX metadata (a UMEM
+ * registration with tx_metadata_len) and the netdev generic-netlink family (its dev-get and
+ * queue-get requests). Each is a real use of the feature, as the rest of the table.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <linux/if_link.h>
+#include <linux/if_xdp.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "backend/xdp/prog/features_probe.h"
+#include "backend/xdp/sock/napi_nl.h"
+#include "core/tx_meta.h" /* struct xskf_umem_reg, XDP_UMEM_TX_METADATA_LEN */
+
+#ifndef BPF_F_XDP_DEV_BOUND_ONLY
+#define BPF_F_XDP_DEV_BOUND_ONLY (1U << 6)
+#endif
+
+/* ---- RX metadata kfuncs ---- */
+
+#define PROBE_VETH "xskfprobe0"
+
+/*
+ * A veth pair made in the calling thread's network namespace (RTM_NEWLINK, kind veth, the
+ * peer named by the kernel): the ifindex of its end PROBE_VETH, or -errno.
+ */
+static int veth_make(void)
+{
+	struct {
+		struct nlmsghdr nh;
+		struct ifinfomsg ifi;
+		char attrs[64];
+	} r = { 0 };
+	struct {
+		struct nlmsghdr nh;
+		struct nlmsgerr e;
+	} ack;
+	struct rtattr *name, *info, *kind;
+	int fd, err;
+
+	r.nh.nlmsg_len = NLMSG_LENGTH(sizeof(r.ifi));
+	r.nh.nlmsg_type = RTM_NEWLINK;
+	r.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL;
+	name = (struct rtattr *)((char *)&r + NLMSG_ALIGN(r.nh.nlmsg_len));
+	name->rta_type = IFLA_IFNAME;
+	name->rta_len = RTA_LENGTH(sizeof(PROBE_VETH));
+	memcpy(RTA_DATA(name), PROBE_VETH, sizeof(PROBE_VETH));
+	r.nh.nlmsg_len = NLMSG_ALIGN(r.nh.nlmsg_len) + RTA_ALIGN(name->rta_len);
+	info = (struct rtattr *)((char *)&r + NLMSG_ALIGN(r.nh.nlmsg_len));
+	info->rta_type = IFLA_LINKINFO;
+	kind = RTA_DATA(info);
+	kind->rta_type = IFLA_INFO_KIND;
+	kind->rta_len = RTA_LENGTH(sizeof("veth"));
+	memcpy(RTA_DATA(kind), "veth", sizeof("veth"));
+	info->rta_len = RTA_LENGTH(RTA_ALIGN(kind->rta_len));
+	r.nh.nlmsg_len = NLMSG_ALIGN(r.nh.nlmsg_len) + RTA_ALIGN(info->rta_len);
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return -errno;
+	if (send(fd, &r, r.nh.nlmsg_len, 0) < 0 || recv(fd, &ack, sizeof(ack), 0) < 0)
+		err = -errno;
+	else
+		err = ack.nh.nlmsg_type == NLMSG_ERROR ? ack.e.error : -EPROTO;
+	close(fd);
+	if (err)
+		return err;
+	err = (int)if_nametoindex(PROBE_VETH);
+	return err ? err : -ENODEV;
+}
+
+/*
+ * In a network namespace of this thread's own (gone with the thread, the veth with it):
+ * load a device-bound XDP program on a veth that calls bpf_xdp_metadata_rx_timestamp() (kfunc
+ * @btf_id). The loopback device takes no device-bound program (no ndo_bpf: EOPNOTSUPP on every
+ * kernel), and no interface of the caller's namespace is touched.
+ */
+static void *kfunc_thread(void *arg)
+{
+	struct bpf_insn p[] = {
+		/* *(u64 *)(r10 - 8) = 0; r2 = r10 - 8; call kfunc(ctx, r2); return XDP_PASS */
+		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .off = -8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_2, .src_reg = BPF_REG_10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = BPF_REG_2, .imm = -8 },
+		{ .code = BPF_JMP | BPF_CALL, .src_reg = BPF_PSEUDO_KFUNC_CALL, .imm = *(int *)arg },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = XDP_PASS },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .prog_flags = BPF_F_XDP_DEV_BOUND_ONLY);
+	long err;
+	int fd;
+
+	if (unshare(CLONE_NEWNET))
+		return (void *)(long)-errno;
+	err = veth_make();
+	if (err < 0)
+		return (void *)err;
+	o.prog_ifindex = (__u32)err;
+	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "xskf_probe", "GPL", p, sizeof(p) / sizeof(p[0]), &o);
+	if (fd < 0)
+		return (void *)(long)-errno;
+	close(fd);
+	return NULL;
+}
+
+static int kfunc_id; /* from a kernel BTF the engine parsed already: 0 unknown, < 0 none */
+
+void xskf_features__kfunc_btf(const struct btf *btf)
+{
+	kfunc_id = btf__find_by_name_kind(btf, "bpf_xdp_metadata_rx_timestamp", BTF_KIND_FUNC);
+	if (!kfunc_id)
+		kfunc_id = -1;
+}
+
+int xskf_features__probe_rx_kfuncs(void)
+{
+	struct btf *btf;
+	long err;
+	pthread_t t;
+	void *ret;
+	int id = kfunc_id;
+
+	/* the kernel's BTF is 5-6 MiB to parse: once a run (prog.c hands its parse over) */
+	if (!id) {
+		btf = btf__load_vmlinux_btf();
+		err = libbpf_get_error(btf);
+		if (err)
+			return (int)err;
+		/* the id of hints_probe.c's kfunc, as libbpf resolves the hw program's calls */
+		id = btf__find_by_name_kind(btf, "bpf_xdp_metadata_rx_timestamp", BTF_KIND_FUNC);
+		btf__free(btf);
+	}
+	if (id <= 0)
+		return -EOPNOTSUPP; /* not in the kernel (before 6.3) */
+	err = -pthread_create(&t, NULL, kfunc_thread, &id);
+	if (err)
+		return (int)err;
+	pthread_join(t, &ret);
+	return (int)(long)ret;
+}
+
+/* ---- AF_XDP TX metadata ---- */
+
+int xskf_features__probe_tx_metadata(void)
+{
+	size_t len = 16 * 4096;
+	struct xskf_umem_reg mr = { .len = len, .chunk_size = 4096, .flags = XDP_UMEM_TX_METADATA_LEN,
+				    .tx_metadata_len = XSKF_TXMD_LEN };
+	int fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0), err = 0;
+	void *area;
+
+	if (fd < 0)
+		return -errno;
+	area = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (area == MAP_FAILED) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	/* a kernel before 6.8 refuses the flag (EINVAL), as xsk_raw.c's registration meets it */
+	mr.addr = (uint64_t)(uintptr_t)area;
+	if (setsockopt(fd, SOL_XDP, XDP_UMEM_REG, &mr, sizeof(mr)))
+		err = -errno;
+	close(fd);
+	munmap(area, len);
+	return err;
+}
+
+/* ---- the netdev generic-netlink family ---- */
+
+/*
+ * Open the family for a probe (the feature's own switch is not asked here: the table asks it
+ * before the probe runs). -EOPNOTSUPP without the family.
+ */
+static int family_open(struct xskf_napi_nl *nl)
+{
+	int err = xskf_napi_nl__open_raw(nl);
+
+	return err == -ENOENT ? -EOPNOTSUPP : err;
+}
+
+int xskf_features__probe_netdev_genl(void)
+{
+	struct xskf_napi_nl nl;
+	uint64_t feat;
+	int ifindex = (int)if_nametoindex("lo"), err;
+
+	if (!ifindex)
+		return -ENODEV;
+	err = family_open(&nl);
+	if (err)
+		return err;
+	/* dev-get of the loopback device: its xdp-features (0, but always answered) */
+	err = xskf_napi_nl__dev_attr(&nl, (uint32_t)ifindex, 3 /* NETDEV_A_DEV_XDP_FEATURES */,
+				     &feat);
+	xskf_napi_nl__close(&nl);
+	return err;
+}
+
+int xskf_features__probe_napi_ids(void)
+{
+	struct xskf_napi_nl nl;
+	uint32_t id;
+	int ifindex = (int)if_nametoindex("lo"), err;
+
+	if (!ifindex)
+		return -ENODEV;
+	err = family_open(&nl);
+	if (err)
+		return err;
+	/*
+	 * queue-get of the loopback device's RX queue 0: answered with no NAPI ID (lo has no
+	 * NAPI), or ENOENT while lo is down (a fresh namespace's). A kernel before 6.8 has no
+	 * such command (EOPNOTSUPP).
+	 */
+	err = xskf_napi_nl__queue_napi(&nl, (uint32_t)ifindex, 0, &id);
+	xskf_napi_nl__close(&nl);
+	return err == -ENOENT ? 0 : err;
+}
