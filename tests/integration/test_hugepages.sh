@@ -269,9 +269,17 @@ helper)
 		{ cat "$out/e"; fail "shrinking a pool in use was not refused (exit $rc)"; }
 	[ "$(pool 2048 nr)" = $((n0 + 6)) ] || fail "the refused shrink changed the pool"
 	cat "$out/e"
+	# undo goes back to n0, the pool as the test found it: refused where that would take
+	# pages the holder maps, done where another's reservation left n0 above them
+	used=$(($(pool 2048 nr) - $(pool 2048 free)))
 	rc=0
 	"$HELPER" undo 2>"$out/e" || rc=$?
-	[ $rc = 1 ] && grep -q "refusing to shrink" "$out/e" || fail "undo shrank a pool in use"
+	if [ "$n0" -lt "$used" ]; then
+		[ $rc = 1 ] && grep -q "refusing to shrink" "$out/e" || fail "undo shrank a pool in use"
+	else
+		[ $rc = 0 ] && [ "$(pool 2048 nr)" = "$n0" ] ||
+			fail "undo to the $n0 pages found ($used in use) failed: $(cat "$out/e")"
+	fi
 	kill -INT $hold
 	wait $hold || fail "the holder failed"
 	hold=
