@@ -192,15 +192,20 @@ static int family_open(struct xskf_napi_nl *nl)
 	return err == -ENOENT ? -EOPNOTSUPP : err;
 }
 
+/* The family opened, and the loopback device's index in *@ifindex: what both probes ask of. */
+static int lo_open(struct xskf_napi_nl *nl, int *ifindex)
+{
+	*ifindex = (int)if_nametoindex("lo");
+	return *ifindex ? family_open(nl) : -ENODEV;
+}
+
 int xskf_features__probe_netdev_genl(void)
 {
 	struct xskf_napi_nl nl;
 	uint64_t feat;
-	int ifindex = (int)if_nametoindex("lo"), err;
+	int ifindex, err;
 
-	if (!ifindex)
-		return -ENODEV;
-	err = family_open(&nl);
+	err = lo_open(&nl, &ifindex);
 	if (err)
 		return err;
 	/* dev-get of the loopback device: its xdp-features (0, but always answered) */
@@ -214,11 +219,9 @@ int xskf_features__probe_napi_ids(void)
 {
 	struct xskf_napi_nl nl;
 	uint32_t id;
-	int ifindex = (int)if_nametoindex("lo"), err;
+	int ifindex, err;
 
-	if (!ifindex)
-		return -ENODEV;
-	err = family_open(&nl);
+	err = lo_open(&nl, &ifindex);
 	if (err)
 		return err;
 	/*
