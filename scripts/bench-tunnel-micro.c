@@ -34,7 +34,7 @@ static double run(const struct tun_table *t, bool decap)
 {
 	static uint8_t chunk[2048] __attribute__((aligned(64)));
 	const struct tun_underlay ul = { .mac = { 2, 0, 0, 0, 0, 0x11 }, .mtu = 1500 };
-	struct xskf_pkt enc = { .data = chunk + 288, .len = 60, .headroom = 288, .addr = 288 };
+	struct xskf_pkt enc = { .data = chunk + 288, .len = 60, .headroom = 288 };
 	uint16_t ip_id = 0;
 	unsigned int i, bad = 0;
 	double t0;
@@ -49,7 +49,7 @@ static double run(const struct tun_table *t, bool decap)
 		bad++;
 	t0 = now();
 	for (i = 0; i < ITER; i++) {
-		struct xskf_pkt p = { .data = chunk + 288, .len = 60, .headroom = 288, .addr = 288 };
+		struct xskf_pkt p = { .data = chunk + 288, .len = 60, .headroom = 288 };
 
 		if (decap) {
 			p = enc;
