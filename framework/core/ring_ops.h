@@ -5,7 +5,7 @@
  * wakeups, the threads) so that the unit tests can drive them against rings in plain memory.
  * Thread: the worker that owns the socket(s) and the UMEM.
  *
- * What each packet costs here is measured by scripts/bench-engine.sh (instructions per packet,
+ * What each packet costs here is measured by bench/engine.sh (instructions per packet,
  * docs/performance.md). Two rules keep it small:
  *  - whatever moves between rings and arrays moves in bulk (ring_copy(): at most three
  *    memcpy()s a burst), never one slot at a time with an index mask per slot;
