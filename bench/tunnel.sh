@@ -57,12 +57,13 @@ for e in "btg g0" "bts s0"; do
 	ip -n $1 link set dev $2 xdpdrv obj "$BUILD/tools/xskf_tb_drop.bpf.o" sec xdp
 done
 
-for fam in 4 6; do
-	remote=198.51.100.2
-	[[ $fam == 6 ]] && remote=2001:db8::2
+# tun_conf FILE REMOTE: the app's table, both locals, VNI 100 to REMOTE by default
+tun_conf() {
 	printf 'local 198.51.100.1\nlocal 2001:db8::1\nnexthop-mac %s\ndefault vni 100 remote %s\n' \
-		$MAC_S0 $remote >"$W/v$fam.conf"
-done
+		$MAC_S0 "$2" >"$1"
+}
+tun_conf "$W/v4.conf" 198.51.100.2
+tun_conf "$W/v6.conf" 2001:db8::2
 
 # run_case NAME OUT_PORT APP ARGS...: one run of the app on CPU 1; appends "NAME MPPS".
 run_case() {
@@ -87,12 +88,8 @@ EOP
 
 # CPU cost of encap/decap alone, no I/O (a tunnel to ourselves, so that decap takes the frame)
 SRC=$(cd "$HERE/.." && pwd)
-for fam in 4 6; do
-	self=198.51.100.1
-	[[ $fam == 6 ]] && self=2001:db8::1
-	printf 'local 198.51.100.1\nlocal 2001:db8::1\nnexthop-mac %s\ndefault vni 100 remote %s\n' \
-		$MAC_S0 $self >"$W/self$fam.conf"
-done
+tun_conf "$W/self4.conf" 198.51.100.1
+tun_conf "$W/self6.conf" 2001:db8::1
 taskset -c 1 "$MICRO" "$W/self4.conf" "$W/self6.conf" | tee "$W/micro.txt"
 
 FWD=("$L2FWD" -i ta -i tu --mode fwd --dst-mac-0 $MAC_G --dst-mac-1 $MAC_S0)
