@@ -112,10 +112,14 @@ link-flap)
 	gpid=$!
 	# traffic flows: the dut's XDP counter moves
 	wait_for "traffic at $TB_IF_DUT" ge sysfs_ctr "$TB_NS_DUT" "$TB_IF_DUT" rx_packets 1001
-	dut ip link set "$TB_IF_DUT" down
-	rx_line "link down"
-	dut ip link set "$TB_IF_DUT" up
-	rx_line "link up again"
+	dut ip link set "$TB_IF_DUT" down || fail "ip link set down"
+	# (once, under a loaded parallel suite, no line came in 30 s: should it again, the run's
+	# threads and the link's state say where it was)
+	link_state() { dut ip link show "$TB_IF_DUT"; }
+	FAIL_HOOKS+=(link_state)
+	WAIT_PID=$RX_PID rx_line "link down"
+	dut ip link set "$TB_IF_DUT" up || fail "ip link set up"
+	WAIT_PID=$RX_PID rx_line "link up again"
 	wait $gpid || fail "generator failed"
 	kill -INT $RX_PID
 	wait_rc $RX_PID
