@@ -169,7 +169,7 @@ xskf-first)
 		ok "xsk-rxdrop attached alone (no dispatcher here): xdp-filter refused, xsk-rxdrop counted all $N"
 		exit 0
 	fi
-	fail "the dispatcher works here: covered by the lab's citizen test (scripts/vm-lab.sh citizen), not yet by this one"
+	fail "the dispatcher works here: covered by the lab's citizen test (lab/vm_lab.sh citizen), not yet by this one"
 	;;
 *) fail "unknown case $case_name" ;;
 esac

@@ -60,7 +60,7 @@ done
 "$bindir/xskf-hugepages" --help >"$dest/hp.help" 2>&1 # usage: exit 2
 grep -q "^  xskf-hugepages reserve SIZE N" "$dest/hp.help" || { cat "$dest/hp.help"; fail "xskf-hugepages --help does not name itself"; }
 docdir=$(find "$dest/root" -path "*/doc/xskf" -type d | head -1)
-bad=$(grep -n "scripts/hugepages\.sh\|scripts/testbed\.sh" "$docdir"/*.md | grep -v "xskf-hugepages\|xskf-testbed" || true)
+bad=$(grep -n "tools/hugepages\.sh\|tools/testbed\.sh" "$docdir"/*.md | grep -v "xskf-hugepages\|xskf-testbed" || true)
 [ -z "$bad" ] || fail "installed guides name a script of the tree, not its command: $bad"
 ok "xskf-hugepages and xskf-testbed installed, with man pages, bed_lib.sh and the sink programs"
 
