@@ -118,6 +118,8 @@ redirected_since() { echo $(($(q0_xdp) - $1)); }
 # run_named NAME PYCHECK: the installed xskf runs the plugin by name; 3000 frames; the check
 run_named() {
 	local r0 pid
+	# the wait below must not read the last run's line before this run truncates the file
+	rm -f "$dest/run.err"
 	XSKF_PLUGIN_PATH=$plugindir ip netns exec "$TB_NS_DUT" "$xskf" run "$1" -i "$TB_IF_DUT" -q 0 \
 		-c --cpus 1 --json --quiet >"$dest/run.json" 2>"$dest/run.err" &
 	pid=$!
