@@ -8,7 +8,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 #include <linux/if_xdp.h>
+
+#include "core/clock.h"
 
 struct xskf_sock;
 struct xskf_umem;
@@ -31,7 +34,16 @@ int xskf_sock__busy_poll(int fd, int usecs, int budget);
  * on a quiet machine, over a second seen under load. A queue really held by another socket
  * is told 3 s late. Thread: any.
  */
-bool xskf_sock__busy_again(uint64_t since_ns);
+static inline bool xskf_sock__busy_again(uint64_t since_ns)
+{
+	struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
+
+	/* inline: both binds (xsk.c, xsk_raw.c) use it, and xsk.c calls xsk_raw.c */
+	if (xskf_now_ns() - since_ns >= 3000ull * 1000 * 1000)
+		return false;
+	nanosleep(&pause, NULL);
+	return true;
+}
 int xskf_sock__kstats(const struct xskf_sock *s, struct xdp_statistics *st);
 /*
  * The NAPI the kernel tied socket @s to (SO_INCOMING_NAPI_ID), or 0: only a zero-copy bind

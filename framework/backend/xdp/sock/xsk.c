@@ -28,18 +28,6 @@
 #define SO_BUSY_POLL_BUDGET 70
 #endif
 
-#define BUSY_RETRY_NS (3000ull * 1000 * 1000)
-
-bool xskf_sock__busy_again(uint64_t since_ns)
-{
-	struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
-
-	if (xskf_now_ns() - since_ns >= BUSY_RETRY_NS)
-		return false;
-	nanosleep(&pause, NULL);
-	return true;
-}
-
 static int umem_create(struct xskf_sock *s, struct xskf_umem *um, const struct xskf_engine_opts *o,
 		       uint32_t headroom)
 {
