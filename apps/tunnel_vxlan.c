@@ -289,7 +289,7 @@ enum tun_ctr tun_vxlan__decap(const struct tun_table *t, struct xskf_pkt *pkt)
 	 * last buffer's length is not the app's to change: its IP length must be all of it, and the
 	 * headers up to the inner Ethernet header must be in its first buffer. Apart, so that
 	 * frames of one buffer pay one test for multi-buffer frames (the decap row of
-	 * bench-engine.sh: 219 -> 200 instructions).
+	 * bench/engine.sh: 219 -> 200 instructions).
 	 */
 	if (__builtin_expect(pkt->frags != 0, 0)) {
 		if (end != xskf_pkt__frags_len(pkt) || l4 + 16 + 14 > len)

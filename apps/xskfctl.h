@@ -62,21 +62,6 @@ bool ctl_all_digits(const char *s);
 
 /* The commands that xskfctl answers itself: 0, 1 (nothing or an error answered), 2 (usage). */
 int cmd_list(int argc, char **argv);
-/*
- * The queue counters of the stats document (xskf_counters.h): queues[].OBJ.KEY, or
- * queues[].KEY for OBJ "". qrows[XQ_FIELD] is the row of struct xskf_queue_stats's FIELD.
- */
-struct qrow {
-	const char *obj, *key, *type, *help;
-};
-enum {
-#define XQ_INDEX(field, obj, key, src, type, help) XQ_##field,
-	XSKF_QUEUE_COUNTERS(XQ_INDEX, XSKF_COUNTER_SKIP)
-#undef XQ_INDEX
-	NR_QROWS
-};
-extern const struct qrow qrows[NR_QROWS];
-
 int cmd_metrics(const char *want, int argc, char **argv);
 int cmd_top(const char *want, int argc, char **argv);
 int cmd_capture(const char *want, int argc, char **argv);

@@ -157,17 +157,11 @@ static const char *seconds(const struct xj_node *n, int i, char *b, size_t bl)
 	return b;
 }
 
-const struct qrow qrows[NR_QROWS] = {
-#define QROW(field, obj, key, src, type, help) [XQ_##field] = {#obj, #key, #type, help},
-    XSKF_QUEUE_COUNTERS(QROW, XSKF_COUNTER_SKIP)
-#undef QROW
-};
-
-static const struct qrow *qrow_lookup(const char *obj, const char *key)
+static const struct xc_queue_row *qrow_lookup(const char *obj, const char *key)
 {
-	for (unsigned int i = 0; i < NR_QROWS; i++)
-		if (!strcmp(qrows[i].key, key) && !strcmp(qrows[i].obj, obj))
-			return &qrows[i];
+	for (unsigned int i = 0; i < XC_NR_QUEUE; i++)
+		if (!strcmp(xc_queue[i].key, key) && !strcmp(xc_queue[i].obj, obj))
+			return &xc_queue[i];
 	return NULL;
 }
 
@@ -199,7 +193,7 @@ static void members_of(struct out *o, const struct xj_node *n, int obj, const ch
 
 	for (c = xj_first(n, obj); c >= 0; c = xj_next(n, obj, c)) {
 		const struct xc_row *k = xc_find(fam, n[c].key);
-		const struct qrow *qr = k || !qobj ? NULL : qrow_lookup(qobj, n[c].key);
+		const struct xc_queue_row *qr = k || !qobj ? NULL : qrow_lookup(qobj, n[c].key);
 		const char *v = val(n, c, vb, sizeof(vb));
 		bool skipped = !own_sample(fam, n[c].key);
 
@@ -293,18 +287,18 @@ static void queue(struct out *o, const struct xj_node *n, int q)
 	 * The objects of a queue, in the order of their first counter rows (xskf_counters.h):
 	 * the order their families have always come in, a newer object's after them
 	 */
-	const char *objs[NR_QROWS];
+	const char *objs[XC_NR_QUEUE];
 	char l[1024], e[512], vb[64], prefix[64];
 	const char *qv = val(n, xj_get(n, q, "queue"), vb, sizeof(vb));
 	unsigned int s, no = 0, i;
 
-	for (i = 0; i < NR_QROWS; i++) {
-		if (!*qrows[i].obj)
+	for (i = 0; i < XC_NR_QUEUE; i++) {
+		if (!*xc_queue[i].obj)
 			continue;
-		for (s = 0; s < no && strcmp(objs[s], qrows[i].obj); s++)
+		for (s = 0; s < no && strcmp(objs[s], xc_queue[i].obj); s++)
 			;
 		if (s == no)
-			objs[no++] = qrows[i].obj;
+			objs[no++] = xc_queue[i].obj;
 	}
 	snprintf(l, sizeof(l), "instance=\"%s\",port=\"%s\",queue=\"%s\"", o->inst,
 		 esc(e, sizeof(e), xj_str(n, q, "port", "")), qv ? qv : "");

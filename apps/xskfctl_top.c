@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "xskfctl.h"
+#include "counters.h" /* util/: the queue view, top's columns */
 
 /* "rxdrop" or "filter,l2fwd": the plugins of document @n. */
 static void plugin_names(const struct xj_node *n, char *b, size_t bl)
@@ -152,11 +153,11 @@ static double sub_rate(const struct xj_node *na, int a, const struct xj_node *nb
 	return rate(na, xj_get(na, a, obj), nb, b >= 0 ? xj_get(nb, b, obj) : -1, key, dt);
 }
 
-/* The rate of queue counter @row (qrows[]) of queue @a (now) against @b (before). */
+/* The rate of queue counter @row (xc_queue[]) of queue @a (now) against @b (before). */
 static double qrate(const struct xj_node *na, int a, const struct xj_node *nb, int b,
 		    unsigned int row, double dt)
 {
-	const struct qrow *r = &qrows[row];
+	const struct xc_queue_row *r = &xc_queue[row];
 
 	if (!*r->obj)
 		return rate(na, a, nb, b, r->key, dt);
@@ -164,46 +165,31 @@ static double qrate(const struct xj_node *na, int a, const struct xj_node *nb, i
 }
 
 /*
- * The columns of the two tables: a queue counter each (its row of xskf_counters.h, XQ_*), as a
- * rate, under a heading of its own width. A column is one line here.
+ * The columns of the two tables (XC_TOP_TRAFFIC, XC_TOP_DROPS): a queue counter each, as a
+ * rate, under a heading of its own width; each is its counter's row of the queue view
+ * (util/counters.c), which says its table and place.
  */
-struct top_col {
-	const char *head;
-	int width;
-	unsigned int row;
-};
-static const struct top_col traffic_cols[] = {
-	{ "RX_PPS", 12, XQ_rx_packets }, { "RX_BYTES/S", 14, XQ_rx_bytes },
-	{ "TX_PPS", 12, XQ_tx_packets }, { "TX_BYTES/S", 14, XQ_tx_bytes },
-};
-static const struct top_col drop_cols[] = {
-	{ "APP", 9, XQ_drop_app },
-	{ "NO_PORT", 9, XQ_drop_no_port },
-	{ "TOO_LONG", 9, XQ_drop_too_long },
-	{ "TX_FULL", 9, XQ_drop_tx_full },
-	{ "K_RX_DROP", 10, XQ_k_rx_dropped },
-	{ "K_RING_FUL", 10, XQ_k_rx_ring_full },
-	{ "K_FILL_EMPT", 11, XQ_k_rx_fill_ring_empty_descs },
-};
 
-/* The headings of @cols after the first column's (already printed), then the line's end. */
-static void col_heads(const struct top_col *cols, unsigned int nr)
+/* The headings of table @top after the first column's (already printed), then the line's end. */
+static void col_heads(unsigned int top)
 {
-	for (unsigned int i = 0; i < nr; i++)
-		printf(" %*s", cols[i].width, cols[i].head);
+	const struct xc_qview *v;
+
+	for (unsigned int c = 0; (v = xc_top_col(top, c)); c++)
+		printf(" %*s", v->width, v->head);
 	printf("\n");
 }
 
-/* Queue @q's rates (@b: the same queue before, or -1) under @cols, then the line's end. */
-static void col_rates(const struct top_col *cols, unsigned int nr, const struct xj_node *n, int q,
-		      const struct xj_node *p, int b, double dt)
+/* Queue @q's rates (@b: the same queue before, or -1) in table @top, then the line's end. */
+static void col_rates(unsigned int top, const struct xj_node *n, int q, const struct xj_node *p,
+		      int b, double dt)
 {
-	for (unsigned int i = 0; i < nr; i++)
-		printf(" %*.0f", cols[i].width, qrate(n, q, p, b, cols[i].row, dt));
+	const struct xc_qview *v;
+
+	for (unsigned int c = 0; (v = xc_top_col(top, c)); c++)
+		printf(" %*.0f", v->width, qrate(n, q, p, b, v->row, dt));
 	printf("\n");
 }
-
-#define NR_COLS(c) (sizeof(c) / sizeof((c)[0]))
 
 static void table(const char *name, const struct xj_node *n, const struct xj_node *p, double dt)
 {
@@ -212,22 +198,22 @@ static void table(const char *name, const struct xj_node *n, const struct xj_nod
 	printf("xskfctl top: %s  app %s  uptime %.1f s  rates over %.2f s\n", name,
 	       xj_str(n, 0, "app", "?"), xj_num(n, 0, "duration_s"), dt);
 	printf("%-16s %6s", "PORT:QUEUE", "WORKER");
-	col_heads(traffic_cols, NR_COLS(traffic_cols));
+	col_heads(XC_TOP_TRAFFIC);
 	for (q = xj_first(n, a); q >= 0; q = xj_next(n, a, q)) {
 		char pq[64];
 		int b = queue_label(n, q, p, pq, sizeof(pq));
 
 		printf("%-16s %6llu", pq, (unsigned long long)xj_u64(n, q, "worker", NULL));
-		col_rates(traffic_cols, NR_COLS(traffic_cols), n, q, p, b, dt);
+		col_rates(XC_TOP_TRAFFIC, n, q, p, b, dt);
 	}
 	printf("%-16s", "DROPS/S");
-	col_heads(drop_cols, NR_COLS(drop_cols));
+	col_heads(XC_TOP_DROPS);
 	for (q = xj_first(n, a); q >= 0; q = xj_next(n, a, q)) {
 		char pq[64];
 		int b = queue_label(n, q, p, pq, sizeof(pq));
 
 		printf("%-16s", pq);
-		col_rates(drop_cols, NR_COLS(drop_cols), n, q, p, b, dt);
+		col_rates(XC_TOP_DROPS, n, q, p, b, dt);
 	}
 	/* plugin counters, per second */
 	a = xj_get(n, 0, "plugins");

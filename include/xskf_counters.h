@@ -5,8 +5,9 @@
  * R(field, n) once per reserved array, in the order of struct xskf_queue_stats. From the rows
  * come that struct's members, the worker's own counters (framework/core/sock.h), the stats
  * document (`--json`, `xskfctl stats`: queues[].obj.key, or queues[].key with no obj), its
- * Prometheus families (`xskfctl metrics`: xskf_queue_[obj_]key_total), `xskfctl top`'s columns
- * and the counter table of docs/operations.md, which test `counter-docs` holds to these rows.
+ * Prometheus families (`xskfctl metrics`: xskf_queue_[obj_]key_total) and the counter table of
+ * docs/operations.md, which test `counter-docs` holds to these rows; `xskfctl top`'s columns and
+ * the live lines show them as the queue view of util/counters.c says.
  *
  * Adding a counter: one row at the end (struct xskf_queue_stats only grows, so plugins built
  * against an older header keep working), and its row in docs/operations.md. Its worker

@@ -64,12 +64,38 @@ struct xskf_pkt {
 	 * ICMP answer to a frame too big); the framework takes the others back.
 	 */
 	uint8_t frags;
-	uint16_t frag_idx;    /* framework-private: where the other buffers are */
-	uint64_t addr;        /* framework-private: UMEM address of data */
+	/* Not API: the framework's own bytes (its view: framework/core/pkt_priv.h), which hold
+	 * the layout for plugins built before. Only the inline functions here touch them. */
+	uint8_t xskf_private[10];
 	/* where the XDP program wrote RX hints (just in front of data), or NULL with hints off;
 	 * read it through the accessors of xskf_hints.h, which check that it is valid */
 	const struct xskf_meta *meta;
 };
+
+/*
+ * Not API: the inline functions' part of xskf_private, which plugins built with them keep (so
+ * it is ABI; core/pkt_priv.h asserts it): 16 bits of marks at byte 0 (xskf_tx.h's request), 64
+ * bits at XSKF__PKT_PRIV_AT that move with data. Through memcpy(): the bytes have no type.
+ */
+#define XSKF__PKT_PRIV_AT 2
+
+static inline void xskf__pkt_moved(struct xskf_pkt *pkt, int64_t n)
+{
+	uint64_t v;
+
+	memcpy(&v, pkt->xskf_private + XSKF__PKT_PRIV_AT, sizeof(v));
+	v += (uint64_t)n;
+	memcpy(pkt->xskf_private + XSKF__PKT_PRIV_AT, &v, sizeof(v));
+}
+
+static inline void xskf__pkt_mark(struct xskf_pkt *pkt, uint16_t bits)
+{
+	uint16_t v;
+
+	memcpy(&v, pkt->xskf_private, sizeof(v));
+	v |= bits;
+	memcpy(pkt->xskf_private, &v, sizeof(v));
+}
 
 /*
  * xskf_pkt__push() - grow the frame at its front by @n bytes (into the headroom), e.g. to
@@ -82,7 +108,7 @@ static inline uint8_t *xskf_pkt__push(struct xskf_pkt *pkt, uint32_t n)
 		return NULL;
 	pkt->headroom -= n;
 	pkt->data -= n;
-	pkt->addr -= n;
+	xskf__pkt_moved(pkt, -(int64_t)n);
 	pkt->len += n;
 	return pkt->data;
 }
@@ -97,7 +123,7 @@ static inline uint8_t *xskf_pkt__pull(struct xskf_pkt *pkt, uint32_t n)
 		return NULL;
 	pkt->headroom += n;
 	pkt->data += n;
-	pkt->addr += n;
+	xskf__pkt_moved(pkt, n);
 	pkt->len -= n;
 	return pkt->data;
 }

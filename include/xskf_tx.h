@@ -82,10 +82,11 @@ struct xskf_tx_req {
 #define XSKF_TX_REQ_ROOM (sizeof(struct xskf_tx_req) + 24)
 
 /*
- * Framework-private: the bit of xskf_pkt.frag_idx the accessors set in a frame of one buffer,
- * so that the worker looks for a request only in frames that asked, and only on the sockets
- * of apps that ask (XSKF_APP_F_TX_META or xskf_engine_opts.tx_meta): the others' burst
- * functions never look. (A multi-buffer frame's request is found by its magic, and only counted.)
+ * Not API: the bit of xskf_pkt's private marks (xskf__pkt_mark()) the accessors set in a frame
+ * of one buffer, so that the worker looks for a request only in frames that asked, and only on
+ * the sockets of apps that ask (XSKF_APP_F_TX_META or xskf_engine_opts.tx_meta): the others'
+ * burst functions never look. (A multi-buffer frame's request is found by its magic, and only
+ * counted.)
  */
 #define XSKF_PKT_TX_REQ 0x8000
 
@@ -120,7 +121,7 @@ static inline struct xskf_tx_req *xskf_pkt__tx_req(struct xskf_pkt *pkt)
 		r->magic = XSKF_TX_REQ_MAGIC;
 	}
 	if (!pkt->frags)
-		pkt->frag_idx |= XSKF_PKT_TX_REQ;
+		xskf__pkt_mark(pkt, XSKF_PKT_TX_REQ);
 	return r;
 }
 

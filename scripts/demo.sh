@@ -43,11 +43,11 @@ tmp=$(mktemp -d)
 cleanup() {
 	kill -INT "${rx:-}" 2>/dev/null || true
 	wait "${rx:-}" 2>/dev/null || true
-	scripts/testbed.sh down
+	tools/testbed.sh down
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-eval "$(scripts/testbed.sh up)"
+eval "$(tools/testbed.sh up)"
 ncpu=$(nproc)
 wcpu=$((ncpu > 1 ? 1 : 0))
 echo "== test bed: $TB_NS_GEN/$TB_IF_GEN  <-- veth -->  $TB_NS_DUT/$TB_IF_DUT"

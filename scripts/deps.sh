@@ -22,7 +22,7 @@ PKGS=(llvm libbpf-dev libxdp-dev liburcu-dev libnuma-dev libpcap-dev
 # clients the integration tests run through the apps: TCP, checksum checks, HTTP; strace counts
 # the kernel BTF's loads at start-up, test_adversarial.sh; promtool checks `xskfctl metrics`,
 # test_ops.sh); QEMU, debootstrap, busybox-static (the initramfs), cpio, xz, zstd (the guest
-# kernels' modules), strings, file and flock are the kernel lab's (scripts/vm-lab.sh, suite 'lab');
+# kernels' modules), strings, file and flock are the kernel lab's (lab/vm_lab.sh, suite 'lab');
 # xdp-filter and xdp-loader (xdp-tools) are the libxdp users xskf runs beside (test_citizen.sh,
 # the lab's citizen test); podman builds the Containerfile's image and runs an xskf app in it,
 # with runc as its OCI runtime (test_container.sh: crun 1.8 refuses a host with cgroups v1

@@ -64,7 +64,7 @@ run() {
 # each pass that failed, by name: build, lab, asan, fuzz
 failed=()
 run build || failed+=(build)
-# the kernel lab once (scripts/vm-lab.sh: Debian's kernels under QEMU; exit 77, skipped, where
+# the kernel lab once (lab/vm_lab.sh: Debian's kernels under QEMU; exit 77, skipped, where
 # the machine cannot run it)
 meson test -C build --print-errorlogs --suite lab || failed+=(lab)
 # a skipped lab says why in one line (meson shows only SKIP)

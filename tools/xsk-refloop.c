@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * xsk-refloop - the smallest AF_XDP loop we know how to write with libxdp, as a reference for
- * the benchmarks (scripts/bench-rxdrop.sh, bench-l2fwd.sh): one socket, one UMEM, libxdp's own
+ * the benchmarks (bench/rxdrop.sh, bench/l2fwd.sh): one socket, one UMEM, libxdp's own
  * XDP program, no framework. It is what xskf's per-packet path is measured against on the same
  * bed, so it does the same work and nothing more:
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Trivial XDP program for the dut end of the test bed (scripts/testbed.sh sink ...).
+ * Trivial XDP program for the dut end of the test bed (tools/testbed.sh sink ...).
  *
  * veth hands XDP-redirected frames (the traffic generator's) to its peer only when the peer runs
  * NAPI, i.e. has an XDP program attached or GRO enabled. This program is that XDP program:

@@ -141,6 +141,125 @@ const struct xc_family xc_mem = {.name = "memory-backend",
 				 .prefix = "xskf_memory_backend",
 				 ROWS(mem_rows)};
 
+const struct xc_queue_row xc_queue[XC_NR_QUEUE] = {
+#define QROW(field, obj, key, src, type, help)                                                     \
+	[XQ_##field] = {#obj, #key, #type, help, offsetof(struct xskf_queue_stats, field)},
+    XSKF_QUEUE_COUNTERS(QROW, XSKF_COUNTER_SKIP)
+#undef QROW
+};
+
+/*
+ * The queue view: a row per queue counter shown, in the order of the live line's values (the
+ * rates come first, in the same order); top's columns say their place themselves. The per-queue
+ * line has the values of XC_QL_QUEUE, the total line those of XC_QL_TOTAL (sums over queues).
+ */
+#define QV(f, ...) {.row = XQ_##f, __VA_ARGS__}
+#define TRAFFIC(c, w, h) .top = XC_TOP_TRAFFIC, .col = c, .width = w, .head = h
+#define DROPS(c, w, h)	 .top = XC_TOP_DROPS, .col = c, .width = w, .head = h
+/* a value added to the row before's, on its lines */
+#define PLUS .plus = true
+const struct xc_qview xc_qview[] = {
+    QV(rx_packets, .rate = "rx", .total = "rx_total", .lines = XC_QL_BOTH,
+       TRAFFIC(0, 12, "RX_PPS")),
+    QV(rx_bytes, TRAFFIC(1, 14, "RX_BYTES/S")),
+    QV(tx_packets, .rate = "tx", .total = "tx_total", .lines = XC_QL_TOTAL,
+       TRAFFIC(2, 12, "TX_PPS")),
+    QV(tx_bytes, TRAFFIC(3, 14, "TX_BYTES/S")),
+    QV(drop_app, DROPS(0, 9, "APP")),
+    /* the kernel's drops before the sockets */
+    QV(k_rx_dropped, .total = "kernel_drop", .lines = XC_QL_BOTH, DROPS(4, 10, "K_RX_DROP")),
+    QV(k_rx_ring_full, PLUS, DROPS(5, 10, "K_RING_FUL")),
+    QV(k_rx_fill_ring_empty_descs, DROPS(6, 11, "K_FILL_EMPT")),
+    /* xskf's own drops after the app's verdict (not the app's: drop_app) */
+    QV(drop_no_port, .total = "drop", .lines = XC_QL_TOTAL, DROPS(1, 9, "NO_PORT")),
+    QV(drop_too_long, PLUS, DROPS(2, 9, "TOO_LONG")),
+    QV(drop_tx_full, PLUS, DROPS(3, 9, "TX_FULL")),
+    QV(drop_chain_long, PLUS),
+    QV(drop_chain_open, PLUS),
+    QV(drop_chain_tx, PLUS),
+    /* at the end, and only once a frame had one: the common case's lines stay as they were */
+    QV(csum_unfinished, .total = "csum_unfinished", .lines = XC_QL_BOTH, .when = XC_Q_CSUM),
+    QV(csum_repaired, .total = "csum_repaired", .lines = XC_QL_BOTH, .when = XC_Q_REPAIR),
+};
+const unsigned int xc_nr_qview = sizeof(xc_qview) / sizeof(xc_qview[0]);
+
+static uint64_t qval(const struct xc_qview *v, const struct xskf_queue_stats *s)
+{
+	uint64_t x;
+
+	memcpy(&x, (const char *)s + xc_queue[v->row].off, sizeof(x));
+	return x;
+}
+
+/* "  1.23 Mpps": a rate in the live line's width */
+static void fmt_rate(char *buf, size_t len, double pps)
+{
+	if (pps >= 1e6)
+		snprintf(buf, len, "%6.2f Mpps", pps / 1e6);
+	else if (pps >= 1e3)
+		snprintf(buf, len, "%6.1f Kpps", pps / 1e3);
+	else
+		snprintf(buf, len, "%6.0f  pps", pps);
+}
+
+/* The value of the word of row @i (its own and the plus rows' after it); *@next: the row after. */
+static uint64_t qword_at(const struct xskf_queue_stats *s, unsigned int i, unsigned int *next)
+{
+	uint64_t sum = qval(&xc_qview[i], s);
+	unsigned int k;
+
+	for (k = i + 1; k < xc_nr_qview && xc_qview[k].plus; k++)
+		sum += qval(&xc_qview[k], s);
+	*next = k;
+	return sum;
+}
+
+uint64_t xc_qword(const struct xskf_queue_stats *s, const char *word)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < xc_nr_qview; i = k) {
+		uint64_t v = qword_at(s, i, &k);
+
+		if (xc_qview[i].total && !strcmp(xc_qview[i].total, word))
+			return v;
+	}
+	return 0;
+}
+
+void xc_qlive(FILE *f, const struct xskf_queue_stats *now, const struct xskf_queue_stats *before,
+	      double secs, unsigned int line, bool repair)
+{
+	unsigned int i, k;
+	char b[32];
+
+	for (i = 0; i < xc_nr_qview; i++) {
+		const struct xc_qview *v = &xc_qview[i];
+
+		if (!v->rate)
+			continue;
+		fmt_rate(b, sizeof(b), (double)(qval(v, now) - qval(v, before)) / secs);
+		fprintf(f, "  %s %s", v->rate, b);
+	}
+	for (i = 0; i < xc_nr_qview; i = k) {
+		const struct xc_qview *v = &xc_qview[i];
+		uint64_t sum = qword_at(now, i, &k);
+
+		if (!v->total || !(v->lines & line) || (v->when == XC_Q_CSUM && !sum && !repair) ||
+		    (v->when == XC_Q_REPAIR && !repair))
+			continue;
+		fprintf(f, "  %s %llu", v->total, (unsigned long long)sum);
+	}
+}
+
+const struct xc_qview *xc_top_col(unsigned int top, unsigned int col)
+{
+	for (unsigned int i = 0; i < xc_nr_qview; i++)
+		if (xc_qview[i].top == top && xc_qview[i].col == col)
+			return &xc_qview[i];
+	return NULL;
+}
+
 const struct xc_family *const xc_families[] = {
     &xc_idle, &xc_census, &xc_steer, &xc_steer_queue, &xc_steer_rule, &xc_mem, NULL,
 };

@@ -13,7 +13,9 @@
  *     to one run's document and metrics (tests/integration/tables_check.py), `json-write` to
  *     what xc_json() writes.
  * The queue counters have theirs in include/xskf_counters.h (public: struct xskf_queue_stats
- * is made from it). `xskfctl top` shows queue counters only: no row here has a column.
+ * is made from it), turned into xc_queue[] here: where the document and the struct hold each.
+ * How the ones shown are shown is a row each of the queue view (xc_qview[]): their words in
+ * the live lines (xc_qlive()) and their columns in `xskfctl top` (xc_top_col()).
  *
  * Adding a counter: its member in the family's struct, its row here (counters.c), its row in
  * docs/operations.md. Tables and functions: control path only (the worker counts into its
@@ -27,6 +29,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <xskf_counters.h>
 #include <xskf_engine.h>
 
 #include "json.h"
@@ -94,6 +97,62 @@ extern const struct xc_family xc_steer_rule;  /* steering[].rules[]: struct xskf
 extern const struct xc_family xc_mem;	      /* memory_backend[]: struct xc_mem */
 /* Every family above, NULL-terminated. */
 extern const struct xc_family *const xc_families[];
+
+/*
+ * The queue counters (include/xskf_counters.h's rows) as the stats document names them and
+ * struct xskf_queue_stats holds them: xc_queue[XQ_FIELD] is FIELD's row.
+ */
+struct xc_queue_row {
+	const char *obj, *key;	 /* queues[].OBJ.KEY, or queues[].KEY for OBJ "" */
+	const char *type, *help; /* Prometheus */
+	size_t off;		 /* of its uint64_t in struct xskf_queue_stats */
+};
+enum {
+#define XQ_INDEX(field, obj, key, src, type, help) XQ_##field,
+	XSKF_QUEUE_COUNTERS(XQ_INDEX, XSKF_COUNTER_SKIP)
+#undef XQ_INDEX
+	XC_NR_QUEUE
+};
+extern const struct xc_queue_row xc_queue[XC_NR_QUEUE];
+
+/* The live lines a queue counter's value is on (xc_qlive()'s @line). */
+enum { XC_QL_QUEUE = 1, XC_QL_TOTAL = 2, XC_QL_BOTH = 3 };
+/* When a value shows: always, when it is not 0 or --csum-repair is on, with --csum-repair. */
+enum xc_qwhen { XC_Q_ALWAYS, XC_Q_CSUM, XC_Q_REPAIR };
+/* The tables of `xskfctl top`: rates per queue, drops per second per queue. */
+enum { XC_TOP_NONE, XC_TOP_TRAFFIC, XC_TOP_DROPS };
+
+/* How one queue counter shows: a row of the queue view. */
+struct xc_qview {
+	unsigned int row; /* XQ_FIELD: the counter */
+	/* live: the word of its rate over the interval ("  rx  1.23 Mpps"), NULL: none */
+	const char *rate;
+	/* live: the word of its value ("  rx_total 12"), NULL: none; plus: the value is added to
+	 * the word of the row before (kernel_drop, drop: sums of several counters) */
+	const char *total;
+	bool plus;
+	unsigned int lines; /* XC_QL_*: the lines its value is on */
+	enum xc_qwhen when;
+	/* top: its column (a rate) of table top, col-th from the left, under head */
+	unsigned int top, col;
+	int width;
+	const char *head;
+};
+
+/*
+ * The live words of the queue counters from @now against @before (an interval of @secs ago):
+ * the rates, then the values of the rows on @line (XC_QL_QUEUE or XC_QL_TOTAL), each after two
+ * spaces; @repair: --csum-repair is on.
+ */
+void xc_qlive(FILE *f, const struct xskf_queue_stats *now, const struct xskf_queue_stats *before,
+	      double secs, unsigned int line, bool repair);
+/* The value of live word @word (a queue view's total: "drop") in @s, or 0 when none has it. */
+uint64_t xc_qword(const struct xskf_queue_stats *s, const char *word);
+/* Column @col (0 ..) of `xskfctl top`'s table @top (XC_TOP_*), or NULL past its last. */
+const struct xc_qview *xc_top_col(unsigned int top, unsigned int col);
+/* Every row of the queue view, for the docs check (counter_rows live). */
+extern const struct xc_qview xc_qview[];
+extern const unsigned int xc_nr_qview;
 
 /* The row of @fam with member @key, or NULL. */
 const struct xc_row *xc_find(const struct xc_family *fam, const char *key);

@@ -42,9 +42,9 @@ static inline uint32_t frags_of(const struct xskf_worker *w, const struct xskf_p
 {
 	uint32_t k = 0;
 
-	if (p->frag_idx >= XSKF_NO_FRAGS)
+	if (pkt_priv(p)->frag_idx >= XSKF_NO_FRAGS)
 		return 0;
-	while (w->segs[p->frag_idx + k++].options & XDP_PKT_CONTD)
+	while (w->segs[pkt_priv(p)->frag_idx + k++].options & XDP_PKT_CONTD)
 		;
 	return k;
 }
@@ -56,7 +56,7 @@ static inline void frags_put_rest(struct xskf_worker *w, const struct xskf_pkt *
 	uint32_t i;
 
 	for (i = from; i < frags; i++)
-		xskf_cache_put(&w->umem, w->segs[p->frag_idx + i].addr);
+		xskf_cache_put(&w->umem, w->segs[pkt_priv(p)->frag_idx + i].addr);
 }
 
 /*
@@ -124,21 +124,21 @@ rx_take_sg(struct xskf_worker *w, struct xskf_sock *s, struct xskf_pkt *pkts, ui
 		}
 		end = i + k;
 		p = &pkts[np++];
-		p->addr = d->addr;
+		pkt_priv(p)->addr = d->addr;
 		p->len = d->len;
 		/* hints in the headroom: the first buffer starts with them (ring_ops.h, rx_pkts()) */
 		if (unlikely(in == XSKF_RX_HEAD)) {
-			p->addr += sizeof(struct xskf_meta);
+			pkt_priv(p)->addr += sizeof(struct xskf_meta);
 			p->len -= (uint32_t)sizeof(struct xskf_meta);
 		}
-		p->data = area + p->addr;
+		p->data = area + pkt_priv(p)->addr;
 		p->port = p->out_port = port;
 		p->queue = queue;
-		p->headroom = (uint16_t)(p->addr & fmask);
+		p->headroom = (uint16_t)(pkt_priv(p)->addr & fmask);
 		p->action = XSKF_DROP;
 		p->frags = (uint8_t)k;
-		p->frag_idx = k ? (uint16_t)nseg : XSKF_NO_FRAGS;
-		p->meta = hints ? (const void *)(area + p->addr - sizeof(struct xskf_meta)) : NULL;
+		pkt_priv(p)->frag_idx = k ? (uint16_t)nseg : XSKF_NO_FRAGS;
+		p->meta = hints ? (const void *)(p->data - sizeof(struct xskf_meta)) : NULL;
 		bytes += p->len;
 		for (i++; i <= end; i++) {
 			d = &ring[(idx + i) & mask];
@@ -184,12 +184,12 @@ static inline bool stage_frags(struct xskf_worker *w, struct xskf_sock *out,
 		return false;
 	}
 	d = &out->txq[out->txq_tail++ & out->txq_mask];
-	d->addr = p->addr;
+	d->addr = pkt_priv(p)->addr;
 	d->len = p->len;
 	d->options = frags ? XDP_PKT_CONTD : 0;
 	for (i = 0; i < frags; i++) {
 		d = &out->txq[out->txq_tail++ & out->txq_mask];
-		*d = w->segs[p->frag_idx + i];
+		*d = w->segs[pkt_priv(p)->frag_idx + i];
 		d->options = i + 1 < frags ? XDP_PKT_CONTD : 0;
 	}
 	return true;
@@ -209,7 +209,7 @@ static inline void dispatch_sg(struct xskf_worker *w, struct xskf_sock *s, struc
 	for (j = 0; j < n; j++) {
 		const struct xskf_pkt *p = &pkts[j];
 		struct xskf_sock *out = NULL;
-		uint64_t addr = p->addr;
+		uint64_t addr = pkt_priv(p)->addr;
 		uint32_t frags = frags_of(w, p), send = p->frags < frags ? p->frags : frags;
 
 		if (p->action == XSKF_TX) {

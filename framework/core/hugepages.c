@@ -3,7 +3,8 @@
  * Hugepage pools and hugetlbfs mounts, as the kernel shows them: which page sizes it has, how
  * many pages each node's pool has free (/sys/devices/system/node/nodeN/hugepages/), what a
  * hugetlbfs mount's page size is. umem.c asks these before it maps a UMEM; nothing here
- * changes the machine (xskf-hugepages, scripts/hugepages.sh, does that). docs/memory.md has the whole picture.
+ * changes the machine (xskf-hugepages, tools/hugepages.sh, does that). docs/memory.md has the
+ * whole picture.
  */
 #include <errno.h>
 #include <limits.h>

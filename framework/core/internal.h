@@ -9,6 +9,7 @@
  *   core/hugepages.h  page sizes, pools per node, hugetlbfs mounts
  *   core/umem.h       UMEM memory and the frame cache
  *   core/sock.h       one socket: rings, TX shadow, counters
+ *   core/pkt_priv.h   struct xskf_pkt's private bytes, by name
  *   core/port.h       one port (its backend state: be_priv)
  *   core/worker.h     a worker and the poll loop
  *   core/engine.h     the engine, its start and stop
@@ -26,6 +27,7 @@
 #include "core/engine.h"
 #include "core/hugepages.h"
 #include "core/log.h"
+#include "core/pkt_priv.h"
 #include "core/port.h"
 #include "core/proc.h"
 #include "core/sock.h"

@@ -4,8 +4,8 @@
  * walks it: xskf_pkt__buf(), xskf_pkt__frags_len(), xskf_pkt__read_frags(). Out of line and
  * apart from the per-packet path: only apps with XSKF_APP_F_FRAGS call them, for such frames. The
  * buffers after the first are in the worker's table of the burst (worker.h: segs), found
- * through the worker whose UMEM holds the frame (pkt->data - pkt->addr is the UMEM's start),
- * so struct xskf_pkt keeps its size and no thread carries hidden state.
+ * through the worker whose UMEM holds the frame (pkt->data less its private addr, core/pkt_priv.h,
+ * is the UMEM's start), so struct xskf_pkt keeps its size and no thread carries hidden state.
  */
 #include <errno.h>
 #include <stdatomic.h>
@@ -53,7 +53,7 @@ void xskf_frags__unregister(struct xskf_worker *w)
 /* The worker whose UMEM holds @pkt's frame, or NULL. */
 static struct xskf_worker *owner(const struct xskf_pkt *pkt)
 {
-	const uint8_t *area = pkt->data - pkt->addr;
+	const uint8_t *area = pkt->data - pkt_priv(pkt)->addr;
 	unsigned int i;
 
 	for (i = 0; i < OWNERS; i++) {
@@ -74,9 +74,9 @@ uint8_t *xskf_frags__buf(const struct xskf_worker *w, const struct xskf_pkt *pkt
 		*len = pkt->len;
 		return pkt->data;
 	}
-	if (i > pkt->frags || !w || pkt->frag_idx + i - 1 >= XSKF_SEGS_CAP)
+	if (i > pkt->frags || !w || pkt_priv(pkt)->frag_idx + i - 1 >= XSKF_SEGS_CAP)
 		return NULL;
-	d = &w->segs[pkt->frag_idx + i - 1];
+	d = &w->segs[pkt_priv(pkt)->frag_idx + i - 1];
 	*len = d->len;
 	return (uint8_t *)w->umem.area + d->addr;
 }
@@ -141,12 +141,12 @@ uint8_t *xskf_pkt__append(struct xskf_pkt *pkt, uint32_t len)
 	    w->tx_nseg == XSKF_SEGS_CAP || !um->cache_len)
 		return NULL;
 	/* a frame's buffers are one run of the table: only the frame added to last grows */
-	if (pkt->frags && pkt->frag_idx + pkt->frags != w->tx_nseg)
+	if (pkt->frags && pkt_priv(pkt)->frag_idx + pkt->frags != w->tx_nseg)
 		return NULL;
 	if (pkt->frags)
 		w->segs[w->tx_nseg - 1].options = XDP_PKT_CONTD;
 	else /* frags now: a request asked before is found by its magic (tx_meta.c) */
-		pkt->frag_idx = (uint16_t)w->tx_nseg;
+		pkt_priv(pkt)->frag_idx = (uint16_t)w->tx_nseg;
 	d = &w->segs[w->tx_nseg++];
 	d->addr = um->cache[--um->cache_len] + off;
 	d->len = len;

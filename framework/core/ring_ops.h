@@ -5,7 +5,7 @@
  * wakeups, the threads) so that the unit tests can drive them against rings in plain memory.
  * Thread: the worker that owns the socket(s) and the UMEM.
  *
- * What each packet costs here is measured by scripts/bench-engine.sh (instructions per packet,
+ * What each packet costs here is measured by bench/engine.sh (instructions per packet,
  * docs/performance.md). Two rules keep it small:
  *  - whatever moves between rings and arrays moves in bulk (ring_copy(): at most three
  *    memcpy()s a burst), never one slot at a time with an index mask per slot;
@@ -34,6 +34,7 @@
 
 #include "core/engine.h"
 #include "core/hints_in.h"
+#include "core/pkt_priv.h"
 #include "core/tx_meta.h"
 
 /*
@@ -314,13 +315,13 @@ static inline __attribute__((always_inline)) void dispatch(struct xskf_worker *w
 	uint32_t not_app = 0;
 
 	for (p = pkts; p < end; p++) {
-		uint64_t addr = p->addr;
+		uint64_t addr = pkt_priv(p)->addr;
 		uint8_t action = p->action;
 		uint32_t len;
 		struct xskf_sock *out;
 
 		/* a frame that asked, whatever its verdict: it and the rest go the slow way */
-		if ((kind & XSKF_BURST_TXMD) && unlikely(p->frag_idx & XSKF_PKT_TX_REQ))
+		if ((kind & XSKF_BURST_TXMD) && unlikely(pkt_priv(p)->frag_idx & XSKF_PKT_TX_REQ))
 			break;
 		if (likely(action == XSKF_DROP)) {
 			*c++ = addr & fmask;
@@ -386,7 +387,8 @@ _Static_assert(offsetof(struct xskf_pkt, len) == 8 && offsetof(struct xskf_pkt, 
 		       offsetof(struct xskf_pkt, headroom) == 18 &&
 		       offsetof(struct xskf_pkt, action) == 20 &&
 		       offsetof(struct xskf_pkt, frags) == 21 &&
-		       offsetof(struct xskf_pkt, frag_idx) == 22,
+		       offsetof(struct xskf_pkt, xskf_private) == 22 &&
+		       offsetof(struct xskf_pkt_priv, frag_idx) == 0,
 	       "rx_pkts() writes len, port, queue as one word and out_port, headroom, action, "
 	       "frags = 0 (one buffer), frag_idx as another");
 
@@ -448,7 +450,7 @@ rx_pkts(struct xskf_pkt *restrict p, const struct xdp_desc *restrict d, uint32_t
 		 * than shifting it into the word (callgrind) */
 		memcpy(&p->out_port, &w_oha, sizeof(w_oha));
 		p->headroom = (uint16_t)(addr & fmask);
-		p->addr = addr;
+		pkt_priv(p)->addr = addr;
 		/* the XDP program wrote the meta right in front of the frame */
 		p->meta = hints ? (const void *)(area + addr - sizeof(struct xskf_meta)) : NULL;
 		if (prefetch)

@@ -3,11 +3,12 @@
  * TX metadata, the worker's side and the set-up (docs/tx-offloads.md).
  *
  * Only the sockets of apps that ask come here: their burst functions (burst.c) are chosen at
- * start. The accessors mark each frame that asked (XSKF_PKT_TX_REQ in xskf_pkt.frag_idx), and
- * dispatch() (ring_ops.h) hands the frames of a burst from the first that asked on here
- * (xskf_txmd__burst()). The kernel refuses a request it cannot carry out (sendto() EINVAL) and leaves the descriptor at the head of the
- * TX ring, so that nothing behind it is ever sent again: every request is checked here first,
- * and a frame whose request cannot be right is dropped and counted, never sent.
+ * start. The accessors mark each frame that asked (XSKF_PKT_TX_REQ in the frame's private
+ * frag_idx, core/pkt_priv.h), and dispatch() (ring_ops.h) hands the frames of a burst from the
+ * first that asked on here (xskf_txmd__burst()). The kernel refuses a request it cannot carry
+ * out (sendto() EINVAL) and leaves the descriptor at the head of the TX ring, so that nothing
+ * behind it is ever sent again: every request is checked here first, and a frame whose request
+ * cannot be right is dropped and counted, never sent.
  *
  * Where the metadata goes: the kernel reads struct xsk_tx_metadata from the tx_metadata_len
  * bytes in front of the descriptor's address, and writes the completion's timestamp there.
@@ -21,6 +22,7 @@
 #include <arpa/inet.h>
 
 #include "core/engine.h"
+#include "core/pkt_priv.h"
 #include "core/tx_meta.h"
 #include "xskf_csum.h"
 
@@ -106,7 +108,7 @@ static bool take_req(uint8_t *chunk, uint32_t off, struct xskf_tx_req *r)
 int xskf_txmd__frame(struct xskf_worker *w, struct xskf_sock *s, const struct xskf_pkt *p)
 {
 	struct xskf_umem *um = &w->umem;
-	uint64_t fmask = ~((uint64_t)um->frame_size - 1), addr = p->addr;
+	uint64_t fmask = ~((uint64_t)um->frame_size - 1), addr = pkt_priv(p)->addr;
 	uint32_t len = p->len, off = (uint32_t)(addr & ~fmask), opts = 0;
 	uint8_t *chunk = (uint8_t *)um->area + (addr & fmask), *d = chunk + off;
 	/* built here, copied in front of the frame: after a push it need not be 8-byte aligned */
@@ -216,10 +218,10 @@ void xskf_txmd__burst(struct xskf_worker *w, struct xskf_sock *s, const struct x
 			break;
 		case XSKF_TXMD_DROP_APP:
 			s->c.drop_app++;
-			xskf_cache_put(&w->umem, p->addr);
+			xskf_cache_put(&w->umem, pkt_priv(p)->addr);
 			break;
 		default:
-			xskf_cache_put(&w->umem, p->addr);
+			xskf_cache_put(&w->umem, pkt_priv(p)->addr);
 			break;
 		}
 	}
@@ -233,7 +235,7 @@ void xskf_txmd__forget(struct xskf_worker *w, struct xskf_sock *s, const struct 
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		uint64_t addr = pkts[i].addr;
+		uint64_t addr = pkt_priv(&pkts[i])->addr;
 
 		if (take_req((uint8_t *)w->umem.area + (addr & fmask), (uint32_t)(addr & ~fmask),
 			     &r))

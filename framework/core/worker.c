@@ -80,15 +80,15 @@ static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_
 	for (i = 0; i < n; i++) {
 		struct xskf_pkt *p = &pkts[i];
 
-		p->addr = um->cache[--um->cache_len] + off;
-		p->data = (uint8_t *)um->area + p->addr;
+		pkt_priv(p)->addr = um->cache[--um->cache_len] + off;
+		p->data = (uint8_t *)um->area + pkt_priv(p)->addr;
 		p->len = 0;
 		p->port = p->out_port = 0;
 		p->queue = 0;
 		p->headroom = (uint16_t)off;
 		p->action = XSKF_FWD;
 		p->frags = 0;
-		p->frag_idx = XSKF_NO_FRAGS;
+		pkt_priv(p)->frag_idx = XSKF_NO_FRAGS;
 		p->meta = NULL;
 	}
 	w->tx_nseg = 0;
@@ -104,8 +104,8 @@ static inline void tx_fill(struct xskf_worker *w, struct xskf_pkt *pkts, uint32_
 		if (w->socks[0] && (w->socks[0]->burst_kind & XSKF_BURST_TXMD))
 			xskf_txmd__forget(w, w->socks[0], pkts + m, n - m);
 		for (i = m; i < n; i++) {
-			xskf_cache_put(um, pkts[i].addr);
-			if (unlikely(pkts[i].frag_idx < XSKF_NO_FRAGS))
+			xskf_cache_put(um, pkt_priv(&pkts[i])->addr);
+			if (unlikely(pkt_priv(&pkts[i])->frag_idx < XSKF_NO_FRAGS))
 				frags_put_rest(w, &pkts[i], 0, frags_of(w, &pkts[i]));
 		}
 	}

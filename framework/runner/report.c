@@ -14,38 +14,17 @@
 
 static struct xskf_queue_stats prev[XSKF_MAX_PORTS * XSKF_MAX_QUEUES];
 
-static void fmt_rate(char *buf, size_t len, double pps)
+/* @to += @s, every queue counter */
+static void add_counters(struct xskf_queue_stats *to, const struct xskf_queue_stats *s)
 {
-	if (pps >= 1e6)
-		snprintf(buf, len, "%6.2f Mpps", pps / 1e6);
-	else if (pps >= 1e3)
-		snprintf(buf, len, "%6.1f Kpps", pps / 1e3);
-	else
-		snprintf(buf, len, "%6.0f  pps", pps);
-}
+	for (unsigned int i = 0; i < XC_NR_QUEUE; i++) {
+		uint64_t a, b;
 
-static uint64_t drops(const struct xskf_queue_stats *s)
-{
-	return s->drop_no_port + s->drop_too_long + s->drop_tx_full + s->drop_chain_long +
-	       s->drop_chain_open + s->drop_chain_tx;
-}
-
-/*
- * "  csum_unfinished 12" at the end of a live line once a frame had an unfinished checksum
- * (docs/forwarding.md), with "  csum_repaired 12" under --csum-repair; else nothing, so that
- * the lines of the common case stay as they were.
- */
-static const char *csum_words(const struct xskf_engine *eng, const struct xskf_queue_stats *s,
-			      char *buf, size_t len)
-{
-	buf[0] = 0;
-	if (s->csum_unfinished || eng->o.csum_repair)
-		snprintf(buf, len, "  csum_unfinished %llu",
-			 (unsigned long long)s->csum_unfinished);
-	if (eng->o.csum_repair)
-		snprintf(buf + strlen(buf), len - strlen(buf), "  csum_repaired %llu",
-			 (unsigned long long)s->csum_repaired);
-	return buf;
+		memcpy(&a, (char *)to + xc_queue[i].off, sizeof(a));
+		memcpy(&b, (const char *)s + xc_queue[i].off, sizeof(b));
+		a += b;
+		memcpy((char *)to + xc_queue[i].off, &a, sizeof(a));
+	}
 }
 
 /*
@@ -72,10 +51,14 @@ static void idle_words(struct xskf_engine *eng, FILE *f)
 	fputc('\n', f);
 }
 
+/*
+ * A line per queue when there are several, then the total line: the words of the queue view
+ * (util/counters.c: xc_qlive()), the total's over the sums of every queue's counters.
+ */
 void xskf_report__interval(struct xskf_engine *eng, FILE *f, double elapsed, double secs)
 {
 	struct xskf_queue_stats st, tot = {}, ptot = {};
-	char rx[32], tx[32], cs[64];
+	bool repair = eng->o.csum_repair;
 	unsigned int i, port;
 	uint32_t q;
 
@@ -84,31 +67,17 @@ void xskf_report__interval(struct xskf_engine *eng, FILE *f, double elapsed, dou
 
 		if (xskf_engine__queue_stats(eng, i, &port, &q, &st))
 			continue;
-		fmt_rate(rx, sizeof(rx), (double)(st.rx_packets - p->rx_packets) / secs);
-		fmt_rate(tx, sizeof(tx), (double)(st.tx_packets - p->tx_packets) / secs);
-		if (eng->nr_socks > 1)
-			fprintf(f, "[%7.1fs] %s:%u  rx %s  tx %s  rx_total %llu  kernel_drop %llu%s\n",
-				elapsed, eng->ports[port].name, q, rx, tx,
-				(unsigned long long)st.rx_packets,
-				(unsigned long long)(st.k_rx_dropped + st.k_rx_ring_full),
-				csum_words(eng, &st, cs, sizeof(cs)));
-		tot.rx_packets += st.rx_packets;
-		tot.tx_packets += st.tx_packets;
-		tot.k_rx_dropped += st.k_rx_dropped + st.k_rx_ring_full;
-		tot.drop_tx_full += drops(&st);
-		tot.csum_unfinished += st.csum_unfinished;
-		tot.csum_repaired += st.csum_repaired;
-		ptot.rx_packets += p->rx_packets;
-		ptot.tx_packets += p->tx_packets;
+		if (eng->nr_socks > 1) {
+			fprintf(f, "[%7.1fs] %s:%u", elapsed, eng->ports[port].name, q);
+			xc_qlive(f, &st, p, secs, XC_QL_QUEUE, repair);
+			fputc('\n', f);
+		}
+		add_counters(&tot, &st);
+		add_counters(&ptot, p);
 		*p = st;
 	}
-	fmt_rate(rx, sizeof(rx), (double)(tot.rx_packets - ptot.rx_packets) / secs);
-	fmt_rate(tx, sizeof(tx), (double)(tot.tx_packets - ptot.tx_packets) / secs);
-	fprintf(f, "[%7.1fs] total  rx %s  tx %s  rx_total %llu  tx_total %llu  kernel_drop %llu  "
-		   "drop %llu%s",
-		elapsed, rx, tx, (unsigned long long)tot.rx_packets,
-		(unsigned long long)tot.tx_packets, (unsigned long long)tot.k_rx_dropped,
-		(unsigned long long)tot.drop_tx_full, csum_words(eng, &tot, cs, sizeof(cs)));
+	fprintf(f, "[%7.1fs] total", elapsed);
+	xc_qlive(f, &tot, &ptot, secs, XC_QL_TOTAL, repair);
 	idle_words(eng, f);
 	fflush(f);
 }
@@ -144,7 +113,7 @@ int xskf_report__summary(struct xskf_engine *eng, FILE *f, double elapsed)
 			"redirected %llu passed %llu errors %llu%s\n",
 			eng->ports[port].name, q, (unsigned long long)st.rx_packets,
 			(unsigned long long)st.rx_bytes, (unsigned long long)st.tx_packets,
-			(unsigned long long)st.drop_app, (unsigned long long)drops(&st),
+			(unsigned long long)st.drop_app, (unsigned long long)xc_qword(&st, "drop"),
 			(unsigned long long)st.k_rx_dropped, (unsigned long long)st.k_rx_ring_full,
 			(unsigned long long)st.k_rx_fill_ring_empty_descs,
 			(unsigned long long)st.prog_redirected, (unsigned long long)st.prog_passed,
@@ -176,18 +145,6 @@ int xskf_report__summary(struct xskf_engine *eng, FILE *f, double elapsed)
 	return err;
 }
 
-/* The queue counters as the stats document names them: the rows of xskf_counters.h. */
-static const struct {
-	const char *obj, *key;
-	size_t off;
-} qrows[] = {
-#define QROW(field, obj, key, src, type, help)                                                     \
-	{ #obj, #key, offsetof(struct xskf_queue_stats, field) },
-	XSKF_QUEUE_COUNTERS(QROW, XSKF_COUNTER_SKIP)
-#undef QROW
-};
-#define NR_QROWS (sizeof(qrows) / sizeof(qrows[0]))
-
 /*
  * The objects of a queue in the order the document has always had them ("": the queue's own
  * members); an object only a newer row names follows them, in the order of the rows. The rows
@@ -206,33 +163,33 @@ static const char *const qobjs[] = { "", "kernel", "program", "csum", "tx_meta",
  */
 static void json_counters(struct xjw *w, const struct xskf_queue_stats *s)
 {
-	const char *objs[NR_QOBJS + NR_QROWS];
+	const char *objs[NR_QOBJS + XC_NR_QUEUE];
 	unsigned int no = 0, o, i, k;
 
 	for (i = 0; i < NR_QOBJS; i++)
 		objs[no++] = qobjs[i];
-	for (i = 0; i < NR_QROWS; i++) {
-		for (o = 0; o < no && strcmp(objs[o], qrows[i].obj); o++)
+	for (i = 0; i < XC_NR_QUEUE; i++) {
+		for (o = 0; o < no && strcmp(objs[o], xc_queue[i].obj); o++)
 			;
 		if (o == no)
-			objs[no++] = qrows[i].obj;
+			objs[no++] = xc_queue[i].obj;
 	}
 	for (o = 0; o < no; o++) {
 		bool top = !*objs[o];
 
-		for (i = 0, k = 0; i < NR_QROWS; i++) {
+		for (i = 0, k = 0; i < XC_NR_QUEUE; i++) {
 			uint64_t v;
 
-			if (strcmp(qrows[i].obj, objs[o]))
+			if (strcmp(xc_queue[i].obj, objs[o]))
 				continue;
-			memcpy(&v, (const char *)s + qrows[i].off, sizeof(v));
+			memcpy(&v, (const char *)s + xc_queue[i].off, sizeof(v));
 			if (top && k % 4 == 0)
 				xjw_break(w, QBREAK);
 			else if (!top && !k) {
 				xjw_break(w, QBREAK);
 				xjw_obj(w, objs[o], NULL);
 			}
-			xjw_u64(w, qrows[i].key, v);
+			xjw_u64(w, xc_queue[i].key, v);
 			k++;
 		}
 		if (k && !top)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause)
 /*
  * The xskf XDP program itself (bpf/xskf_redirect.bpf.c, included whole: the same code, the same
- * rodata knobs) with one entry point for BPF_PROG_TEST_RUN's repeat loop (scripts/
- * bench-xdp-prog.sh). The kernel runs all repeats on one xdp_buff without resetting data_meta,
+ * rodata knobs) with one entry point for BPF_PROG_TEST_RUN's repeat loop
+ * (bench/xdp_prog.sh). The kernel runs all repeats on one xdp_buff without resetting data_meta,
  * so each run gives the meta's room back: without that, bpf_xdp_adjust_meta() would fail from
  * the eighth run on and the rest would time the failure path. The give-back is one more helper
  * call, timed alone by meta_pair.

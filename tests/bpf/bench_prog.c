@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * bench-xdp-prog: what the xskf XDP program costs per frame, by variant of its rodata knobs,
- * without veth's copy around it (scripts/bench-xdp-prog.sh; root). Each variant is the real
+ * without veth's copy around it (bench/xdp_prog.sh; root). Each variant is the real
  * program (bpf/xskf_redirect.bpf.c, software-hints entry: test runs refuse the device-bound one,
  * so the kfuncs are not in any row) loaded with its knobs, run by BPF_PROG_TEST_RUN with a
  * repeat count over fixed frames; ns per frame is the kernel's own duration (its average over
@@ -16,7 +16,7 @@
  * alone in it (libxdp then freplaces the dispatcher's own function), and second of two behind
  * a program that passes every frame (the dispatcher's loop, as beside xdp-filter). The last two
  * need a kernel that takes freplace programs: "failed" where it refuses them (this project's
- * test machine: EPERM); the lab's dispcost test runs them on Debian's 7.x (vm_lab_citizen.sh).
+ * test machine: EPERM); the lab's dispcost test runs them on Debian's 7.x (lab/citizen.sh).
  *
  *   bench-xdp-prog [REPEAT [RUNS]]      (defaults 1000000, 7)
  */

@@ -3,7 +3,7 @@
  * The XDP program's cost per frame with N steering rules: BPF_PROG_RUN with a repeat count
  * (the kernel times the loop and reports ns per run), for a frame that matches the last rule
  * (every word of the bitmaps read) and one that matches none (the default), the best of
- * @rounds runs. scripts/bench-steer.sh runs it for 0, 1, 16 and 1000 rules.
+ * @rounds runs. bench/steer.sh runs it for 0, 1, 16 and 1000 rules.
  *
  * usage: bench_steer NRULES [REPEAT [ROUNDS [RULE]]]
  *   -> one line: rules N last NS none NS wall NS NS (the wall-clock pair: last, none)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * prog-ns: ns per frame of the XDP program PROG in the object files OBJ..., run side by side
- * (scripts/bench-compare.sh: another commit's xskf_redirect.bpf.o against this build's). Each
+ * (bench/compare.sh: another commit's xskf_redirect.bpf.o against this build's). Each
  * object is opened as it is, its rodata left at the defaults the framework starts from (no
  * hints, no rules: the empty steering table of a run without --steer), only PROG loaded (the
  * device-bound variant cannot be test-run). Then ROUNDS rounds, each one BPF_PROG_TEST_RUN of

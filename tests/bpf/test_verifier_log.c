@@ -117,7 +117,7 @@ static void check_print(const char *what, char **lines, int n, int err, const ch
 }
 
 /*
- * What Linux 7.3.4 wrote for verifier_refused.bpf.o (the kernel lab, scripts/vm-lab.sh
+ * What Linux 7.3.4 wrote for verifier_refused.bpf.o (the kernel lab, lab/vm_lab.sh
  * --kernel 7 core, 2026-12-05), shortened in the trace before the refusal and in the causal
  * path, its empty lines kept: the classic refusal, then the report 7.x adds.
  */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "core/pkt_priv.h"
 #include "tunnel_pmtu.h"
 
 #include "fuzz.h"
@@ -98,8 +99,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!buf)
 		return 0;
 	memcpy(buf + headroom, data + 1, len);
-	pkt = (struct xskf_pkt){ .data = buf + headroom, .len = len, .headroom = (uint16_t)headroom,
-				 .addr = 4096 + headroom };
+	pkt = (struct xskf_pkt){ .data = buf + headroom, .len = len,
+				 .headroom = (uint16_t)headroom };
+	pkt_priv(&pkt)->addr = 4096 + headroom;
 	before = pkt;
 	tun_pmtu__bucket_init(&b, TUN_PMTU_RATE_DEFAULT, TUN_PMTU_BURST_DEFAULT);
 	r = tun_pmtu__answer(&b, &t, &u, &pkt, &now);
@@ -107,13 +109,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(r == TUN_PMTU_ICMP4 || r == TUN_PMTU_ICMP6 || r == TUN_PMTU_NO_ICMP,
 		    "a fresh bucket gave %s", tun_ctr_names[r]);
 	if (r == TUN_PMTU_NO_ICMP) {
-		FUZZ_ASSERT(pkt.data == before.data && pkt.len == len && pkt.addr == before.addr &&
+		FUZZ_ASSERT(pkt.data == before.data && pkt.len == len &&
+				pkt_priv(&pkt)->addr == pkt_priv(&before)->addr &&
 				pkt.headroom == headroom && !memcmp(pkt.data, data + 1, len),
 			    "a frame not answered was changed");
 	} else {
 		uint32_t hl = r == TUN_PMTU_ICMP4 ? 28 : 48;
 
-		FUZZ_ASSERT(pkt.data == before.data - hl && pkt.addr == before.addr - hl &&
+		FUZZ_ASSERT(pkt.data == before.data - hl &&
+				pkt_priv(&pkt)->addr == pkt_priv(&before)->addr - hl &&
 				pkt.headroom == headroom - hl,
 			    "headroom/addr not moved with data");
 		FUZZ_ASSERT(r == TUN_PMTU_ICMP4 ? mtu >= 576 : mtu >= 1280, "MTU %u announced", mtu);

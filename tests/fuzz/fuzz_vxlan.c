@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "core/pkt_priv.h"
 #include "tunnel_config.h"
 #include "tunnel_vxlan.h"
 
@@ -79,14 +80,14 @@ static int frame_new(struct frame *f, const uint8_t *data, uint32_t len, uint32_
 	f->pkt.data = f->buf + headroom;
 	f->pkt.len = len;
 	f->pkt.headroom = (uint16_t)headroom;
-	f->pkt.addr = 4096 + headroom;
+	pkt_priv(&f->pkt)->addr = 4096 + headroom;
 	return 0;
 }
 
 static bool same_pkt(const struct xskf_pkt *a, const struct xskf_pkt *b)
 {
 	return a->data == b->data && a->len == b->len && a->headroom == b->headroom &&
-	       a->addr == b->addr;
+	       pkt_priv(a)->addr == pkt_priv(b)->addr;
 }
 
 static void check_decap(const uint8_t *data, uint32_t len)
@@ -113,7 +114,8 @@ static void check_decap(const uint8_t *data, uint32_t len)
 	off = (uint32_t)(f.pkt.data - d);
 	FUZZ_ASSERT(f.pkt.data > d && f.pkt.data + f.pkt.len <= d + len && f.pkt.len >= 14,
 		    "inner frame at %u + %u outside the %u-byte frame", off, f.pkt.len, len);
-	FUZZ_ASSERT(f.pkt.headroom == off && f.pkt.addr == before.addr + off,
+	FUZZ_ASSERT(f.pkt.headroom == off &&
+			    pkt_priv(&f.pkt)->addr == pkt_priv(&before)->addr + off,
 		    "headroom/addr not moved with data");
 	if (fuzz_get16(d + 12) == 0x0800) {
 		l4 = 14 + (d[14] & 0xfu) * 4;
@@ -183,7 +185,8 @@ static void check_encap(const uint8_t *data, uint32_t len, uint8_t flags)
 	}
 	p = f.pkt.data;
 	FUZZ_ASSERT(p == before.data - hlen && f.pkt.len == len + hlen &&
-			f.pkt.headroom == headroom - hlen && f.pkt.addr == before.addr - hlen,
+			f.pkt.headroom == headroom - hlen &&
+			pkt_priv(&f.pkt)->addr == pkt_priv(&before)->addr - hlen,
 		    "outer headers not right in front of the frame");
 	FUZZ_ASSERT(!memcmp(p, ta->nexthop_mac, 6) && !memcmp(p + 6, u.mac, 6), "outer MACs");
 	if (v6) {

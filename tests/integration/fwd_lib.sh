@@ -11,7 +11,7 @@ TXGEN=$BUILD/apps/xsk-txgen
 P=${P:-f$$}
 TMP=$(mktemp -d)
 PIDS=()
-. "$SRC/scripts/bed_lib.sh"
+. "$SRC/tools/bed_lib.sh"
 
 fwd_cleanup() {
 	local p
@@ -22,7 +22,7 @@ fwd_cleanup() {
 }
 at_exit fwd_cleanup
 
-# The beds come from scripts/bed_lib.sh. TX checksum offload is off on every veth end here
+# The beds come from tools/bed_lib.sh. TX checksum offload is off on every veth end here
 # (VETH_TX_CSUM=on keeps veth's default, for the tests of that case: test_csum_l2fwd.sh).
 BED_TX_CSUM=${VETH_TX_CSUM:-off}
 
@@ -34,7 +34,7 @@ mkns() { bed_ns "$1"; }
 # ends' (default 1500; 9000 for jumbo frames, docs/jumbo.md).
 vpair() { bed_veth "$1" "$2" "$3" "$4" "$5" "$6" queues="${7:-2}" mtu="${8:-1500}" v6=off; }
 
-# fwd_bed_up [MTU]: the forwarding bed (bed_fwd in scripts/bed_lib.sh), its names in NA NL NB
+# fwd_bed_up [MTU]: the forwarding bed (bed_fwd in tools/bed_lib.sh), its names in NA NL NB
 # and MAC_*; MTU of every link (default 1500; 9000: the jumbo bed, test_jumbo.sh):
 #   nsA [a0 192.0.2.1] --- [la] nsL (the app) [lb] --- [b0 192.0.2.2] nsB
 fwd_bed_up() { BED_MTU=${1:-} bed_fwd "$P"; }

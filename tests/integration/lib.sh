@@ -71,11 +71,11 @@ require_root() {
 }
 
 # tb_up PREFIX [MTU]: two namespaces joined by a 2-queue veth of that MTU (default 1500);
-# exports TB_* (see scripts/testbed.sh).
+# exports TB_* (see tools/testbed.sh).
 tb_up() {
 	export XSKF_TB=$1
 	[ -n "${2:-}" ] && export XSKF_TB_MTU=$2
-	eval "$("$S/scripts/testbed.sh" up)"
+	eval "$("$S/tools/testbed.sh" up)"
 	at_exit tb_cleanup
 }
 
@@ -94,7 +94,7 @@ tb_cleanup() {
 	wait_until 10 ns_empty "$TB_NS_DUT"
 	pids=$(ip netns pids "$TB_NS_DUT" 2>/dev/null || true)
 	[ -n "$pids" ] && kill -KILL $pids 2>/dev/null
-	"$S/scripts/testbed.sh" down >/dev/null 2>&1 || true
+	"$S/tools/testbed.sh" down >/dev/null 2>&1 || true
 }
 
 # ns_empty NS: no process runs in NS.

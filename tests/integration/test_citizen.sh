@@ -51,7 +51,9 @@ filter_seen() { counts | awk '{ print $1 + $2 }'; }
 # with a priority), or alone (libxdp fell back)
 filter_dispatched() { dutb xdp-loader status "$TB_IF_DUT" | grep -q 'xdp_dispatcher'; }
 start_rx() {
-	# not through dutb (a function: $! would be its subshell's): the pid is xsk-rxdrop's
+	# not through dutb (a function: $! would be its subshell's): the pid is xsk-rxdrop's; the
+	# wait for its line must not read the last run's
+	rm -f "$out/rx.err"
 	ip netns exec "$TB_NS_DUT" sh -c 'mount --bind "$0" /sys/fs/bpf && exec "$@"' "$BPFFS" \
 		"$RXDROP" -i "$TB_IF_DUT" -q 0 -c --cpus 1 --json "$@" >"$out/rx.json" 2>"$out/rx.err" &
 	pid=$!
@@ -169,7 +171,7 @@ xskf-first)
 		ok "xsk-rxdrop attached alone (no dispatcher here): xdp-filter refused, xsk-rxdrop counted all $N"
 		exit 0
 	fi
-	fail "the dispatcher works here: covered by the lab's citizen test (scripts/vm-lab.sh citizen), not yet by this one"
+	fail "the dispatcher works here: covered by the lab's citizen test (lab/vm_lab.sh citizen), not yet by this one"
 	;;
 *) fail "unknown case $case_name" ;;
 esac

@@ -13,7 +13,7 @@ set -euo pipefail
 require_root
 TMP=$(mktemp -d)
 P=xd$$
-trap 'XSKF_TB=$P "$S/scripts/testbed.sh" down >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+trap 'XSKF_TB=$P "$S/tools/testbed.sh" down >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 
 run_demo() { # run_demo OUT ARGS...: the demo, stdout + stderr in OUT
 	local out=$1

@@ -60,7 +60,7 @@ done
 "$bindir/xskf-hugepages" --help >"$dest/hp.help" 2>&1 # usage: exit 2
 grep -q "^  xskf-hugepages reserve SIZE N" "$dest/hp.help" || { cat "$dest/hp.help"; fail "xskf-hugepages --help does not name itself"; }
 docdir=$(find "$dest/root" -path "*/doc/xskf" -type d | head -1)
-bad=$(grep -n "scripts/hugepages\.sh\|scripts/testbed\.sh" "$docdir"/*.md | grep -v "xskf-hugepages\|xskf-testbed" || true)
+bad=$(grep -n "tools/hugepages\.sh\|tools/testbed\.sh" "$docdir"/*.md | grep -v "xskf-hugepages\|xskf-testbed" || true)
 [ -z "$bad" ] || fail "installed guides name a script of the tree, not its command: $bad"
 ok "xskf-hugepages and xskf-testbed installed, with man pages, bed_lib.sh and the sink programs"
 
@@ -118,6 +118,8 @@ redirected_since() { echo $(($(q0_xdp) - $1)); }
 # run_named NAME PYCHECK: the installed xskf runs the plugin by name; 3000 frames; the check
 run_named() {
 	local r0 pid
+	# the wait below must not read the last run's line before this run truncates the file
+	rm -f "$dest/run.err"
 	XSKF_PLUGIN_PATH=$plugindir ip netns exec "$TB_NS_DUT" "$xskf" run "$1" -i "$TB_IF_DUT" -q 0 \
 		-c --cpus 1 --json --quiet >"$dest/run.json" 2>"$dest/run.err" &
 	pid=$!

@@ -12,6 +12,10 @@
 #   starve       a tiny fill and RX ring under load: frames lost only where the kernel counts
 #                them, census and reconciliation hold
 #   replaced     another program attached over ours: reported, exit 1, theirs left in place
+#   busy         the queue held by another app's AF_XDP socket (the generator's, sending with
+#                AF_XDP TX): xsk-rxdrop binds again while a socket closed just before could
+#                still be in the kernel's deferred release, then says busy in one line, exit
+#                1, nothing attached; the same start once the holder is gone binds at once
 #   sigkill50    SIGKILL 50 times: at random points of start-up, while running (after the
 #                attach, a state, so whatever the machine's speed) and in shutdown (after a
 #                SIGINT): every next start cleans up and comes up, with no refusal line; at
@@ -112,10 +116,14 @@ link-flap)
 	gpid=$!
 	# traffic flows: the dut's XDP counter moves
 	wait_for "traffic at $TB_IF_DUT" ge sysfs_ctr "$TB_NS_DUT" "$TB_IF_DUT" rx_packets 1001
-	dut ip link set "$TB_IF_DUT" down
-	rx_line "link down"
-	dut ip link set "$TB_IF_DUT" up
-	rx_line "link up again"
+	dut ip link set "$TB_IF_DUT" down || fail "ip link set down"
+	# (once, under a loaded parallel suite, no line came in 30 s: should it again, the run's
+	# threads and the link's state say where it was)
+	link_state() { dut ip link show "$TB_IF_DUT"; }
+	FAIL_HOOKS+=(link_state)
+	WAIT_PID=$RX_PID rx_line "link down"
+	dut ip link set "$TB_IF_DUT" up || fail "ip link set up"
+	WAIT_PID=$RX_PID rx_line "link up again"
 	wait $gpid || fail "generator failed"
 	kill -INT $RX_PID
 	wait_rc $RX_PID
@@ -206,6 +214,29 @@ replaced)
 	dut ip link set dev "$TB_IF_DUT" xdp off
 	ok "program replaced: reported, exit 1, the other program left in place"
 	;;
+busy)
+	# the generator's AF_XDP TX socket on queue 0 of its interface (live frames forced off),
+	# paced to outlast the refused start
+	# (not through gen(): $! must be the generator, not a subshell that ignores SIGINT)
+	XSKF_FEATURES_OFF=live_frames ip netns exec "$TB_NS_GEN" "$GEN" -i "$TB_IF_GEN" --cpus 0 \
+		-n 100000000 --rate 1000 >/dev/null 2>"$out/gen.err" &
+	gpid=$!
+	wait_line "$out/gen.err" "sending with AF_XDP TX (copy mode) on queue 0"
+	gen "$RXDROP" -i "$TB_IF_GEN" -q 0 -c --quiet >/dev/null 2>"$out/b.err"
+	rc=$?
+	[ "$rc" = 1 ] || { cat "$out/b.err"; fail "exit $rc on a busy queue"; }
+	grep -qx "xskf: $TB_IF_GEN queue 0: busy, another AF_XDP socket is bound to it (still after 3 s)" \
+		"$out/b.err" || { cat "$out/b.err"; fail "no busy line"; }
+	[ -z "$(gen ip -d -j link show dev "$TB_IF_GEN" | $PY -c 'import json,sys; print(json.load(sys.stdin)[0].get("xdp", ""))')" ] ||
+		fail "an XDP program was left on $TB_IF_GEN"
+	kill -INT $gpid
+	wait $gpid
+	# the holder gone (and its socket released by the kernel, which may take a while: the
+	# retry), queue 0 binds
+	gen "$RXDROP" -i "$TB_IF_GEN" -q 0 -c --quiet --duration 1 >/dev/null 2>"$out/c.err" ||
+		{ cat "$out/c.err"; fail "queue 0 refused after the holder left"; }
+	ok "busy queue: one line after the retries, exit 1, nothing attached; free again once the holder left"
+	;;
 sigkill50)
 	# The lines a start prints when it refuses what a killed run left on the interface (its
 	# program, its sockets, its queue claims, the interface's lock): the exact messages of
@@ -221,7 +252,7 @@ sigkill50)
 : another xskf run has held the interface's lock for 10 s
 queue [0-9]+ of .* is taken by .* pid [0-9]+: choose other queues \(-q\) or stop it first$
 : the XDP program \(id [0-9]+\) of the run there is gone meanwhile: start again$
-queue [0-9]+: busy, another AF_XDP socket is bound to it$
+queue [0-9]+: busy, another AF_XDP socket is bound to it \(still after 3 s\)$
 EOF_REFUSALS
 	for ((k = 1; k <= 50; k++)); do
 		rm -f "$out/k.err"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 #
 # The UMEM on hugepages as DPDK users set them up (docs/memory.md), on the veth test bed with
-# real traffic. Pools and mounts are made with scripts/hugepages.sh; the page size a run used is
+# real traffic. Pools and mounts are made with tools/hugepages.sh; the page size a run used is
 # read from its /proc/PID/numa_maps (kernelpagesize_kB=).
 #   anon-2m, file-2m, anon-1g, file-1g  xsk-rxdrop with exact counts on 2 MiB and 1 GiB pages,
 #                                       anonymous and a hugetlbfs file (1 GiB: skipped, 77, with
@@ -13,7 +13,7 @@
 #                                       --huge-size 2M: one-line errors, exit 2
 #   race, race-auto                     the pool emptied between the check and the mmap
 #                                       (xsk-rxdrop-race): one-line error / fallback and warning
-#   helper                              scripts/hugepages.sh: show, reserve on a node, refusing to
+#   helper                              tools/hugepages.sh: show, reserve on a node, refusing to
 #                                       shrink a pool in use, mount, unmount, undo; with hugeadm
 #                                       and with sysfs alone
 # Every case leaves the pools (each size, each node) and the mounts as it found them, on every
@@ -22,7 +22,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
 case_name=${1:?case}
-HELPER=$S/scripts/hugepages.sh
+HELPER=$S/tools/hugepages.sh
 RACE=${XSKF_RACE:-$B/tests/integration/xsk-rxdrop-race}
 SYSN=/sys/devices/system/node
 

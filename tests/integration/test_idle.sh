@@ -7,7 +7,7 @@
 #                          same namespace, uses what the scheduler gives it; the JSON says so
 #   test_idle.sh sigint  - SIGINT while the worker is asleep in poll(): it exits (bounded wait),
 #                          status 0, its program detached
-#   test_idle.sh bursts  - 3000 bursts of 1-8 frames with gaps longer than the spin bound: every
+#   test_idle.sh bursts  - 3000 bursts of 1-8 frames, each sent to a worker asleep in its wait: every
 #                          frame the generator's interface sent is received, the counters
 #                          reconcile, the census adds up, and the worker slept between bursts
 #   test_idle.sh epoll-sigint, epoll-bursts, epoll-txpaced, epoll-lost - the same through the epoll wait (the one -B uses
@@ -137,12 +137,16 @@ run_sigint() {
 	ok "SIGINT while asleep$([ $EPOLL = 1 ] && echo ' in epoll_wait()'): exited at once, status 0, no program left; $(json_get "$out/rx.json" "d['workers'][0]")"
 }
 
-# send_bursts N: N bursts of 1-8 UDP frames from the generator's end, 1 ms apart (more than the
-# 50 us spin); prints the interface's tx_packets before and after
+# send_bursts N PID: N bursts of 1-8 UDP frames from the generator's end, each sent only once
+# the worker of run PID (thread xskf-w0) is asleep in its idle wait (state S in poll(), ppoll()
+# or epoll_wait(), /proc/TID/syscall), the next only once it has woken and slept again (its
+# voluntary context switches moved and it is back in the wait). So each burst finds the worker
+# asleep and ends one sleep, whatever the machine's load: its wake-ups are at least N. Prints
+# the interface's tx_packets before and after.
 send_bursts() {
-	gen taskset -c 0 $PY - "$TB_IF_GEN" "$1" "$TB_MAC_DUT" "$TB_MAC_GEN" <<'EOF'
-import socket, struct, sys, time
-ifname, n, dmac, smac = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+	gen taskset -c 0 $PY - "$TB_IF_GEN" "$1" "$TB_MAC_DUT" "$TB_MAC_GEN" "$2" <<'EOF'
+import os, socket, struct, sys, time
+ifname, n, dmac, smac, pid = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 mac = lambda m: bytes(int(x, 16) for x in m.split(':'))
 payload = b'x' * 18
 udp = struct.pack('!HHHH', 9, 9, 8 + len(payload), 0) + payload
@@ -152,13 +156,44 @@ s = sum(struct.unpack('!10H', ip)); s = (s & 0xffff) + (s >> 16); s = (s & 0xfff
 ip = ip[:10] + struct.pack('!H', ~s & 0xffff) + ip[12:]
 frame = mac(dmac) + mac(smac) + b'\x08\x00' + ip + udp
 ctr = '/sys/class/net/%s/statistics/tx_packets' % ifname
+task = None
+for t in os.listdir('/proc/%s/task' % pid):
+    if open('/proc/%s/task/%s/comm' % (pid, t)).read().strip() == 'xskf-w0':
+        task = '/proc/%s/task/%s/' % (pid, t)
+if not task:
+    sys.exit('no worker thread xskf-w0 in pid %s' % pid)
+WAITS = {7, 271, 232, 281, 441}  # poll, ppoll, epoll_wait, epoll_pwait, epoll_pwait2
+
+
+def state():
+    """(asleep in the idle wait, voluntary context switches so far)"""
+    st = open(task + 'stat').read().rsplit(')', 1)[1].split()[0]
+    nr = int(open(task + 'syscall').read().split()[0]) if st == 'S' else -1
+    vcs = next(int(l.split()[1]) for l in open(task + 'status')
+               if l.startswith('voluntary_ctxt_switches'))
+    return st == 'S' and nr in WAITS, vcs
+
+
+def until(ok, what, i):
+    # a bound far beyond any wait: a worker that never sleeps again is the failure
+    end = time.monotonic() + 30
+    while True:
+        asleep, vcs = state()
+        if ok(asleep, vcs):
+            return vcs
+        if time.monotonic() > end:
+            sys.exit('burst %d: the worker was not %s within 30 s' % (i, what))
+        time.sleep(0)
+
+
 sk = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 sk.bind((ifname, 0))
 before = int(open(ctr).read())
 for i in range(n):
+    v0 = until(lambda a, v: a, 'asleep in its wait', i)
     for _ in range(1 + i % 8):
         sk.send(frame)
-    time.sleep(0.001)
+    until(lambda a, v: a and v > v0, 'awake and asleep again after the burst', i)
 print(before, int(open(ctr).read()))
 EOF
 }
@@ -172,7 +207,7 @@ run_bursts() {
 	wait_for "control socket" ctl_up $pid
 	check_epoll $pid "$out/rx.err"
 	base=$(app_rx $pid) || fail "no live stats"
-	r=$(send_bursts 3000) || fail "sender failed"
+	r=$(send_bursts 3000 $pid) || fail "sender failed"
 	read -r before after <<<"$r"
 	sent=$((after - before))
 	[ $sent -ge 13500 ] || fail "the sender's interface counted $sent frames (13500 sent)"
@@ -186,8 +221,9 @@ run_bursts() {
 		fail "kernel drops"
 	[ "$(json_get "$out/rx.json" "d['census_ok']")" = True ] || fail "census"
 	wake=$(idle_of "$out/rx.json" wakeups)
-	# 3000 gaps of 1 ms or more, each 20 times the spin: a worker that slept in most of them
-	[ "$wake" -ge 1000 ] || fail "only $wake wake-ups over 3000 bursts"
+	# each burst was sent to a worker asleep in its wait, the next only after it woke and slept
+	# again: at least one wake-up each
+	[ "$wake" -ge 3000 ] || fail "only $wake wake-ups over 3000 bursts, each sent to a sleeping worker"
 	assert_no_xdp "after the bursts"
 	ok "3000 bursts$([ $EPOLL = 1 ] && echo ' (epoll wait)'): $sent frames sent, $((rx - base)) received, $wake wake-ups ($(idle_of "$out/rx.json" empty_wakeups) empty), counters reconcile"
 }

@@ -4,7 +4,7 @@
 # Features that need a newer kernel than the one running: xskf says in one line which kernel
 # each needs and runs without it (docs/kernels.md). The expected line is chosen by the running
 # kernel's version, so the same test checks both sides: on this host (6.18) the features work,
-# in the kernel lab (scripts/vm-lab.sh core) Debian 11's 5.10, 12's 6.1 and 13's 6.12 lack some.
+# in the kernel lab (lab/vm_lab.sh core) Debian 11's 5.10, 12's 6.1 and 13's 6.12 lack some.
 #   - RX metadata kfuncs (6.3): veth's rx_hash from the driver, else "rx hash in software
 #     (driver hints need the RX metadata kfuncs of Linux 6.3+)", and the run goes on;
 #   - netdev netlink (6.2) and napi-set (6.13): --napi defer/gro-flush per NAPI, else per

@@ -88,6 +88,7 @@ same)
 	# veth: 10000 frames, exactly, each way
 	for cmd in "$RXDROP" "$XSKF run rxdrop"; do
 		read -r -a c <<<"$cmd"
+		rm -f "$out/v.err" # the wait below must not read the last command's line
 		ip netns exec "$TB_NS_DUT" "${c[@]}" -i "$TB_IF_DUT" -q 0 -c --cpus 1 --json --quiet \
 			>"$out/v.json" 2>"$out/v.err" &
 		pid=$!

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# scripts/testbed.sh: up gives two namespaces, a veth pair with the asked queues, fixed MACs,
+# tools/testbed.sh: up gives two namespaces, a veth pair with the asked queues, fixed MACs,
 # static neighbours and working IPv4/IPv6 both ways; a second prefix coexists with its own MACs;
 # up twice fails; down removes everything and is idempotent. Root; exit 77 to skip.
 set -euo pipefail
@@ -9,7 +9,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 require_root
 SRC=$S
-TB="$SRC/scripts/testbed.sh"
+TB="$SRC/tools/testbed.sh"
 P=tbt$$
 P2=tbu$$
 

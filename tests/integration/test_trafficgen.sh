@@ -28,7 +28,7 @@ set -euo pipefail
 require_root
 SRC=$S
 BUILD=$B
-TB="$SRC/scripts/testbed.sh"
+TB="$SRC/tools/testbed.sh"
 GEN="$BUILD/tools/xskf-trafficgen"
 P=tgt$$
 TMP=$(mktemp -d)

@@ -16,7 +16,7 @@ require_root
 [[ ${XSKF_FEATURES_OFF:-} =~ (^|[ ,])live_frames($|[ ,]) ]] &&
 	skip "BPF_PROG_RUN call sizing: live frames forced off by XSKF_FEATURES_OFF"
 tb_up "tgc$$"
-"$S/scripts/testbed.sh" sink drop
+"$S/tools/testbed.sh" sink drop
 g() { gen "$GEN" -i "$TB_IF_GEN" --json "$@"; }
 jv() { $PY -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"; }
 [[ $(jv "$(g -n 1)" method) == live ]] ||

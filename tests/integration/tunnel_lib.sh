@@ -19,7 +19,7 @@ BUILD=$B
 SRC=$S
 TUNNEL=$BUILD/apps/xsk-tunnel
 HELPER=$SRC/tests/integration/tunnel_pkt.py
-. "$SRC/scripts/bed_lib.sh"
+. "$SRC/tools/bed_lib.sh"
 TAG=${TAG:-t}
 WORK=$(mktemp -d /tmp/xsk-tunnel-test.XXXXXX)
 APP_PID=
@@ -43,7 +43,7 @@ at_exit tun_cleanup
 [[ -x $TUNNEL ]] || fail "$TUNNEL not built"
 $PY -c 'import scapy' 2>/dev/null || { echo "SKIP: $PY has no scapy"; exit 77; }
 
-# The bed is bed_vxlan3 of scripts/bed_lib.sh (drawn above). The sending ends (h0, v0 and the
+# The bed is bed_vxlan3 of tools/bed_lib.sh (drawn above). The sending ends (h0, v0 and the
 # VXLAN devices) compute checksums in full: AF_XDP copy mode hands us the frame as the kernel
 # left it, and a partial (offloaded) checksum would be wrong after a tunnel.
 # tun_bed_up [MTU [UMTU]]: MTU of the access links and the kernel's VXLAN devices (default

@@ -18,14 +18,29 @@ wait_until() {
 	done
 }
 
+# show_threads PID: where each thread of PID is (name, state, wait channel, system call,
+# kernel stack): what a run that should have said something was doing instead
+show_threads() {
+	local t
+	for t in /proc/"$1"/task/*; do
+		[ -d "$t" ] || continue
+		echo "thread ${t##*/} $(cat "$t/comm" 2>/dev/null): state" \
+			"$(awk '{ print $3 }' "$t/stat" 2>/dev/null), wchan $(cat "$t/wchan" 2>/dev/null)," \
+			"syscall $(cat "$t/syscall" 2>/dev/null | cut -d' ' -f1)"
+		sed 's/^/    /' "$t/stack" 2>/dev/null
+	done >&2
+}
+
 # wait_for WHAT CMD...: run CMD every 50 ms until it succeeds; fail naming WHAT after WAIT_S
-# (showing the file WAIT_SHOW first, when set: an app's messages).
+# (showing the file WAIT_SHOW first, when set: an app's messages; and where the threads of
+# process WAIT_PID are, when set)
 wait_for() {
 	local what=$1
 	shift
 	LAST=
 	wait_until "$WAIT_S" "$@" && return 0
 	[ -n "${WAIT_SHOW:-}" ] && cat "$WAIT_SHOW" >&2
+	[ -n "${WAIT_PID:-}" ] && show_threads "$WAIT_PID"
 	fail "no $what after $WAIT_S s${LAST:+ (last seen: $LAST)}"
 }
 

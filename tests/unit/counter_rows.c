@@ -7,7 +7,8 @@
  * steering rule's id and text); a row labelled by its key prints FAMILY{LABEL="KEY"}. `all`:
  * every family's rows, and a fourth column, its TYPE (the test that holds the stats document
  * and `xskfctl metrics` to the tables reads them). `live`: FAMILY and WORD of every row that
- * puts a word in the live lines (a PAIR row's value follows the row before's word: none).
+ * puts a word in the live lines (a PAIR row's value follows the row before's word: none), and
+ * `queue` and each word of the queue view (its rates' and its values' words).
  */
 #include <stdio.h>
 #include <string.h>
@@ -52,6 +53,12 @@ int main(int argc, char **argv)
 					printf("%s\t%s\n", xc_families[i]->name,
 					       r->word ? r->word : r->key);
 			}
+		for (i = 0; i < xc_nr_qview; i++) {
+			if (xc_qview[i].rate)
+				printf("queue\t%s\n", xc_qview[i].rate);
+			if (xc_qview[i].total)
+				printf("queue\t%s\n", xc_qview[i].total);
+		}
 		return 0;
 	}
 	if (argc < 2) {

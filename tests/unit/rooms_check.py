@@ -5,7 +5,12 @@ source as text:
 
   - runner/ includes no backend/ header, core/ neither backend/ nor runner/;
   - no header of framework/ declares functions of more than three .c files other than its
-    own (the one of its name): a header is a room's door, not a hub.
+    own (the one of its name): a header is a room's door, not a hub;
+  - scripts/ holds the README's entry points only (demo.sh, test.sh, deps.sh, fuzz.sh): the
+    benchmarks are in bench/, the kernel lab in lab/, installed scripts in tools/, the checks'
+    tools in tests/ (docs/architecture.md, "The folders around the library");
+  - the files of scripts/, bench/ and lab/ are named in one style: lower case, words joined
+    by "_".
 
 Each breach is one line naming the file and what it does; exit 1 if any."""
 import collections
@@ -63,9 +68,22 @@ for h in files(".h"):
                    + ", ".join(f"{rel(d)} ({len(v)})" for d, v in sorted(by.items()))
                    + ": give each concern a header of its own")
 
+# 3. scripts/ by role, and one naming style for the script folders
+ENTRY = {"demo.sh", "test.sh", "deps.sh", "fuzz.sh"}
+for f in sorted(os.listdir(os.path.join(SRC, "scripts"))):
+    if os.path.isfile(os.path.join(SRC, "scripts", f)) and f not in ENTRY:
+        bad.append(f"scripts/{f}: scripts/ holds the entry points only ({', '.join(sorted(ENTRY))}); "
+                   "a benchmark goes in bench/, the lab's in lab/, an installed script in tools/")
+NAME = re.compile(r"^[a-z0-9]+(_[a-z0-9]+)*(\.[a-z]+)?$")
+for d in ("scripts", "bench", "lab"):
+    for f in sorted(os.listdir(os.path.join(SRC, d))):
+        if os.path.isfile(os.path.join(SRC, d, f)) and not NAME.match(f):
+            bad.append(f"{d}/{f}: not in the folders' naming style (lower case, words joined by _)")
+
 for b in bad:
     print("FAIL:", b)
 if bad:
     sys.exit(1)
 print(f"ok - framework/: the runner includes no backend header, the core only core/; "
-      f"no header declares functions of more than three files ({len(defs)} functions)")
+      f"no header declares functions of more than three files ({len(defs)} functions); "
+      f"scripts/ holds its entry points only; scripts/, bench/, lab/ named in one style")

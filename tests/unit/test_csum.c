@@ -445,7 +445,8 @@ static void pkt_frags_case(void)
 		}
 		from = to;
 	}
-	pkts[0] = (struct xskf_pkt){ .data = area, .len = cut[0], .frags = 3, .frag_idx = 10 };
+	pkts[0] = (struct xskf_pkt){ .data = area, .len = cut[0], .frags = 3 };
+	pkt_priv(&pkts[0])->frag_idx = 10;
 	CHECK(xskf_pkt__total_len(&pkts[0]) == f.len,
 	      "its buffers hold the frame (%u bytes)", xskf_pkt__total_len(&pkts[0]));
 	build(&one, 0, true, false, 17, 100, 0);

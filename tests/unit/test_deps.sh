@@ -31,7 +31,8 @@ known="ping tcpdump ethtool stress-ng valgrind dpdk-testpmd bpftool clang scdoc
 cmds=" $(for p in $pairs; do printf '%s ' "${p%%:*}"; done)"
 # the lines of every test, script and benchmark, without comment lines
 used=$(grep -rh --include='*.sh' --include='*.py' --include='meson.build' \
-	--exclude=deps.sh --exclude=test_deps.sh -v -E '^\s*#' "$SRC/tests" "$SRC/scripts")
+	--exclude=deps.sh --exclude=test_deps.sh -v -E '^\s*#' "$SRC/tests" "$SRC/scripts" \
+	"$SRC/bench" "$SRC/lab" "$SRC/tools")
 [ -n "$used" ] || fail "no test or script found under $SRC"
 for c in $known; do
 	grep -qwF -e "$c" <<<"$used" || continue

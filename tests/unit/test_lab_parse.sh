@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# The kernel lab's reading of guest files (scripts/vm_lab_parse.sh, issue 44): a file the guest
+# The kernel lab's reading of guest files (lab/parse.sh, issue 44): a file the guest
 # wrote holding 'x[$(id>FILE)] 0 0' ran id as root on the host once its values went into
-# $(( )). Here: that text in $(( )) does run a command (the attack is real; under vm-lab.sh's
+# $(( )). Here: that text in $(( )) does run a command (the attack is real; under lab/vm_lab.sh's
 # set -u the unset x stops it, a set name such as PATH[...] does not), while lab_int,
 # lab_ints and lab_json_int refuse it in one line naming the file, and FILE is never made;
 # good numbers pass; a symlink is not read; lab_put writes only the host's message folder
@@ -15,7 +15,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 ok() { echo "ok - $*"; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-source "$SRC/scripts/vm_lab_parse.sh"
+source "$SRC/lab/parse.sh"
 
 PWNED=$T/pwned
 evil="x[\$(id>$PWNED)]"

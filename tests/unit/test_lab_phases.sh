@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# The kernel lab's per-queue judgement (scripts/vm_lab_tests.sh's check_phases): the host sends
+# The kernel lab's per-queue judgement (lab/tests.sh's check_phases): the host sends
 # one phase per queue with the guest's RSS indirection table pinned to that queue (lab_phases),
 # so each queue must have redirected exactly its phase's frames. Here, on files as the lab
 # writes them: exact counts pass; a queue with more or fewer, a missing phase, a queue the
@@ -13,8 +13,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 ok() { echo "ok - $*"; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-source "$SRC/scripts/vm_lab_parse.sh"
-source "$SRC/scripts/vm_lab_tests.sh"
+source "$SRC/lab/parse.sh"
+source "$SRC/lab/tests.sh"
 d=$T/run
 mkdir -p "$d" "$d.host"
 # guest Q0 Q1: the guest's JSON with these counts on queues 0 and 1

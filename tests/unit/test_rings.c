@@ -182,7 +182,7 @@ static void verdicts(struct xskf_pkt *pkts, unsigned int n)
 			m.drop_tx_full++;
 			continue;
 		}
-		m.tx_addr[m.staged] = p->addr;
+		m.tx_addr[m.staged] = pkt_priv(p)->addr;
 		m.tx_len[m.staged++] = p->len;
 		staged++;
 	}
@@ -544,24 +544,23 @@ int main(void)
 	before = sock.c.rx_bytes;
 	n = rx_take(&worker, &sock, pkts, 16, true, true, true);
 	CHECK(n == 2 && pkts[0].len == 60 && pkts[1].len == 100 &&
-		      pkts[0].addr == got[0] + RXOFF + 32 &&
+		      pkt_priv(&pkts[0])->addr == got[0] + RXOFF + 32 &&
 		      pkts[0].data == (uint8_t *)worker.umem.area + got[0] + RXOFF + 32 &&
 		      pkts[0].headroom == RXOFF + 32 &&
 		      (const uint8_t *)pkts[1].meta == (uint8_t *)worker.umem.area + got[1] + RXOFF &&
 		      sock.c.rx_bytes == before + 160,
 	      "head hints: view past the meta, meta at the descriptor's start, bytes without it");
 	for (i = 0; i < n; i++)
-		xskf_cache_put(&worker.umem, pkts[i].addr);
+		xskf_cache_put(&worker.umem, pkt_priv(&pkts[i])->addr);
 	CHECK(census_sum() == FRAMES, "census adds up after a burst with head hints");
 
 	/* staging overflow: frames beyond the staging capacity are dropped and counted */
 	before = sock.c.drop_tx_full;
 	for (i = 0; i < XSKF_TXQ_CAP + 3; i++) {
-		struct xskf_pkt p = { .addr = worker.umem.cache[--worker.umem.cache_len] + RXOFF,
-				      .len = 64 };
+		uint64_t addr = worker.umem.cache[--worker.umem.cache_len] + RXOFF;
 
-		if (!stage(&sock, p.addr, p.len)) /* not taken: the caller gives it back */
-			xskf_cache_put(&worker.umem, p.addr);
+		if (!stage(&sock, addr, 64)) /* not taken: the caller gives it back */
+			xskf_cache_put(&worker.umem, addr);
 	}
 	CHECK(xskf_sock__staged(&sock) == XSKF_TXQ_CAP && sock.c.drop_tx_full == before + 3,
 	      "staging full: 3 dropped and counted");

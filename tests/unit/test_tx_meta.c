@@ -107,8 +107,8 @@ static void one_pkt(struct xskf_pkt *p, uint32_t len)
 	uint64_t chunk = worker.umem.cache[--worker.umem.cache_len];
 
 	memset(p, 0, sizeof(*p));
-	p->addr = chunk + RXOFF;
-	p->data = (uint8_t *)worker.umem.area + p->addr;
+	pkt_priv(p)->addr = chunk + RXOFF;
+	p->data = (uint8_t *)worker.umem.area + pkt_priv(p)->addr;
 	p->len = len;
 	p->headroom = RXOFF;
 	udp4(p->data, len);
@@ -164,7 +164,8 @@ int main(void)
 
 	/* xskf_pkt__tx_l4_csum() offloaded: the option, the flags, start/offset, the seed */
 	one_pkt(&p[0], 100);
-	CHECK(xskf_pkt__tx_l4_csum(&p[0], 14, 34) == 0 && (p[0].frag_idx & XSKF_PKT_TX_REQ) &&
+	CHECK(xskf_pkt__tx_l4_csum(&p[0], 14, 34) == 0 &&
+		      (pkt_priv(&p[0])->frag_idx & XSKF_PKT_TX_REQ) &&
 		      ((struct xskf_tx_req *)(void *)(p[0].data - p[0].headroom))->flags ==
 			      XSKF_TXR_CSUM,
 	      "tx_l4_csum accepted: the request at the chunk's start, the frame marked");
@@ -246,9 +247,9 @@ int main(void)
 	one_pkt(&p[0], 100);
 	xskf_pkt__push(&p[0], RXOFF - 40);
 	CHECK(xskf_pkt__tx_csum(&p[0], 34, 6) == -ENOSPC && xskf_pkt__tx_tstamp(&p[0], 1) ==
-		      -ENOSPC && !(p[0].frag_idx & XSKF_PKT_TX_REQ),
+		      -ENOSPC && !(pkt_priv(&p[0])->frag_idx & XSKF_PKT_TX_REQ),
 	      "headroom below XSKF_TX_REQ_ROOM: -ENOSPC, nothing asked");
-	xskf_cache_put(&worker.umem, p[0].addr);
+	xskf_cache_put(&worker.umem, pkt_priv(&p[0])->addr);
 	/* a request on a frame dropped: an app drop, nothing else */
 	one_pkt(&p[0], 100);
 	xskf_pkt__tx_tstamp(&p[0], 5);
@@ -314,11 +315,12 @@ int main(void)
 		p[0].action = p[1].action = p[3].action = XSKF_TX;
 		p[2].action = XSKF_DROP;
 		disp(p, 4);
-		CHECK(sock.txq_tail == tail + 3 && sock.txq[tail & m].addr == p[0].addr &&
+		CHECK(sock.txq_tail == tail + 3 &&
+			      sock.txq[tail & m].addr == pkt_priv(&p[0])->addr &&
 			      sock.txq[tail & m].options == 0 &&
-			      sock.txq[(tail + 1) & m].addr == p[1].addr &&
+			      sock.txq[(tail + 1) & m].addr == pkt_priv(&p[1])->addr &&
 			      sock.txq[(tail + 1) & m].options == XDP_TX_METADATA &&
-			      sock.txq[(tail + 2) & m].addr == p[3].addr &&
+			      sock.txq[(tail + 2) & m].addr == pkt_priv(&p[3])->addr &&
 			      sock.txq[(tail + 2) & m].options == 0,
 		      "a burst asked from its second frame on: 3 staged in order, only the one "
 		      "that asked with metadata");

@@ -287,8 +287,8 @@ static int xdp_open_sock(struct xskf_worker *w, struct xskf_sock *s, unsigned in
 			"leave the mode on auto\n",
 			s->port->name, s->queue);
 	else if (err == -EBUSY)
-		pr_warn("%s queue %u: busy, another AF_XDP socket is bound to it\n", s->port->name,
-			s->queue);
+		pr_warn("%s queue %u: busy, another AF_XDP socket is bound to it (still after 3 s)\n",
+			s->port->name, s->queue);
 	else if (err == -EPERM)
 		pr_warn("%s queue %u: permission denied: run as root\n", s->port->name, s->queue);
 	else

@@ -8,7 +8,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 #include <linux/if_xdp.h>
+
+#include "core/clock.h"
 
 struct xskf_sock;
 struct xskf_umem;
@@ -23,6 +26,24 @@ void xskf_sock__close(struct xskf_sock *s);
  * client's with /config_busy_poll). 0 or -errno. Any thread.
  */
 int xskf_sock__busy_poll(int fd, int usecs, int budget);
+/*
+ * xskf_sock__busy_again() - after a bind's EBUSY, true (having napped 10 ms) while @since_ns
+ * (xskf_now_ns() at the first try) is less than 3 s ago: the caller binds again. A queue whose
+ * socket was just closed stays busy until the kernel's deferred work frees its buffer pool
+ * (the XSKMAP that held the socket goes first, then the pool, both in the background): ~100 ms
+ * on a quiet machine, over a second seen under load. A queue really held by another socket
+ * is told 3 s late. Thread: any.
+ */
+static inline bool xskf_sock__busy_again(uint64_t since_ns)
+{
+	struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
+
+	/* inline: both binds (xsk.c, xsk_raw.c) use it, and xsk.c calls xsk_raw.c */
+	if (xskf_now_ns() - since_ns >= 3000ull * 1000 * 1000)
+		return false;
+	nanosleep(&pause, NULL);
+	return true;
+}
 int xskf_sock__kstats(const struct xskf_sock *s, struct xdp_statistics *st);
 /*
  * The NAPI the kernel tied socket @s to (SO_INCOMING_NAPI_ID), or 0: only a zero-copy bind

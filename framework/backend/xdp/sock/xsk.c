@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "backend/xdp/xdp_state.h"
+#include "core/clock.h"
 #include "backend/xdp/prog/features.h"
 #include "core/engine.h"
 #include "backend/xdp/watch/jumbo.h"
@@ -26,9 +27,6 @@
 #ifndef SO_BUSY_POLL_BUDGET
 #define SO_BUSY_POLL_BUDGET 70
 #endif
-
-/* A queue whose socket was just closed stays busy for up to ~100 ms: retry for this long. */
-#define EBUSY_RETRY_MS 1000
 
 static int umem_create(struct xskf_sock *s, struct xskf_umem *um, const struct xskf_engine_opts *o,
 		       uint32_t headroom)
@@ -57,9 +55,9 @@ static int try_create(struct xskf_sock *s, struct xskf_umem *um, const struct xs
 				     (o->no_need_wakeup ? 0 : XDP_USE_NEED_WAKEUP) |
 				     (s->worker->eng->sg ? XDP_USE_SG : 0)),
 	};
-	struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
-	int err, waited = 0;
+	uint64_t since = xskf_now_ns();
 	bool first = !um->xu;
+	int err;
 
 	for (;;) {
 		if (!um->xu) {
@@ -76,10 +74,8 @@ static int try_create(struct xskf_sock *s, struct xskf_umem *um, const struct xs
 			xsk_umem__delete(um->xu);
 			um->xu = NULL;
 		}
-		if (err != -EBUSY || waited >= EBUSY_RETRY_MS)
+		if (err != -EBUSY || !xskf_sock__busy_again(since))
 			return err;
-		nanosleep(&pause, NULL);
-		waited += 10;
 	}
 }
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "backend/xdp/xdp_state.h"
+#include "core/clock.h"
 #include "backend/xdp/prog/features.h"
 #include "core/engine.h"
 #include "backend/xdp/watch/jumbo.h"
@@ -34,8 +35,6 @@
 #ifndef AF_XDP
 #define AF_XDP 44
 #endif
-
-#define EBUSY_RETRY_MS 1000 /* as xsk.c: a queue just released stays busy a while */
 
 /* One mapped ring. */
 struct raw_map {
@@ -175,9 +174,9 @@ static int try_open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf
 int xskf_raw__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf_engine_opts *o,
 		   uint32_t headroom, bool zerocopy)
 {
-	struct timespec pause = { .tv_nsec = 10 * 1000 * 1000 };
+	uint64_t since = xskf_now_ns();
 	struct xskf_raw *r = calloc(1, sizeof(*r));
-	int err, fd, waited = 0;
+	int err, fd;
 
 	if (!r)
 		return -ENOMEM;
@@ -201,12 +200,10 @@ int xskf_raw__open(struct xskf_sock *s, struct xskf_umem *um, const struct xskf_
 			um->tx_no_sw_csum = true;
 			continue;
 		}
-		if (err != -EBUSY || waited >= EBUSY_RETRY_MS) {
+		if (err != -EBUSY || !xskf_sock__busy_again(since)) {
 			free(r);
 			return err;
 		}
-		nanosleep(&pause, NULL);
-		waited += 10;
 	}
 	s->raw = r;
 	s->fd = fd;

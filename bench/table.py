@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
-"""bench_table.py RESULTS DIGITS KEYS [A/B ...]: the rows of a benchmark's table.
+"""bench/table.py RESULTS DIGITS KEYS [A/B ...]: the rows of a benchmark's table.
 
 RESULTS holds one "KEY VALUE" line per case and round. For each key of KEYS (comma-separated,
 in that order) one markdown row "| key | median | min | max |" with DIGITS decimals; then for

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# bench-l2fwd.sh [PASSES] [SECONDS]: xsk-l2fwd --mode macswap next to dpdk-testpmd
+# bench/l2fwd.sh [PASSES] [SECONDS]: xsk-l2fwd --mode macswap next to dpdk-testpmd
 # --forward-mode=macswap (net_af_xdp) on the same 1-queue veth test bed, in interleaved passes.
 # xskf-trafficgen sends 64-byte UDP frames (60 without FCS) from CPU 0 as fast as it can; the
 # forwarder runs on CPU 1; the rate is the frames that come back at the generator's interface
@@ -30,11 +30,11 @@ TMP=$(mktemp -d)
 FIFO=$TMP/stdin LOG=$TMP/testpmd.log
 mkfifo "$FIFO"
 cleanup() {
-	"$SRC/scripts/testbed.sh" down
+	"$SRC/tools/testbed.sh" down
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
-eval "$("$SRC/scripts/testbed.sh" up)"
+eval "$("$SRC/tools/testbed.sh" up)"
 # software checksums: see tests/integration/fwd_lib.sh
 ip netns exec "$TB_NS_GEN" ethtool -K "$TB_IF_GEN" tx off >/dev/null
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# bench-steer.sh [ROUNDS] - the XDP program's cost per frame with 0, 1, 16 and 1000 steering
+# bench/steer.sh [ROUNDS] - the XDP program's cost per frame with 0, 1, 16 and 1000 steering
 # rules, measured by the kernel: BPF_PROG_RUN of the real program with a repeat count of one
 # million (tests/bpf/bench_steer.c; the kernel times the loop and reports ns per run). The
 # rules are "udp dport P pass" with the default pass, so every frame leaves the program the

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# bench-xdp-prog.sh [PASSES] [REPEAT] - what the xskf XDP program itself costs per frame, for
+# bench/xdp_prog.sh [PASSES] [REPEAT] - what the xskf XDP program itself costs per frame, for
 # each variant of its rodata knobs (no hints, each hint alone, all hints, steering), without
 # veth's copy around it: BPF_PROG_TEST_RUN with REPEAT runs over fixed frames (IPv4 UDP 60 B,
 # QinQ IPv6 TCP, VXLAN with inner IPv4 TCP), ns per frame from the kernel's own duration
@@ -19,8 +19,8 @@ PY=/usr/bin/python3
 PASSES=${1:-3}
 REPEAT=${2:-1000000}
 T=$B/tests/bpf/bench-xdp-prog
-[ -x "$T" ] || { echo "bench-xdp-prog.sh: $T missing: build first (ninja -C $B)" >&2; exit 1; }
-[ "$(id -u)" = 0 ] || { echo "bench-xdp-prog.sh: needs root (BPF_PROG_TEST_RUN)" >&2; exit 1; }
+[ -x "$T" ] || { echo "bench/xdp_prog.sh: $T missing: build first (ninja -C $B)" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || { echo "bench/xdp_prog.sh: needs root (BPF_PROG_TEST_RUN)" >&2; exit 1; }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 for ((p = 1; p <= PASSES; p++)); do

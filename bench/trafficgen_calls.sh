@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# bench-trafficgen-calls.sh [RUNS [SECONDS]] - does xskf-trafficgen's call sizing reach the rate
+# bench/trafficgen_calls.sh [RUNS [SECONDS]] - does xskf-trafficgen's call sizing reach the rate
 # of the set-up? Each BPF_PROG_RUN call has a fixed cost (about 24 ms on some VMs, microseconds on
 # others) on top of its cost per frame, so the generator sizes its calls from how long they
 # take (docs/trafficgen.md). Side by side on one test bed with the XDP_DROP sink at the dut,
@@ -20,7 +20,7 @@ export XSKF_TB=${XSKF_TB:-xbcall$$}
 RUNS=${1:-5}
 SECS=${2:-3}
 GEN="$XSKF_BUILD/tools/xskf-trafficgen"
-TB="$SRC/scripts/testbed.sh"
+TB="$SRC/tools/testbed.sh"
 PY=/usr/bin/python3
 
 [[ $EUID -eq 0 ]] || { echo "bench-trafficgen-calls: run as root" >&2; exit 1; }

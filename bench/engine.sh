@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# bench-engine.sh [quick] - what xskf itself costs per packet, apart from the kernel: the apps
+# bench/engine.sh [quick] - what xskf itself costs per packet, apart from the kernel: the apps
 # on the memory backend (--backend memory: the real worker loop against rings in plain memory,
 # the kernel played by a stand-in on the same thread, docs/performance.md). For each app, RX
 # batch size (16 32 64 256) and number of sockets per worker (1 2 8):
@@ -11,7 +11,7 @@
 #   ns/pkt     wall time per packet on the worker's clock, the median of 3 runs of N3 frames on CPU 1
 # Needs no root and no NIC. `quick`: batch 64, 1 socket only (the perf test suite runs that).
 # Every run puts its UMEM on 4 KiB pages (--hugepages off): the rows then do not depend on what
-# the machine has reserved, nor take pages from a pool a test made (bench-memory.sh compares
+# the machine has reserved, nor take pages from a pool a test made (bench/memory.sh compares
 # page sizes).
 # valgrind: scripts/deps.sh bench.
 set -euo pipefail

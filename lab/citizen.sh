@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# The kernel lab's citizen tests beyond `citizen`'s two start orders (sourced by scripts/vm-lab.sh;
+# The kernel lab's citizen tests beyond `citizen`'s two start orders (sourced by lab/vm_lab.sh;
 # `citizen` names them all): xskf through libxdp's dispatcher on a kernel that takes freplace
 # programs (7.x), with Debian's xdp-tools (the host's xdp-filter and xdp-loader, libxdp1 in the
 # guest's root filesystem).

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# The kernel lab's `core` test (sourced by scripts/vm-lab.sh): the copy-mode core integration
+# The kernel lab's `core` test (sourced by lab/vm_lab.sh): the copy-mode core integration
 # tests of tests/integration, run unchanged inside the guest on their own veth beds, on the
 # guest's kernel. The source tree is shared read-only with the guest over 9p (tag src), next to
 # the build folder (tag tree); each test's output and exit code come back in the run folder.
@@ -53,7 +53,7 @@ core_rootfs() {
 	log "root filesystem: adding$missing (apt-get in the root filesystem)"
 	cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
 	mount -t proc proc "$root/proc" || die "cannot mount /proc in $root"
-	LAB_MOUNTS+=("$root/proc") # unmounted by vm-lab.sh's cleanup if stopped before the line below
+	LAB_MOUNTS+=("$root/proc") # unmounted by lab/vm_lab.sh's cleanup if stopped before the line below
 	{ chroot "$root" apt-get -q update &&
 		chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get -q -y \
 			--no-install-recommends install $missing; } >"$CACHE/core-pkgs.log" 2>&1

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
-"""The kernel lab's host-side frames for the zero-copy list (scripts/vm_lab_zc.sh).
+"""The kernel lab's host-side frames for the zero-copy list (lab/zc.sh).
 
   send IF DMAC SIP DIP N [SIZE [ADDRS]]  N UDP frames (16 flows, frame i carries "XSKFZC" and
                                     i), paced at 1000 a second; prints {"sent": N - the IF's
@@ -180,7 +180,7 @@ def main(a):
         print(line)
         sys.exit(0 if ok else 1)
     else:
-        sys.exit("vm_lab_zc.py: unknown command %s" % a[0])
+        sys.exit("lab/zc.py: unknown command %s" % a[0])
 
 
 if __name__ == "__main__":

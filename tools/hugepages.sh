@@ -29,7 +29,7 @@ if [ "${XSKF_HUGEADM:-1}" != 0 ] && command -v hugeadm >/dev/null 2>&1; then
 	HUGEADM=hugeadm
 fi
 
-# scripts/hugepages.sh in the tree, xskf-hugepages installed (xskf-hugepages(1)): the same file
+# tools/hugepages.sh in the tree, xskf-hugepages installed (xskf-hugepages(1)): the same file
 ME=$(basename "$0")
 die() { echo "$ME: $*" >&2; exit 1; }
 usage() {

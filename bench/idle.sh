@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# bench-idle.sh [PASSES] [SECONDS]: what each --idle mode costs and gives (docs/idle.md), on the
+# bench/idle.sh [PASSES] [SECONDS]: what each --idle mode costs and gives (docs/idle.md), on the
 # veth beds, every row in interleaved passes (the order turns around every pass) and medians:
 #   rate     64-byte UDP at full load from the XDP live-frames generator on CPU 0, xsk-rxdrop -q 0
 #            on CPU 1, --idle busy and adaptive: Mpps received, receiver CPU %, adaptive / busy
 #   cpu      the same at 10% and 50% of busy's median full-load rate (xskf-trafficgen --rate):
 #            receiver CPU % for busy, adaptive and sleep, and the frames lost
-#   latency  UDP request/response (scripts/bench-idle-udp.py) from nsA to an echo server in nsB,
+#   latency  UDP request/response (bench/idle_udp.py) from nsA to an echo server in nsB,
 #            through xsk-l2fwd --mode fwd in nsL (CPU 1) in busy and adaptive mode, and through a
 #            kernel bridge in nsL (the kernel's own path, no xskf): RTT p50/p99 at 1000
 #            requests/s, and of requests sent after 1 s without traffic
@@ -22,7 +22,7 @@ SECS=${2:-3}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 B=${XSKF_BUILD:-$SRC/build}
 PY=/usr/bin/python3
-UDP=$SRC/scripts/bench-idle-udp.py
+UDP=$SRC/bench/idle_udp.py
 REQS=${XSKF_BENCH_REQS:-3000} PROBES=${XSKF_BENCH_PROBES:-10}
 [[ $EUID -eq 0 ]] || { echo "needs root" >&2; exit 1; }
 "$SRC/scripts/deps.sh" >/dev/null
@@ -42,11 +42,11 @@ cleanup() {
 		ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null
 		ip netns del $ns 2>/dev/null
 	done
-	"$SRC/scripts/testbed.sh" down >/dev/null 2>&1 || true
+	"$SRC/tools/testbed.sh" down >/dev/null 2>&1 || true
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
-eval "$("$SRC/scripts/testbed.sh" up)"
+eval "$("$SRC/tools/testbed.sh" up)"
 
 want() { [[ ,${XSKF_BENCH_PARTS:-rate,cpu,latency}, == *,$1,* ]]; }
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
@@ -134,7 +134,7 @@ done
 want latency || exit 0
 
 echo "== latency: UDP request/response, $REQS at 1000/s, then $PROBES after 1 s idle each"
-"$SRC/scripts/testbed.sh" down >/dev/null 2>&1 || true
+"$SRC/tools/testbed.sh" down >/dev/null 2>&1 || true
 for ns in $NA $NL $NB; do
 	ip netns add $ns
 	ip -n $ns link set lo up

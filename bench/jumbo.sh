@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# bench-jumbo.sh [ROUNDS] [SECONDS] - 9014-byte frames (UDP datagrams of 8972 bytes at MTU 9000)
+# bench/jumbo.sh [ROUNDS] [SECONDS] - 9014-byte frames (UDP datagrams of 8972 bytes at MTU 9000)
 # on the forwarding bed of bed_lib.sh, interleaved in each round, Gbit/s of frames received:
 #   rxdrop    xsk-rxdrop on la (native, multi-buffer: 6 buffers a frame)  its rx_bytes
 #   xdpdrop   an XDP_DROP program on la (xskf_tb_drop.bpf.o, sec xdp.frags) la's rx_bytes
@@ -20,7 +20,7 @@ BUILD=${XSKF_BUILD:-$SRC/build}
 PY=/usr/bin/python3
 DROP=$BUILD/tools/xskf_tb_drop.bpf.o
 P=bj$$
-. "$SRC/scripts/bed_lib.sh"
+. "$SRC/tools/bed_lib.sh"
 
 [[ $EUID -eq 0 ]] || { echo "needs root" >&2; exit 1; }
 for b in "$BUILD/apps/xsk-rxdrop" "$BUILD/apps/xsk-l2fwd" "$DROP"; do
@@ -96,4 +96,4 @@ done
 echo
 echo "| case (9014-byte frames, MTU 9000) | Gbit/s (median of $ROUNDS x $D s) | min | max |"
 echo "| --- | ---: | ---: | ---: |"
-$PY "$SRC/scripts/bench_table.py" "$TMP/res" 2 rxdrop,xdpdrop,l2fwd,bridge rxdrop/xdpdrop l2fwd/bridge
+$PY "$SRC/bench/table.py" "$TMP/res" 2 rxdrop,xdpdrop,l2fwd,bridge rxdrop/xdpdrop l2fwd/bridge

@@ -1,16 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# bench-compare.sh BASE [CASES] - the receive path of commit BASE against this tree's, side by
+# bench/compare.sh BASE [CASES] - the receive path of commit BASE against this tree's, side by
 # side: BASE is built in a git worktree of its own (its own build folder, both removed at the
-# end), then scripts/bench-rxdrop.sh runs every case twice per pass, once with BASE's receiver
+# end), then bench/rxdrop.sh runs every case twice per pass, once with BASE's receiver
 # (NAME@base) and once with this build's, on the same veth bed with the same generator, the
 # order turned around every pass. Run it before a change to the data path lands: the machine's
 # rate moves between runs, only a ratio of one run counts.
 #
-#   scripts/bench-compare.sh BASE [CASES]          (as root; build this tree first)
+#   bench/compare.sh BASE [CASES]          (as root; build this tree first)
 #
-# CASES: 'NAME OPTIONS;NAME OPTIONS;...' as XSKF_BENCH_CASES of bench-rxdrop.sh (xsk-rxdrop
+# CASES: 'NAME OPTIONS;NAME OPTIONS;...' as XSKF_BENCH_CASES of bench/rxdrop.sh (xsk-rxdrop
 # with OPTIONS; NAME refloop is tools/xsk-refloop, the minimal libxdp loop). Default:
 # 'hints-off --no-hints;refloop' (refloop runs once per pass, this build's: the loop is the same
 # in both, the reference each build is compared with). XSKF_BENCH_SECS (5) and XSKF_BENCH_PASSES (3) set the length.
@@ -29,7 +29,7 @@ CASES=${2:-"hints-off --no-hints;refloop"}
 SECS=${XSKF_BENCH_SECS:-5}
 PASSES=${XSKF_BENCH_PASSES:-3}
 
-[[ -n $BASE ]] || { echo "usage: bench-compare.sh BASE [CASES] (BASE: a commit)" >&2; exit 2; }
+[[ -n $BASE ]] || { echo "usage: bench/compare.sh BASE [CASES] (BASE: a commit)" >&2; exit 2; }
 rev=$(git -C "$SRC" rev-parse --verify -q "$BASE^{commit}") ||
 	{ echo "bench-compare: '$BASE' is not a commit of $SRC: give a hash or a branch" >&2; exit 2; }
 [[ $EUID -eq 0 ]] || { echo "bench-compare: needs root (the veth bed)" >&2; exit 1; }
@@ -74,7 +74,7 @@ for c in "${cs[@]}"; do
 done
 : >"$TMP/raw"
 XSKF_BENCH_RAW=$TMP/raw XSKF_BENCH_BASE_BUILD=$TMP/build XSKF_BENCH_CASES=$both XSKF_BUILD=$B \
-	"$SRC/scripts/bench-rxdrop.sh" "$SECS" "$PASSES"
+	"$SRC/bench/rxdrop.sh" "$SECS" "$PASSES"
 echo
 echo "bench-compare: BASE $BASE (${rev:0:12}) vs HEAD $(git -C "$SRC" rev-parse --short HEAD)$(
 	git -C "$SRC" diff --quiet HEAD -- 2>/dev/null || echo ' + uncommitted changes'), $PASSES passes of $SECS s, interleaved"

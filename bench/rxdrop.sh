@@ -21,10 +21,10 @@
 # Mpps = frames received by the case / generator seconds; ns/packet = 1e3 / Mpps;
 # CPU = the receiver process's CPU time / wall time (veth does the copy in the sender's softirq).
 # A case name ending in @base runs the xsk-rxdrop (or xsk-refloop) of the build in
-# $XSKF_BENCH_BASE_BUILD, another commit's (scripts/bench-compare.sh); the bed and the generator
+# $XSKF_BENCH_BASE_BUILD, another commit's (bench/compare.sh); the bed and the generator
 # stay this build's. XSKF_BENCH_RAW=FILE also appends every run's row (case Mpps CPU) to FILE.
 #
-#   scripts/bench-rxdrop.sh [SECONDS] [PASSES] [extra xsk-rxdrop options]     (as root)
+#   bench/rxdrop.sh [SECONDS] [PASSES] [extra xsk-rxdrop options]     (as root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-3}
@@ -33,8 +33,8 @@ shift 2 2>/dev/null || shift $# 2>/dev/null || true
 extra=("$@")
 B=${XSKF_BUILD:-build}
 export XSKF_TB=${XSKF_TB:-xbrx} XSKF_BUILD=$B
-trap 'scripts/testbed.sh down >/dev/null' EXIT
-eval "$(scripts/testbed.sh up)"
+trap 'tools/testbed.sh down >/dev/null' EXIT
+eval "$(tools/testbed.sh up)"
 res=$(mktemp)
 batch=${XSKF_BENCH_BATCH:-64} # RX burst of every receiver: xsk-rxdrop -b, refloop -b, testpmd --burst
 scripts/deps.sh bench # dpdk-testpmd
@@ -57,7 +57,7 @@ one() {
 		rb=${XSKF_BENCH_BASE_BUILD:?NAME@base needs XSKF_BENCH_BASE_BUILD}
 	fi
 	if [ "$name" = xdp-drop ] || [ "$name" = xdp-drop-1call ]; then
-		scripts/testbed.sh sink drop >/dev/null
+		tools/testbed.sh sink drop >/dev/null
 		if [ "$name" = xdp-drop ]; then
 			g=$(gen)
 			last_sent=$($PYTHON -c 'import json,sys; print(json.loads(sys.argv[1])["sent"])' "$g")
@@ -70,7 +70,7 @@ one() {
 		fi
 		rx=$($PYTHON -c 'import json,sys; print(json.loads(sys.argv[1])["sent"])' "$g")
 		cpu=0
-		scripts/testbed.sh sink off >/dev/null
+		tools/testbed.sh sink off >/dev/null
 	else
 		local kind=xskf pid i
 		case ${name%@base} in

@@ -8,11 +8,11 @@
 # libraries, busybox for the initramfs. The build folder is shared read-only with the guest
 # over 9p; results (exit codes, --json, logs) come back over a second 9p folder, the host's
 # messages to the guest (frames sent, done) go over a third, read-only to the guest; the host
-# reads the guest's files as data only (scripts/vm_lab_parse.sh). The igb NIC
+# reads the guest's files as data only (lab/parse.sh). The igb NIC
 # needs QEMU 8+ (bookworm has 7.2): trixie's QEMU 10 runs from a trixie root filesystem made
-# once in the cache (scripts/vm_lab_igb.sh).
+# once in the cache (lab/igb.sh).
 #
-#   scripts/vm-lab.sh [--kernel 5.10|6.1|6.12|7]... [--all | --suite] [--nic virtio|igb]...
+#   lab/vm_lab.sh [--kernel 5.10|6.1|6.12|7]... [--all | --suite] [--nic virtio|igb]...
 #                     [--build DIR] [--keep] [TEST]...
 #     --kernel K   boot this kernel (repeatable; default 7): 5.10 (Debian 11, bullseye), 6.1
 #                  (Debian 12), 6.12 (Debian 13), 7 (trixie-backports)
@@ -39,7 +39,7 @@
 #                              capabilities (5.10 refuses bpf() without CAP_BPF)
 #                    zerocopy  the same in zero-copy (-z; kernel 7.x only: 6.12's virtio-net
 #                              refuses it with EOPNOTSUPP, igb has it since 6.14)
-#                    zc        the zero-copy list (kernel 7.x; scripts/vm_lab_zc.sh), each in
+#                    zc        the zero-copy list (kernel 7.x; lab/zc.sh), each in
 #                              zero-copy and in copy mode: l2fwd (eth0 to eth1), txgen and
 #                              tunnel (against a kernel VXLAN); with --all also macswap, jumbo,
 #                              wakeup (need_wakeup on and off), busypoll (-B), napi (--napi),
@@ -62,15 +62,15 @@
 #                              every frame either dropped by the filter or counted by xskf,
 #                              each detached alone; two runs (queue 0, queue 1) sharing one
 #                              component beside the filter; the dispatcher's cost per frame
-#                              (bench-xdp-prog: TCG ratios) (kernel 7.x; scripts/vm_lab_citizen.sh)
+#                              (bench-xdp-prog: TCG ratios) (kernel 7.x; lab/citizen.sh)
 #                    core      the copy-mode core integration tests (tests/integration: the
 #                              demo, rxdrop, l2fwd, steering, software hints, serving, the
 #                              hostile clients) run in the guest on their own veth beds
-#                              (scripts/vm_lab_core.sh)
+#                              (lab/core.sh)
 #                    features  two of core's: the kernel-feature lines and the verifier log
 #                    doctor    (kernel 7.x) xskf doctor and xskfctl doctor on real drivers:
 #                              each fault made on purpose named in one line, a healthy
-#                              setup "no problem found" (scripts/vm_lab_doctor.sh); igb:
+#                              setup "no problem found" (lab/doctor.sh); igb:
 #                              RSS table, ntuple rule, rx-flow-hash, MAC filter, IRQ CPU,
 #                              SKB mode; virtio: unbound queue, foreign program, -B
 #                  (XSKF_LAB_CORE="NAME..." runs only those of core's list, e.g. "demo")
@@ -89,7 +89,7 @@ KERNELS=()
 TESTS=()
 KEEP=0
 NICS=()
-LAB_ALL=0 # --all: also the long part of the zero-copy list (vm_lab_zc.sh)
+LAB_ALL=0 # --all: also the long part of the zero-copy list (lab/zc.sh)
 ALL_TESTS="load rxdrop rxalone zerocopy linkreset faults flowhash xdprefuse zc citizen core doctor"
 SUITE=0
 # suite_tests K NIC: the suite's tests on kernel K with NIC (under 15 minutes in all on a
@@ -102,7 +102,7 @@ suite_tests() {
 	esac
 }
 
-usage() { sed -n '/^#   scripts\/vm-lab.sh/,/^#$/p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '/^#   lab\/vm_lab.sh/,/^#$/p' "$0" | sed 's/^# \{0,1\}//'; }
 skip() { echo "vm-lab: skipped: $*"; exit 77; }
 die() { echo "vm-lab: $*" >&2; exit 1; }
 log() { echo "vm-lab: $*"; }
@@ -388,9 +388,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 # the strict reading of what the guest wrote, and the host's writes into its folder
-source "$SRC/scripts/vm_lab_parse.sh"
+source "$SRC/lab/parse.sh"
 
-source "$SRC/scripts/vm_lab_core.sh"
+source "$SRC/lab/core.sh"
 apt_update
 madison_load
 rootfs_make
@@ -405,9 +405,9 @@ done
 
 FAILED=0
 # lab_kernel K NIC TESTS...: boot kernel K with NIC, the run folder RUN/K-NIC, run TESTS in it.
-source "$SRC/scripts/vm_lab_tests.sh"
-source "$SRC/scripts/vm_lab_igb.sh"
-source "$SRC/scripts/vm_lab_doctor.sh" # after vm_lab_tests.sh: adds `doctor` to guest_tests
+source "$SRC/lab/tests.sh"
+source "$SRC/lab/igb.sh"
+source "$SRC/lab/doctor.sh" # after lab/tests.sh: adds `doctor` to guest_tests
 
 # the boots: "K NIC", igb's only where QEMU 10 could be made (else one line says why)
 PLAN=()

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# bench-dpdk-null.sh [PASSES] - the framework's own cost beside DPDK's, both with no NIC under
+# bench/dpdk_null.sh [PASSES] - the framework's own cost beside DPDK's, both with no NIC under
 # them, one core each (CPU 1): dpdk-testpmd on the net_null vdev (--no-huge, burst 64) in
 # rxonly and macswap mode, next to xsk-rxdrop and xsk-l2fwd on xskf's memory backend (batch 64,
 # --no-hints, UMEM on 4 KiB pages). Mpps per core of each, and the ratios xskf / testpmd, per

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
-"""bench-tunnel-vxgen.py IFACE DSTMAC SRCMAC SECONDS [6]
+"""bench/tunnel_vxgen.py IFACE DSTMAC SRCMAC SECONDS [6]
 
 VXLAN frames (VNI 100, 64 inner flows, 60-byte inner frames) for the decap half of
-scripts/bench-tunnel.sh, which xskf-trafficgen cannot make (its payload is not a VXLAN header).
+bench/tunnel.sh, which xskf-trafficgen cannot make (its payload is not a VXLAN header).
 One AF_PACKET socket with a TPACKET_V2 TX ring and PACKET_QDISC_BYPASS: the frames are written
 into the ring once; each round only marks slots "send" and one send() hands them all to the
 kernel, so Python is out of the per-frame path. Prints the frames handed over.

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# bed_lib.sh - the one builder of veth test beds (sourced, not run). scripts/testbed.sh, the
+# bed_lib.sh - the one builder of veth test beds (sourced, not run). tools/testbed.sh, the
 # test library (tests/integration/lib.sh, fwd_lib.sh, tunnel_lib.sh) and the bench scripts
 # build every bed from these pieces, so a bed means the same thing wherever it is made.
 #
@@ -14,7 +14,7 @@
 #   bed_down                           remove every namespace this shell made (its processes
 #                                      get SIGTERM, then SIGKILL after 5 s)
 # Shapes (each sets the names it made, see its comment):
-#   bed_pair P      ${P}-gen [${P}g] ==== [${P}d] ${P}-dut       (scripts/testbed.sh)
+#   bed_pair P      ${P}-gen [${P}g] ==== [${P}d] ${P}-dut       (tools/testbed.sh)
 #   bed_fwd P       ${P}-a [a0] ==== [la] ${P}-l [lb] ==== [b0] ${P}-b  (forwarding)
 #   bed_vxlan3 P [MTU [UMTU]]  ${P}-host, ${P}-tun, ${P}-vtep with the kernel's VXLAN (the tunnel)
 #
@@ -137,7 +137,7 @@ bed_mac_base() {
 	printf '02:%02x:%02x:%02x' $(((crc >> 16) & 255)) $(((crc >> 8) & 255)) $((crc & 255))
 }
 
-# bed_pair P: the generator/dut pair of scripts/testbed.sh, IPv4 and IPv6 on both ends, static
+# bed_pair P: the generator/dut pair of tools/testbed.sh, IPv4 and IPv6 on both ends, static
 # neighbours both ways. Sets NS_GEN NS_DUT IF_GEN IF_DUT MAC_GEN MAC_DUT IP4_* IP6_*. The TX
 # checksum stays veth's default here unless BED_TX_CSUM=off is given (the generator builds its
 # own checksums; kernel senders in these namespaces are not part of its tests).

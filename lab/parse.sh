@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# The kernel lab's reading of what the guest wrote (sourced by scripts/vm-lab.sh, and by
+# The kernel lab's reading of what the guest wrote (sourced by lab/vm_lab.sh, and by
 # tests/unit/test_lab_parse.sh). The run folder is the guest's to write: every value the host
 # takes from it is data, never code. Bash evaluates a variable's text again inside $(( )) and
 # [[ -lt ]] (a file holding 'x[$(id>FILE)]' ran id as root on the host: issue 44), so every

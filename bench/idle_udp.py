@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-2-Clause
-"""UDP request/response for scripts/bench-idle.sh (the latency rows of docs/idle.md).
+"""UDP request/response for bench/idle.sh (the latency rows of docs/idle.md).
 
-  bench-idle-udp.py server PORT
+  bench/idle_udp.py server PORT
       echo every datagram back to its sender, until killed
-  bench-idle-udp.py client DST PORT RATE COUNT PROBES
+  bench/idle_udp.py client DST PORT RATE COUNT PROBES
       COUNT requests at RATE per second (each waits for its answer, 100 ms at most), then PROBES
       requests each after 1 s without traffic; prints one JSON object: the RTTs' p50, p90, p99,
       max in microseconds for the paced requests ("paced") and the probes ("after_idle"), and the

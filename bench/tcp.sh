@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# bench-tcp.sh [PASSES] [SECONDS]: TCP (iperf3, one stream, SECONDS each) from nsA to nsB
+# bench/tcp.sh [PASSES] [SECONDS]: TCP (iperf3, one stream, SECONDS each) from nsA to nsB
 # through a forwarder in nsL, in interleaved passes, three ways in the same topology:
 #   l2fwd    xsk-l2fwd --mode fwd between two ports, the senders' TX checksum offload off
 #            (`ethtool -K a0/b0 tx off`: they finish their checksums themselves)
@@ -30,7 +30,7 @@ BUILD=${XSKF_BUILD:-$SRC/build}
 L2FWD=$BUILD/apps/xsk-l2fwd
 PY=/usr/bin/python3
 P=btcp$$
-. "$SRC/scripts/bed_lib.sh"
+. "$SRC/tools/bed_lib.sh"
 
 [[ $EUID -eq 0 ]] || { echo "needs root" >&2; exit 1; }
 "$SRC/scripts/deps.sh" >/dev/null # iperf3, ethtool, ip, taskset, bc

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# The kernel lab's igb NIC (sourced by scripts/vm-lab.sh): QEMU 10 from a trixie root
+# The kernel lab's igb NIC (sourced by lab/vm_lab.sh): QEMU 10 from a trixie root
 # filesystem, and the tests of what igb does that virtio-net does not.
 #
 # igb (`-device igb`, an 82576 with SR-IOV; zero-copy since Linux 6.14) needs QEMU 8 or newer;
@@ -45,7 +45,7 @@ qemu10_make() {
 	fi
 	log "igb: debootstrap trixie with ${want#* } (QEMU 10: -device igb needs QEMU 8+; about 3 minutes, once)"
 	rm -rf "$root.tmp"
-	LAB_TMPS+=("$root.tmp") # a debootstrap stopped half-way: removed at exit (vm-lab.sh)
+	LAB_TMPS+=("$root.tmp") # a debootstrap stopped half-way: removed at exit (lab/vm_lab.sh)
 	mkdir -p "$CACHE/debs"
 	if ! debootstrap --variant=minbase --cache-dir="$CACHE/debs" --include=qemu-system-x86 \
 		trixie "$root.tmp" "$MIRROR" >"$CACHE/debootstrap-qemu10.log" 2>&1; then
@@ -110,7 +110,7 @@ igb_tests() {
 		;;
 	# the driver's XDP refusal: at MTU 9000 igb's RX buffers hold no whole frame
 	xdprefuse) echo "xdprefuse xdprefuse -N -c --quiet" ;;
-	*) [ "$k" = 7 ] && zc_lines "$2" ;; # the zero-copy list (vm_lab_zc.sh), on two igb NICs
+	*) [ "$k" = 7 ] && zc_lines "$2" ;; # the zero-copy list (lab/zc.sh), on two igb NICs
 	esac
 }
 

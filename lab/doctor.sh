@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# The kernel lab's doctor tests (sourced by scripts/vm-lab.sh after vm_lab_tests.sh and
-# vm_lab_igb.sh): `xskf doctor` (before a run) and `xskfctl doctor` (on a running xsk-rxdrop,
+# The kernel lab's doctor tests (sourced by lab/vm_lab.sh after lab/tests.sh and
+# lab/igb.sh): `xskf doctor` (before a run) and `xskfctl doctor` (on a running xsk-rxdrop,
 # frames sent from the host) on real drivers, issue 46. Each fault is made on purpose in the
 # guest, and doctor must name exactly that cause, in one line with its evidence and fix; a
 # healthy setup gets exactly "no problem found".
@@ -15,10 +15,10 @@
 # test, so that no other rx-flow-hash line can appear. 200 frames a round: fewer than the NIC's
 # RX descriptors, so that none is lost however slowly the guest takes them.
 #
-# The two sides meet as the other lab tests do (vm_lab_tests.sh): the guest writes T.readyR
+# The two sides meet as the other lab tests do (lab/tests.sh): the guest writes T.readyR
 # when round R of frames may come, the host sends them and writes T.sentR into its own folder
 # (lab_put); the guest's files are data to the host, their numbers strict integers
-# (vm_lab_parse.sh), their text matched against fixed patterns and shown printable only.
+# (lab/parse.sh), their text matched against fixed patterns and shown printable only.
 
 # frames per round: fewer than igb's and virtio-net's 256 RX descriptors (and the tap's 500),
 # so that none is lost however slowly the guest takes them. At 2000 a round, TCG's guest on a
@@ -44,7 +44,7 @@ doctor_lines() {
 	done
 }
 
-# The hook: guest_tests (vm_lab_tests.sh) with `doctor` added. lab_kernel calls it with its
+# The hook: guest_tests (lab/tests.sh) with `doctor` added. lab_kernel calls it with its
 # run folder in `d` (a local of its own, seen here), where the guest's side of these tests
 # goes (guest_doctor.sh: guest.sh sources every /lab/guest_*.sh); each doctor test also gets a
 # minute more of the boot's bound (LAB_TIMEOUT: lab_kernel reads it after this call).

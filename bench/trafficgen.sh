@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# bench-trafficgen.sh [RUNS [SECONDS]] - how fast xskf-trafficgen sends on the test bed.
+# bench/trafficgen.sh [RUNS [SECONDS]] - how fast xskf-trafficgen sends on the test bed.
 #
 # Brings up a test bed (prefix $XSKF_TB, default "xbench"), puts the XDP_DROP sink on the dut
 # end (the cheapest receiver: this measures the generator plus veth, not an application), and
@@ -17,7 +17,7 @@ export XSKF_TB=${XSKF_TB:-xbench}
 RUNS=${1:-5}
 SECS=${2:-2}
 GEN="$XSKF_BUILD/tools/xskf-trafficgen"
-TB="$SRC/scripts/testbed.sh"
+TB="$SRC/tools/testbed.sh"
 
 [[ $EUID -eq 0 ]] || { echo "bench-trafficgen: must be run as root" >&2; exit 1; }
 [[ -x $GEN ]] || { echo "bench-trafficgen: $GEN not built" >&2; exit 1; }

@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# bench-tunnel.sh [BUILD_DIR] - VXLAN encap and decap rates of xsk-tunnel next to a plain
+# bench/tunnel.sh [BUILD_DIR] - VXLAN encap and decap rates of xsk-tunnel next to a plain
 # forward (xsk-l2fwd --mode fwd) on the same veth test bed, in the same run, interleaved.
 #
 #   ns btg: g0 ==== ta [ DUT ns btd: app on CPU 1 ] tu ==== s0 :ns bts
 #
 # Encap: xskf-trafficgen (XDP live frames, CPU 0) sends 60-byte UDP frames of 64 flows into
-# ta; the app wraps them and sends them out of tu. Decap: bench-tunnel-vxgen.py (AF_PACKET,
+# ta; the app wraps them and sends them out of tu. Decap: bench/tunnel_vxgen.py (AF_PACKET,
 # CPU 0, TX ring) sends VXLAN frames into tu; the app strips them and sends the inner frames out of ta.
 # The rate of a case is the frames the app *sent* (completed TX on its out port) divided by
 # its run time, from the app's --json. ROUNDS rounds (default 5) of DURATION s (default 3) per
@@ -21,7 +21,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TUNNEL=$BUILD/apps/xsk-tunnel
 L2FWD=$BUILD/apps/xsk-l2fwd
 GEN=$BUILD/tools/xskf-trafficgen
-VXGEN=$HERE/bench-tunnel-vxgen.py
+VXGEN=$HERE/tunnel_vxgen.py
+MICRO=$BUILD/bench/tunnel_micro
 PY=/usr/bin/python3
 MAC_G=02:54:00:00:01:01
 MAC_TA=02:54:00:00:01:10
@@ -31,11 +32,11 @@ W=$(mktemp -d /tmp/bench-tunnel.XXXXXX)
 GEN_PID=
 
 [[ $(id -u) -eq 0 ]] || { echo "needs root" >&2; exit 1; }
-for b in "$TUNNEL" "$L2FWD" "$GEN"; do
+for b in "$TUNNEL" "$L2FWD" "$GEN" "$MICRO"; do
 	[[ -x $b ]] || { echo "$b not built" >&2; exit 1; }
 done
 
-. "$HERE/bed_lib.sh"
+. "$HERE/../tools/bed_lib.sh"
 cleanup() {
 	set +e
 	[[ -n $GEN_PID ]] && kill "$GEN_PID" 2>/dev/null && wait "$GEN_PID" 2>/dev/null
@@ -56,12 +57,13 @@ for e in "btg g0" "bts s0"; do
 	ip -n $1 link set dev $2 xdpdrv obj "$BUILD/tools/xskf_tb_drop.bpf.o" sec xdp
 done
 
-for fam in 4 6; do
-	remote=198.51.100.2
-	[[ $fam == 6 ]] && remote=2001:db8::2
+# tun_conf FILE REMOTE: the app's table, both locals, VNI 100 to REMOTE by default
+tun_conf() {
 	printf 'local 198.51.100.1\nlocal 2001:db8::1\nnexthop-mac %s\ndefault vni 100 remote %s\n' \
-		$MAC_S0 $remote >"$W/v$fam.conf"
-done
+		$MAC_S0 "$2" >"$1"
+}
+tun_conf "$W/v4.conf" 198.51.100.2
+tun_conf "$W/v6.conf" 2001:db8::2
 
 # run_case NAME OUT_PORT APP ARGS...: one run of the app on CPU 1; appends "NAME MPPS".
 run_case() {
@@ -86,16 +88,9 @@ EOP
 
 # CPU cost of encap/decap alone, no I/O (a tunnel to ourselves, so that decap takes the frame)
 SRC=$(cd "$HERE/.." && pwd)
-for fam in 4 6; do
-	self=198.51.100.1
-	[[ $fam == 6 ]] && self=2001:db8::1
-	printf 'local 198.51.100.1\nlocal 2001:db8::1\nnexthop-mac %s\ndefault vni 100 remote %s\n' \
-		$MAC_S0 $self >"$W/self$fam.conf"
-done
-cc -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$SRC/include" -I"$SRC/apps" "$HERE/bench-tunnel-micro.c" \
-	"$SRC/apps/tunnel_vxlan.c" "$SRC/apps/tunnel_config.c" -o "$W/micro" \
-	"$BUILD/framework/libxskf.a" $(pkg-config --libs libbpf libxdp liburcu-qsbr) -lnuma -lpthread
-taskset -c 1 "$W/micro" "$W/self4.conf" "$W/self6.conf" | tee "$W/micro.txt"
+tun_conf "$W/self4.conf" 198.51.100.1
+tun_conf "$W/self6.conf" 2001:db8::1
+taskset -c 1 "$MICRO" "$W/self4.conf" "$W/self6.conf" | tee "$W/micro.txt"
 
 FWD=("$L2FWD" -i ta -i tu --mode fwd --dst-mac-0 $MAC_G --dst-mac-1 $MAC_S0)
 for r in $(seq "$ROUNDS"); do
@@ -124,7 +119,7 @@ done
 echo
 echo "| case | Mpps (median of $ROUNDS x ${D} s) | min | max |"
 echo "| --- | --- | --- | --- |"
-$PY "$SRC/scripts/bench_table.py" "$W/results" 3 fwd_a2u,encap4,encap6,fwd_u2a,decap4,decap6 \
+$PY "$SRC/bench/table.py" "$W/results" 3 fwd_a2u,encap4,encap6,fwd_u2a,decap4,decap6 \
 	encap4/fwd_a2u encap6/fwd_a2u decap4/fwd_u2a decap6/fwd_u2a
 echo
 cat "$W/micro.txt"

@@ -2,11 +2,11 @@
 /*
  * CPU cost of xsk-tunnel's per-frame work without any I/O: encap of a 60-byte frame, and decap
  * of the result, each over and over, in one buffer laid out as a UMEM chunk (288 bytes of headroom). The
- * veth numbers of bench-tunnel.sh are bound by copy-mode I/O and move with the load on the
- * machine; this says what the tunnel itself adds per frame. Built and run by bench-tunnel.sh:
+ * veth numbers of bench/tunnel.sh are bound by copy-mode I/O and move with the load on the
+ * machine; this says what the tunnel itself adds per frame. Built by meson (bench/meson.build)
+ * and run by bench/tunnel.sh:
  *
- *   cc -O2 -Iinclude -Iapps scripts/bench-tunnel-micro.c apps/tunnel_vxlan.c \
- *      apps/tunnel_config.c -o /tmp/micro && /tmp/micro CONFIG_V4 CONFIG_V6
+ *   build/bench/tunnel_micro CONFIG_V4 CONFIG_V6
  *
  * The configs' default remote must be one of their own local addresses, so that decap takes the
  * frame encap just wrote.
@@ -34,7 +34,7 @@ static double run(const struct tun_table *t, bool decap)
 {
 	static uint8_t chunk[2048] __attribute__((aligned(64)));
 	const struct tun_underlay ul = { .mac = { 2, 0, 0, 0, 0, 0x11 }, .mtu = 1500 };
-	struct xskf_pkt enc = { .data = chunk + 288, .len = 60, .headroom = 288, .addr = 288 };
+	struct xskf_pkt enc = { .data = chunk + 288, .len = 60, .headroom = 288 };
 	uint16_t ip_id = 0;
 	unsigned int i, bad = 0;
 	double t0;
@@ -49,7 +49,7 @@ static double run(const struct tun_table *t, bool decap)
 		bad++;
 	t0 = now();
 	for (i = 0; i < ITER; i++) {
-		struct xskf_pkt p = { .data = chunk + 288, .len = 60, .headroom = 288, .addr = 288 };
+		struct xskf_pkt p = { .data = chunk + 288, .len = 60, .headroom = 288 };
 
 		if (decap) {
 			p = enc;

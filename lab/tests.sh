@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# The kernel lab's tests (sourced by scripts/vm-lab.sh): the guest's side, written into the run
+# The kernel lab's tests (sourced by lab/vm_lab.sh): the guest's side, written into the run
 # folder as guest.sh, and the host's side, which sends the frames and judges the results.
 #
 # The two sides meet in the run folder (9p: the host sees the guest's files as they are
@@ -7,7 +7,7 @@
 # writes T.sent, the guest writes T.live (its run's live counters) until the host writes
 # T.done, then stops the run and writes T.rc, T.json and T.err. What the host writes goes to
 # a folder of its own the guest mounts read-only (/lab/msg: lab_put), and what it reads from
-# the guest's is data, its numbers strict decimal integers (vm_lab_parse.sh).
+# the guest's is data, its numbers strict decimal integers (lab/parse.sh).
 
 PY=/usr/bin/python3
 GUEST_MAC=52:54:00:00:00:02
@@ -18,9 +18,9 @@ LAB_BOOT_S=${XSKF_LAB_BOOT_S:-300}  # until the guest's init script runs, at mos
 LAB_RUN_S=$LAB_TIMEOUT # a boot's whole bound (lab_kernel sets it per boot)
 WAIT_S=${XSKF_LAB_WAIT:-120}	     # one state in the guest, at most
 # the zero-copy list (its own file: zc_lines, zc_guest_script, zc_host, zc_check, lab_nic_dev)
-source "$SRC/scripts/vm_lab_zc.sh"
+source "$SRC/lab/zc.sh"
 # the citizen tests beyond citizen's start orders (citizen_more_lines, citizen_guest_script, ...)
-source "$SRC/scripts/vm_lab_citizen.sh"
+source "$SRC/lab/citizen.sh"
 
 # The guest's side: the init script the initramfs runs on the root filesystem.
 guest_script() {
@@ -74,7 +74,7 @@ reta_pin() {
 
 # run_frames T ARGS...: xsk-rxdrop ARGS on the NIC; frames from the host; stop when it says.
 # live_until_done T PID: T.ready for the host, then the run's counters in T.live until the
-# host writes T.done, then SIGINT (the lab's runs: run_frames, vm_lab_zc.sh's run_zc). Meanwhile
+# host writes T.done, then SIGINT (the lab's runs: run_frames, lab/zc.sh's run_zc). Meanwhile
 # the host's phases (lab_phases): for each T.pinP it writes (a queue), the indirection table
 # pinned to that queue (reta_pin), ethtool's exit code in T.pinnedP; the table is put back to
 # the driver's default at the end (where a NIC has no table, ethtool's refusal is ignored).
@@ -134,9 +134,9 @@ run_load() {
 	echo $? >/lab/$t.rc
 }
 
-# the zero-copy list's side (scripts/vm_lab_zc.sh), when the list has it
+# the zero-copy list's side (lab/zc.sh), when the list has it
 [ -e /lab/zc.sh ] && . /lab/zc.sh
-# the core test's side (scripts/vm_lab_core.sh), when the list has it
+# the core test's side (lab/core.sh), when the list has it
 [ -e /lab/core.sh ] && . /lab/core.sh
 # citizen T ORDER ARGS...: xdp-filter (xdp-tools, the host's binaries in /lab) drops source
 # port 1024, xsk-rxdrop ARGS takes the rest, both through libxdp's dispatcher; ORDER says which
@@ -246,9 +246,9 @@ guest_tests() {
 			[ "$k" = 7 ] || continue
 			echo "citizen citizen-ff filter-first -c --quiet --no-hints"
 			echo "citizen citizen-xf xskf-first -c --quiet --no-hints"
-			citizen_more_lines # vm_lab_citizen.sh: two runs, the dispatcher's cost
+			citizen_more_lines # lab/citizen.sh: two runs, the dispatcher's cost
 			;;
-		*) # the zero-copy list (vm_lab_zc.sh); 5.10: its copy-mode half
+		*) # the zero-copy list (lab/zc.sh); 5.10: its copy-mode half
 			case $k in
 			7) ZC_MODES="zc cp" zc_lines "$t" ;;
 			5.10) ZC_MODES=cp zc_lines "$t" ;;
@@ -550,11 +550,11 @@ lab_kernel() {
 	zc_host_nics # tap1 (the guest's eth1) and the kernel VTEP vx0
 	# no_timer_check: on a loaded host TCG's guest misses the IO-APIC timer check at boot
 	# ("IO-APIC + timer doesn't work!", a panic: seen on 7.3 beside four other guests)
-	# the folders as QEMU sees them: igb's QEMU runs in the trixie root (vm_lab_igb.sh)
+	# the folders as QEMU sees them: igb's QEMU runs in the trixie root (lab/igb.sh)
 	local smp=2 dev queues=2 qk=$kd qr=$CACHE/rootfs qb=$BUILD qd=$d qm=$d.msg
-	# the source tree, for the core tests (vm_lab_core.sh; not run on igb)
+	# the source tree, for the core tests (lab/core.sh; not run on igb)
 	local srcfs=(-virtfs "local,path=$SRC,mount_tag=src,security_model=none,multidevs=remap,readonly=on")
-	# a second NIC (eth1 on tap1) for the zero-copy list (vm_lab_zc.sh)
+	# a second NIC (eth1 on tap1) for the zero-copy list (lab/zc.sh)
 	local nic1=(-netdev tap,id=n1,ifname=tap1,script=no,downscript=no,queues=2,vhost=off
 		-device "$(lab_nic_dev n1 $GUEST_MAC1)")
 	QEMU_PRE=()

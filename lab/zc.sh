@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# The kernel lab's zero-copy list (sourced by scripts/vm_lab_tests.sh): each feature of issue 33
+# The kernel lab's zero-copy list (sourced by lab/tests.sh): each feature of issue 33
 # point 2 run in zero-copy (-z) and in copy mode (-c) in the same guest, judged on frames that
 # crossed the guest's NIC driver and the host side of its taps, with exact counts. Nothing here
 # names a driver: the guest's NICs are eth0 and eth1 (the NIC model is lab_nic_dev's), the host
@@ -30,7 +30,7 @@ lab_nic_dev() { # lab_nic_dev NETDEV MAC: QEMU's -device of one guest NIC
 	igb) echo "igb,netdev=$1,mac=$2,romfile=" ;; # no boot ROM: -kernel boots the guest
 	esac
 }
-ZC_PY() { $PY "$SRC/scripts/vm_lab_zc.py" "$@"; }
+ZC_PY() { $PY "$SRC/lab/zc.py" "$@"; }
 
 # The tests' names, and the lines of each (both modes).
 ZC_TESTS="l2fwd macswap txgen tunnel jumbo wakeup busypoll napi hints txmeta steer"
@@ -154,7 +154,7 @@ zc_ready() { [ -e "$1/$2.ready" ] || [ -e "$1/$2.rc" ]; }
 zc_cap() {
 	CAP_OUT=$1.host/$2.$3.cap
 	rm -f "$CAP_OUT.ready" "$CAP_OUT.go"
-	ip netns exec "$NS" $PY "$SRC/scripts/vm_lab_zc.py" cap "$3" "$1.host/$2.$3.cap" "$4" $WAIT_S \
+	ip netns exec "$NS" $PY "$SRC/lab/zc.py" cap "$3" "$1.host/$2.$3.cap" "$4" $WAIT_S \
 		2>"$1.host/$2.$3.cap.err" &
 	CAP_PID=$!
 	lab_wait 30 test -e "$1.host/$2.$3.cap.ready"
@@ -162,13 +162,13 @@ zc_cap() {
 # zc_cap_go: the frames of the running capture are due now: its bound (WAIT_S) starts
 zc_cap_go() { [ -z "${CAP_OUT:-}" ] || touch "$CAP_OUT.go"; }
 zc_send() { # zc_send D T IF DMAC SIP DIP [SIZE [ADDRS]]: N lab frames from IF
-	ip netns exec "$NS" $PY "$SRC/scripts/vm_lab_zc.py" send "$3" "$4" "$5" "$6" $ZC_N ${7:-} ${8:-} \
+	ip netns exec "$NS" $PY "$SRC/lab/zc.py" send "$3" "$4" "$5" "$6" $ZC_N ${7:-} ${8:-} \
 		>"$1.host/$2.gen.json" 2>"$1.host/$2.gen.err"
 }
 # zc_send_rx COUNT OUT: COUNT lab frames of ZC_SIZE bytes (default 60) from tap0 to eth0, from
 # LAB_SRC_ADDRS source addresses (lab_phases' sender)
 zc_send_rx() {
-	ip netns exec "$NS" $PY "$SRC/scripts/vm_lab_zc.py" send tap0 $GUEST_MAC $HOST_IP $GUEST_IP "$1" \
+	ip netns exec "$NS" $PY "$SRC/lab/zc.py" send tap0 $GUEST_MAC $HOST_IP $GUEST_IP "$1" \
 		${ZC_SIZE:-60} ${LAB_SRC_ADDRS:-1} >"$2" 2>"${2%.json}.err"
 }
 zc_redirected() { # zc_redirected D T: the live counters show every frame sent redirected
@@ -203,7 +203,7 @@ zc_host() {
 			# underlay -> access: encapsulated by the kernel, decapsulated by the guest
 			zc_cap "$d" "$t" tap0 $ZC_N
 			zc_cap_go
-			ip netns exec "$NS" $PY "$SRC/scripts/vm_lab_zc.py" send vx0 $TAP0_MAC 203.0.113.2 \
+			ip netns exec "$NS" $PY "$SRC/lab/zc.py" send vx0 $TAP0_MAC 203.0.113.2 \
 				203.0.113.1 $ZC_N >"$d.host/$t.gen2.json" 2>"$d.host/$t.gen2.err"
 			;;
 		# counted per queue (check_frames): in one phase per queue (lab_phases)

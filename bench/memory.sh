@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 #
-# bench-memory.sh [PASSES] [FRAMES]: the UMEM on 4 KiB, 2 MiB and 1 GiB pages, side by side.
+# bench/memory.sh [PASSES] [FRAMES]: the UMEM on 4 KiB, 2 MiB and 1 GiB pages, side by side.
 # xsk-rxdrop (hints read: every frame's meta is touched) and xsk-l2fwd macswap (--no-hints:
 # every frame's header read and written, sent back) on the memory backend (--backend memory:
 # the real worker loop, rings in plain memory, no kernel copy to hide the cost of a TLB miss),
@@ -14,7 +14,7 @@
 # and the medians are printed: ns/packet on the worker's own clock over N frames (start-up and
 # tear-down left out), Mpps = 1000 / ns, and the median over the passes of 4 KiB's ns / this
 # case's ns in the same pass (the machine's speed drifts between passes, less within one). Pools are reserved on CPU 1's node with
-# scripts/hugepages.sh and put back on exit, whatever happens. Root; not part of `meson test`.
+# tools/hugepages.sh and put back on exit, whatever happens. Root; not part of `meson test`.
 set -euo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B=${XSKF_BUILD:-$SRC/build}
@@ -33,7 +33,7 @@ POOL=/sys/devices/system/node/node$NODE/hugepages
 saved=$(grep . "$POOL"/hugepages-*/nr_hugepages)
 cleanup() {
 	local f v
-	"$SRC/scripts/hugepages.sh" undo >/dev/null 2>&1 || true
+	"$SRC/tools/hugepages.sh" undo >/dev/null 2>&1 || true
 	# what undo refused (pages still mapped by another process): straight to sysfs
 	while IFS=: read -r f v; do
 		[ "$(cat "$f")" = "$v" ] || echo "$v" >"$f"
@@ -46,10 +46,10 @@ nr() { cat "$POOL/hugepages-$1kB/nr_hugepages"; }
 umem_pages=$(((FRAMES * 4096 + (2 << 20) - 1) / (2 << 20)))
 # enough 2 MiB pages for the big UMEM, with a margin: on a shared machine, other users' runs
 # with --hugepages=auto take free pages while they run
-"$SRC/scripts/hugepages.sh" reserve 2M $(($(nr 2048) + umem_pages + 32)) --node "$NODE" >/dev/null
+"$SRC/tools/hugepages.sh" reserve 2M $(($(nr 2048) + umem_pages + 32)) --node "$NODE" >/dev/null
 SIZES=(4k 2m)
 if [ -d "$POOL/hugepages-1048576kB" ] &&
-	"$SRC/scripts/hugepages.sh" reserve 1G $(($(nr 1048576) + 1)) --node "$NODE" >"$TMP/r" 2>&1; then
+	"$SRC/tools/hugepages.sh" reserve 1G $(($(nr 1048576) + 1)) --node "$NODE" >"$TMP/r" 2>&1; then
 	SIZES+=(1g)
 else
 	echo "bench-memory: no 1 GiB page on node $NODE ($(cat "$TMP/r" 2>/dev/null)): 1 GiB rows left out" >&2
