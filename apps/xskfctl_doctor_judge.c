@@ -192,7 +192,8 @@ static const char *busy_words(const struct qwin *w, char *buf, size_t len)
  * How an empty fill ring showed. Copy mode: the kernel dropped each frame that found it empty
  * (rx_dropped). Zero-copy: the driver found no buffer to give the NIC, which then holds or drops
  * the frames before XDP, where no counter of the socket's sees them; the kernel counts only the
- * driver's attempts (rx_fill_ring_empty_descs, virtio-net on 7.x: lost 0, empty 37 times).
+ * driver's attempts (rx_fill_ring_empty_descs: virtio-net on 7.3.4 with the slow test app, 3 in
+ * 30 s, rx_dropped 0, the tap holding the frames).
  */
 static void fill_head(const struct qwin *w, char *buf, size_t len)
 {
@@ -203,7 +204,8 @@ static void fill_head(const struct qwin *w, char *buf, size_t len)
 			 "dropped there, where no counter here sees them)",
 			 w->port, (unsigned long long)w->queue, (unsigned long long)w->kfempty);
 	else
-		snprintf(buf, len, "%s queue %llu lost %llu frames: the fill ring was empty when they came",
+		snprintf(buf, len,
+			 "%s queue %llu lost %llu frames: the fill ring was empty when they came",
 			 w->port, (unsigned long long)w->queue, (unsigned long long)w->kdrop);
 }
 

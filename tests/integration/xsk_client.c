@@ -105,8 +105,9 @@ int main(int argc, char **argv)
 	fq.cached_prod = __atomic_load_n(fq.producer, __ATOMIC_ACQUIRE);
 	fq.cached_cons = __atomic_load_n(fq.consumer, __ATOMIC_ACQUIRE) + fq.size;
 	if (fq.size < NFRAMES || xsk_ring_prod__reserve(&fq, NFRAMES, &idx) != NFRAMES) {
-		fprintf(stderr, "xsk-client: the fill ring has no room for %u frames (size %u, "
-				"producer %u, consumer %u)\n",
+		fprintf(stderr,
+			"xsk-client: the fill ring has no room for %u frames (size %u, "
+			"producer %u, consumer %u)\n",
 			NFRAMES, fq.size, *fq.producer, *fq.consumer);
 		return 1;
 	}

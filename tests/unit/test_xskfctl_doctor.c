@@ -44,8 +44,8 @@ static void sample(struct dr_sample *s, const struct win *w, double t)
 	    "\"passed\": 0, \"errors\": 0}}], \"census\": [{\"worker\": 0, \"rx_ring\": 0}], "
 	    "\"workers\": [{\"worker\": 0, \"busy_ns\": %llu, \"asleep_ns\": %llu, "
 	    "\"lost_asleep\": %llu}]}",
-	    w->zc ? "true" : "false", w->rx, w->tx, w->txfull, w->txring, w->kdrop, w->kfull, w->kfempty, w->redir, w->busy,
-	    w->asleep, w->lost_asleep);
+	    w->zc ? "true" : "false", w->rx, w->tx, w->txfull, w->txring, w->kdrop, w->kfull,
+	    w->kfempty, w->redir, w->busy, w->asleep, w->lost_asleep);
 	snprintf(
 	    dr, sizeof(dr),
 	    "{\"doctor\": 1, \"rings\": {\"rx\": %u, \"tx\": %u, \"fill\": 2048, \"comp\": "
