@@ -6,7 +6,8 @@
 # healthy setup gets exactly "no problem found".
 #
 #   igb (kernel 7.x):  dr-healthy  dr-rss  dr-ntuple  dr-flowhash  dr-promisc  dr-irq  dr-skb
-#   virtio-net:        dr-vhealthy  dr-unbound  dr-foreign  dr-busypoll
+#   virtio-net:        dr-vhealthy  dr-unbound  dr-foreign  dr-busypoll  dr-vslow  dr-vslow-zc
+#                      dr-vumem
 #
 # Frames are deterministic: igb's RSS key is drawn at each boot, so every igb test sets the
 # indirection table (RETA) itself: all of it to the one queue a run binds (`ethtool -X eth0
@@ -27,6 +28,25 @@
 DR_N=200
 DR_FOREIGN_MAC=52:54:00:00:00:99 # a destination MAC no NIC of the lab has
 DR_WINDOW=30                     # xskfctl doctor's window (s): a round at TCG's pace under load (15 s was short once at a host load of 20)
+# virtio-net here has no RSS table (QEMU's device without rss=on: ethtool -X is refused): the
+# tap puts each flow on a queue by its hash, drawn at each boot. So the tests of one queue
+# (dr-vslow*, dr-vumem) send one flow, and learn its queue first: round 1, DR_PROBE_N frames
+# before any run (dr_probe), the run then binding that queue alone.
+DR_PROBE_N=16
+# The slow app (dr-vslow*: tests/plugins/slow.c) spends DR_SLOW_US on each frame, 10 a second,
+# in bursts of 64 (6.4 s each, the fill ring topped up only between them), with a fill ring of
+# DR_SLOW_FILL slots: DR_SLOW_N frames, paced at 1000 a second, empty it whatever the guest's
+# pace, unless the guest took them at fewer than (600 - 256 - 64) / 6.4 s, 44 a second; and
+# no frame is lost on the way (the tap's 500 frames and virtio-net's 256 descriptors hold them)
+DR_SLOW_US=100000
+DR_SLOW_FILL=256
+DR_SLOW_N=600
+# The UMEM too small (dr-vumem): DR_UMEM_FRAMES frames for a fill ring of 2048; the run is
+# stopped (SIGSTOP: what a burst that outruns the worker does, made certain) while DR_UMEM_N
+# frames come, so the fill ring holds the UMEM's frames and no more: every frame past them is
+# lost, and with the UMEM of the fix none
+DR_UMEM_FRAMES=256
+DR_UMEM_N=400
 
 # The tests' lines (guest.sh's input: doctor NAME) for kernel K and NIC N: kernel 7.x only
 # (igb's AF_XDP and the netdev netlink family the doctor reads need it).
@@ -36,7 +56,7 @@ doctor_lines() {
 	local t
 	case $2 in
 	igb) t="dr-healthy dr-rss dr-ntuple dr-flowhash dr-promisc dr-irq dr-skb" ;;
-	virtio) t="dr-vhealthy dr-unbound dr-foreign dr-busypoll" ;;
+	virtio) t="dr-vhealthy dr-unbound dr-foreign dr-busypoll dr-vslow dr-vslow-zc dr-vumem" ;;
 	esac
 	for t in $t; do
 		[ -z "${XSKF_LAB_DOCTOR:-}" ] || case " $XSKF_LAB_DOCTOR " in *" $t "*) ;; *) continue ;; esac
@@ -72,6 +92,9 @@ guest_tests() {
 doctor_guest_script() {
 	cat <<EOF
 DR_WINDOW=$DR_WINDOW
+DR_SLOW_US=$DR_SLOW_US
+DR_SLOW_FILL=$DR_SLOW_FILL
+DR_UMEM_FRAMES=$DR_UMEM_FRAMES
 GUEST_MAC=$GUEST_MAC
 DR_FOREIGN_MAC=$DR_FOREIGN_MAC
 TAP0_MAC=$TAP0_MAC
@@ -89,11 +112,24 @@ dr_pre() {
 dr_start() {
 	local t=$1
 	shift
+	dr_start_cmd $t $B/apps/xsk-rxdrop -i $IF "$@" --quiet --json
+}
+# dr_slow T ARGS...: the same with the slow app (xskf run slow: DR_SLOW_US on each frame)
+dr_slow() {
+	local t=$1
+	shift
+	dr_start_cmd $t env XSKF_PLUGIN_PATH=$B/tests/plugins $B/apps/xskf run slow -i $IF "$@" \
+		--quiet --json -- --frame-us $DR_SLOW_US
+}
+# dr_start_cmd T CMD...: a run of CMD (its JSON in T.json, its stderr in T.err), as dr_start
+dr_start_cmd() {
+	local t=$1
+	shift
 	wait_link
-	$B/apps/xsk-rxdrop -i $IF "$@" --quiet --json >/lab/$t.json 2>/lab/$t.err &
+	"$@" >/lab/$t.json 2>/lab/$t.err &
 	DR_PID=$!
 	until has_xdp && ls /run/xskf/*.$DR_PID.sock >/dev/null 2>&1; do
-		kill -0 $DR_PID 2>/dev/null || { echo "xsk-rxdrop $* did not start" >>/lab/$t.fault; return 1; }
+		kill -0 $DR_PID 2>/dev/null || { echo "${*##*/} did not start" >>/lab/$t.fault; return 1; }
 		sleep 0.1
 	done
 	DR_SOCK=$(ls /run/xskf/*.$DR_PID.sock)
@@ -143,8 +179,12 @@ dr_live() {
 		sleep 0.1
 	done
 	if [ -n "$r" ]; then
+		# DR_HOLD: the run stopped while the round comes (dr-vumem), on again once the NIC
+		# took it all
+		[ -z "${DR_HOLD:-}" ] || kill -STOP $DR_PID
 		dr_round $t $r $bound
 		! kill -0 $dp 2>/dev/null || echo 1 >/lab/$t.inwin$r
+		[ -z "${DR_HOLD:-}" ] || kill -CONT $DR_PID
 	fi
 	wait $dp
 	echo $? >/lab/$t.live.rc
@@ -285,6 +325,66 @@ doctor_dr-busypoll() { # -B: do virtio-net's queues have NAPI IDs? Both doctors 
 	dr_live $t
 	dr_stop $t
 }
+# dr_probe T: round 1 (one flow, before any run) and the queue it came to, in DR_Q and T.queue;
+# 1 (and T.fault) if it did not all come to one queue. virtio-net on 7.x counts frames per
+# queue only where XDP runs (rxQ_xdp_packets; rxQ_packets went to the netdev family's queue
+# stats): a program that passes every frame (foreign_pass) is attached for the probe
+dr_probe() {
+	local t=$1 before after n end=$((SECONDS + 30))
+	ip link set dev $IF xdpdrv obj /lab/foreign_pass.bpf.o sec xdp 2>/lab/$t.attach ||
+		{ echo "the probe's program: $(tr -cd '[:print:]' </lab/$t.attach | head -c 200)" >>/lab/$t.fault; return 1; }
+	before=$(dr_rxpk)
+	touch /lab/$t.ready1
+	wait_file /lab/msg/$t.sent1
+	read -r n </lab/msg/$t.sent1
+	while :; do
+		after=$(dr_rxpk)
+		# the queue whose count grew by all of the round (a here-string each: no /dev/fd)
+		DR_Q=$(printf '%s\n--\n%s\n' "$before" "$after" | awk -v n=$n '
+			$1 == "--" { a = 1; next }
+			!a { b[$1] = $2; next }
+			$2 - b[$1] >= n { print $1 }')
+		[ -z "$DR_Q" ] && [ $SECONDS -lt $end ] || break
+		sleep 0.2
+	done
+	ip link set dev $IF xdpdrv off
+	printf '%s\n--\n%s\n' "$before" "$after" >/lab/$t.probe
+	case $DR_Q in
+	[0-9] | [0-9][0-9]) echo $DR_Q >/lab/$t.queue ;;
+	*) echo "the probe's $n frames (one flow) did not all come to one queue: $(tr '\n' ' ' </lab/$t.probe)" >>/lab/$t.fault; return 1 ;;
+	esac
+}
+# dr_rxpk: "QUEUE FRAMES" a line, the frames XDP ran on per RX queue (rxQ_xdp_packets)
+dr_rxpk() { ethtool -S $IF | awk '$1 ~ /^rx[0-9]+_xdp_packets:$/ { q = $1; gsub(/_xdp_packets:$/, "", q); gsub(/[^0-9]/, "", q); print q, $2 }'; }
+doctor_dr-vslow() { # the slow app in copy mode on the flow's queue: the fill ring runs dry
+	local t=$1
+	dr_probe $t || return
+	dr_pre $t pre -q $DR_Q --fill-ring $DR_SLOW_FILL --mac $GUEST_MAC
+	dr_slow $t -q $DR_Q -c --fill-ring $DR_SLOW_FILL || return
+	dr_live $t 2
+	dr_stop $t
+}
+doctor_dr-vslow-zc() { # the same in the driver's own mode (zero-copy on 7.x: the NIC waits)
+	local t=$1
+	dr_probe $t || return
+	dr_slow $t -q $DR_Q --fill-ring $DR_SLOW_FILL || return
+	dr_live $t 2
+	dr_stop $t
+}
+doctor_dr-vumem() { # --frames DR_UMEM_FRAMES, copy mode; then the fix: --frames left out
+	local t=$1 f
+	dr_probe $t || return
+	dr_pre $t pre -q $DR_Q --frames $DR_UMEM_FRAMES --mac $GUEST_MAC
+	dr_start $t -q $DR_Q -c --frames $DR_UMEM_FRAMES || return
+	DR_HOLD=1 dr_live $t 2
+	dr_stop $t
+	# the first run's files as T.1.*: the fix's run writes its own
+	for f in json err live live.err live.rc runrc; do mv /lab/$t.$f /lab/$t.1.$f; done
+	dr_pre $t fixed -q $DR_Q --mac $GUEST_MAC
+	dr_start $t -q $DR_Q -c || return
+	DR_HOLD=1 dr_live $t 3
+	dr_stop $t
+}
 run_doctor() {
 	local t=$1 t0=$SECONDS
 	DR_PID=
@@ -300,17 +400,25 @@ run_doctor() {
 EOF
 }
 
-# Host side: each round of frames the guest is ready for (rounds 1, then 2), from one source address
-# in 16 flows (source ports), to the guest's MAC (dr-promisc: to DR_FOREIGN_MAC).
+# Host side: each round of frames the guest is ready for (rounds 1, 2, then 3), from one source
+# address in 16 flows (source ports; one flow for the tests of one queue), to the guest's MAC
+# (dr-promisc: to DR_FOREIGN_MAC).
 host_doctor() {
-	local d=$1 t=$2 r dmac=$GUEST_MAC n=$DR_N
+	local d=$1 t=$2 r dmac=$GUEST_MAC n flows
 	[ "$t" != dr-promisc ] || dmac=$DR_FOREIGN_MAC
 	lab_wait "$LAB_TIMEOUT" test -e "$d/uname" || return 0
-	for r in 1 2; do
+	for r in 1 2 3; do
+		# the tests of one queue (dr_probe): one flow, round 1 the probe
+		case $t/$r in
+		dr-vslow*/1 | dr-vumem/1) n=$DR_PROBE_N flows=1 ;;
+		dr-vslow*) n=$DR_SLOW_N flows=1 ;;
+		dr-vumem/*) n=$DR_UMEM_N flows=1 ;;
+		*) n=$DR_N flows=16 ;;
+		esac
 		ready_or_rc() { [ -e "$d/$t.ready$r" ] || [ -e "$d/$t.rc" ]; }
 		lab_wait "$LAB_TIMEOUT" ready_or_rc || return 0
 		[ -e "$d/$t.ready$r" ] || return 0
-		ip netns exec "$NS" $PY -c "$SEND_PY" tap0 $dmac $HOST_IP $GUEST_IP $n 1 \
+		ip netns exec "$NS" $PY -c "$SEND_PY" tap0 $dmac $HOST_IP $GUEST_IP $n 1 $flows \
 			>"$d.host/$t.gen$r.json" 2>"$d.host/$t.gen$r.err"
 		lab_json_int "$d.host/$t.gen$r.json" "d['sent']" | lab_put "$d" "$t.sent$r"
 	done
@@ -482,4 +590,59 @@ check_dr-busypoll() {
 	fi
 	dr_only "$d" "$t" live "^problem busy-poll: busy polling \(-B\) was asked and is off" 1 || return 1
 	echo "virtio-net's queues have no NAPI ID: $(dr_text "$d/$t.live" | cut -c1-100)"
+}
+# dr_lost D T F: the frames line F (T.F) says were lost ("... lost N frames ...")
+dr_lost() { sed -nE '1s/^problem fill-empty: eth0 queue [0-9]+ lost ([0-9]+) frames.*/\1/p' "$1/$2.$3" 2>/dev/null; }
+# the slow app: the line names the fill ring run dry by the app, with its time per frame; the
+# frames it says lost are the run's own count of the kernel's, and every frame sent reached
+# the flow's queue
+check_dr-vslow() {
+	local d=$1 t=$2 s lost k r us q
+	q=$(lab_int "$d/$t.queue") || { echo "the probe: $q"; return 1; }
+	dr_none "$d" "$t" pre || return 1
+	s=$(dr_sent "$d" "$t" 2) || { echo "$s"; return 1; }
+	dr_inwin "$d" "$t" 2 || return 1
+	dr_only "$d" "$t" live "^problem fill-empty: eth0 queue $q lost [0-9]+ frames: the fill ring was empty when they came: the app gives buffers back slower than the traffic takes them; evidence: kernel rx_dropped \+[0-9]+, rx_fill_ring_empty_descs \+[0-9]+ in [0-9.]+ s \([0-9]+ of them while the worker slept\); fill ring $DR_SLOW_FILL slots, UMEM [0-9]+ frames for 1 socket; worker 0 worked [0-9.]+ s of the [0-9.]+ s, [0-9.]+ us per frame received; fix: a cheaper app per frame" 1 || return 1
+	lost=$(dr_lost "$d" "$t" live)
+	lab_is_int "$lost" && [ "$lost" -gt 0 ] || { echo "live: no count of frames lost: $(dr_text "$d/$t.live")"; return 1; }
+	k=$(dr_q "$d" "$t" "sum(q['kernel']['rx_dropped'] for q in d['queues'])") || { echo "$k"; return 1; }
+	[ "$k" = "$lost" ] || { echo "doctor says $lost lost, the run's kernel rx_dropped is $k"; return 1; }
+	r=$(dr_q "$d" "$t" "sum(q['program']['redirected'] for q in d['queues'])") || { echo "$r"; return 1; }
+	[ "$r" = "$s" ] || { echo "sent $s, queue $q redirected $r"; return 1; }
+	us=$(sed -nE '1s/.* ([0-9]+)(\.[0-9]+)? us per frame received.*/\1/p' "$d/$t.live")
+	echo "$DR_SLOW_US us a frame, fill ring $DR_SLOW_FILL, $s frames of one flow to queue $q (copy mode): xskf doctor 'no problem found'; xskfctl doctor: one line, fill-empty by the app, $lost lost (the run's rx_dropped), $us us per frame"
+}
+# the same in zero-copy: the driver finds the fill ring empty and the NIC waits (the tap holds
+# the frames): no frame is lost in the guest, and the line says the fill ring ran dry
+check_dr-vslow-zc() {
+	local d=$1 t=$2 s zc q
+	q=$(lab_int "$d/$t.queue") || { echo "the probe: $q"; return 1; }
+	zc=$(dr_q "$d" "$t" "int(all(q['zerocopy'] for q in d['queues']))") || { echo "$zc"; return 1; }
+	[ "$zc" = 1 ] || { echo "the run did not bind in zero-copy: $(dr_text "$d/$t.err")"; return 1; }
+	s=$(dr_sent "$d" "$t" 2) || { echo "$s"; return 1; }
+	dr_only "$d" "$t" live "^problem fill-empty: eth0 queue $q: the fill ring was empty [0-9]+ times, and the NIC had no buffer for the frames that came \(zero-copy: .*\): the app gives buffers back slower than the traffic takes them; evidence: kernel rx_dropped \+0, rx_fill_ring_empty_descs \+[0-9]+ in [0-9.]+ s .*; fill ring $DR_SLOW_FILL slots, .*us per frame received; fix: a cheaper app per frame" 1 || return 1
+	echo "$DR_SLOW_US us a frame, fill ring $DR_SLOW_FILL, $s frames of one flow to queue $q in zero-copy: xskfctl doctor: $(dr_text "$d/$t.live" | cut -c1-160)"
+}
+# the UMEM too small: both doctors name it; the stopped run's fill ring held the UMEM's frames,
+# and every frame past them was lost, as the line says; the fix's run loses none
+check_dr-vumem() {
+	local d=$1 t=$2 s lost rx k s2 rx2 k2 q
+	q=$(lab_int "$d/$t.queue") || { echo "the probe: $q"; return 1; }
+	dr_only "$d" "$t" pre "^problem umem: the UMEM is too small for the rings: .*; evidence: --frames $DR_UMEM_FRAMES for 1 socket per worker, each fill ring 2048 slots .*; fix: --frames 4096" 1 || return 1
+	s=$(dr_sent "$d" "$t" 2) || { echo "$s"; return 1; }
+	dr_inwin "$d" "$t" 2 || return 1
+	dr_only "$d" "$t" 1.live "^problem fill-empty: eth0 queue $q lost [0-9]+ frames: the fill ring was empty when they came, and the UMEM is too small to fill it; evidence: kernel rx_dropped \+[0-9]+, rx_fill_ring_empty_descs \+[0-9]+; the UMEM has $DR_UMEM_FRAMES frames for 1 socket, each fill ring 2048 slots \(2048 frames to fill them\); fix: --frames 4096 or more" 1 || return 1
+	lost=$(dr_lost "$d" "$t" 1.live)
+	rx=$(lab_json_int "$d/$t.1.json" "sum(q['rx_packets'] for q in d['queues'])") || { echo "$rx"; return 1; }
+	k=$(lab_json_int "$d/$t.1.json" "sum(q['kernel']['rx_dropped'] for q in d['queues'])") || { echo "$k"; return 1; }
+	lab_is_int "$lost" && [ "$lost" = "$k" ] && [ $((rx + k)) = "$s" ] && [ "$rx" -le "$DR_UMEM_FRAMES" ] ||
+		{ echo "sent $s: received $rx, rx_dropped $k, doctor's lost '$lost'"; return 1; }
+	dr_none "$d" "$t" fixed || return 1
+	s2=$(dr_sent "$d" "$t" 3) || { echo "$s2"; return 1; }
+	dr_inwin "$d" "$t" 3 || return 1
+	dr_none "$d" "$t" live || return 1
+	rx2=$(dr_q "$d" "$t" "sum(q['rx_packets'] for q in d['queues'])") || { echo "$rx2"; return 1; }
+	k2=$(dr_q "$d" "$t" "sum(q['kernel']['rx_dropped'] for q in d['queues'])") || { echo "$k2"; return 1; }
+	[ "$rx2" = "$s2" ] && [ "$k2" = 0 ] || { echo "the fix: sent $s2, received $rx2, rx_dropped $k2"; return 1; }
+	echo "queue $q, --frames $DR_UMEM_FRAMES, $s frames of one flow while the run was stopped: xskf doctor and xskfctl doctor name the UMEM, $rx received and $lost lost (the run's rx_dropped); --frames left out: 'no problem found', all $s2 received"
 }

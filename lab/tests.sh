@@ -281,8 +281,8 @@ lab_wait() { # lab_wait SECONDS CMD...: until CMD succeeds, QEMU runs and time i
 
 json() { $PY -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null; }
 
-# The host's sender: N UDP frames in 16 flows (source ports; ADDRS source addresses from SIP on,
-# default 1) from the tap, by AF_PACKET (the
+# The host's sender: N UDP frames in FLOWS flows (source ports, default 16; ADDRS source
+# addresses from SIP on, default 1) from the tap, by AF_PACKET (the
 # project's generator needs a driver's counters, which a tap has not), paced at 1000 a second
 # (a tap holds 500 frames for QEMU: TCG reads them slower than a burst fills it); the frames the
 # tap dropped are counted (its tx_dropped) and left out of "sent".
@@ -291,6 +291,7 @@ import json, socket, struct, sys, time
 ifn, dmac, sip, dip, n = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
 # source addresses: sip, sip + 1, ...
 addrs = int(sys.argv[6]) if len(sys.argv) > 6 else 1
+flows = int(sys.argv[7]) if len(sys.argv) > 7 else 16
 src = [socket.inet_aton(socket.inet_ntoa(struct.pack("!I", struct.unpack("!I", socket.inet_aton(sip))[0] + a))) for a in range(addrs)]
 drops = lambda: int(open("/sys/class/net/%s/statistics/tx_dropped" % ifn).read())
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
@@ -307,7 +308,7 @@ for i in range(n):
     # 16 source ports whose bits differ all over the field, so that a hash of the ports
     # spreads them where nothing pins the queue (the tests that count per queue send in
     # phases instead: lab_phases; flowhash shows the spread)
-    udp = struct.pack("!HHHH", 1024 + (i % 16) * 3851, 9, 8 + 18, 0) + bytes(18)
+    udp = struct.pack("!HHHH", 1024 + (i % flows) * 3851, 9, 8 + 18, 0) + bytes(18)
     ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), i & 0xffff, 0, 64, 17, 0,
                      src[i % addrs], socket.inet_aton(dip))
     ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]

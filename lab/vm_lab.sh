@@ -72,7 +72,9 @@
 #                              each fault made on purpose named in one line, a healthy
 #                              setup "no problem found" (lab/doctor.sh); igb:
 #                              RSS table, ntuple rule, rx-flow-hash, MAC filter, IRQ CPU,
-#                              SKB mode; virtio: unbound queue, foreign program, -B
+#                              SKB mode; virtio: unbound queue, foreign program, -B, a
+#                              slow app starving the fill ring (copy mode and zero-copy),
+#                              a UMEM too small for the fill ring
 #                  (XSKF_LAB_CORE="NAME..." runs only those of core's list, e.g. "demo")
 #                  (XSKF_LAB_DOCTOR="NAME..." only those of doctor's, e.g. "dr-rss dr-irq")
 #

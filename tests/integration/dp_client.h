@@ -15,8 +15,10 @@
 #ifndef XSKF_TEST_DP_CLIENT_H
 #define XSKF_TEST_DP_CLIENT_H
 
+#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -54,6 +56,18 @@ static int dp_client__ask(struct dp_client *c, const char *req, char *ans, size_
 	return 0;
 }
 
+/* A host name the server takes: RFC 1123's letters, digits, '-' and '.', a letter or digit
+ * first (what framework/backend/xdp/serve/dp_proto.c checks), in a message of 64 bytes. */
+static bool host_name_ok(const char *s)
+{
+	if (!isalnum((unsigned char)*s) || strlen(s) > 64 - sizeof("/connect,") + 1)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '-' && *s != '.')
+			return false;
+	return true;
+}
+
 /* Connect, say who we are, and take the XSKMAP of @iface: its fd, or -1 (said). */
 static int dp_client__map(struct dp_client *c, const char *path, const char *iface)
 {
@@ -67,7 +81,10 @@ static int dp_client__map(struct dp_client *c, const char *path, const char *ifa
 		fprintf(stderr, "xsk-client: cannot connect to %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	gethostname(host, sizeof(host) - 1);
+	/* a pod's name, as DPDK sends it; where there is none (the lab's guests: the kernel's
+	 * "(none)", which the server rightly answers /host_nak) our own */
+	if (gethostname(host, sizeof(host) - 1) || !host_name_ok(host))
+		snprintf(host, sizeof(host), "xsk-client");
 	snprintf(req, sizeof(req), "/connect,%s", host);
 	if ((err = dp_client__ask(c, req, ans, sizeof(ans), NULL)) || strcmp(ans, "/host_ok")) {
 		fprintf(stderr, "xsk-client: %s answered '%s' to /connect (%s)\n", path,

@@ -173,11 +173,19 @@ live-tx-full)
 	# l2fwd (MAC swap, back out of the same port) taking bursts of 256 frames (-b 256) into a
 	# TX ring of 64: one burst fills the ring at once, the worker stages the rest (two bursts at
 	# most) and drops what does not fit, while copy mode sends at most a ring per kick. The 4000
-	# frames come as one burst (one BPF_PROG_RUN call), faster than 64 frames per kick: the RX
-	# rings (4096) hold them all, so nothing is lost on the way in
+	# frames arrive while the run is stopped (SIGSTOP), whatever the generator's way of sending
+	# (live frames, or AF_XDP TX where they are refused, whose pace the forwarder could keep
+	# up with): the RX ring (4096) holds them all, so nothing is lost on the way in, and on
+	# SIGCONT the worker finds 4000 frames to forward at once
 	start_run l2fwd -i "$IF" -q 0 -c --cpus 1 -b 256 --tx-ring 64 --rx-ring 4096 --fill-ring 4096 --json
 	doctor_bg 8
-	gen "$GEN" -i "$TB_IF_GEN" -n 4000 --chunk 4000 --cpus 0 --json >"$out/gen.json" || fail "generator"
+	x0=$(q0_xdp)
+	kill -STOP "$pid"
+	gen "$GEN" -i "$TB_IF_GEN" -n 4000 --chunk 4000 --cpus 0 --json >"$out/gen.json" ||
+		{ kill -CONT "$pid"; fail "generator"; }
+	arrived() { [ $(($(q0_xdp) - x0)) -ge 4000 ]; }
+	wait_for "4000 frames at the XDP program of $IF queue 0" arrived
+	kill -CONT "$pid"
 	sent_is "$out/gen.json" 4000
 	# every frame sent on or dropped, before the window closes
 	tx_done() { [ "$(app_live $pid "sum(q['tx_packets'] + q['drop_tx_full'] for q in j['queues'])")" = 4000 ]; }

@@ -41,8 +41,12 @@ static void on_sig(int sig)
 
 int main(int argc, char **argv)
 {
-	struct xsk_ring_prod fq;
-	struct xsk_ring_cons cq, rx;
+	/* zeroed, and fill's cached indexes set from the ring after the socket is made: libxdp
+	 * (1.3 to 1.6) sets fill's cached_cons but never its cached_prod, which the inline
+	 * reserve subtracts; left to the stack, it held what the C library left there before
+	 * main, and the lab's guests (another libc) saw "no room for 2048 frames" */
+	struct xsk_ring_prod fq = { 0 };
+	struct xsk_ring_cons cq = { 0 }, rx = { 0 };
 	struct xsk_umem *umem;
 	struct xsk_socket *xsk;
 	struct xsk_socket_config cfg = {
@@ -96,14 +100,20 @@ int main(int argc, char **argv)
 			strerror(-err));
 		return 1;
 	}
-	if (xsk_ring_prod__reserve(&fq, 2048, &idx) != 2048) {
-		/* said: the lab's 6.12 and 7.3 guests saw this client exit 1 without a word */
-		fprintf(stderr, "xsk-client: the fill ring has no room for 2048 frames\n");
+	/* the cached indexes from the ring itself, whatever the library version set: the
+	 * producer where the kernel sees it, the consumer one ring ahead (free = cons - prod) */
+	fq.cached_prod = __atomic_load_n(fq.producer, __ATOMIC_ACQUIRE);
+	fq.cached_cons = __atomic_load_n(fq.consumer, __ATOMIC_ACQUIRE) + fq.size;
+	if (fq.size < NFRAMES || xsk_ring_prod__reserve(&fq, NFRAMES, &idx) != NFRAMES) {
+		fprintf(stderr,
+			"xsk-client: the fill ring has no room for %u frames (size %u, "
+			"producer %u, consumer %u)\n",
+			NFRAMES, fq.size, *fq.producer, *fq.consumer);
 		return 1;
 	}
-	for (i = 0; i < 2048; i++)
+	for (i = 0; i < NFRAMES; i++)
 		*xsk_ring_prod__fill_addr(&fq, idx + i) = (uint64_t)i * FSIZE;
-	xsk_ring_prod__submit(&fq, 2048);
+	xsk_ring_prod__submit(&fq, NFRAMES);
 	if (argc == 7) {
 		uint32_t key = (uint32_t)atoi(argv[6]);
 		int fd = xsk_socket__fd(xsk);

@@ -28,7 +28,7 @@ static long long number(const char *s, long long max)
  * A host name (RFC 1123 letters, digits, '-', '.'; pod names are such) of 1-63 bytes, that
  * begins with a letter or digit: not "." or "..", which a name used in a path would climb.
  */
-static int host_ok(const char *s)
+int xskf_dp__host_ok(const char *s)
 {
 	size_t n = strlen(s);
 
@@ -80,7 +80,7 @@ enum xskf_dp_req xskf_dp__parse(const char *buf, size_t len, struct xskf_dp_msg 
 		}
 	if (!strcmp(msg, "/connect") && n == 1) {
 		m->kind = XSKF_DP_CONNECT;
-		if (host_ok(args[0]))
+		if (xskf_dp__host_ok(args[0]))
 			strcpy(m->arg, args[0]);
 	} else if (!strcmp(msg, "/version") && !n) {
 		m->kind = XSKF_DP_VERSION;

@@ -41,6 +41,9 @@ struct xskf_dp_msg {
 	int32_t queue; /* XSKF_DP_XSK_MAP: the queue asked for, -1 when not given */
 };
 
+/* 1 when @s is a host name /connect takes (RFC 1123, 1-63 bytes, a letter or digit first). */
+int xskf_dp__host_ok(const char *s);
+
 /* Parse the message @buf of @len bytes into @m; returns m->kind. */
 enum xskf_dp_req xskf_dp__parse(const char *buf, size_t len, struct xskf_dp_msg *m);
 

@@ -199,8 +199,14 @@ static int uds_connect(const char *path)
 			path, strerror(-err));
 		return err;
 	}
-	gethostname(host, sizeof(host) - 1);
+	/* the host name, as a pod sends its own; where it is not one the server takes (the
+	 * kernel's "(none)" where nothing set one, as in the lab's guests, or too long for a
+	 * message) ours */
+	if (gethostname(host, sizeof(host) - 1))
+		host[0] = 0;
 	host[sizeof(host) - 1] = 0;
+	if (!xskf_dp__host_ok(host) || sizeof("/connect,") - 1 + strlen(host) > XSKF_DP_MSG_MAX)
+		snprintf(host, sizeof(host), "xskf");
 	snprintf(req, sizeof(req), "/connect,%s", host);
 	err = ask(req, ans, sizeof(ans), NULL);
 	if (err || strcmp(ans, "/host_ok")) {
