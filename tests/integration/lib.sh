@@ -130,8 +130,16 @@ q0_xdp() { dut ethtool -S "$TB_IF_DUT" | awk '/rx_queue_0_xdp_packets:/ { print 
 
 has_xdp() { [ -n "$(xdp_attached)" ]; }
 
-# wait_attached: wait until the dut has our XDP program (the app finished starting).
-wait_attached() { wait_for "XDP program attached on $TB_IF_DUT" has_xdp; }
+# wait_attached [PID]: wait until the dut has our XDP program (the app finished starting); with
+# PID, the app's exit ends the wait at once, failed (its messages first, WAIT_SHOW's file)
+attached_or_gone() { has_xdp || gone "$1"; }
+wait_attached() {
+	[ -n "${1:-}" ] || { wait_for "XDP program attached on $TB_IF_DUT" has_xdp; return; }
+	wait_for "XDP program attached on $TB_IF_DUT" attached_or_gone "$1"
+	has_xdp && return 0
+	[ -n "${WAIT_SHOW:-}" ] && cat "$WAIT_SHOW" >&2
+	fail "pid $1 exited before an XDP program was attached on $TB_IF_DUT"
+}
 
 # app_seen PID: frames that reached the run PID's sockets: received, or dropped and counted by
 # the kernel (XDP_STATISTICS). Wait on this when a test allows kernel drops.

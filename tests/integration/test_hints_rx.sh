@@ -79,7 +79,7 @@ flags="-N"
 ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" -c $flags --cpus 1 --json \
 	>"$out/rx.json" 2>"$out/rx.err" &
 pid=$!
-WAIT_SHOW=$out/rx.err wait_attached
+WAIT_SHOW=$out/rx.err wait_attached $pid
 if [ $user = 1 ]; then
 	# no packet-data change: the variant without the hints' code is the one attached
 	pname=$(dut bpftool prog show id "$(xdp_attached)" --json | $PY -c 'import json,sys; print(json.load(sys.stdin)["name"])')

@@ -13,7 +13,10 @@
 #     asked for: the start fails, nothing left attached);
 #   - AF_XDP TX metadata (6.8): xsk-txgen --tx-csum says the kernel has none and sends with
 #     xskf's software checksums;
-#   - multi-buffer AF_XDP (XDP_USE_SG, 6.6): at MTU 9000 the MTU line names the kernel.
+#   - multi-buffer AF_XDP (XDP_USE_SG, 6.6): at MTU 9000 the MTU line names the kernel;
+#   - SKB mode with a CPUMAP (5.15): -S attaches on every kernel (before 5.15 with steering's
+#     CPUMAP made without program slots, said in one line), and a 'cpumap' rule in SKB mode is
+#     refused in one line there, taken where the kernel redirects into a CPUMAP in SKB mode.
 # Root; exit 77 to skip.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -118,4 +121,35 @@ else
 	line=$(grep -F "; this kernel has no multi-buffer AF_XDP (XDP_USE_SG, Linux 6.6+)" "$out/jumbo.err")
 	[ -n "$line" ] || { cat "$out/jumbo.err" >&2; fail "jumbo: no line naming 6.6"; }
 	ok "multi-buffer AF_XDP (6.6): ${line#xskf: }"
+fi
+
+# SKB mode and a CPUMAP: the program attaches (5.10's generic XDP refused a program using a
+# CPUMAP with program slots), and a 'cpumap' rule is taken only where SKB mode redirects into one
+skb() { # skb NAME ARGS...: xsk-rxdrop -S ARGS for a second; $out/NAME.err, $rc
+	local name=$1
+	shift
+	dut "$RXDROP" -i "$I" -S -c --cpus 1 -d 1 "$@" >"$out/$name.json" 2>"$out/$name.err"
+	rc=$?
+}
+why=""
+if forced skb_cpumap; then
+	why="forced off by XSKF_FEATURES_OFF"
+elif ! kge 5 15; then
+	why="needs Linux 5.15"
+fi
+dut ip link set "$I" mtu 1500 || fail "MTU 1500"
+skb skb
+[ $rc = 0 ] || { cat "$out/skb.err" >&2; fail "-S: exit $rc"; }
+skb skbcpus --steer 'udp dport 5000 cpumap 0'
+if [ -n "$why" ]; then
+	has skb "xskf: $I: steering's CPUMAP made without program slots: SKB-mode XDP with them ${why/needs Linux 5.15/needs Linux 5.15 (the attach refused it)}; 'cpumap' rules refused in SKB mode"
+	[ $rc != 0 ] || fail "-S with a 'cpumap' rule started although SKB mode cannot redirect into a CPUMAP here"
+	grep -qF "steer rule 'udp dport 5000 cpumap 0': a CPUMAP in SKB mode $why (skb_cpumap): use native mode" "$out/skbcpus.err" ||
+		{ cat "$out/skbcpus.err" >&2; fail "-S with a 'cpumap' rule: no refusal line"; }
+	assert_no_xdp "after the refused 'cpumap' rule"
+	ok "SKB mode with a CPUMAP (5.15): $why: -S attached with a CPUMAP without program slots; a 'cpumap' rule refused in one line"
+else
+	! grep -q "without program slots" "$out/skb.err" || fail "-S: the CPUMAP fallback said on $(uname -r)"
+	[ $rc = 0 ] || { cat "$out/skbcpus.err" >&2; fail "-S with a 'cpumap' rule: exit $rc"; }
+	ok "SKB mode with a CPUMAP (5.15): -S attached, a 'cpumap' rule taken"
 fi

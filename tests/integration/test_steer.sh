@@ -36,7 +36,7 @@ start() { # start ARGS...: xsk-rxdrop on the dut with ARGS; sets PID
 	ip netns exec "$TB_NS_DUT" "$RXDROP" -i "$TB_IF_DUT" --cpus 1 --json "$@" \
 		>"$out/rx.json" 2>"$out/rx.err" &
 	PID=$!
-	wait_attached
+	WAIT_SHOW=$out/rx.err wait_attached $PID
 	wait_for "control socket of pid $PID" ctl_up "$PID"
 }
 

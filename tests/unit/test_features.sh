@@ -24,7 +24,7 @@ base = load("none")
 rows = {r["feature"]: r for r in base["features"]}
 want = ["adjust_meta", "adjust_head", "frags", "ext", "bpffs", "xskmap", "cpumap", "devmap",
         "live_frames", "need_wakeup", "xsk_sg", "busy_poll", "tx_budget", "bpf_nocap",
-        "rx_kfuncs", "tx_metadata", "netdev_genl", "napi_ids"]
+        "rx_kfuncs", "tx_metadata", "netdev_genl", "napi_ids", "skb_cpumap"]
 missing = [n for n in want if n not in rows]
 assert not missing, f"rows missing: {missing}"
 for r in base["features"]:

@@ -101,6 +101,7 @@ struct xskf_xdp_engine {
 	bool kernel_sg;	      /* multi-buffer AF_XDP (XDP_USE_SG) is there */
 	bool kernel_no_frags; /* no frags-aware XDP programs (BPF_F_XDP_HAS_FRAGS, 5.18) */
 	int frags_said;	      /* kernel_no_frags said once */
+	int skb_cpumap_said;  /* steering's CPUMAP without program slots: said once */
 	uint64_t watch_ns;    /* the last look at the ports (watch.c, XSKF_WATCH_PERIOD_NS) */
 	int watch_err;	      /* and what it found */
 };

@@ -137,6 +137,12 @@ static const struct {
 				 "irq-suspend; doctor names no NAPI per queue; busy polling still "
 				 "polls each socket's own NAPI (SO_INCOMING_NAPI_ID)",
 				 xskf_features__probe_napi_ids },
+	[XSKF_FEAT_SKB_CPUMAP] = { "skb_cpumap",
+				   "SKB-mode XDP with a CPUMAP (Linux 5.15+): a program using one "
+				   "with program slots attached, frames redirected into it",
+				   "steering's CPUMAP is made without program slots (the SKB-mode "
+				   "attach refuses them); 'cpumap' rules refused in SKB mode",
+				   xskf_features__probe_skb_cpumap },
 };
 
 static int results[XSKF_FEAT_NR];

@@ -37,6 +37,8 @@ enum xskf_feat {
 	XSKF_FEAT_TX_METADATA,	/* AF_XDP TX metadata (UMEM tx_metadata_len) */
 	XSKF_FEAT_NETDEV_GENL,	/* the netdev generic-netlink family (dev-get) */
 	XSKF_FEAT_NAPI_IDS,	/* NAPI IDs per queue (netdev queue-get) */
+	XSKF_FEAT_SKB_CPUMAP,	/* SKB mode takes a program that uses a CPUMAP with program
+				 * slots, and redirects into a CPUMAP (Linux 5.15+) */
 	XSKF_FEAT_NR
 };
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The probes of features.c's table that need more than a plain load or bind: the RX metadata
- * kfuncs (a device-bound program, so a device that takes one), AF_XDP TX metadata (a UMEM
- * registration with tx_metadata_len) and the netdev generic-netlink family (its dev-get and
- * queue-get requests). Each is a real use of the feature, as the rest of the table.
+ * kfuncs (a device-bound program, so a device that takes one), an SKB-mode attach of a program
+ * with a CPUMAP (a device of a namespace of its own), AF_XDP TX metadata (a UMEM registration
+ * with tx_metadata_len) and the netdev generic-netlink family (its dev-get and queue-get
+ * requests). Each is a real use of the feature, as the rest of the table.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -148,6 +149,62 @@ int xskf_features__probe_rx_kfuncs(void)
 	err = -pthread_create(&t, NULL, kfunc_thread, &id);
 	if (err)
 		return (int)err;
+	pthread_join(t, &ret);
+	return (int)(long)ret;
+}
+
+/* ---- SKB mode and a CPUMAP ---- */
+
+/*
+ * In a network namespace of this thread's own: attach in SKB mode, on its loopback device, a
+ * program that uses a CPUMAP whose values have a program slot (struct bpf_cpumap_val), as
+ * steering's steer_cpus has. Before Linux 5.15 generic XDP could not redirect into a CPUMAP
+ * and refused such a program at the attach (EINVAL, no message); the commit that taught it
+ * the redirect dropped the refusal. Nothing of the caller's namespace is touched.
+ */
+static void *skb_cpumap_thread(void *arg)
+{
+	struct bpf_insn p[] = {
+		/* r1 = the CPUMAP (in the program's used maps); return XDP_PASS */
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_PSEUDO_MAP_FD },
+		{ 0 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = XDP_PASS },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int ifindex, map, fd;
+	long err;
+
+	(void)arg;
+	if (unshare(CLONE_NEWNET))
+		return (void *)(long)-errno;
+	ifindex = (int)if_nametoindex("lo");
+	if (!ifindex)
+		return (void *)(long)-ENODEV;
+	map = bpf_map_create(BPF_MAP_TYPE_CPUMAP, "xskf_probe", sizeof(__u32),
+			     sizeof(struct bpf_cpumap_val), 1, NULL);
+	if (map < 0)
+		return (void *)(long)-errno;
+	p[0].imm = map;
+	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "xskf_probe", "GPL", p, sizeof(p) / sizeof(p[0]),
+			   NULL);
+	err = fd < 0 ? -errno : bpf_xdp_attach(ifindex, fd, XDP_FLAGS_SKB_MODE, NULL);
+	if (fd >= 0 && !err)
+		bpf_xdp_detach(ifindex, XDP_FLAGS_SKB_MODE, NULL);
+	if (fd >= 0)
+		close(fd);
+	close(map);
+	return (void *)err;
+}
+
+int xskf_features__probe_skb_cpumap(void)
+{
+	pthread_t t;
+	void *ret;
+	int err = -pthread_create(&t, NULL, skb_cpumap_thread, NULL);
+
+	if (err)
+		return err;
 	pthread_join(t, &ret);
 	return (int)(long)ret;
 }

@@ -26,4 +26,11 @@ int xskf_features__probe_netdev_genl(void);
 /* The netdev family's queue-get of the loopback device's RX queue 0 (Linux 6.8+). */
 int xskf_features__probe_napi_ids(void);
 
+/*
+ * An SKB-mode attach, on the loopback device of a network namespace made for it in a thread of
+ * its own, of a program that uses a CPUMAP with struct bpf_cpumap_val values (Linux 5.15+; 5.9
+ * to 5.14 refuse it with EINVAL).
+ */
+int xskf_features__probe_skb_cpumap(void);
+
 #endif /* XSKF_XDP_FEATURES_PROBE_H */

@@ -33,6 +33,7 @@
 #include "backend/xdp/prog/prog.h"
 #include "backend/xdp/prog/share.h"
 #include "backend/xdp/serve/serve_maps.h"
+#include "backend/xdp/steer/steer.h"
 #include "backend/xdp/prog/dispatch.h"
 
 #ifndef BPF_F_XDP_DEV_BOUND_ONLY
@@ -640,6 +641,7 @@ static int attach(struct xskf_engine *eng, struct xskf_port *port, int prog_fd, 
 static int attach_mode(struct xskf_engine *eng, struct xskf_port *port, int native_fd, int skb_fd)
 {
 	enum xskf_attach_mode m = eng->o.attach_mode;
+	const char *why;
 	int err;
 
 	/* a dispatcher there already: in its mode (libxdp replaces it by one in the same) */
@@ -647,8 +649,6 @@ static int attach_mode(struct xskf_engine *eng, struct xskf_port *port, int nati
 		m = xskf_xdp_port(port)->disp.main_mode == XDP_FLAGS_SKB_MODE ? XSKF_ATTACH_SKB
 							       : XSKF_ATTACH_NATIVE;
 	if (m != XSKF_ATTACH_SKB) {
-		const char *why;
-
 		xskf_log__take_kernel_msg();
 		err = attach(eng, port, native_fd, XDP_FLAGS_DRV_MODE);
 		if (err == -ECANCELED) /* libxdp's dispatcher refused it: said */
@@ -671,6 +671,17 @@ static int attach_mode(struct xskf_engine *eng, struct xskf_port *port, int nati
 		pr_info("%s: native XDP not available (%s%s%s): falling back to SKB mode\n",
 			port->name, *why ? why : "", *why ? ": " : "", strerror(-err));
 		xskf_xdp_port(port)->hints_hw = 0; /* the SKB-mode program has no kfuncs */
+	}
+	/*
+	 * A 'cpumap' rule given before an attach in auto mode that ends in SKB mode (steer.c
+	 * refuses them where SKB mode is known: -S, or after the attach)
+	 */
+	why = xskf_features__why(XSKF_FEAT_SKB_CPUMAP, "needs Linux 5.15");
+	if (why && xskf_steer__uses_cpumap(port)) {
+		pr_warn("%s: SKB mode: a 'cpumap' steering rule, but a CPUMAP in SKB mode %s "
+			"(skb_cpumap): use native mode, or rules without 'cpumap'\n",
+			port->name, why);
+		return -EOPNOTSUPP;
 	}
 	err = attach(eng, port, skb_fd, XDP_FLAGS_SKB_MODE);
 	if (err && err != -ECANCELED)
@@ -792,6 +803,20 @@ static struct xskf_redirect *open_load(struct xskf_engine *eng, struct xskf_port
 				"loaded without; native mode then needs an MTU whose frames fit one "
 				"buffer\n",
 				port->name);
+	}
+	/*
+	 * A kernel whose SKB mode refuses a program using a CPUMAP with program slots (before
+	 * 5.15, which cannot redirect there in SKB mode either): steering's CPUMAP without them,
+	 * its qsize alone (xskf puts no program in it), so that the program attaches in SKB mode
+	 */
+	if (xskf_features__probe(XSKF_FEAT_SKB_CPUMAP)) {
+		if (!xskf_xdp_eng(eng)->skb_cpumap_said++)
+			pr_info("%s: steering's CPUMAP made without program slots: SKB-mode XDP "
+				"with them %s; 'cpumap' rules refused in SKB mode\n",
+				port->name,
+				xskf_features__why(XSKF_FEAT_SKB_CPUMAP,
+						   "needs Linux 5.15 (the attach refused it)"));
+		bpf_map__set_value_size(skel->maps.steer_cpus, sizeof(__u32));
 	}
 	/* no hint read: the program writes no meta at all; else only what is read */
 	skel->rodata->hints_on = !eng->o.no_hints;

@@ -21,6 +21,7 @@
 #include "backend/xdp/xdp_state.h"
 #include "core/clock.h"
 #include "core/engine.h"
+#include "backend/xdp/prog/features.h"
 #include "backend/xdp/prog/percpu.h"
 #include "backend/xdp/steer/steer.h"
 #include "backend/xdp/steer/steer_ports.h"
@@ -84,6 +85,40 @@ static int check_cpus(uint64_t set, const char *text, char *err, size_t len)
 		}
 	}
 	return 0;
+}
+
+/*
+ * In SKB mode (attached so, or asked for with -S) a kernel before 5.15 cannot redirect into a
+ * CPUMAP: the frames of a 'cpumap' rule would be dropped (features.c's skb_cpumap row). The
+ * reason in @err, and -EOPNOTSUPP, where that is so.
+ */
+static int check_skb_cpumap(struct xskf_engine *eng, struct xskf_port *port, const char *text,
+			    char *err, size_t len)
+{
+	const char *why;
+
+	if (xskf_xdp_port(port)->attach_flags != XDP_FLAGS_SKB_MODE &&
+	    (xskf_xdp_port(port)->attached || eng->o.attach_mode != XSKF_ATTACH_SKB))
+		return 0;
+	why = xskf_features__why(XSKF_FEAT_SKB_CPUMAP, "needs Linux 5.15");
+	if (!why)
+		return 0;
+	snprintf(err, len, "steer rule '%s': a CPUMAP in SKB mode %s (skb_cpumap): use native mode",
+		 text, why);
+	return -EOPNOTSUPP;
+}
+
+bool xskf_steer__uses_cpumap(const struct xskf_port *port)
+{
+	const struct xskf_steer *st = &port->steer;
+	unsigned int i;
+
+	if (st->default_set && st->def.action == XSKF_STEER_ACT_CPUMAP)
+		return true;
+	for (i = 0; i < st->n; i++)
+		if (st->e[i].r.action == XSKF_STEER_ACT_CPUMAP)
+			return true;
+	return false;
 }
 
 static bool queue_bound(const struct xskf_port *port, uint32_t q)
@@ -577,11 +612,13 @@ int xskf_steer__add(struct xskf_engine *eng, struct xskf_port *port, const char 
 	uint32_t slot;
 	int ret;
 
-	(void)eng;
 	ret = xskf_steer__parse(text, &r, err, err_len);
 	if (ret)
 		return ret;
 	if (r.action == XSKF_STEER_ACT_CPUMAP && (ret = check_cpus(r.cpus, text, err, err_len)))
+		return ret;
+	if (r.action == XSKF_STEER_ACT_CPUMAP &&
+	    (ret = check_skb_cpumap(eng, port, text, err, err_len)))
 		return ret;
 	if (r.is_default) {
 		old_def = st->def;

@@ -12,6 +12,8 @@ int xskf_steer__add(struct xskf_engine *eng, struct xskf_port *port, const char 
 		    unsigned int id, bool keep_host, char *err, size_t err_len);
 int xskf_steer__del(struct xskf_engine *eng, struct xskf_port *port, unsigned int id,
 		    uint64_t *hits);
+/* Does @port's steering (a rule or its default) send frames to a CPUMAP? */
+bool xskf_steer__uses_cpumap(const struct xskf_port *port);
 /* After the program is loaded: map the arrays, add --keep-host's rules, write the table. */
 int xskf_steer__load(struct xskf_engine *eng, struct xskf_port *port);
 void xskf_steer__unload(struct xskf_port *port);
