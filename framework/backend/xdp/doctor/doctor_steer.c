@@ -121,6 +121,17 @@ static const char *flow_word(uint32_t flow)
 	return NULL;
 }
 
+/* After @off bytes of @buf: the ports a rule matches (mask bits set), IPv4 and IPv6 alike. */
+static size_t words_ports(char *buf, size_t len, size_t off, __be16 psrc, __be16 msrc, __be16 pdst,
+			  __be16 mdst)
+{
+	if (msrc && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " src-port %u", ntohs(psrc));
+	if (mdst && off < len)
+		off += (size_t)snprintf(buf + off, len - off, " dst-port %u", ntohs(pdst));
+	return off;
+}
+
 /* " src-ip 10.0.0.1 dst-port 9000": the fields an IPv4 rule matches (mask bits set: matched). */
 static size_t words_ip4(const struct ethtool_rx_flow_spec *fs, char *buf, size_t len)
 {
@@ -133,10 +144,8 @@ static size_t words_ip4(const struct ethtool_rx_flow_spec *fs, char *buf, size_t
 		off += (size_t)snprintf(buf + off, len - off, " src-ip %s", ip);
 	if (m->ip4dst && off < len && inet_ntop(AF_INET, &h->ip4dst, ip, sizeof(ip)))
 		off += (size_t)snprintf(buf + off, len - off, " dst-ip %s", ip);
-	if (l4 && m->psrc && off < len)
-		off += (size_t)snprintf(buf + off, len - off, " src-port %u", ntohs(h->psrc));
-	if (l4 && m->pdst && off < len)
-		off += (size_t)snprintf(buf + off, len - off, " dst-port %u", ntohs(h->pdst));
+	if (l4)
+		off = words_ports(buf, len, off, h->psrc, m->psrc, h->pdst, m->pdst);
 	return off;
 }
 
@@ -153,10 +162,8 @@ static size_t words_ip6(const struct ethtool_rx_flow_spec *fs, char *buf, size_t
 	if (memcmp(m->ip6dst, zero, sizeof(zero)) && off < len &&
 	    inet_ntop(AF_INET6, h->ip6dst, ip, sizeof(ip)))
 		off += (size_t)snprintf(buf + off, len - off, " dst-ip %s", ip);
-	if (l4 && m->psrc && off < len)
-		off += (size_t)snprintf(buf + off, len - off, " src-port %u", ntohs(h->psrc));
-	if (l4 && m->pdst && off < len)
-		off += (size_t)snprintf(buf + off, len - off, " dst-port %u", ntohs(h->pdst));
+	if (l4)
+		off = words_ports(buf, len, off, h->psrc, m->psrc, h->pdst, m->pdst);
 	return off;
 }
 

@@ -84,12 +84,43 @@ static int veth_make(void)
 }
 
 /*
- * In a network namespace of this thread's own (gone with the thread, the veth with it):
- * load a device-bound XDP program on a veth that calls bpf_xdp_metadata_rx_timestamp() (kfunc
+ * @fn(@arg) in a thread of its own that first moves to a network namespace of its own (gone
+ * with the thread, and what @fn made there with it): nothing of the caller's namespace is
+ * touched. Its return, or -errno of the thread or of the move.
+ */
+struct netns_call {
+	int (*fn)(void *arg);
+	void *arg;
+};
+
+static void *netns_thread(void *arg)
+{
+	const struct netns_call *c = arg;
+
+	if (unshare(CLONE_NEWNET))
+		return (void *)(long)-errno;
+	return (void *)(long)c->fn(c->arg);
+}
+
+static int in_own_netns(int (*fn)(void *arg), void *arg)
+{
+	struct netns_call c = {fn, arg};
+	pthread_t t;
+	void *ret;
+	int err = -pthread_create(&t, NULL, netns_thread, &c);
+
+	if (err)
+		return err;
+	pthread_join(t, &ret);
+	return (int)(long)ret;
+}
+
+/*
+ * In a network namespace of its own (in_own_netns()): load a device-bound XDP program on a veth that calls bpf_xdp_metadata_rx_timestamp() (kfunc
  * @btf_id). The loopback device takes no device-bound program (no ndo_bpf: EOPNOTSUPP on every
  * kernel), and no interface of the caller's namespace is touched.
  */
-static void *kfunc_thread(void *arg)
+static int kfunc_load(void *arg)
 {
 	struct bpf_insn p[] = {
 		/* *(u64 *)(r10 - 8) = 0; r2 = r10 - 8; call kfunc(ctx, r2); return XDP_PASS */
@@ -101,20 +132,16 @@ static void *kfunc_thread(void *arg)
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, o, .prog_flags = BPF_F_XDP_DEV_BOUND_ONLY);
-	long err;
-	int fd;
+	int fd, ifindex = veth_make();
 
-	if (unshare(CLONE_NEWNET))
-		return (void *)(long)-errno;
-	err = veth_make();
-	if (err < 0)
-		return (void *)err;
-	o.prog_ifindex = (__u32)err;
+	if (ifindex < 0)
+		return ifindex;
+	o.prog_ifindex = (__u32)ifindex;
 	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "xskf_probe", "GPL", p, sizeof(p) / sizeof(p[0]), &o);
 	if (fd < 0)
-		return (void *)(long)-errno;
+		return -errno;
 	close(fd);
-	return NULL;
+	return 0;
 }
 
 static int kfunc_id; /* from a kernel BTF the engine parsed already: 0 unknown, < 0 none */
@@ -129,10 +156,8 @@ void xskf_features__kfunc_btf(const struct btf *btf)
 int xskf_features__probe_rx_kfuncs(void)
 {
 	struct btf *btf;
-	long err;
-	pthread_t t;
-	void *ret;
 	int id = kfunc_id;
+	long err;
 
 	/* the kernel's BTF is 5-6 MiB to parse: once a run (prog.c hands its parse over) */
 	if (!id) {
@@ -146,23 +171,19 @@ int xskf_features__probe_rx_kfuncs(void)
 	}
 	if (id <= 0)
 		return -EOPNOTSUPP; /* not in the kernel (before 6.3) */
-	err = -pthread_create(&t, NULL, kfunc_thread, &id);
-	if (err)
-		return (int)err;
-	pthread_join(t, &ret);
-	return (int)(long)ret;
+	return in_own_netns(kfunc_load, &id);
 }
 
 /* ---- SKB mode and a CPUMAP ---- */
 
 /*
- * In a network namespace of this thread's own: attach in SKB mode, on its loopback device, a
+ * In a network namespace of its own (in_own_netns()): attach in SKB mode, on its loopback device, a
  * program that uses a CPUMAP whose values have a program slot (struct bpf_cpumap_val), as
  * steering's steer_cpus has. Before Linux 5.15 generic XDP could not redirect into a CPUMAP
  * and refused such a program at the attach (EINVAL, no message); the commit that taught it
  * the redirect dropped the refusal. Nothing of the caller's namespace is touched.
  */
-static void *skb_cpumap_thread(void *arg)
+static int skb_cpumap_attach(void *arg)
 {
 	struct bpf_insn p[] = {
 		/* r1 = the CPUMAP (in the program's used maps); return XDP_PASS */
@@ -172,19 +193,16 @@ static void *skb_cpumap_thread(void *arg)
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = XDP_PASS },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
-	int ifindex, map, fd;
-	long err;
+	int ifindex, map, fd, err;
 
 	(void)arg;
-	if (unshare(CLONE_NEWNET))
-		return (void *)(long)-errno;
 	ifindex = (int)if_nametoindex("lo");
 	if (!ifindex)
-		return (void *)(long)-ENODEV;
+		return -ENODEV;
 	map = bpf_map_create(BPF_MAP_TYPE_CPUMAP, "xskf_probe", sizeof(__u32),
 			     sizeof(struct bpf_cpumap_val), 1, NULL);
 	if (map < 0)
-		return (void *)(long)-errno;
+		return -errno;
 	p[0].imm = map;
 	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "xskf_probe", "GPL", p, sizeof(p) / sizeof(p[0]),
 			   NULL);
@@ -194,19 +212,12 @@ static void *skb_cpumap_thread(void *arg)
 	if (fd >= 0)
 		close(fd);
 	close(map);
-	return (void *)err;
+	return err;
 }
 
 int xskf_features__probe_skb_cpumap(void)
 {
-	pthread_t t;
-	void *ret;
-	int err = -pthread_create(&t, NULL, skb_cpumap_thread, NULL);
-
-	if (err)
-		return err;
-	pthread_join(t, &ret);
-	return (int)(long)ret;
+	return in_own_netns(skb_cpumap_attach, NULL);
 }
 
 /* ---- AF_XDP TX metadata ---- */
